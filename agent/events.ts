@@ -1,0 +1,57 @@
+// The one event union every front end consumes: panes, the session writer, print mode and JSON mode
+// all subscribe to the same bus and so see the same truth. Every event is plain, JSON-serialisable
+// data with a snake_case `type`.
+import type { JobEvent } from "../tools/job-events.js";
+import type { AssistantMessage, Message, ThinkingLevel, ToolCall, ToolResultMessage } from "./messages.js";
+
+/** One step of an assistant message being streamed. `contentIndex` points into `message.content`. */
+export type AssistantDelta =
+  | { kind: "text_delta"; contentIndex: number; delta: string }
+  | { kind: "thinking_delta"; contentIndex: number; delta: string }
+  | { kind: "toolcall_start"; contentIndex: number; id: string; name: string }
+  /** Raw JSON text of the arguments; the parsed partial arguments live on the streaming message. */
+  | { kind: "toolcall_delta"; contentIndex: number; delta: string }
+  | { kind: "toolcall_end"; contentIndex: number; toolCall: ToolCall };
+
+export interface QueueState {
+  steering: string[];
+  followUp: string[];
+}
+
+export type AgentLifecycleEvent =
+  | { type: "agent_start" }
+  | { type: "turn_start" }
+  | { type: "message_start"; message: Message }
+  | { type: "message_update"; delta: AssistantDelta }
+  | { type: "message_end"; message: Message }
+  | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  /** Live output of a running tool call, appended to what came before. */
+  | { type: "tool_execution_update"; toolCallId: string; toolName: string; chunk: string }
+  | {
+      type: "tool_execution_end";
+      toolCallId: string;
+      toolName: string;
+      /** What the model reads. */
+      content: string;
+      /** What the UI shows. */
+      details?: unknown;
+      isError: boolean;
+      durationMs: number;
+    }
+  | { type: "turn_end"; message: AssistantMessage; toolResults: ToolResultMessage[] }
+  /** `messages` are the ones this run added. */
+  | { type: "agent_end"; messages: Message[] };
+
+export type AgentStateEvent =
+  | ({ type: "queue_update" } & QueueState)
+  | { type: "model_change"; provider: string; model: string }
+  | { type: "thinking_change"; level: ThinkingLevel };
+
+export type ProblemEvent =
+  /** A failure a person can act on: the message says what happened and what to do next. */
+  | { type: "error"; message: string; source: "provider" | "input" | "tool" | "session" | "config" }
+  /** A provider call failed and will be tried again after `delayMs`. */
+  | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; reason: string };
+
+export type PitwallEvent = AgentLifecycleEvent | AgentStateEvent | ProblemEvent | JobEvent;
+export type PitwallEventType = PitwallEvent["type"];

@@ -1,0 +1,101 @@
+// The conversation's message types: what the agent keeps, what sessions store, and what providers
+// translate to their wire formats. Plain data only, so every message serialises as JSON.
+
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high";
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
+
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+
+export interface ThinkingContent {
+  type: "thinking";
+  thinking: string;
+  /** Anthropic's signature, sent back unchanged so the provider accepts the history. */
+  signature?: string;
+  /** Anthropic's redacted thinking: opaque data in `signature`, nothing readable. */
+  redacted?: boolean;
+}
+
+export interface ToolCall {
+  type: "toolCall";
+  id: string;
+  name: string;
+  /** Parsed as the call streams; complete once the message ends. */
+  arguments: Record<string, unknown>;
+}
+
+export type AssistantContent = TextContent | ThinkingContent | ToolCall;
+
+/** Who put a user message into the conversation. */
+export type UserOrigin = "prompt" | "steer" | "follow_up" | "notice";
+
+export interface UserMessage {
+  role: "user";
+  content: string;
+  /** Absent means "prompt". A notice is pitwall telling the model what changed (a job exited, …). */
+  origin?: UserOrigin;
+  timestamp: number;
+}
+
+export interface Cost {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  total: number;
+}
+
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  totalTokens: number;
+  /** Dollars; null when the model is not in the price table (a local server's model). */
+  cost: Cost | null;
+}
+
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+
+export interface AssistantMessage {
+  role: "assistant";
+  content: AssistantContent[];
+  provider: string;
+  model: string;
+  usage: Usage;
+  stopReason: StopReason;
+  /** Set when stopReason is "error": a message a person can act on. */
+  errorMessage?: string;
+  timestamp: number;
+}
+
+export interface ToolResultMessage {
+  role: "toolResult";
+  toolCallId: string;
+  toolName: string;
+  /** What the model reads. */
+  content: string;
+  /** What the UI shows; never sent to the model. */
+  details?: unknown;
+  isError: boolean;
+  timestamp: number;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+export function emptyUsage(): Usage {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: null };
+}
+
+export function toolCallsOf(message: AssistantMessage): ToolCall[] {
+  return message.content.filter((c): c is ToolCall => c.type === "toolCall");
+}
+
+export function textOf(message: AssistantMessage): string {
+  return message.content
+    .filter((c): c is TextContent => c.type === "text")
+    .map((c) => c.text)
+    .join("");
+}

@@ -1,0 +1,44 @@
+// Events the job registry publishes. The agent layer folds them into its one event union; panes,
+// the session writer and JSON mode see them on the same bus as the agent's own events.
+
+export type JobStatus = "running" | "exited" | "killed";
+export type JobStarter = "agent" | "user";
+export type JobStream = "stdout" | "stderr" | "pty";
+
+/** A plain snapshot of one job, safe to serialise. */
+export interface JobInfo {
+  /** Short and typeable: "1", "2", … */
+  id: string;
+  command: string;
+  cwd: string;
+  pid: number;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  endedAt?: number;
+  status: JobStatus;
+  /** Set when status is "exited". */
+  exitCode?: number;
+  /** Set when status is "killed": the signal's name, e.g. "SIGTERM". */
+  signal?: string;
+  startedBy: JobStarter;
+  stdinMode: "pty" | "pipe";
+  /** How many times the person restarted this job under the same id. */
+  restarts: number;
+}
+
+export type JobEvent =
+  | { type: "job_started"; job: JobInfo }
+  /** Raw output as the job wrote it (escape codes included), in chunks of at most 8 KiB. */
+  | { type: "tool_execution_output"; jobId: string; stream: JobStream; chunk: string }
+  /** A bash_stream call yielded while its job runs on. */
+  | {
+      type: "tool_execution_progress";
+      toolCallId: string;
+      jobId: string;
+      pid: number;
+      startedAt: number;
+      /** The last lines of plain-text output. */
+      tail: string;
+    }
+  | { type: "job_exited"; job: JobInfo }
+  | { type: "job_removed"; jobId: string };

@@ -1,0 +1,47 @@
+// The contract every model-facing tool implements. The agent loop validates arguments against
+// `parameters`, calls `execute`, and turns the result into a tool-result message; tools know nothing
+// about providers, sessions or screens.
+import type { Static, TSchema } from "@sinclair/typebox";
+
+export interface ToolResult<TDetails = unknown> {
+  /** What the model reads: short, and when cut it ends with the exact next step to take. */
+  content: string;
+  /** What the UI shows: structured data such as a diff, an exit code, a duration, a full-output path. */
+  details?: TDetails;
+  /** True when the call failed; the model still reads `content`. */
+  isError?: boolean;
+}
+
+/** Live output of a running call; each update is appended to the ones before it. */
+export interface ToolUpdate {
+  chunk: string;
+}
+
+export interface ToolCallContext {
+  /**
+   * Fires when the person queued a steering message. A tool that is only *waiting* (bash_stream
+   * waiting for its yield window) returns early with what it has; work that must finish ignores it.
+   */
+  yieldSignal: AbortSignal;
+}
+
+export interface AgentTool<P extends TSchema = TSchema, D = unknown> {
+  name: string;
+  /** Human-readable name for the UI. */
+  label: string;
+  /** Carries the operational facts the model needs: limits, timeouts, what truncation does. */
+  description: string;
+  parameters: P;
+  /**
+   * Contract: arguments were already validated against `parameters`. A failure is either thrown
+   * (its message becomes the error result) or returned with `isError: true`. `signal` aborts the
+   * call promptly; `onUpdate` may be called any number of times before the promise settles.
+   */
+  execute(
+    toolCallId: string,
+    params: Static<P>,
+    signal: AbortSignal,
+    onUpdate: (update: ToolUpdate) => void,
+    context: ToolCallContext,
+  ): Promise<ToolResult<D>>;
+}
