@@ -24,6 +24,8 @@ export interface ToolCall {
   name: string;
   /** Parsed as the call streams; complete once the message ends. */
   arguments: Record<string, unknown>;
+  /** The raw text when the model sent arguments that are not a JSON object (the call then fails). */
+  invalidArguments?: string;
 }
 
 export type AssistantContent = TextContent | ThinkingContent | ToolCall;

@@ -1,0 +1,188 @@
+// The agent loop: prompt → stream the reply (retrying failures) → run the tool calls → feed the
+// results back → repeat until the model stops calling tools. Steering messages are delivered after
+// the tool batch in flight; follow-ups only when the agent would otherwise stop.
+import type { AgentTool } from "../tools/tool.js";
+import type { PitwallEvent } from "./events.js";
+import type { AssistantMessage, Message, ThinkingLevel, ToolResultMessage, UserMessage } from "./messages.js";
+import { emptyUsage, toolCallsOf } from "./messages.js";
+import type { ModelInfo } from "./models.js";
+import { isAbortError } from "./providers/errors.js";
+import { ProviderError, type Provider, type ToolSpec } from "./providers/provider.js";
+import { retryDelay, sleep, type RetryPolicy } from "./retry.js";
+import { runToolCall } from "./tool-runner.js";
+
+export interface LoopConfig {
+  systemPrompt: string;
+  model: ModelInfo;
+  thinkingLevel: ThinkingLevel;
+  tools: readonly AgentTool[];
+  getProvider: (model: ModelInfo) => Promise<Provider>;
+  retry: RetryPolicy;
+}
+
+/** How the loop talks to its owner. Contract: none of these throw; the take* calls return [] when nothing is queued. */
+export interface LoopHooks {
+  /** Read before every model request, so /model and /thinking apply from the next request on. */
+  config(): LoopConfig;
+  emit(event: PitwallEvent): void;
+  takeSteering(): UserMessage[];
+  takeFollowUps(): UserMessage[];
+  /** Notices for the model (a job exited, the person killed one); delivered with the next request. */
+  takeNotices(): UserMessage[];
+  /** A signal for one tool batch that fires when a steering message is queued. */
+  batchYieldSignal(): AbortSignal;
+  onStreamMessage(message: AssistantMessage | null): void;
+  onPendingToolCalls(ids: readonly string[]): void;
+}
+
+/** Runs until the model is done; appends every message to `messages` and returns the ones added. */
+export async function runAgentLoop(messages: Message[], initial: UserMessage[], hooks: LoopHooks, signal: AbortSignal): Promise<Message[]> {
+  const added: Message[] = [];
+  const append = (message: Message): void => {
+    messages.push(message);
+    added.push(message);
+    hooks.emit({ type: "message_start", message });
+    hooks.emit({ type: "message_end", message });
+  };
+
+  hooks.emit({ type: "agent_start" });
+  let pending: UserMessage[] = [...hooks.takeSteering(), ...initial];
+  try {
+    outer: while (true) {
+      while (true) {
+        hooks.emit({ type: "turn_start" });
+        for (const m of [...pending, ...hooks.takeNotices()]) append(m);
+        pending = [];
+
+        const assistant = await streamAssistant(messages, hooks, signal);
+        messages.push(assistant);
+        added.push(assistant);
+        hooks.emit({ type: "message_end", message: assistant });
+        if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
+          hooks.emit({ type: "turn_end", message: assistant, toolResults: [] });
+          break outer;
+        }
+
+        const results = await runToolBatch(assistant, hooks, signal, append);
+        hooks.emit({ type: "turn_end", message: assistant, toolResults: results });
+        if (signal.aborted) break outer;
+
+        pending = hooks.takeSteering();
+        if (pending.length === 0 && results.length === 0) break;
+      }
+      pending = hooks.takeFollowUps();
+      if (pending.length === 0) break;
+    }
+  } finally {
+    hooks.onStreamMessage(null);
+    hooks.onPendingToolCalls([]);
+    hooks.emit({ type: "agent_end", messages: added });
+  }
+  return added;
+}
+
+async function runToolBatch(
+  assistant: AssistantMessage,
+  hooks: LoopHooks,
+  signal: AbortSignal,
+  append: (m: Message) => void,
+): Promise<ToolResultMessage[]> {
+  const calls = toolCallsOf(assistant);
+  const results: ToolResultMessage[] = [];
+  const yieldSignal = hooks.batchYieldSignal();
+  const tools = hooks.config().tools;
+  hooks.onPendingToolCalls(calls.map((c) => c.id));
+  for (const [i, call] of calls.entries()) {
+    const started = Date.now();
+    hooks.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+    const { result, isError } = await runToolCall(
+      call,
+      tools,
+      signal,
+      (chunk) => hooks.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, chunk }),
+      { yieldSignal },
+    );
+    hooks.emit({
+      type: "tool_execution_end",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: result.content,
+      details: result.details,
+      isError,
+      durationMs: Date.now() - started,
+    });
+    const message: ToolResultMessage = {
+      role: "toolResult",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: result.content,
+      details: result.details,
+      isError,
+      timestamp: Date.now(),
+    };
+    results.push(message);
+    append(message);
+    hooks.onPendingToolCalls(calls.slice(i + 1).map((c) => c.id));
+  }
+  return results;
+}
+
+/** One assistant reply, with retries. Never throws: failures end as a message with stopReason "error". */
+async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: AbortSignal): Promise<AssistantMessage> {
+  const config = hooks.config();
+  const request = {
+    model: config.model,
+    systemPrompt: config.systemPrompt,
+    messages: [...messages],
+    tools: config.tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.parameters })),
+    thinkingLevel: config.thinkingLevel,
+  };
+  for (let attempt = 1; ; attempt++) {
+    let started = false;
+    let partial: AssistantMessage | undefined;
+    try {
+      const provider = await config.getProvider(config.model);
+      const stream = provider.stream(request, signal);
+      partial = stream.partial;
+      for await (const delta of stream) {
+        if (!started) {
+          started = true;
+          hooks.emit({ type: "message_start", message: stream.partial });
+        }
+        hooks.onStreamMessage(stream.partial);
+        hooks.emit({ type: "message_update", delta });
+      }
+      const message = await stream.result();
+      if (!started) hooks.emit({ type: "message_start", message });
+      return message;
+    } catch (error) {
+      if (signal.aborted || isAbortError(error)) {
+        const message = partial ?? blankMessage(config.model);
+        message.stopReason = "aborted";
+        if (!started) hooks.emit({ type: "message_start", message });
+        return message;
+      }
+      const failure = error instanceof ProviderError ? error : new ProviderError(String(error), "connection", { retryable: false });
+      const delay = retryDelay(failure, attempt, config.retry);
+      if (delay !== undefined) {
+        // The partial reply streamed so far is discarded; a new message_start follows the wait.
+        hooks.onStreamMessage(null);
+        hooks.emit({ type: "retry", attempt: attempt + 1, maxAttempts: config.retry.maxAttempts, delayMs: delay, reason: failure.message });
+        await sleep(delay, signal);
+        continue;
+      }
+      const tried = attempt > 1 ? ` (gave up after ${attempt} attempts)` : "";
+      // Whatever was streamed before the failure is kept, like an abort keeps it.
+      const message = partial ?? blankMessage(config.model);
+      message.stopReason = "error";
+      message.errorMessage = `${failure.message}${tried}`;
+      if (!started) hooks.emit({ type: "message_start", message });
+      hooks.emit({ type: "error", message: message.errorMessage!, source: "provider" });
+      return message;
+    }
+  }
+}
+
+function blankMessage(model: ModelInfo): AssistantMessage {
+  return { role: "assistant", content: [], provider: model.provider, model: model.id, usage: emptyUsage(), stopReason: "stop", timestamp: Date.now() };
+}

@@ -1,0 +1,253 @@
+// The Agent: holds the conversation state (system prompt, model, thinking level, tools, messages,
+// streaming flag, pending tool calls), runs the loop for each prompt, and owns the two queues:
+// steering (delivered after the tool batch in flight) and follow-up (delivered when it would stop).
+import type { AgentTool } from "../tools/tool.js";
+import { runAgentLoop, type LoopHooks } from "./agent-loop.js";
+import { EventBus } from "./event-bus.js";
+import type { PitwallEvent, QueueState } from "./events.js";
+import type { AssistantMessage, Message, ThinkingLevel, UserMessage, UserOrigin } from "./messages.js";
+import type { ModelInfo } from "./models.js";
+import type { ProviderResolver } from "./providers/connections.js";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
+
+export interface AgentState {
+  systemPrompt: string;
+  model: ModelInfo;
+  thinkingLevel: ThinkingLevel;
+  tools: readonly AgentTool[];
+  messages: readonly Message[];
+  isStreaming: boolean;
+  /** The assistant message being streamed, or null. */
+  streamMessage: AssistantMessage | null;
+  /** Tool calls of the current batch not yet finished. */
+  pendingToolCalls: ReadonlySet<string>;
+  queue: QueueState;
+  /** The last provider failure, cleared by the next prompt. */
+  error?: string;
+}
+
+export interface AgentOptions {
+  model: ModelInfo;
+  getProvider: ProviderResolver;
+  systemPrompt?: string;
+  thinkingLevel?: ThinkingLevel;
+  tools?: readonly AgentTool[];
+  messages?: readonly Message[];
+  /** Share one bus with the job registry and the front ends; a new one otherwise. */
+  bus?: EventBus<PitwallEvent>;
+  retry?: Partial<RetryPolicy>;
+  /** Pulled before every model request; each line becomes part of one notice to the model. */
+  noticeSources?: Array<() => string[]>;
+}
+
+export type QueuedKind = "steer" | "follow_up";
+
+export class AgentBusyError extends Error {
+  constructor() {
+    super("The agent is still working: queue the message with steer() or followUp(), or abort() first.");
+  }
+}
+
+export class Agent {
+  readonly bus: EventBus<PitwallEvent>;
+  private systemPrompt: string;
+  private model: ModelInfo;
+  private thinkingLevel: ThinkingLevel;
+  private tools: readonly AgentTool[];
+  private messages: Message[];
+  private streamMessage: AssistantMessage | null = null;
+  private pendingToolCalls = new Set<string>();
+  private steering: string[] = [];
+  private followUps: string[] = [];
+  private notices: string[] = [];
+  private readonly noticeSources: Array<() => string[]>;
+  private readonly retry: RetryPolicy;
+  private readonly getProvider: ProviderResolver;
+  private abortController: AbortController | undefined;
+  private yieldController: AbortController | undefined;
+  private running: Promise<void> | undefined;
+  private lastError: string | undefined;
+
+  constructor(options: AgentOptions) {
+    this.bus = options.bus ?? new EventBus<PitwallEvent>();
+    this.model = options.model;
+    this.getProvider = options.getProvider;
+    this.systemPrompt = options.systemPrompt ?? "";
+    this.thinkingLevel = options.thinkingLevel ?? "off";
+    this.tools = options.tools ?? [];
+    this.messages = [...(options.messages ?? [])];
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.noticeSources = options.noticeSources ?? [];
+    this.bus.subscribe((event) => {
+      if (event.type === "error" && event.source === "provider") this.lastError = event.message;
+    });
+  }
+
+  get state(): AgentState {
+    return {
+      systemPrompt: this.systemPrompt,
+      model: this.model,
+      thinkingLevel: this.thinkingLevel,
+      tools: this.tools,
+      messages: this.messages,
+      isStreaming: this.running !== undefined,
+      streamMessage: this.streamMessage,
+      pendingToolCalls: this.pendingToolCalls,
+      queue: this.queueState(),
+      error: this.lastError,
+    };
+  }
+
+  subscribe(listener: (event: PitwallEvent) => void): () => void {
+    return this.bus.subscribe(listener);
+  }
+
+  setSystemPrompt(value: string): void {
+    this.systemPrompt = value;
+  }
+
+  setModel(model: ModelInfo): void {
+    this.model = model;
+    this.bus.emit({ type: "model_change", provider: model.provider, model: model.id });
+  }
+
+  setThinkingLevel(level: ThinkingLevel): void {
+    this.thinkingLevel = level;
+    this.bus.emit({ type: "thinking_change", level });
+  }
+
+  setTools(tools: readonly AgentTool[]): void {
+    this.tools = tools;
+  }
+
+  replaceMessages(messages: readonly Message[]): void {
+    this.assertIdle();
+    this.messages = [...messages];
+  }
+
+  appendMessage(message: Message): void {
+    this.assertIdle();
+    this.messages.push(message);
+  }
+
+  clearMessages(): void {
+    this.assertIdle();
+    this.messages = [];
+  }
+
+  /** Runs one prompt to the end. Resolves when the agent is idle again; failures arrive as events. */
+  async prompt(text: string): Promise<void> {
+    if (this.running) throw new AgentBusyError();
+    this.lastError = undefined;
+    this.abortController = new AbortController();
+    const signal = this.abortController.signal;
+    const initial = [userMessage(text, "prompt")];
+    const hooks: LoopHooks = {
+      config: () => ({
+        systemPrompt: this.systemPrompt,
+        model: this.model,
+        thinkingLevel: this.thinkingLevel,
+        tools: this.tools,
+        getProvider: this.getProvider,
+        retry: this.retry,
+      }),
+      emit: (event) => this.bus.emit(event),
+      takeSteering: () => this.take("steer"),
+      takeFollowUps: () => this.take("follow_up"),
+      takeNotices: () => this.takeNotices(),
+      batchYieldSignal: () => {
+        this.yieldController = new AbortController();
+        if (this.steering.length > 0) this.yieldController.abort();
+        return AbortSignal.any([this.yieldController.signal, signal]);
+      },
+      onStreamMessage: (message) => {
+        this.streamMessage = message;
+      },
+      onPendingToolCalls: (ids) => {
+        this.pendingToolCalls = new Set(ids);
+      },
+    };
+    const run = runAgentLoop(this.messages, initial, hooks, signal).then(() => undefined);
+    this.running = run.finally(() => {
+      this.running = undefined;
+      this.abortController = undefined;
+      this.yieldController = undefined;
+    });
+    await this.running;
+  }
+
+  /** Delivered after the tool batch in flight finishes; nothing is skipped. Ends a background wait early. */
+  steer(text: string): void {
+    this.steering.push(text);
+    this.yieldController?.abort();
+    this.emitQueue();
+  }
+
+  /** Delivered when the agent would otherwise stop. */
+  followUp(text: string): void {
+    this.followUps.push(text);
+    this.emitQueue();
+  }
+
+  /** Takes the most recently queued message back (for editing), steering first. */
+  dequeueLast(): { kind: QueuedKind; text: string } | undefined {
+    const steer = this.steering.pop();
+    const followUp = steer === undefined ? this.followUps.pop() : undefined;
+    if (steer === undefined && followUp === undefined) return undefined;
+    this.emitQueue();
+    return steer !== undefined ? { kind: "steer", text: steer } : { kind: "follow_up", text: followUp! };
+  }
+
+  clearQueue(): QueueState {
+    const cleared = this.queueState();
+    this.steering = [];
+    this.followUps = [];
+    this.emitQueue();
+    return cleared;
+  }
+
+  /** Tells the model something with its next request (a job exited, the person acted). */
+  notify(text: string): void {
+    this.notices.push(text);
+  }
+
+  /** Cancels the request in flight and every running tool; the partial reply is kept, marked aborted. */
+  abort(): void {
+    this.abortController?.abort();
+  }
+
+  waitForIdle(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+
+  private take(kind: QueuedKind): UserMessage[] {
+    const texts = kind === "steer" ? this.steering : this.followUps;
+    if (texts.length === 0) return [];
+    if (kind === "steer") this.steering = [];
+    else this.followUps = [];
+    this.emitQueue();
+    return texts.map((text) => userMessage(text, kind));
+  }
+
+  private takeNotices(): UserMessage[] {
+    const lines = [...this.notices, ...this.noticeSources.flatMap((source) => source())];
+    this.notices = [];
+    return lines.length ? [userMessage(`[pitwall notice]\n${lines.join("\n")}`, "notice")] : [];
+  }
+
+  private queueState(): QueueState {
+    return { steering: [...this.steering], followUp: [...this.followUps] };
+  }
+
+  private emitQueue(): void {
+    this.bus.emit({ type: "queue_update", ...this.queueState() });
+  }
+
+  private assertIdle(): void {
+    if (this.running) throw new AgentBusyError();
+  }
+}
+
+function userMessage(content: string, origin: UserOrigin): UserMessage {
+  return { role: "user", content, origin, timestamp: Date.now() };
+}

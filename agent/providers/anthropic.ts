@@ -1,0 +1,177 @@
+// Anthropic Messages through @anthropic-ai/sdk, streaming. Loaded lazily (the SDK costs a few
+// hundred ms to import) so the dashboard can draw before it is needed.
+import Anthropic from "@anthropic-ai/sdk";
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  RawMessageStreamEvent,
+  ThinkingConfigParam,
+  Tool,
+} from "@anthropic-ai/sdk/resources/messages/messages";
+import type { Message, ThinkingLevel } from "../messages.js";
+import type { ModelInfo } from "../models.js";
+import { isAbortError, toProviderError, type FailureContext } from "./errors.js";
+import { MessageBuilder } from "./message-builder.js";
+import type { AssistantStream, Provider, ProviderConnection, ProviderRequest } from "./provider.js";
+import { repairTranscript, safeToolCallId } from "./transcript.js";
+
+const THINKING_BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = {
+  minimal: 1024,
+  low: 4096,
+  medium: 10_240,
+  high: 32_000,
+};
+const DEFAULT_MAX_TOKENS = 16_384;
+
+export function createAnthropicProvider(connection: ProviderConnection): Provider {
+  const client = new Anthropic({
+    apiKey: connection.apiKey ?? "",
+    baseURL: connection.baseUrl,
+    maxRetries: 0, // the agent loop retries, so each attempt is visible as a retry event
+    timeout: 10 * 60 * 1000,
+  });
+  const failure = (model: string): FailureContext => ({
+    label: "Anthropic",
+    keyVariable: "ANTHROPIC_API_KEY",
+    model,
+    baseUrl: connection.baseUrl,
+  });
+
+  return {
+    name: "anthropic",
+    stream(request: ProviderRequest, signal: AbortSignal): AssistantStream {
+      const builder = new MessageBuilder(request.model);
+      void run(client, request, signal, builder).catch((error: unknown) => {
+        if (signal.aborted || isAbortError(error)) {
+          builder.setStopReason("aborted");
+          builder.finish();
+        } else {
+          builder.stream.fail(toProviderError(error, failure(request.model.id)));
+        }
+      });
+      return builder.stream;
+    },
+  };
+}
+
+async function run(client: Anthropic, request: ProviderRequest, signal: AbortSignal, builder: MessageBuilder): Promise<void> {
+  const params = buildParams(request);
+  const stream = await client.messages.create(params, { signal });
+  for await (const event of stream) handleEvent(event, builder);
+  if (signal.aborted) builder.setStopReason("aborted");
+  builder.finish();
+}
+
+function handleEvent(event: RawMessageStreamEvent, b: MessageBuilder): void {
+  switch (event.type) {
+    case "message_start": {
+      const u = event.message.usage;
+      b.setUsage({ input: u.input_tokens, output: u.output_tokens, cacheRead: u.cache_read_input_tokens ?? 0, cacheWrite: u.cache_creation_input_tokens ?? 0 });
+      return;
+    }
+    case "content_block_start": {
+      const block = event.content_block;
+      if (block.type === "text") b.text(block.text, event.index);
+      else if (block.type === "thinking") b.thinking(block.thinking, event.index);
+      else if (block.type === "redacted_thinking") b.thinkingMeta(event.index, { redacted: true, signature: block.data });
+      else if (block.type === "tool_use") b.startToolCall(block.id, block.name, event.index);
+      return;
+    }
+    case "content_block_delta": {
+      const d = event.delta;
+      if (d.type === "text_delta") b.text(d.text, event.index);
+      else if (d.type === "thinking_delta") b.thinking(d.thinking, event.index);
+      else if (d.type === "signature_delta") b.thinkingMeta(event.index, { signature: d.signature });
+      else if (d.type === "input_json_delta") b.toolCallDelta(event.index, d.partial_json);
+      return;
+    }
+    case "content_block_stop":
+      b.endToolCall(event.index);
+      return;
+    case "message_delta": {
+      const u = event.usage;
+      b.setUsage({
+        output: u.output_tokens,
+        ...(u.input_tokens != null ? { input: u.input_tokens } : {}),
+        ...(u.cache_read_input_tokens != null ? { cacheRead: u.cache_read_input_tokens } : {}),
+        ...(u.cache_creation_input_tokens != null ? { cacheWrite: u.cache_creation_input_tokens } : {}),
+      });
+      const reason = event.delta.stop_reason;
+      b.setStopReason(reason === "tool_use" ? "toolUse" : reason === "max_tokens" ? "length" : "stop");
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+export function buildParams(request: ProviderRequest): MessageCreateParamsStreaming {
+  const { model, thinkingLevel } = request;
+  const thinking = thinkingConfig(model, thinkingLevel);
+  const budget = thinking?.type === "enabled" ? thinking.budget_tokens : 0;
+  const ceiling = model.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+  const maxTokens = Math.min(ceiling, budget + DEFAULT_MAX_TOKENS);
+  if (thinking?.type === "enabled" && thinking.budget_tokens >= maxTokens) thinking.budget_tokens = Math.max(1024, maxTokens - 4096);
+  const tools: Tool[] = request.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.parameters as unknown as Tool["input_schema"],
+  }));
+  const messages = toAnthropicMessages(request.messages);
+  markCacheBreakpoint(messages);
+  return {
+    model: model.id,
+    max_tokens: maxTokens,
+    stream: true,
+    system: request.systemPrompt ? [{ type: "text", text: request.systemPrompt, cache_control: { type: "ephemeral" } }] : undefined,
+    messages,
+    ...(tools.length ? { tools } : {}),
+    ...(thinking ? { thinking } : {}),
+  };
+}
+
+function thinkingConfig(model: ModelInfo, level: ThinkingLevel): ThinkingConfigParam | undefined {
+  if (level === "off" || !model.reasoning) return undefined;
+  return { type: "enabled", budget_tokens: THINKING_BUDGETS[level] };
+}
+
+/** Consecutive user-side messages (results, steers, notices) merge into one user turn. */
+export function toAnthropicMessages(messages: Message[]): MessageParam[] {
+  const out: MessageParam[] = [];
+  const pushUser = (block: ContentBlockParam): void => {
+    const last = out[out.length - 1];
+    if (last?.role === "user" && Array.isArray(last.content)) last.content.push(block);
+    else out.push({ role: "user", content: [block] });
+  };
+  for (const m of repairTranscript(messages)) {
+    if (m.role === "user") {
+      pushUser({ type: "text", text: m.content || "(empty message)" });
+    } else if (m.role === "toolResult") {
+      pushUser({ type: "tool_result", tool_use_id: safeToolCallId(m.toolCallId), content: m.content || "(no output)", is_error: m.isError });
+    } else {
+      const content: ContentBlockParam[] = [];
+      for (const block of m.content) {
+        if (block.type === "text") {
+          if (block.text) content.push({ type: "text", text: block.text });
+        } else if (block.type === "thinking") {
+          // Thinking without a signature (aborted, or from another provider) cannot be sent back.
+          if (block.redacted && block.signature) content.push({ type: "redacted_thinking", data: block.signature });
+          else if (block.signature && m.provider === "anthropic") content.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
+        } else {
+          content.push({ type: "tool_use", id: safeToolCallId(block.id), name: block.name, input: block.arguments });
+        }
+      }
+      if (content.length) out.push({ role: "assistant", content });
+    }
+  }
+  return out;
+}
+
+/** Caches the conversation prefix: the last user block is a cache breakpoint. */
+function markCacheBreakpoint(messages: MessageParam[]): void {
+  const last = messages[messages.length - 1];
+  if (last?.role !== "user" || !Array.isArray(last.content)) return;
+  const block = last.content[last.content.length - 1];
+  if (block && (block.type === "text" || block.type === "tool_result")) block.cache_control = { type: "ephemeral" };
+}

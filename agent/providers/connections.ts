@@ -1,0 +1,79 @@
+// Where each provider is reached and with which key: flags beat the environment. Providers are
+// created lazily on first use, so importing the agent does not load either SDK.
+import type { ModelInfo, ProviderName } from "../models.js";
+import { ProviderError, type Provider, type ProviderConnection } from "./provider.js";
+
+export type Connections = Record<ProviderName, ProviderConnection>;
+
+export interface ConnectionFlags {
+  provider?: ProviderName;
+  apiKey?: string;
+  baseUrl?: string;
+}
+
+/** `--api-key` / `--base-url` apply to the chosen provider; otherwise the environment's variables. */
+export function resolveConnections(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connections {
+  const flagTarget = flags.provider ?? (flags.baseUrl ? "openai" : undefined);
+  const pick = (name: ProviderName, keyVar: string, urlVar: string): ProviderConnection => ({
+    apiKey: (flagTarget === name || (!flagTarget && flags.apiKey) ? flags.apiKey : undefined) || env[keyVar] || undefined,
+    baseUrl: (flagTarget === name ? flags.baseUrl : undefined) || env[urlVar] || undefined,
+  });
+  return {
+    anthropic: pick("anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
+    openai: pick("openai", "OPENAI_API_KEY", "OPENAI_BASE_URL"),
+  };
+}
+
+/** The provider to use when neither --provider nor --model says: the first one that is configured. */
+export function defaultProvider(flags: ConnectionFlags, connections: Connections): ProviderName {
+  if (flags.provider) return flags.provider;
+  if (flags.baseUrl) return "openai";
+  if (connections.anthropic.apiKey) return "anthropic";
+  if (connections.openai.apiKey || connections.openai.baseUrl) return "openai";
+  if (connections.anthropic.baseUrl) return "anthropic";
+  return "anthropic";
+}
+
+/** A provider is usable with a key, or with a base URL (a local server needs none). */
+export function isConfigured(connection: ProviderConnection): boolean {
+  return Boolean(connection.apiKey || connection.baseUrl);
+}
+
+export function missingKeyMessage(provider: ProviderName): string {
+  const variable = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+  return (
+    `No API key for ${provider === "anthropic" ? "Anthropic" : "OpenAI"}: set ${variable} (or pass --api-key), ` +
+    `or use a local OpenAI-compatible server: --provider openai --base-url http://localhost:11434/v1 --model <name>.`
+  );
+}
+
+export type ProviderResolver = (model: ModelInfo) => Promise<Provider>;
+
+export function createProviderResolver(connections: Connections): ProviderResolver {
+  const cache = new Map<ProviderName, Promise<Provider>>();
+  return (model) => {
+    let provider = cache.get(model.provider);
+    if (!provider) {
+      provider = load(model.provider, connections[model.provider]);
+      cache.set(model.provider, provider);
+    }
+    return provider;
+  };
+}
+
+async function load(name: ProviderName, connection: ProviderConnection): Promise<Provider> {
+  if (!isConfigured(connection)) {
+    return {
+      name,
+      stream() {
+        throw new ProviderError(missingKeyMessage(name), "config", { retryable: false });
+      },
+    };
+  }
+  if (name === "anthropic") {
+    const { createAnthropicProvider } = await import("./anthropic.js");
+    return createAnthropicProvider(connection);
+  }
+  const { createOpenAIProvider } = await import("./openai.js");
+  return createOpenAIProvider(connection);
+}

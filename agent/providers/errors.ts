@@ -1,0 +1,117 @@
+// Turns whatever an SDK threw into a ProviderError whose message says what happened and what to do
+// next, and decides whether trying again can help (429, 5xx, dropped connections: yes; 4xx: no).
+import { ProviderError } from "./provider.js";
+
+export interface FailureContext {
+  /** "Anthropic" or "OpenAI" (or the base URL's host for a compatible server). */
+  label: string;
+  /** The environment variable that holds the key. */
+  keyVariable: string;
+  model: string;
+  baseUrl?: string;
+}
+
+interface HttpLikeError {
+  status?: number;
+  headers?: unknown;
+  message?: string;
+  error?: unknown;
+  cause?: unknown;
+  name?: string;
+}
+
+export function isAbortError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === "AbortError" || error.name === "APIUserAbortError" || /aborted/i.test(error.message);
+}
+
+export function toProviderError(error: unknown, context: FailureContext): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const e = (typeof error === "object" && error !== null ? error : { message: String(error) }) as HttpLikeError;
+  const status = typeof e.status === "number" ? e.status : undefined;
+  const serverMessage = extractServerMessage(e);
+  if (status !== undefined) {
+    const retryAfterMs = retryAfterFrom(e.headers);
+    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+    return new ProviderError(describeStatus(status, serverMessage, context), "http", { status, retryAfterMs, retryable, detail: serverMessage });
+  }
+  const errorType = errorTypeOf(e.error);
+  if (errorType) {
+    // An error event inside the stream (Anthropic sends overloaded_error this way).
+    const retryable = /overloaded|api_error|rate_limit|timeout/i.test(errorType);
+    return new ProviderError(`${context.label} reported ${errorType} mid-stream: ${serverMessage}`, "stream", { retryable, detail: serverMessage });
+  }
+  const code = connectionCode(e);
+  const where = context.baseUrl ?? context.label;
+  if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return new ProviderError(
+      `Could not reach ${where} (${code}): is the server running and is the address right? Check --base-url.`,
+      "connection",
+      { retryable: true, detail: code },
+    );
+  }
+  return new ProviderError(
+    `The connection to ${where} failed or dropped mid-stream (${code ?? serverMessage}): check the network or the server, then try again.`,
+    "connection",
+    { retryable: true, detail: code ?? serverMessage },
+  );
+}
+
+function describeStatus(status: number, serverMessage: string, c: FailureContext): string {
+  const said = serverMessage ? ` (${serverMessage})` : "";
+  if (status === 401 || status === 403) {
+    const where = c.baseUrl ? ` for ${c.baseUrl}` : "";
+    return `${c.label} returned ${status}${said}: check ${c.keyVariable} or --api-key${where}.`;
+  }
+  if (status === 404) return `${c.label} returned 404 for model '${c.model}'${said}: check --model${c.baseUrl ? " and --base-url" : ""}.`;
+  if (status === 429) return `${c.label} is rate limiting requests (429)${said}: wait a little, or switch model with /model.`;
+  if (status >= 500) return `${c.label} failed with ${status}${said}: the service is having trouble; try again shortly.`;
+  return `${c.label} rejected the request with ${status}${said}.`;
+}
+
+function extractServerMessage(e: HttpLikeError): string {
+  const body = e.error;
+  if (typeof body === "object" && body !== null) {
+    const inner = (body as { error?: unknown }).error;
+    const source = typeof inner === "object" && inner !== null ? inner : body;
+    const message = (source as { message?: unknown }).message;
+    if (typeof message === "string" && message) return message;
+  }
+  const text = typeof e.message === "string" ? e.message : "";
+  // SDK messages start with the status ("429 {json}"); keep just the readable part.
+  return text.replace(/^\d{3}\s+/, "").slice(0, 300);
+}
+
+function errorTypeOf(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const inner = (body as { error?: unknown }).error;
+  const type = typeof inner === "object" && inner !== null ? (inner as { type?: unknown }).type : (body as { type?: unknown }).type;
+  return typeof type === "string" && type !== "error" ? type : undefined;
+}
+
+function connectionCode(e: HttpLikeError): string | undefined {
+  for (let cause: unknown = e, depth = 0; cause && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** `retry-after-ms`, or `retry-after` as seconds or an HTTP date. */
+export function retryAfterFrom(headers: unknown): number | undefined {
+  const get = (name: string): string | null => {
+    if (!headers) return null;
+    if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name);
+    const value = (headers as Record<string, unknown>)[name];
+    return typeof value === "string" ? value : null;
+  };
+  const ms = Number(get("retry-after-ms"));
+  if (get("retry-after-ms") !== null && Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = get("retry-after");
+  if (raw === null) return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}

@@ -1,0 +1,161 @@
+// OpenAI Chat Completions through the `openai` SDK, streaming; also any OpenAI-compatible server
+// (Ollama, llama.cpp, vLLM, OpenRouter) through a base URL. Loaded lazily, like the Anthropic one.
+import OpenAI from "openai";
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from "openai/resources/chat/completions/completions";
+import type { ReasoningEffort } from "openai/resources/shared";
+import type { Message, ThinkingLevel } from "../messages.js";
+import type { ModelInfo } from "../models.js";
+import { isAbortError, toProviderError, type FailureContext } from "./errors.js";
+import { MessageBuilder } from "./message-builder.js";
+import type { AssistantStream, Provider, ProviderConnection, ProviderRequest } from "./provider.js";
+import { repairTranscript, safeToolCallId } from "./transcript.js";
+
+/**
+ * Server quirks, as data. Compatible servers stream thinking under different names; OpenAI's own
+ * reasoning models take an effort, and only the gpt-5 family knows "minimal".
+ */
+const REASONING_DELTA_FIELDS = ["reasoning_content", "reasoning"] as const;
+const supportsMinimalEffort = (model: ModelInfo): boolean => model.id.startsWith("gpt-5");
+
+export function createOpenAIProvider(connection: ProviderConnection): Provider {
+  const client = new OpenAI({
+    // A local server needs no key, but the SDK refuses an empty one.
+    apiKey: connection.apiKey || "not-needed",
+    baseURL: connection.baseUrl,
+    maxRetries: 0, // the agent loop retries, so each attempt is visible as a retry event
+    timeout: 10 * 60 * 1000,
+  });
+  const official = !connection.baseUrl || /(^|\.)openai\.com/.test(hostOf(connection.baseUrl));
+  const failure = (model: string): FailureContext => ({
+    label: official ? "OpenAI" : `The OpenAI-compatible server at ${hostOf(connection.baseUrl ?? "")}`,
+    keyVariable: "OPENAI_API_KEY",
+    model,
+    baseUrl: connection.baseUrl,
+  });
+
+  return {
+    name: "openai",
+    stream(request: ProviderRequest, signal: AbortSignal): AssistantStream {
+      const builder = new MessageBuilder(request.model);
+      void run(client, buildParams(request, official), signal, builder).catch((error: unknown) => {
+        if (signal.aborted || isAbortError(error)) {
+          builder.setStopReason("aborted");
+          builder.finish();
+        } else {
+          builder.stream.fail(toProviderError(error, failure(request.model.id)));
+        }
+      });
+      return builder.stream;
+    },
+  };
+}
+
+async function run(client: OpenAI, params: ChatCompletionCreateParamsStreaming, signal: AbortSignal, b: MessageBuilder): Promise<void> {
+  const stream = await client.chat.completions.create(params, { signal });
+  const calls = new Map<number, number>(); // the server's tool-call index → our content index
+  for await (const chunk of stream) handleChunk(chunk, b, calls);
+  if (signal.aborted) b.setStopReason("aborted");
+  b.finish();
+}
+
+function handleChunk(chunk: ChatCompletionChunk, b: MessageBuilder, calls: Map<number, number>): void {
+  if (chunk.usage) {
+    const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
+    b.setUsage({ input: chunk.usage.prompt_tokens - cached, output: chunk.usage.completion_tokens, cacheRead: cached });
+  }
+  const choice = chunk.choices[0];
+  if (!choice) return;
+  const delta = choice.delta as ChatCompletionChunk.Choice.Delta & Partial<Record<(typeof REASONING_DELTA_FIELDS)[number], unknown>>;
+  for (const field of REASONING_DELTA_FIELDS) {
+    const reasoning = delta[field];
+    if (typeof reasoning === "string" && reasoning) b.thinking(reasoning);
+  }
+  if (delta.content) b.text(delta.content);
+  for (const tc of delta.tool_calls ?? []) {
+    const serverIndex = tc.index ?? 0;
+    let contentIndex = calls.get(serverIndex);
+    if (contentIndex === undefined) {
+      contentIndex = b.startToolCall(tc.id ?? `call_${serverIndex}_${Date.now()}`, tc.function?.name ?? "");
+      calls.set(serverIndex, contentIndex);
+    } else if (tc.function?.name) {
+      b.patchToolCall(contentIndex, { name: tc.function.name });
+    }
+    if (tc.function?.arguments) b.toolCallDelta(contentIndex, tc.function.arguments);
+  }
+  switch (choice.finish_reason) {
+    case "tool_calls":
+    case "function_call":
+      b.setStopReason("toolUse");
+      break;
+    case "length":
+      b.setStopReason("length");
+      break;
+    case "stop":
+    case "content_filter":
+      b.setStopReason("stop");
+      break;
+    default:
+      break;
+  }
+}
+
+export function buildParams(request: ProviderRequest, official: boolean): ChatCompletionCreateParamsStreaming {
+  const tools: ChatCompletionTool[] = request.tools.map((t) => ({
+    type: "function",
+    function: { name: t.name, description: t.description, parameters: t.parameters as unknown as Record<string, unknown> },
+  }));
+  const effort = reasoningEffort(request.model, request.thinkingLevel, official);
+  return {
+    model: request.model.id,
+    stream: true,
+    stream_options: { include_usage: true },
+    messages: toOpenAIMessages(request.systemPrompt, request.messages),
+    ...(tools.length ? { tools } : {}),
+    ...(effort ? { reasoning_effort: effort } : {}),
+  };
+}
+
+function reasoningEffort(model: ModelInfo, level: ThinkingLevel, official: boolean): ReasoningEffort | undefined {
+  if (official && !model.reasoning) return undefined;
+  if (level === "off") {
+    // OpenAI's reasoning models cannot switch reasoning off; the least they do is "minimal"/"low".
+    return official && model.known ? (supportsMinimalEffort(model) ? "minimal" : "low") : undefined;
+  }
+  if (level === "minimal" && official && !supportsMinimalEffort(model)) return "low";
+  return level;
+}
+
+export function toOpenAIMessages(systemPrompt: string, messages: Message[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  if (systemPrompt) out.push({ role: "system", content: systemPrompt });
+  for (const m of repairTranscript(messages)) {
+    if (m.role === "user") {
+      out.push({ role: "user", content: m.content || "(empty message)" });
+    } else if (m.role === "toolResult") {
+      out.push({ role: "tool", tool_call_id: safeToolCallId(m.toolCallId), content: m.content || "(no output)" });
+    } else {
+      const text = m.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+      const toolCalls = m.content.flatMap((c) =>
+        c.type === "toolCall"
+          ? [{ id: safeToolCallId(c.id), type: "function" as const, function: { name: c.name, arguments: JSON.stringify(c.arguments) } }]
+          : [],
+      );
+      if (!text && toolCalls.length === 0) continue;
+      out.push({ role: "assistant", content: text || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
+    }
+  }
+  return out;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

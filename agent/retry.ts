@@ -1,0 +1,42 @@
+// When and how long to wait before trying a failed provider call again: exponential backoff,
+// unless the server said how long (retry-after), and never past a ceiling a person would not wait.
+import type { ProviderError } from "./providers/provider.js";
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  /** A server asking for a longer wait than this is not retried: the error says so instead. */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 60_000 };
+
+/** `PITWALL_RETRY_BASE_MS` shortens the backoff (tests, impatient people). */
+export function retryPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
+  const base = Number(env.PITWALL_RETRY_BASE_MS);
+  return Number.isFinite(base) && base >= 0 && env.PITWALL_RETRY_BASE_MS !== undefined
+    ? { ...DEFAULT_RETRY_POLICY, baseDelayMs: base }
+    : DEFAULT_RETRY_POLICY;
+}
+
+/** Milliseconds to wait before attempt `attempt + 1`, or undefined when it should not be retried. */
+export function retryDelay(error: ProviderError, attempt: number, policy: RetryPolicy): number | undefined {
+  if (!error.options.retryable || attempt >= policy.maxAttempts) return undefined;
+  const asked = error.options.retryAfterMs;
+  if (asked !== undefined) return asked <= policy.maxDelayMs ? asked : undefined;
+  return Math.min(policy.baseDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
+}
+
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

@@ -1,0 +1,52 @@
+// Runs one tool call: finds the tool, validates (and gently coerces) its arguments against the
+// TypeBox schema, executes it, and always produces a result. A bad call from the model becomes an
+// error result the model can act on, never a crash of the loop.
+import { Value } from "@sinclair/typebox/value";
+import type { AgentTool, ToolCallContext, ToolResult } from "../tools/tool.js";
+import type { ToolCall } from "./messages.js";
+
+export interface ToolRun {
+  result: ToolResult;
+  isError: boolean;
+}
+
+export async function runToolCall(
+  call: ToolCall,
+  tools: readonly AgentTool[],
+  signal: AbortSignal,
+  onUpdate: (chunk: string) => void,
+  context: ToolCallContext,
+): Promise<ToolRun> {
+  const tool = tools.find((t) => t.name === call.name);
+  if (!tool) {
+    const names = tools.map((t) => t.name).join(", ") || "none";
+    return failure(`Unknown tool '${call.name}'. Available tools: ${names}.`);
+  }
+  if (call.invalidArguments !== undefined) {
+    return failure(`Invalid arguments for ${call.name}: they are not a JSON object (${preview(call.invalidArguments)}). Send the arguments as a JSON object matching the tool's schema.`);
+  }
+  const args = Value.Default(tool.parameters, Value.Convert(tool.parameters, structuredClone(call.arguments)));
+  if (!Value.Check(tool.parameters, args)) {
+    const problems = [...Value.Errors(tool.parameters, args)]
+      .slice(0, 5)
+      .map((e) => `${e.path || "(root)"}: ${e.message}`)
+      .join("; ");
+    return failure(`Invalid arguments for ${call.name}: ${problems}. Fix the arguments and call ${call.name} again.`);
+  }
+  if (signal.aborted) return failure("Not run: the turn was aborted.");
+  try {
+    const result = await tool.execute(call.id, args, signal, (update) => onUpdate(update.chunk), context);
+    return { result, isError: Boolean(result.isError) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return failure(signal.aborted ? `Aborted: ${message}` : message);
+  }
+}
+
+function failure(content: string): ToolRun {
+  return { result: { content, isError: true }, isError: true };
+}
+
+function preview(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
