@@ -220,3 +220,160 @@ describe("Anthropic Messages", () => {
     expect(request.transcript).toContain("also check the tests");
   });
 });
+
+describe("OpenAI Chat Completions", () => {
+  const streamParams = {
+    model: "gpt-test",
+    messages: USER_HI,
+    stream: true as const,
+    stream_options: { include_usage: true },
+  };
+  type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string };
+  const deltaOf = (chunk: ChatCompletionChunk): Delta | undefined => chunk.choices[0]?.delta;
+
+  it("streams reasoning, text, finish_reason and a usage chunk", { timeout: 20_000 }, async () => {
+    llm.enqueue({
+      kind: "reply",
+      thinking: "Considering the question.",
+      text: "Hello from the fake model.",
+      usage: { input: 100, output: 20, cacheRead: 40 },
+    });
+    const chunks = await collect(await openai().chat.completions.create(streamParams));
+
+    expect(deltaOf(chunks[0] as ChatCompletionChunk)?.role).toBe("assistant");
+    const reasoning = chunks.flatMap((c) => deltaOf(c)?.reasoning_content ?? []);
+    const text = chunks.flatMap((c) => deltaOf(c)?.content ?? []);
+    expect(reasoning.length).toBeGreaterThan(3);
+    expect(reasoning.join("")).toBe("Considering the question.");
+    expect(text.length).toBeGreaterThan(3);
+    expect(text.join("")).toBe("Hello from the fake model.");
+    expect(chunks.flatMap((c) => c.choices.map((ch) => ch.finish_reason)).filter((r) => r !== null)).toEqual(["stop"]);
+
+    const last = chunks[chunks.length - 1];
+    expect(last?.choices).toEqual([]);
+    expect(last?.usage).toEqual({
+      prompt_tokens: 140,
+      completion_tokens: 20,
+      total_tokens: 160,
+      prompt_tokens_details: { cached_tokens: 40 },
+    });
+    expect(chunks.every((c) => c.object === "chat.completion.chunk" && c.model === "gpt-test")).toBe(true);
+  });
+
+  it("sends no usage chunk unless the request asks for it", { timeout: 20_000 }, async () => {
+    llm.enqueue({ kind: "reply", text: "short", stopReason: "length", usage: { input: 1, output: 1 } });
+    const chunks = await collect(
+      await openai().chat.completions.create({ model: "gpt-test", messages: USER_HI, stream: true }),
+    );
+    expect(chunks.some((c) => c.usage != null)).toBe(false);
+    expect(chunks[chunks.length - 1]?.choices[0]?.finish_reason).toBe("length");
+  });
+
+  it("streams two tool calls whose arguments arrive in several deltas", { timeout: 20_000 }, async () => {
+    llm.enqueue({ kind: "reply", toolCalls: TWO_CALLS });
+    const chunks = await collect(await openai().chat.completions.create(streamParams));
+    const calls = chunks.flatMap((c) => deltaOf(c)?.tool_calls ?? []);
+
+    for (const index of [0, 1]) {
+      const parts = calls.filter((c) => c.index === index);
+      // Only the first delta of a call carries id, type and name.
+      expect(parts[0]?.type).toBe("function");
+      expect(parts[0]?.function?.name).toBe(TWO_CALLS[index]?.name);
+      expect(parts.slice(1).every((p) => p.id === undefined && p.function?.name === undefined)).toBe(true);
+      expect(parts.length).toBeGreaterThan(3);
+      const json = parts.map((p) => p.function?.arguments ?? "").join("");
+      expect(JSON.parse(json)).toEqual(TWO_CALLS[index]?.arguments);
+    }
+    expect(calls.find((c) => c.index === 0)?.id).toBe("toolu_first");
+    expect(calls.find((c) => c.index === 1)?.id).toMatch(/^call_/);
+    expect(chunks.flatMap((c) => c.choices.map((ch) => ch.finish_reason)).filter((r) => r !== null)).toEqual(["tool_calls"]);
+
+    // The SDK's own accumulator, which checks every field it needs, agrees.
+    llm.enqueue({ kind: "reply", text: "Running both.", toolCalls: TWO_CALLS });
+    const completion = await openai().chat.completions.stream(streamParams).finalChatCompletion();
+    const message = completion.choices[0]?.message;
+    expect(message?.content).toBe("Running both.");
+    expect(message?.tool_calls?.map((c) => (c.type === "function" ? [c.function.name, JSON.parse(c.function.arguments)] : []))).toEqual(
+      TWO_CALLS.map((c) => [c.name, c.arguments]),
+    );
+  });
+
+  it("sends a raw string of arguments verbatim, invalid JSON included", { timeout: 20_000 }, async () => {
+    llm.enqueue({ kind: "reply", toolCalls: [{ name: "edit", arguments: '{"path": "a.ts", "old' }] });
+    const chunks = await collect(await openai().chat.completions.create(streamParams));
+    const json = chunks.flatMap((c) => deltaOf(c)?.tool_calls ?? []).map((p) => p.function?.arguments ?? "").join("");
+    expect(json).toBe('{"path": "a.ts", "old');
+  });
+
+  it("turns a scripted error into the SDK's APIError with status and headers", { timeout: 20_000 }, async () => {
+    llm.enqueue({ kind: "error", status: 503, message: "overloaded, try later", headers: { "retry-after": "2" } });
+    const error = await openai()
+      .chat.completions.create(streamParams)
+      .then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.InternalServerError);
+    const apiError = error as InstanceType<typeof OpenAI.APIError>;
+    expect(apiError.status).toBe(503);
+    expect(apiError.message).toBe("503 overloaded, try later");
+    expect(apiError.headers?.get("retry-after")).toBe("2");
+
+    llm.enqueue({ kind: "error", status: 429 });
+    await expect(openai().chat.completions.create(streamParams)).rejects.toBeInstanceOf(OpenAI.RateLimitError);
+  });
+
+  it("surfaces a dropped connection as an error thrown by the iteration", { timeout: 20_000 }, async () => {
+    llm.enqueue({ kind: "reply", text: "this reply is cut off half way through", dropAfterChunks: 3 });
+    const stream = await openai().chat.completions.create(streamParams);
+    const seen: string[] = [];
+    const error = await (async () => {
+      for await (const chunk of stream) seen.push(deltaOf(chunk)?.content ?? "");
+    })().then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(seen).toEqual(["", "this ", "reply"]);
+  });
+
+  it("holds a stream open until the client's AbortSignal ends it", { timeout: 20_000 }, async () => {
+    llm.enqueue({ kind: "reply", text: "partial answer", holdOpen: true });
+    const controller = new AbortController();
+    const stream = await openai().chat.completions.create(streamParams, { signal: controller.signal });
+    let text = "";
+    let finished = false;
+    // A raw stream aborted by its signal ends its iteration quietly: no error, no finish chunk.
+    for await (const chunk of stream) {
+      text += deltaOf(chunk)?.content ?? "";
+      if (chunk.choices[0]?.finish_reason != null) finished = true;
+      if (text === "partial answer") controller.abort();
+    }
+    expect(text).toBe("partial answer");
+    expect(finished).toBe(false);
+    expect(controller.signal.aborted).toBe(true);
+  });
+
+  it("records the request, with tool results in the transcript", { timeout: 20_000 }, async () => {
+    llm.enqueue({ kind: "reply", text: "ok" });
+    await collect(
+      await openai().chat.completions.create({
+        ...streamParams,
+        messages: [
+          { role: "system", content: "You are pitwall." },
+          { role: "user", content: "list files" },
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "call_1", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' } }],
+          },
+          { role: "tool", tool_call_id: "call_1", content: "README.md\npackage.json" },
+          { role: "user", content: [{ type: "text", text: "also check the tests" }] },
+        ],
+      }),
+    );
+    const request = await llm.waitForRequest(1);
+    expect(request.api).toBe("openai");
+    expect(request.path).toBe("/v1/chat/completions");
+    expect(request.headers["authorization"]).toBe("Bearer test-key");
+    expect(request.json["stream_options"]).toEqual({ include_usage: true });
+    expect(request.transcript).toContain("system: You are pitwall.");
+    expect(request.transcript).toContain('(tool_call bash) {"command":"ls"}');
+    expect(request.transcript).toContain("tool: README.md\npackage.json");
+    expect(request.transcript).toContain("user: also check the tests");
+  });
+});

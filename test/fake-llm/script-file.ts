@@ -65,17 +65,32 @@ void errorSchemaMatches;
 /** Validates parsed JSON as a script list; throws naming the first bad fields. */
 export function parseScripts(value: unknown, source = "script"): Array<FakeReply | FakeError> {
   if (Value.Check(ScriptFileSchema, value)) return value;
-  const problems = [...Value.Errors(ScriptFileSchema, value)]
-    .slice(0, 5)
-    .map((e) => `  ${e.path || "/"}: ${e.message}`);
   throw new Error(
     `${source} is not a valid fake-LLM script. Expected a non-empty JSON array of ` +
-      `{"kind":"reply",...} or {"kind":"error","status":...} objects.\n${problems.join("\n")}`,
+      `{"kind":"reply",...} or {"kind":"error","status":...} objects.\n${problemsIn(value).slice(0, 5).join("\n")}`,
   );
 }
 
+/** Each item is checked against the schema its `kind` picks, so errors name fields, not "union". */
+function problemsIn(value: unknown): string[] {
+  if (!Array.isArray(value)) return ["  /: not an array"];
+  if (value.length === 0) return ["  /: the array is empty"];
+  return value.flatMap((item: unknown, index) => {
+    const kind = typeof item === "object" && item !== null ? (item as { kind?: unknown }).kind : undefined;
+    const schema = kind === "reply" ? ReplySchema : kind === "error" ? ErrorSchema : undefined;
+    if (schema === undefined) return [`  /${index}/kind: must be "reply" or "error"`];
+    return [...Value.Errors(schema, item)].map((e) => `  /${index}${e.path}: ${e.message}`);
+  });
+}
+
 export async function loadScriptFile(path: string): Promise<Array<FakeReply | FakeError>> {
-  const text = await readFile(path, "utf8");
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`cannot read the fake-LLM script ${path}: ${reason}`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
