@@ -1,0 +1,99 @@
+// The fake LLM's public types: what a test scripts (a reply or an error per model request) and what
+// the server records about each request it receives. Other test helpers code against these.
+
+export interface FakeToolCall {
+  /** Defaults to a generated id in the API's own style (toolu_… / call_…). */
+  id?: string;
+  name: string;
+  /** An object is sent as JSON; a string is sent verbatim, so tests can send invalid JSON. */
+  arguments: Record<string, unknown> | string;
+}
+
+export interface FakeUsage {
+  /** Input tokens not served from or written to the cache (Anthropic's `input_tokens` meaning). */
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+}
+
+export interface FakeReply {
+  kind: "reply";
+  /** Streamed as thinking: an Anthropic thinking block with a signature; OpenAI `delta.reasoning_content`. */
+  thinking?: string;
+  text?: string;
+  /** Streamed after the text, in order; each call's arguments JSON is split across several deltas. */
+  toolCalls?: FakeToolCall[];
+  usage?: FakeUsage;
+  /** Default: "toolUse" when toolCalls are present, else "stop". */
+  stopReason?: "stop" | "length" | "toolUse";
+  /** Characters per text/thinking/arguments delta. Default 5, so tests see many deltas. */
+  chunkSize?: number;
+  /** Wait between SSE events. Default 0. Lets tests abort or steer mid-stream. */
+  delayMs?: number;
+  /**
+   * Destroy the socket after this many SSE events (pings and the final `[DONE]` count too): the
+   * client sees a connection dropped mid-stream. If the reply has fewer events, the socket is
+   * destroyed after the last one, still without the clean end of the HTTP response.
+   */
+  dropAfterChunks?: number;
+  /** After the content, keep the stream open without finishing until the client disconnects. */
+  holdOpen?: boolean;
+}
+
+export interface FakeError {
+  kind: "error";
+  status: number;
+  /** Default: a message naming the status. */
+  message?: string;
+  /** Extra response headers, e.g. {"retry-after": "0"}. */
+  headers?: Record<string, string>;
+}
+
+export type FakeScript = FakeReply | FakeError | ((request: RecordedRequest) => FakeReply | FakeError);
+
+export type FakeApi = "anthropic" | "openai";
+
+export interface RecordedRequest {
+  api: FakeApi;
+  path: string;
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The parsed JSON body (undefined when the body was not JSON). */
+  body: unknown;
+  /** The body when it is a JSON object, else {}: handy for `json.model`, `json.tools`, … */
+  json: Record<string, unknown>;
+  /**
+   * Text of every message in the request flattened (system, user, assistant text, thinking, tool
+   * calls, tool results), one line per part, so tests can assert with `includes`.
+   */
+  transcript: string;
+  /** Date.now() when the body had been read. */
+  receivedAt: number;
+}
+
+export interface FakeLlm {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** baseURL for the Anthropic SDK (the SDK adds /v1/messages). */
+  anthropicBaseUrl: string;
+  /** baseURL for the OpenAI SDK: …/v1 (the SDK adds /chat/completions). */
+  openaiBaseUrl: string;
+  /** Every model request (Anthropic messages and OpenAI chat completions), in arrival order. */
+  requests: RecordedRequest[];
+  /** Consumed one per model request, in order, whichever API asks. */
+  enqueue(...scripts: FakeScript[]): void;
+  /** Used when the queue is empty. Default (undefined): a 500 saying "fake LLM: no scripted reply left". */
+  setFallback(script: FakeScript | undefined): void;
+  /** Resolves when `count` requests have arrived (1-based) with the count-th; rejects after timeoutMs. */
+  waitForRequest(count: number, timeoutMs?: number): Promise<RecordedRequest>;
+  /** Resolves with the first request (already received or still to come) the predicate accepts. */
+  waitFor(predicate: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
+  /** Stops listening and destroys open sockets, held-open streams included. */
+  close(): Promise<void>;
+}
+
+export interface FakeLlmOptions {
+  /** Default 0: any free port. */
+  port?: number;
+}
