@@ -14,6 +14,13 @@ export interface Pricing {
   cacheWrite: number;
 }
 
+/**
+ * How a model is told to think. "budget": a token budget (older Claude); "adaptive": the model
+ * decides, an effort level steers it, and it can be switched off (Claude 4.6 and later);
+ * "always": adaptive and cannot be switched off; "effort": OpenAI's reasoning_effort.
+ */
+export type ThinkingStyle = "budget" | "adaptive" | "always" | "effort";
+
 export interface ModelInfo {
   id: string;
   provider: ProviderName;
@@ -21,34 +28,57 @@ export interface ModelInfo {
   known: boolean;
   contextWindow?: number;
   maxOutputTokens?: number;
-  /** Whether the model takes a thinking budget / reasoning effort. */
+  /** Whether the model takes a thinking budget / reasoning effort at all. */
   reasoning: boolean;
+  thinkingStyle?: ThinkingStyle;
   pricing?: Pricing;
 }
 
 type Entry = Omit<ModelInfo, "id" | "known">;
 
-// Prices as published by the providers (USD per million tokens).
+const claude = (contextWindow: number, maxOutputTokens: number, thinkingStyle: ThinkingStyle, input: number, output: number): Entry => ({
+  provider: "anthropic",
+  contextWindow,
+  maxOutputTokens,
+  reasoning: true,
+  thinkingStyle,
+  // Cache reads cost a tenth of input, 5-minute cache writes a quarter more than input.
+  pricing: { input, output, cacheRead: input / 10, cacheWrite: input * 1.25 },
+});
+const gpt = (contextWindow: number | undefined, maxOutputTokens: number | undefined, reasoning: boolean, input: number, output: number, cacheRead: number): Entry => ({
+  provider: "openai",
+  contextWindow,
+  maxOutputTokens,
+  reasoning,
+  thinkingStyle: reasoning ? "effort" : undefined,
+  pricing: { input, output, cacheRead, cacheWrite: 0 },
+});
+
+// Published prices, USD per million tokens, as of November 2026.
 const TABLE: Record<string, Entry> = {
-  "claude-opus-4-5": { provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true, pricing: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 } },
-  "claude-opus-4-1": { provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 32_000, reasoning: true, pricing: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 } },
-  "claude-sonnet-4-5": { provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
-  "claude-sonnet-4-0": { provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true, pricing: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
-  "claude-haiku-4-5": { provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true, pricing: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } },
-  "claude-3-5-haiku-latest": { provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 8_192, reasoning: false, pricing: { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 } },
-  "gpt-5": { provider: "openai", contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true, pricing: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 } },
-  "gpt-5-mini": { provider: "openai", contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true, pricing: { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0 } },
-  "gpt-5-nano": { provider: "openai", contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true, pricing: { input: 0.05, output: 0.4, cacheRead: 0.005, cacheWrite: 0 } },
-  "gpt-4.1": { provider: "openai", contextWindow: 1_047_576, maxOutputTokens: 32_768, reasoning: false, pricing: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 } },
-  "gpt-4.1-mini": { provider: "openai", contextWindow: 1_047_576, maxOutputTokens: 32_768, reasoning: false, pricing: { input: 0.4, output: 1.6, cacheRead: 0.1, cacheWrite: 0 } },
-  "gpt-4o": { provider: "openai", contextWindow: 128_000, maxOutputTokens: 16_384, reasoning: false, pricing: { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 0 } },
-  "o3": { provider: "openai", contextWindow: 200_000, maxOutputTokens: 100_000, reasoning: true, pricing: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 } },
-  "o4-mini": { provider: "openai", contextWindow: 200_000, maxOutputTokens: 100_000, reasoning: true, pricing: { input: 1.1, output: 4.4, cacheRead: 0.275, cacheWrite: 0 } },
+  "claude-sonnet-5-5": claude(1_000_000, 128_000, "adaptive", 2, 10),
+  "claude-opus-5-5": claude(1_000_000, 128_000, "always", 4, 20),
+  "claude-fable-5-1": claude(1_000_000, 128_000, "always", 10, 50),
+  "claude-sonnet-5": claude(1_000_000, 128_000, "adaptive", 2, 10),
+  "claude-opus-5": claude(1_000_000, 128_000, "adaptive", 5, 25),
+  "claude-sonnet-4-6": claude(1_000_000, 128_000, "adaptive", 3, 15),
+  "claude-opus-4-6": claude(1_000_000, 128_000, "adaptive", 5, 25),
+  "claude-opus-4-5": claude(200_000, 64_000, "budget", 5, 25),
+  "claude-sonnet-4-5": claude(200_000, 64_000, "budget", 3, 15),
+  "claude-haiku-4-5": claude(200_000, 64_000, "budget", 1, 5),
+  "gpt-5.4": gpt(undefined, undefined, true, 2.5, 15, 0.25),
+  "gpt-5.4-mini": gpt(undefined, undefined, true, 0.75, 4.5, 0.075),
+  "gpt-5": gpt(400_000, 128_000, true, 1.25, 10, 0.125),
+  "gpt-5-mini": gpt(400_000, 128_000, true, 0.25, 2, 0.025),
+  "gpt-4.1": gpt(1_047_576, 32_768, false, 2, 8, 0.5),
+  "gpt-4o": gpt(128_000, 16_384, false, 2.5, 10, 1.25),
+  "o3": gpt(200_000, 100_000, true, 2, 8, 0.5),
+  "o4-mini": gpt(200_000, 100_000, true, 1.1, 4.4, 0.275),
 };
 
 export const DEFAULT_MODELS: Record<ProviderName, string> = {
-  anthropic: "claude-sonnet-4-5",
-  openai: "gpt-5",
+  anthropic: "claude-sonnet-5-5",
+  openai: "gpt-5.4",
 };
 
 export function knownModelIds(): string[] {
@@ -85,7 +115,15 @@ export function resolveModel(spec: string | undefined, provider: ProviderName | 
   if (known && (!chosen || chosen === known.provider)) return known;
   const finalProvider = chosen ?? known?.provider ?? fallbackProvider;
   // A known id served through the other API (a gateway) keeps its limits but not our price list.
-  return { id, provider: finalProvider, known: false, reasoning: known?.reasoning ?? true, contextWindow: known?.contextWindow, maxOutputTokens: known?.maxOutputTokens };
+  return {
+    id,
+    provider: finalProvider,
+    known: false,
+    reasoning: known?.reasoning ?? true,
+    thinkingStyle: known?.thinkingStyle ?? (finalProvider === "anthropic" ? "adaptive" : "effort"),
+    contextWindow: known?.contextWindow,
+    maxOutputTokens: known?.maxOutputTokens,
+  };
 }
 
 export function isProviderName(value: string): value is ProviderName {

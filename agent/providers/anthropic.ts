@@ -107,37 +107,52 @@ function handleEvent(event: RawMessageStreamEvent, b: MessageBuilder): void {
 }
 
 export function buildParams(request: ProviderRequest): MessageCreateParamsStreaming {
-  const { model, thinkingLevel } = request;
-  const thinking = thinkingConfig(model, thinkingLevel);
-  const budget = thinking?.type === "enabled" ? thinking.budget_tokens : 0;
-  const ceiling = model.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
-  const maxTokens = Math.min(ceiling, budget + DEFAULT_MAX_TOKENS);
-  if (thinking?.type === "enabled" && thinking.budget_tokens >= maxTokens) thinking.budget_tokens = Math.max(1024, maxTokens - 4096);
+  const { model } = request;
+  const thinking = thinkingParams(model, request.thinkingLevel);
   const tools: Tool[] = request.tools.map((t) => ({
     name: t.name,
     description: t.description,
     input_schema: t.parameters as unknown as Tool["input_schema"],
   }));
-  const messages = toAnthropicMessages(request.messages);
+  const messages = toAnthropicMessages(request.messages, model.id);
   markCacheBreakpoint(messages);
   return {
     model: model.id,
-    max_tokens: maxTokens,
+    max_tokens: thinking.maxTokens,
     stream: true,
     system: request.systemPrompt ? [{ type: "text", text: request.systemPrompt, cache_control: { type: "ephemeral" } }] : undefined,
     messages,
     ...(tools.length ? { tools } : {}),
-    ...(thinking ? { thinking } : {}),
+    ...(thinking.thinking ? { thinking: thinking.thinking } : {}),
+    ...(thinking.effort ? { output_config: { effort: thinking.effort } } : {}),
   };
 }
 
-function thinkingConfig(model: ModelInfo, level: ThinkingLevel): ThinkingConfigParam | undefined {
-  if (level === "off" || !model.reasoning) return undefined;
-  return { type: "enabled", budget_tokens: THINKING_BUDGETS[level] };
+/**
+ * Thinking levels as each kind of Claude model takes them: older models a token budget, newer ones
+ * adaptive thinking steered by an effort (and switched off with "off" where the model allows it).
+ */
+function thinkingParams(model: ModelInfo, level: ThinkingLevel): { thinking?: ThinkingConfigParam; effort?: "low" | "medium" | "high"; maxTokens: number } {
+  const ceiling = model.maxOutputTokens ?? DEFAULT_MAX_TOKENS;
+  const style = model.reasoning ? (model.thinkingStyle ?? "adaptive") : undefined;
+  if (style === "budget") {
+    if (level === "off") return { maxTokens: Math.min(ceiling, DEFAULT_MAX_TOKENS) };
+    const maxTokens = Math.min(ceiling, THINKING_BUDGETS[level] + DEFAULT_MAX_TOKENS);
+    const budget = Math.min(THINKING_BUDGETS[level], Math.max(1024, maxTokens - 4096));
+    return { thinking: { type: "enabled", budget_tokens: budget }, maxTokens };
+  }
+  // Adaptive thinking spends output tokens too: leave room for it.
+  const maxTokens = Math.min(ceiling, 4 * DEFAULT_MAX_TOKENS);
+  if (style === undefined) return { maxTokens: Math.min(ceiling, DEFAULT_MAX_TOKENS) };
+  if (level === "off") {
+    return style === "always" ? { effort: "low", maxTokens } : { thinking: { type: "disabled" }, maxTokens };
+  }
+  const effort = level === "minimal" ? "low" : level;
+  return { thinking: { type: "adaptive", display: "summarized" }, effort, maxTokens };
 }
 
 /** Consecutive user-side messages (results, steers, notices) merge into one user turn. */
-export function toAnthropicMessages(messages: Message[]): MessageParam[] {
+export function toAnthropicMessages(messages: Message[], modelId: string): MessageParam[] {
   const out: MessageParam[] = [];
   const pushUser = (block: ContentBlockParam): void => {
     const last = out[out.length - 1];
@@ -155,9 +170,11 @@ export function toAnthropicMessages(messages: Message[]): MessageParam[] {
         if (block.type === "text") {
           if (block.text) content.push({ type: "text", text: block.text });
         } else if (block.type === "thinking") {
-          // Thinking without a signature (aborted, or from another provider) cannot be sent back.
-          if (block.redacted && block.signature) content.push({ type: "redacted_thinking", data: block.signature });
-          else if (block.signature && m.provider === "anthropic") content.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
+          // Thinking is bound to the model that produced it, and needs its signature; otherwise it stays local.
+          const sameModel = m.provider === "anthropic" && m.model === modelId;
+          if (!sameModel || !block.signature) continue;
+          if (block.redacted) content.push({ type: "redacted_thinking", data: block.signature });
+          else content.push({ type: "thinking", thinking: block.thinking, signature: block.signature });
         } else {
           content.push({ type: "tool_use", id: safeToolCallId(block.id), name: block.name, input: block.arguments });
         }

@@ -15,12 +15,18 @@ import { MessageBuilder } from "./message-builder.js";
 import type { AssistantStream, Provider, ProviderConnection, ProviderRequest } from "./provider.js";
 import { repairTranscript, safeToolCallId } from "./transcript.js";
 
-/**
- * Server quirks, as data. Compatible servers stream thinking under different names; OpenAI's own
- * reasoning models take an effort, and only the gpt-5 family knows "minimal".
- */
+/** Compatible servers stream thinking under different names (llama.cpp/vLLM/DeepSeek, Ollama/OpenRouter). */
 const REASONING_DELTA_FIELDS = ["reasoning_content", "reasoning"] as const;
-const supportsMinimalEffort = (model: ModelInfo): boolean => model.id.startsWith("gpt-5");
+
+/**
+ * The least reasoning each OpenAI family accepts, and what "minimal" becomes: gpt-5.1 and later
+ * can switch reasoning off ("none"), gpt-5 goes down to "minimal", the o-series to "low".
+ */
+function effortFloor(model: ModelInfo): { off: ReasoningEffort; minimal: ReasoningEffort } {
+  if (/^gpt-5\.\d/.test(model.id)) return { off: "none", minimal: "low" };
+  if (model.id.startsWith("gpt-5")) return { off: "minimal", minimal: "minimal" };
+  return { off: "low", minimal: "low" };
+}
 
 export function createOpenAIProvider(connection: ProviderConnection): Provider {
   const client = new OpenAI({
@@ -122,11 +128,11 @@ export function buildParams(request: ProviderRequest, official: boolean): ChatCo
 
 function reasoningEffort(model: ModelInfo, level: ThinkingLevel, official: boolean): ReasoningEffort | undefined {
   if (official && !model.reasoning) return undefined;
-  if (level === "off") {
-    // OpenAI's reasoning models cannot switch reasoning off; the least they do is "minimal"/"low".
-    return official && model.known ? (supportsMinimalEffort(model) ? "minimal" : "low") : undefined;
-  }
-  if (level === "minimal" && official && !supportsMinimalEffort(model)) return "low";
+  // A local server's model gets an effort only when one was asked for.
+  if (!official || !model.known) return level === "off" ? undefined : level;
+  const floor = effortFloor(model);
+  if (level === "off") return floor.off;
+  if (level === "minimal") return floor.minimal;
   return level;
 }
 

@@ -1,0 +1,96 @@
+// Assembles a working coding agent without any screen: one bus, the job registry, the tools, the
+// system prompt and the Agent, wired so job events reach the bus and job notices reach the model.
+// The dashboard, print and JSON modes and library users all start from here.
+import { createCodingTools, createReadOnlyTools, createToolsByName, TOOL_NAMES } from "../tools/coding-tools.js";
+import { createJobTools } from "../tools/job-tools.js";
+import { JobRegistry, type JobSettings } from "../tools/job-registry.js";
+import type { AgentTool } from "../tools/tool.js";
+import { Agent } from "./agent.js";
+import { EventBus } from "./event-bus.js";
+import type { PitwallEvent } from "./events.js";
+import type { Message, ThinkingLevel } from "./messages.js";
+import type { ModelInfo } from "./models.js";
+import { createProviderResolver, type Connections } from "./providers/connections.js";
+import type { RetryPolicy } from "./retry.js";
+import { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.js";
+
+export type ToolSelection = "default" | "read-only" | string[];
+
+export interface CodingAgentOptions {
+  cwd: string;
+  model: ModelInfo;
+  connections: Connections;
+  thinkingLevel?: ThinkingLevel;
+  /** "default": read, write, edit, bash and the six job tools; "read-only": read, grep, find, ls. */
+  tools?: ToolSelection;
+  /** Replaces the built-in instructions of the system prompt. */
+  customPrompt?: string;
+  /** Searched for a global AGENTS.md. */
+  pitwallHome: string;
+  jobSettings?: Partial<JobSettings>;
+  messages?: readonly Message[];
+  retry?: Partial<RetryPolicy>;
+}
+
+export interface CodingAgent {
+  agent: Agent;
+  bus: EventBus<PitwallEvent>;
+  jobs: JobRegistry;
+  systemPrompt: SystemPromptReport;
+  /** Recomputes the system prompt (after /cwd-like changes or edits to AGENTS.md). */
+  reloadSystemPrompt(): SystemPromptReport;
+  /** Ends every job and detaches from the registry. */
+  dispose(): Promise<void>;
+}
+
+export class UnknownToolError extends Error {}
+
+export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
+  const bus = new EventBus<PitwallEvent>();
+  const jobs = new JobRegistry({ cwd: options.cwd, settings: options.jobSettings });
+  const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
+  const tools = selectTools(options.cwd, options.tools ?? "default", jobs);
+  const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
+  let systemPrompt = describeSystemPrompt(promptOptions);
+  const agent = new Agent({
+    bus,
+    model: options.model,
+    getProvider: createProviderResolver(options.connections),
+    systemPrompt: systemPrompt.prompt,
+    thinkingLevel: options.thinkingLevel,
+    tools,
+    messages: options.messages,
+    retry: options.retry,
+    noticeSources: [() => jobs.drainNotices()],
+  });
+  return {
+    agent,
+    bus,
+    jobs,
+    get systemPrompt() {
+      return systemPrompt;
+    },
+    reloadSystemPrompt() {
+      systemPrompt = describeSystemPrompt(promptOptions);
+      agent.setSystemPrompt(systemPrompt.prompt);
+      return systemPrompt;
+    },
+    async dispose() {
+      agent.abort();
+      await jobs.shutdown();
+      unsubscribeJobs();
+    },
+  };
+}
+
+function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry): AgentTool[] {
+  const jobTools = createJobTools(jobs);
+  if (selection === "default") return [...createCodingTools(cwd), ...jobTools];
+  if (selection === "read-only") return createReadOnlyTools(cwd);
+  const unknown = selection.filter((name) => !TOOL_NAMES.includes(name) && !jobTools.some((t) => t.name === name));
+  if (unknown.length) {
+    const known = [...TOOL_NAMES, ...jobTools.map((t) => t.name)].join(", ");
+    throw new UnknownToolError(`unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (known: ${known}, or read-only)`);
+  }
+  return selection.map((name) => jobTools.find((t) => t.name === name) ?? createToolsByName(cwd, [name])[0]!);
+}

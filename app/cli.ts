@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// pitwall's entry point: parses the command line and hands over to a mode (dashboard, print, JSON).
+// It imports only what parsing needs, so the dashboard can draw its first frame before the heavy
+// modules (provider SDKs, highlighting, the emulator) load.
+import { HELP, parseCliArgs, UsageError, type CliOptions } from "./cli-options.js";
+
+type Mode = "dashboard" | "print" | "json" | "system-prompt";
+
+function chooseMode(options: CliOptions): Mode {
+  if (options.printSystemPrompt) return "system-prompt";
+  if (options.json) return "json";
+  if (options.print) return "print";
+  if (!process.stdout.isTTY || !process.stdin.isTTY) {
+    if (options.prompts.length > 0 || !process.stdin.isTTY || options.resume) return "print";
+    throw new UsageError("the dashboard needs a terminal: pass a prompt with -p, or use --json");
+  }
+  return "dashboard";
+}
+
+async function main(argv: string[]): Promise<number> {
+  const options = parseCliArgs(argv);
+  if (options.help) {
+    process.stdout.write(`${HELP.trim()}\n`);
+    return 0;
+  }
+  if (options.version) {
+    const { pitwallVersion } = await import("./version.js");
+    process.stdout.write(`${pitwallVersion()}\n`);
+    return 0;
+  }
+  switch (chooseMode(options)) {
+    case "dashboard": {
+      const { runDashboard } = await import("./dashboard-mode.js");
+      return runDashboard(options);
+    }
+    case "json": {
+      const { runJsonModeFromCli } = await import("./json-mode.js");
+      return runJsonModeFromCli(options);
+    }
+    case "print": {
+      const { runPrintModeFromCli } = await import("./print-entry.js");
+      return runPrintModeFromCli(options);
+    }
+    case "system-prompt": {
+      const { printSystemPrompt } = await import("./print-entry.js");
+      return printSystemPrompt(options);
+    }
+  }
+}
+
+/** Exits once stdout has flushed (a pipe drains asynchronously), whatever handles are still open. */
+function exit(code: number): void {
+  process.stdout.write("", () => process.exit(code));
+}
+
+main(process.argv.slice(2)).then(exit, (error: unknown) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`pitwall: ${error.message} (see pitwall --help)\n`);
+    exit(2);
+  } else {
+    process.stderr.write(`pitwall: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    exit(1);
+  }
+});

@@ -1,0 +1,93 @@
+// JSON mode: commands arrive as JSON lines on stdin ({"type":"message"|"steer"|"follow_up",
+// "content":…} or {"type":"interrupt"}); every bus event leaves as one JSON line on stdout, in
+// order, as it happens. A malformed line becomes an `error` event naming the line, and the process
+// keeps going. EOF lets the current and queued work finish, then exits 0.
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import type { PitwallEvent } from "../agent/events.js";
+import { installJobCleanup } from "../tools/job-registry.js";
+import type { CliOptions } from "./cli-options.js";
+import { createSetup, type Setup } from "./session-setup.js";
+
+export type JsonCommand =
+  | { type: "message"; content: string }
+  | { type: "steer"; content: string }
+  | { type: "follow_up"; content: string }
+  | { type: "interrupt" };
+
+const EXAMPLE = '{"type":"message","content":"…"}';
+
+/** Parses one input line; returns an explanation instead when the line is not a command. */
+export function parseJsonCommand(line: string): JsonCommand | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return { problem: `is not valid JSON (${(error as Error).message}); expected e.g. ${EXAMPLE}` };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: `is not a JSON object; expected e.g. ${EXAMPLE}` };
+  const { type, content } = value as { type?: unknown; content?: unknown };
+  if (type === "interrupt") return { type };
+  if (type === "message" || type === "steer" || type === "follow_up") {
+    if (typeof content !== "string" || content.trim() === "") return { problem: `has type "${type}" but no "content" string` };
+    return { type, content };
+  }
+  return { problem: `has unknown type ${JSON.stringify(type)}: use message, steer, follow_up or interrupt` };
+}
+
+export async function runJsonMode(setup: Setup, input: Readable, output: Writable): Promise<number> {
+  const { agent, bus } = setup.coding;
+  const unsubscribe = bus.subscribe((event: PitwallEvent) => {
+    output.write(`${JSON.stringify(event)}\n`);
+  });
+  for (const warning of setup.warnings) bus.emit({ type: "error", message: warning, source: "config" });
+  if (setup.missingKey) bus.emit({ type: "error", message: setup.missingKey, source: "config" });
+
+  const waiting: string[] = [];
+  let running: Promise<void> | undefined;
+  const runNext = (): void => {
+    if (running) return;
+    const next = waiting.shift();
+    if (next === undefined) return;
+    running = agent.prompt(next).finally(() => {
+      running = undefined;
+      runNext();
+    });
+  };
+
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber++;
+    if (!line.trim()) continue;
+    const command = parseJsonCommand(line);
+    if ("problem" in command) {
+      bus.emit({ type: "error", message: `Input line ${lineNumber} ${command.problem}.`, source: "input" });
+      continue;
+    }
+    const busy = running !== undefined;
+    if (command.type === "interrupt") agent.abort();
+    else if (command.type === "steer" && busy) agent.steer(command.content);
+    else if (command.type === "follow_up" && busy) agent.followUp(command.content);
+    else {
+      // A new message while busy waits its turn; a steer or follow-up when idle is simply a message.
+      waiting.push(command.content);
+      runNext();
+    }
+  }
+  // EOF: finish what is running and what is waiting.
+  while (running) await running;
+  unsubscribe();
+  return 0;
+}
+
+export async function runJsonModeFromCli(options: CliOptions): Promise<number> {
+  const setup = createSetup(options);
+  const uninstall = installJobCleanup(setup.coding.jobs);
+  try {
+    return await runJsonMode(setup, process.stdin, process.stdout);
+  } finally {
+    await setup.coding.dispose();
+    uninstall();
+  }
+}

@@ -1,0 +1,77 @@
+// Print mode from the command line: gathers the prompts (arguments, or stdin when it is piped),
+// lets --resume pick a session from a numbered list, runs, and always ends every job it started.
+import { createInterface } from "node:readline/promises";
+import { listSessions, type SessionSummary } from "../agent/session-file.js";
+import { installJobCleanup } from "../tools/job-registry.js";
+import { UsageError, type CliOptions } from "./cli-options.js";
+import { runPrintMode } from "./print-mode.js";
+import { createSetup, sessionRootOf } from "./session-setup.js";
+
+export async function runPrintModeFromCli(options: CliOptions): Promise<number> {
+  let sessionPath: string | undefined;
+  if (options.resume) {
+    const sessions = listSessions(sessionRootOf(options, process.env), options.cwd);
+    process.stdout.write(formatSessionList(sessions));
+    if (options.prompts.length === 0 || sessions.length === 0) return 0;
+    sessionPath = await pickSession(sessions);
+  }
+  const prompts = options.prompts.length > 0 ? options.prompts : [await readStdinPrompt()];
+  const setup = createSetup(options, process.env, { sessionPath });
+  const uninstall = installJobCleanup(setup.coding.jobs);
+  try {
+    return await runPrintMode(setup, prompts);
+  } finally {
+    await setup.coding.dispose();
+    uninstall();
+  }
+}
+
+export async function printSystemPrompt(options: CliOptions): Promise<number> {
+  const setup = createSetup({ ...options, noSession: true, continue: false, resume: false, sessionFile: undefined });
+  try {
+    const report = setup.coding.systemPrompt;
+    process.stdout.write(`${report.prompt}\n\n`);
+    process.stdout.write(`--- ${report.tokens} tokens (estimated) ---\n`);
+    if (report.contextFiles.length === 0) process.stdout.write("No AGENTS.md or CLAUDE.md loaded.\n");
+    for (const file of report.contextFiles) process.stdout.write(`loaded ${file.path} (${file.tokens} tokens)\n`);
+    return 0;
+  } finally {
+    await setup.coding.dispose();
+  }
+}
+
+export function formatSessionList(sessions: SessionSummary[]): string {
+  if (sessions.length === 0) return "No sessions yet in this directory.\n";
+  return (
+    sessions
+      .map((s, i) => {
+        const cost = s.cost === null ? "cost unknown" : `$${s.cost.toFixed(2)}`;
+        const prompt = s.firstPrompt.replace(/\s+/g, " ").slice(0, 60) || "(no prompt)";
+        return `${String(i + 1).padStart(3)}. ${s.modified.toLocaleString()}  ${s.messageCount} messages  ${cost}  ${prompt}\n     ${s.path}`;
+      })
+      .join("\n") + "\n"
+  );
+}
+
+async function pickSession(sessions: SessionSummary[]): Promise<string> {
+  if (!process.stdin.isTTY) throw new UsageError("--resume needs a terminal to pick from; pass --session <file> instead");
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`Session to resume [1-${sessions.length}]: `);
+    const index = Number(answer.trim()) - 1;
+    const picked = sessions[index];
+    if (!picked) throw new UsageError(`'${answer.trim()}' is not a number from 1 to ${sessions.length}`);
+    return picked.path;
+  } finally {
+    rl.close();
+  }
+}
+
+async function readStdinPrompt(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError("print mode needs a prompt: pitwall -p \"what to do\"");
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8").trim();
+  if (!text) throw new UsageError("print mode needs a prompt: stdin was empty");
+  return text;
+}

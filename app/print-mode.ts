@@ -1,0 +1,84 @@
+// Print mode: runs the prompts in order and streams the assistant's text as plain text to stdout.
+// Tool activity, retries and errors go to stderr (dimmed on a terminal unless NO_COLOR), so stdout
+// holds only the answer. Exits 0 when every prompt finished, non-zero with the error otherwise.
+import type { PitwallEvent } from "../agent/events.js";
+import type { AssistantMessage } from "../agent/messages.js";
+import { describeToolCall } from "../tools/tool-call-summary.js";
+import type { Setup } from "./session-setup.js";
+
+// Control sequences never reach stdout: models occasionally echo them from tool output.
+// eslint-disable-next-line no-control-regex
+const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[@-_]|[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+export function stripControl(text: string): string {
+  return text.replace(ESCAPES, "");
+}
+
+export async function runPrintMode(setup: Setup, prompts: string[]): Promise<number> {
+  const { agent } = setup.coding;
+  const useColor = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
+  const note = (text: string): void => {
+    process.stderr.write(useColor ? `\u001b[2m${text}\u001b[22m\n` : `${text}\n`);
+  };
+  for (const warning of setup.warnings) note(`pitwall: ${warning}`);
+  if (setup.missingKey) {
+    process.stderr.write(`pitwall: ${setup.missingKey}\n`);
+    return 1;
+  }
+
+  let atLineStart = true;
+  const out = (text: string): void => {
+    if (!text) return;
+    process.stdout.write(text);
+    atLineStart = text.endsWith("\n");
+  };
+  const unsubscribe = agent.subscribe((event: PitwallEvent) => {
+    switch (event.type) {
+      case "message_update":
+        if (event.delta.kind === "text_delta") out(stripControl(event.delta.delta));
+        break;
+      case "message_end":
+        if (event.message.role === "assistant" && !atLineStart) out("\n");
+        break;
+      case "tool_execution_start":
+        note(`→ ${describeToolCall(event.toolName, event.args)}`);
+        break;
+      case "tool_execution_end":
+        if (event.isError) note(`✗ ${event.toolName}: ${firstLine(event.content)}`);
+        break;
+      case "retry":
+        note(`retrying in ${Math.ceil(event.delayMs / 1000)} s, attempt ${event.attempt}/${event.maxAttempts}: ${event.reason}`);
+        break;
+      default:
+        break;
+    }
+  });
+
+  try {
+    for (const prompt of prompts) {
+      await agent.prompt(prompt);
+      const last = lastAssistant(agent.state.messages);
+      if (last?.stopReason === "error") {
+        process.stderr.write(`pitwall: ${last.errorMessage ?? "the model request failed"}\n`);
+        return 1;
+      }
+      if (last?.stopReason === "aborted") {
+        process.stderr.write("pitwall: aborted\n");
+        return 130;
+      }
+    }
+    return 0;
+  } finally {
+    unsubscribe();
+  }
+}
+
+function lastAssistant(messages: readonly { role: string }[]): AssistantMessage | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === "assistant") return messages[i] as AssistantMessage;
+  return undefined;
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n").find((l) => l.trim()) ?? "";
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}

@@ -1,0 +1,139 @@
+// Turns the command line, the config file and the environment into a running setup: the model, the
+// provider connections, the coding agent and the session file. Every mode starts here.
+import { join } from "node:path";
+import { createCodingAgent, UnknownToolError, type CodingAgent } from "../agent/coding-agent.js";
+import type { ThinkingLevel } from "../agent/messages.js";
+import { isProviderName, ModelSpecError, resolveModel, type ModelInfo } from "../agent/models.js";
+import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections, type Connections } from "../agent/providers/connections.js";
+import { retryPolicyFromEnv } from "../agent/retry.js";
+import { listSessions, SessionFileError, type LoadedSession } from "../agent/session-file.js";
+import { SessionStore } from "../agent/session-store.js";
+import { UsageError, type CliOptions } from "./cli-options.js";
+import { loadConfig, pitwallHome, type PitwallConfig } from "./config.js";
+import { pitwallVersion } from "./version.js";
+
+export interface Setup {
+  options: CliOptions;
+  config: PitwallConfig;
+  home: string;
+  sessionRoot: string;
+  connections: Connections;
+  model: ModelInfo;
+  thinkingLevel: ThinkingLevel;
+  coding: CodingAgent;
+  /** Undefined with --no-session. */
+  session: SessionStore | undefined;
+  /** The session being continued, if any. */
+  resumed: LoadedSession | undefined;
+  /** Things a person should know (bad config fields, a torn session line); shown, never fatal. */
+  warnings: string[];
+  /** Set when no provider is usable: the message says how to configure one. */
+  missingKey: string | undefined;
+}
+
+export interface SetupChoices {
+  /** A session picked by the person (--resume), already chosen by the mode. */
+  sessionPath?: string;
+}
+
+export function sessionRootOf(options: CliOptions, env: NodeJS.ProcessEnv): string {
+  return options.sessionDir ?? join(pitwallHome(env), "sessions");
+}
+
+export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = process.env, choices: SetupChoices = {}): Setup {
+  const home = pitwallHome(env);
+  const { config, warnings } = loadConfig(home);
+  const sessionRoot = sessionRootOf(options, env);
+
+  let resumePath = choices.sessionPath ?? options.sessionFile;
+  if (!resumePath && options.continue) {
+    resumePath = listSessions(sessionRoot, options.cwd)[0]?.path;
+    if (!resumePath) warnings.push(`No earlier session in ${options.cwd}: starting a new one.`);
+  }
+
+  let resumed: { store: SessionStore; session: LoadedSession } | undefined;
+  const flags = {
+    provider: options.provider ?? config.provider,
+    apiKey: options.apiKey,
+    baseUrl: options.baseUrl ?? config.baseUrl,
+  };
+  const connections = resolveConnections(flags, env);
+  const secrets = [connections.anthropic.apiKey, connections.openai.apiKey].filter((k): k is string => Boolean(k));
+  if (resumePath) {
+    try {
+      resumed = SessionStore.open(resumePath, secrets);
+    } catch (error) {
+      if (error instanceof SessionFileError) throw new UsageError(error.message);
+      throw error;
+    }
+    warnings.push(...resumed.session.warnings);
+  }
+
+  // A resumed session keeps its model unless the command line names another.
+  const sessionProvider = resumed && isProviderName(resumed.session.provider) ? resumed.session.provider : undefined;
+  const modelSpec = options.model ?? (resumed ? resumed.session.model : config.model);
+  let model: ModelInfo;
+  try {
+    model = resolveModel(modelSpec, options.provider ?? (options.model ? undefined : sessionProvider) ?? config.provider, defaultProvider(flags, connections));
+  } catch (error) {
+    if (error instanceof ModelSpecError) throw new UsageError(error.message);
+    throw error;
+  }
+  const thinkingLevel = options.thinking ?? (resumed ? resumed.session.thinkingLevel : config.thinking) ?? "off";
+
+  let coding: CodingAgent;
+  try {
+    coding = createCodingAgent({
+      cwd: options.cwd,
+      model,
+      connections,
+      thinkingLevel,
+      tools: options.tools ?? "default",
+      customPrompt: options.systemPrompt,
+      pitwallHome: home,
+      jobSettings: options.bashYieldMs !== undefined ? { defaultYieldMs: options.bashYieldMs } : undefined,
+      messages: resumed?.session.messages,
+      retry: retryPolicyFromEnv(env),
+    });
+  } catch (error) {
+    if (error instanceof UnknownToolError) throw new UsageError(`--tools: ${error.message}`);
+    throw error;
+  }
+
+  const session = options.noSession
+    ? undefined
+    : (resumed?.store ??
+      SessionStore.create({ root: sessionRoot, cwd: options.cwd, provider: model.provider, model: model.id, thinkingLevel, pitwallVersion: pitwallVersion(), secrets }));
+  session?.attach(coding.bus);
+
+  return {
+    options,
+    config,
+    home,
+    sessionRoot,
+    connections,
+    model,
+    thinkingLevel,
+    coding,
+    session,
+    resumed: resumed?.session,
+    warnings,
+    missingKey: isConfigured(connections[model.provider]) ? undefined : missingKeyMessage(model.provider),
+  };
+}
+
+/** A fresh session file for /new, keeping the model and thinking level in force. */
+export function startNewSession(setup: Setup): SessionStore | undefined {
+  if (setup.options.noSession) return undefined;
+  const { agent } = setup.coding;
+  const secrets = [setup.connections.anthropic.apiKey, setup.connections.openai.apiKey].filter((k): k is string => Boolean(k));
+  return SessionStore.create({
+    root: setup.sessionRoot,
+    cwd: setup.options.cwd,
+    provider: agent.state.model.provider,
+    model: agent.state.model.id,
+    thinkingLevel: agent.state.thinkingLevel,
+    pitwallVersion: pitwallVersion(),
+    secrets,
+  });
+}
