@@ -21,8 +21,10 @@ export interface Setup {
   model: ModelInfo;
   thinkingLevel: ThinkingLevel;
   coding: CodingAgent;
-  /** Undefined with --no-session. */
-  session: SessionStore | undefined;
+  /** The session being written; undefined with --no-session. */
+  readonly session: SessionStore | undefined;
+  /** /new: clears the conversation and starts writing a new session file (the agent must be idle). */
+  newSession(): SessionStore | undefined;
   /** The session being continued, if any. */
   resumed: LoadedSession | undefined;
   /** Things a person should know (bad config fields, a torn session line); shown, never fatal. */
@@ -100,11 +102,20 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
     throw error;
   }
 
-  const session = options.noSession
-    ? undefined
-    : (resumed?.store ??
-      SessionStore.create({ root: sessionRoot, cwd: options.cwd, provider: model.provider, model: model.id, thinkingLevel, pitwallVersion: pitwallVersion(), secrets }));
-  session?.attach(coding.bus);
+  const freshStore = (): SessionStore | undefined =>
+    options.noSession
+      ? undefined
+      : SessionStore.create({
+          root: sessionRoot,
+          cwd: options.cwd,
+          provider: coding.agent.state.model.provider,
+          model: coding.agent.state.model.id,
+          thinkingLevel: coding.agent.state.thinkingLevel,
+          pitwallVersion: pitwallVersion(),
+          secrets,
+        });
+  let session = resumed?.store ?? freshStore();
+  let detach = session?.attach(coding.bus);
 
   return {
     options,
@@ -115,25 +126,18 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
     model,
     thinkingLevel,
     coding,
-    session,
+    get session() {
+      return session;
+    },
+    newSession() {
+      coding.agent.clearMessages();
+      detach?.();
+      session = freshStore();
+      detach = session?.attach(coding.bus);
+      return session;
+    },
     resumed: resumed?.session,
     warnings,
     missingKey: isConfigured(connections[model.provider]) ? undefined : missingKeyMessage(model.provider),
   };
-}
-
-/** A fresh session file for /new, keeping the model and thinking level in force. */
-export function startNewSession(setup: Setup): SessionStore | undefined {
-  if (setup.options.noSession) return undefined;
-  const { agent } = setup.coding;
-  const secrets = [setup.connections.anthropic.apiKey, setup.connections.openai.apiKey].filter((k): k is string => Boolean(k));
-  return SessionStore.create({
-    root: setup.sessionRoot,
-    cwd: setup.options.cwd,
-    provider: agent.state.model.provider,
-    model: agent.state.model.id,
-    thinkingLevel: agent.state.thinkingLevel,
-    pitwallVersion: pitwallVersion(),
-    secrets,
-  });
 }
