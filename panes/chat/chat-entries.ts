@@ -1,0 +1,215 @@
+// The kinds of line group the chat shows, each rendering itself to rows at a width and caching
+// them until it changes: a person's message, a block of assistant text (markdown, streaming),
+// the model's thinking (dimmed, collapsible), one line per tool call, and notices from pitwall.
+import type { UserOrigin } from "../../agent/messages.js";
+import { describeToolCall } from "../../tools/tool-call-summary.js";
+import { formatDuration } from "../format.js";
+import { MarkdownStream } from "../markdown/markdown-stream.js";
+import { attr, Color, withStyle, type Span, type StyledLine } from "../styled-text.js";
+import { sanitizeText } from "../terminal-text.js";
+import { textWidth, truncateText } from "../text-width.js";
+import type { ToolCallStore } from "../tool-calls.js";
+import { wrapLine } from "../wrap.js";
+
+export interface RenderContext {
+  width: number;
+  thinkingExpanded: boolean;
+  selectedToolId: string | undefined;
+  spinner: string;
+  now: number;
+  tools: ToolCallStore;
+}
+
+const STYLE = {
+  you: attr({ fg: Color.cyan, bold: true }),
+  userText: attr({ bold: true }),
+  steer: attr({ fg: Color.yellow, bold: true }),
+  notice: attr({ fg: Color.grey }),
+  thinking: attr({ fg: Color.grey, italic: true }),
+  thinkingHead: attr({ fg: Color.grey }),
+  toolMarker: attr({ fg: Color.grey }),
+  toolName: attr({ bold: true }),
+  toolArg: attr(),
+  ok: attr({ fg: Color.green }),
+  fail: attr({ fg: Color.red }),
+  running: attr({ fg: Color.yellow }),
+  info: attr({ fg: Color.grey }),
+  warning: attr({ fg: Color.yellow }),
+  error: attr({ fg: Color.red }),
+} as const;
+
+export abstract class ChatEntry {
+  /** A blank row above this entry. */
+  gapBefore = true;
+  protected version = 0;
+  private cacheKey = "";
+  private cached: StyledLine[] = [];
+
+  rows(ctx: RenderContext): StyledLine[] {
+    const key = `${ctx.width}|${this.version}|${this.contextKey(ctx)}`;
+    if (key !== this.cacheKey) {
+      const body = this.render(ctx);
+      this.cached = this.gapBefore ? [[], ...body] : body;
+      this.cacheKey = key;
+    }
+    return this.cached;
+  }
+
+  changed(): void {
+    this.version++;
+  }
+
+  /** Whatever besides width and version the rows depend on. */
+  protected contextKey(_ctx: RenderContext): string {
+    return "";
+  }
+
+  protected abstract render(ctx: RenderContext): StyledLine[];
+}
+
+export class UserEntry extends ChatEntry {
+  constructor(
+    readonly text: string,
+    readonly origin: UserOrigin,
+  ) {
+    super();
+  }
+
+  protected render(ctx: RenderContext): StyledLine[] {
+    const text = sanitizeText(this.text);
+    if (this.origin === "notice") {
+      const body = text.replace(/^\[pitwall notice\]\n?/, "");
+      return body.split("\n").flatMap((l, i) => wrapLine([{ text: i === 0 ? `· ${l}` : `  ${l}`, attr: STYLE.notice }], ctx.width, { indent: 2 }));
+    }
+    const label = this.origin === "steer" ? "› steer: " : this.origin === "follow_up" ? "› follow-up: " : "› ";
+    const labelAttr = this.origin === "prompt" ? STYLE.you : STYLE.steer;
+    const lines = text.split("\n");
+    const rows: StyledLine[] = [];
+    lines.forEach((l, i) => {
+      const head: Span = i === 0 ? { text: label, attr: labelAttr } : { text: "  ", attr: STYLE.userText };
+      rows.push(...wrapLine([head, { text: l, attr: STYLE.userText }], ctx.width, { indent: 2 }));
+    });
+    return rows;
+  }
+}
+
+export class TextEntry extends ChatEntry {
+  readonly markdown: MarkdownStream;
+
+  constructor(text = "") {
+    super();
+    this.markdown = new MarkdownStream(text);
+  }
+
+  append(delta: string): void {
+    this.markdown.append(delta);
+    this.changed();
+  }
+
+  setText(text: string): void {
+    this.markdown.setText(text);
+    this.changed();
+  }
+
+  protected render(ctx: RenderContext): StyledLine[] {
+    return this.markdown.rows(ctx.width);
+  }
+}
+
+export class ThinkingEntry extends ChatEntry {
+  constructor(public text = "") {
+    super();
+  }
+
+  append(delta: string): void {
+    this.text += delta;
+    this.changed();
+  }
+
+  protected override contextKey(ctx: RenderContext): string {
+    return ctx.thinkingExpanded ? "open" : "closed";
+  }
+
+  protected render(ctx: RenderContext): StyledLine[] {
+    const text = sanitizeText(this.text).trim();
+    if (!ctx.thinkingExpanded) {
+      const first = text.split("\n").find((l) => l.trim()) ?? "";
+      const head = "∴ thinking: ";
+      const room = ctx.width - textWidth(head);
+      return [[{ text: head, attr: STYLE.thinkingHead }, { text: truncateText(first, Math.max(0, room)), attr: STYLE.thinking }]];
+    }
+    const rows: StyledLine[] = [[{ text: "∴ thinking", attr: STYLE.thinkingHead }]];
+    for (const l of text.split("\n")) rows.push(...wrapLine([{ text: `  ${l}`, attr: STYLE.thinking }], ctx.width, { indent: 2 }));
+    return rows;
+  }
+}
+
+export class ToolEntry extends ChatEntry {
+  constructor(readonly toolCallId: string) {
+    super();
+    this.gapBefore = false;
+  }
+
+  protected override contextKey(ctx: RenderContext): string {
+    const record = ctx.tools.get(this.toolCallId);
+    const selected = ctx.selectedToolId === this.toolCallId ? "sel" : "";
+    if (record?.status === "running") return `${record.version}|${selected}|${ctx.spinner}|${Math.floor((ctx.now - (record.startedAt ?? ctx.now)) / 100)}`;
+    return `${record?.version ?? -1}|${selected}`;
+  }
+
+  protected render(ctx: RenderContext): StyledLine[] {
+    const record = ctx.tools.get(this.toolCallId);
+    if (!record) return [];
+    let status: Span;
+    switch (record.status) {
+      case "running":
+        status = { text: `${ctx.spinner} ${formatDuration(ctx.now - (record.startedAt ?? ctx.now))}`, attr: STYLE.running };
+        break;
+      case "done":
+        status = { text: `✓ ${formatDuration(record.durationMs ?? 0)}`, attr: STYLE.ok };
+        break;
+      case "error":
+        status = { text: `✗ ${formatDuration(record.durationMs ?? 0)}`, attr: STYLE.fail };
+        break;
+      default:
+        status = { text: "…", attr: STYLE.toolMarker };
+    }
+    const selected = ctx.selectedToolId === this.toolCallId;
+    const marker = selected ? "▶ " : "⏵ ";
+    const summary = describeToolCall(record.name, record.args, 400);
+    const arg = sanitizeText(summary.slice(record.name.length)).replace(/\n/g, " ");
+    const statusWidth = textWidth(status.text);
+    const room = Math.max(0, ctx.width - 2 - statusWidth - 1);
+    const name = truncateText(record.name, room);
+    const argText = truncateText(arg, Math.max(0, room - textWidth(name)));
+    const used = 2 + textWidth(name) + textWidth(argText);
+    const gap = Math.max(1, ctx.width - used - statusWidth);
+    const row: StyledLine = [
+      { text: marker, attr: selected ? attr({ fg: Color.cyan, bold: true }) : STYLE.toolMarker },
+      { text: name, attr: STYLE.toolName },
+      { text: argText, attr: STYLE.toolArg },
+      { text: " ".repeat(gap), attr: STYLE.toolArg },
+      status,
+    ];
+    return [selected ? row.map((s) => ({ text: s.text, attr: withStyle(s.attr, { inverse: true }) })) : row];
+  }
+}
+
+export type NoticeLevel = "info" | "warning" | "error";
+
+export class NoticeEntry extends ChatEntry {
+  constructor(
+    readonly level: NoticeLevel,
+    readonly text: string,
+  ) {
+    super();
+  }
+
+  protected render(ctx: RenderContext): StyledLine[] {
+    const icon = this.level === "error" ? "✗ " : this.level === "warning" ? "! " : "· ";
+    const a = this.level === "error" ? STYLE.error : this.level === "warning" ? STYLE.warning : STYLE.info;
+    return sanitizeText(this.text)
+      .split("\n")
+      .flatMap((l, i) => wrapLine([{ text: (i === 0 ? icon : "  ") + l, attr: a }], ctx.width, { indent: 2 }));
+  }
+}

@@ -1,0 +1,131 @@
+// The conversation pane: the chat log drawn through a scroller that follows the bottom until the
+// person scrolls up (End follows again), thinking collapsed or expanded, and a selectable tool-call
+// line whose full output the tool-output pane shows.
+import type { Widgets } from "blessed";
+import type { PitwallEvent } from "../../agent/events.js";
+import type { Message } from "../../agent/messages.js";
+import { BlockScroller } from "../block-scroller.js";
+import type { Canvas } from "../canvas.js";
+import { spinnerFrame } from "../format.js";
+import { PaneBox } from "../pane-box.js";
+import type { ToolCallStore } from "../tool-calls.js";
+import { ChatLog } from "./chat-log.js";
+import type { NoticeLevel } from "./chat-entries.js";
+
+export class ChatPane extends PaneBox {
+  readonly log: ChatLog;
+  private readonly scroller: BlockScroller;
+  thinkingExpanded = false;
+  /** The tool call picked by the person; undefined follows the latest call. */
+  selectedToolId: string | undefined;
+  private readonly selectionListeners = new Set<(id: string | undefined) => void>();
+
+  constructor(
+    screen: Widgets.Screen,
+    readonly tools: ToolCallStore,
+  ) {
+    super(screen, { title: "chat" });
+    this.log = new ChatLog(tools);
+    this.scroller = new BlockScroller(this.log);
+  }
+
+  handle(event: PitwallEvent): boolean {
+    return this.log.handle(event);
+  }
+
+  loadMessages(messages: readonly Message[]): void {
+    this.log.loadMessages(messages);
+  }
+
+  notice(level: NoticeLevel, text: string): void {
+    this.log.notice(level, text);
+  }
+
+  clear(): void {
+    this.log.clear();
+    this.select(undefined);
+    this.scroller.toBottom();
+  }
+
+  get following(): boolean {
+    return this.scroller.following;
+  }
+
+  /** Whether anything on screen animates (a running tool's spinner). */
+  get animated(): boolean {
+    return this.tools.latestId !== undefined && this.tools.get(this.tools.latestId)?.status === "running";
+  }
+
+  scrollBy(rows: number): void {
+    const { width, height } = this.inner;
+    this.prepareContext(width);
+    this.scroller.scrollBy(rows, width, height);
+  }
+
+  page(direction: 1 | -1): void {
+    this.scrollBy(direction * Math.max(1, this.inner.height - 2));
+  }
+
+  toTop(): void {
+    this.scroller.toTop();
+  }
+
+  toBottom(): void {
+    this.scroller.toBottom();
+  }
+
+  toggleThinking(): void {
+    this.thinkingExpanded = !this.thinkingExpanded;
+  }
+
+  onSelectionChange(listener: (id: string | undefined) => void): () => void {
+    this.selectionListeners.add(listener);
+    return () => this.selectionListeners.delete(listener);
+  }
+
+  select(id: string | undefined): void {
+    if (id === this.selectedToolId) return;
+    this.selectedToolId = id;
+    for (const listener of this.selectionListeners) listener(id);
+    if (id !== undefined) {
+      const index = this.log.indexOfTool(id);
+      if (index !== undefined) {
+        const { width, height } = this.inner;
+        this.prepareContext(width);
+        this.scroller.reveal(index, width, height);
+      }
+    }
+  }
+
+  /** Moves the tool-call selection (-1: the one before, 1: the one after). */
+  selectTool(direction: 1 | -1): void {
+    const ids = this.log.toolIds();
+    if (ids.length === 0) return;
+    const current = this.selectedToolId ?? this.tools.latestId;
+    const at = current === undefined ? -1 : ids.indexOf(current);
+    let next: number;
+    if (this.selectedToolId === undefined) next = direction < 0 ? (at === -1 ? ids.length - 1 : at) : ids.length - 1;
+    else next = Math.min(ids.length - 1, Math.max(0, at + direction));
+    this.select(ids[next]);
+  }
+
+  private prepareContext(width: number): void {
+    const now = Date.now();
+    this.log.context = {
+      width,
+      thinkingExpanded: this.thinkingExpanded,
+      selectedToolId: this.selectedToolId,
+      spinner: spinnerFrame(now),
+      now,
+      tools: this.tools,
+    };
+  }
+
+  protected paintContent(canvas: Canvas): void {
+    this.prepareContext(canvas.width);
+    const view = this.scroller.view(canvas.width, canvas.height);
+    // While following, a short conversation sits at the top; scrolled views fill the pane.
+    canvas.paintRows(view.rows);
+    this.titleRight = this.scroller.following ? "" : view.blocksBelow > 0 ? `↓ ${view.blocksBelow} more · End` : "paused · End";
+  }
+}

@@ -1,0 +1,136 @@
+// The whole screen: every pane, where it goes (layout.ts), which one has focus, which one is
+// zoomed, and the overlays. It knows nothing of the agent; the app wires events and keys to it.
+import type { Widgets } from "blessed";
+import { ChatPane } from "./chat/chat-pane.js";
+import { FilesPane } from "./files-pane.js";
+import { HelpOverlay } from "./help-overlay.js";
+import { InputPane } from "./input-pane.js";
+import { JobsPane } from "./jobs-pane.js";
+import { computeLayout, type Layout, type MainPane } from "./layout.js";
+import { ListPicker } from "./list-picker.js";
+import type { PaneBox } from "./pane-box.js";
+import { QueueView } from "./queue-view.js";
+import { StatusBar } from "./status-bar.js";
+import { TooSmallNotice } from "./too-small.js";
+import { ToolCallStore } from "./tool-calls.js";
+import { ToolOutputPane } from "./tool-output-pane.js";
+
+export type FocusTarget = MainPane | "input";
+export const FOCUS_ORDER: FocusTarget[] = ["input", "chat", "toolOutput", "jobs", "files"];
+
+export class DashboardView {
+  readonly tools = new ToolCallStore();
+  readonly chat: ChatPane;
+  readonly toolOutput: ToolOutputPane;
+  readonly jobs: JobsPane;
+  readonly files: FilesPane;
+  readonly queue: QueueView;
+  readonly input: InputPane;
+  readonly status: StatusBar;
+  readonly help: HelpOverlay;
+  readonly picker: ListPicker;
+  private readonly tooSmall: TooSmallNotice;
+  focus: FocusTarget = "input";
+  zoomed: MainPane | undefined;
+  layout: Layout | undefined;
+
+  constructor(
+    readonly screen: Widgets.Screen,
+    cwd: string,
+  ) {
+    this.chat = new ChatPane(screen, this.tools);
+    this.toolOutput = new ToolOutputPane(screen, this.tools);
+    this.jobs = new JobsPane(screen);
+    this.files = new FilesPane(screen, cwd);
+    this.queue = new QueueView(screen);
+    this.input = new InputPane(screen);
+    this.status = new StatusBar(screen);
+    this.tooSmall = new TooSmallNotice(screen);
+    this.help = new HelpOverlay(screen);
+    this.picker = new ListPicker(screen);
+    this.chat.onSelectionChange((id) => this.toolOutput.select(id));
+    this.setFocus("input");
+  }
+
+  pane(target: FocusTarget): PaneBox {
+    switch (target) {
+      case "chat":
+        return this.chat;
+      case "toolOutput":
+        return this.toolOutput;
+      case "jobs":
+        return this.jobs;
+      case "files":
+        return this.files;
+      case "input":
+        return this.input;
+    }
+  }
+
+  get mainPanes(): Record<MainPane, PaneBox> {
+    return { chat: this.chat, toolOutput: this.toolOutput, jobs: this.jobs, files: this.files };
+  }
+
+  setFocus(target: FocusTarget): void {
+    if (this.zoomed && target !== "input" && target !== this.zoomed) this.zoomed = target;
+    this.focus = target;
+    for (const t of FOCUS_ORDER) this.pane(t).setFocused(t === target);
+  }
+
+  cycleFocus(direction: 1 | -1): void {
+    const order = this.zoomed ? (["input", this.zoomed] as FocusTarget[]) : FOCUS_ORDER;
+    const at = Math.max(0, order.indexOf(this.focus));
+    this.setFocus(order[(at + direction + order.length) % order.length]!);
+  }
+
+  /** Maximises the focused pane (the chat when the input has focus), or restores the layout. */
+  toggleZoom(): void {
+    if (this.zoomed) this.zoomed = undefined;
+    else this.zoomed = this.focus === "input" ? "chat" : this.focus;
+  }
+
+  get overlayOpen(): boolean {
+    return this.help.open || this.picker.open;
+  }
+
+  /** Places every pane for the current terminal size. Cheap: call it before each frame. */
+  relayout(): void {
+    const cols = this.screen.width as number;
+    const rows = this.screen.height as number;
+    const layout = computeLayout({
+      cols,
+      rows,
+      inputRows: this.input.desiredRows(cols - 2),
+      queueRows: this.queue.desiredRows,
+      zoomed: this.zoomed,
+    });
+    this.layout = layout;
+    this.tooSmall.setVisible(layout.tooSmall);
+    if (layout.tooSmall) this.tooSmall.setRect({ left: 0, top: 0, width: cols, height: rows });
+    for (const [name, pane] of Object.entries(this.mainPanes) as Array<[MainPane, PaneBox]>) {
+      const rect = layout.main[name];
+      pane.setVisible(rect !== undefined);
+      if (rect) pane.setRect(rect);
+    }
+    this.queue.setVisible(!layout.tooSmall && layout.queue.height > 0);
+    if (layout.queue.height > 0) this.queue.setRect(layout.queue);
+    this.input.setVisible(!layout.tooSmall);
+    if (!layout.tooSmall) this.input.setRect(layout.input);
+    this.status.setVisible(!layout.tooSmall);
+    this.status.setRect(layout.status);
+    for (const overlay of [this.help, this.picker]) {
+      overlay.setRect(layout.overlay);
+      overlay.setVisible(overlay.open && !layout.tooSmall);
+    }
+  }
+
+  /** Whether a frame soon would show something new on its own (spinners, running times). */
+  get animated(): boolean {
+    return this.status.animated || this.chat.animated || this.toolOutput.animated || this.jobs.runningCount > 0;
+  }
+
+  /** The focusable pane under a screen cell. */
+  paneAt(x: number, y: number): FocusTarget | undefined {
+    return FOCUS_ORDER.find((t) => this.pane(t).contains(x, y));
+  }
+}

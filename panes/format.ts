@@ -1,0 +1,28 @@
+// Small formatting helpers shared by panes: durations, token counts, money, spinners.
+
+export const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+export function spinnerFrame(now: number = Date.now()): string {
+  return SPINNER_FRAMES[Math.floor(now / 100) % SPINNER_FRAMES.length]!;
+}
+
+/** 0.4s, 3.1s, 1m05s, 2h03m. */
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${(Math.max(0, ms) / 1000).toFixed(1)}s`;
+  const s = Math.floor(ms / 1000);
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+}
+
+/** 950, 12.3k, 1.2M. */
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatCost(dollars: number | null): string {
+  if (dollars === null) return "cost unknown";
+  if (dollars < 0.01 && dollars > 0) return "<$0.01";
+  return `$${dollars.toFixed(2)}`;
+}

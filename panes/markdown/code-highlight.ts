@@ -1,0 +1,76 @@
+// Syntax highlighting of fenced code with cli-highlight, loaded on first use (it pulls in
+// highlight.js, a tenth of a second and several MB) so it never delays the first frame. Until it
+// has loaded, code is shown plain; `onReady` tells the panes to redraw.
+import { TerminalTextLog } from "../terminal-text.js";
+import type { StyledLine } from "../styled-text.js";
+import { CODE_SGR } from "./theme.js";
+
+type HighlightFn = (code: string, options: { language: string; ignoreIllegals: boolean; theme: Record<string, (s: string) => string> }) => string;
+
+interface Loaded {
+  highlight: HighlightFn;
+  supportsLanguage(name: string): boolean;
+}
+
+let loaded: Loaded | undefined;
+let loading: Promise<void> | undefined;
+const readyListeners = new Set<() => void>();
+/** Bumped when the highlighter becomes available, so caches of rendered code can be dropped. */
+export let highlightGeneration = 0;
+
+const THEME: Record<string, (s: string) => string> = Object.fromEntries(
+  Object.entries(CODE_SGR).map(([k, code]) => [k, (s: string) => `\x1b[${code}m${s}\x1b[0m`]),
+);
+
+export function onHighlighterReady(listener: () => void): () => void {
+  readyListeners.add(listener);
+  return () => readyListeners.delete(listener);
+}
+
+/** Starts loading the highlighter (idempotent). */
+export function loadHighlighter(): Promise<void> {
+  loading ??= import("cli-highlight").then(
+    (mod) => {
+      const m = mod as unknown as Loaded & { default?: Loaded };
+      loaded = typeof m.highlight === "function" ? m : m.default;
+      highlightGeneration++;
+      for (const listener of readyListeners) listener();
+    },
+    () => {
+      // Without the highlighter code stays plain; nothing else depends on it.
+    },
+  );
+  return loading;
+}
+
+export function highlighterLoaded(): boolean {
+  return loaded !== undefined;
+}
+
+/** Lines of highlighted code, or undefined when the language is unknown or the highlighter not loaded yet. */
+export function highlightCode(code: string, language: string | undefined): StyledLine[] | undefined {
+  const lang = language?.trim().split(/\s+/)[0]?.toLowerCase();
+  if (!lang) return undefined;
+  if (!loaded) {
+    void loadHighlighter();
+    return undefined;
+  }
+  if (!loaded.supportsLanguage(lang)) return undefined;
+  let out: string;
+  try {
+    out = loaded.highlight(code, { language: lang, ignoreIllegals: true, theme: THEME });
+  } catch {
+    return undefined;
+  }
+  return ansiToLines(out);
+}
+
+/** Parses text with SGR colours into styled lines. */
+export function ansiToLines(text: string): StyledLine[] {
+  const log = new TerminalTextLog({ maxLines: Number.MAX_SAFE_INTEGER });
+  log.write(text);
+  const lines: StyledLine[] = [];
+  for (let i = 0; i < log.lineCount; i++) lines.push(log.line(i) ?? []);
+  if (text.endsWith("\n") || text === "") lines.push([]);
+  return lines;
+}

@@ -1,0 +1,120 @@
+// The one render loop for the whole screen. Every source (agent events, job output, keys, timers,
+// resize) asks for a frame; requests coalesce and frames are spaced at least `minIntervalMs` apart
+// (30 a second by default), so a job printing megabytes per second costs 30 frames a second, not
+// one per chunk. Each frame is one write wrapped in synchronized output (DEC 2026), so a terminal
+// that supports it never shows half a frame.
+import type { Widgets } from "blessed";
+import { screenInternals } from "./blessed-internals.js";
+
+export const SYNC_START = "\x1b[?2026h";
+export const SYNC_END = "\x1b[?2026l";
+
+export interface CursorPlacement {
+  x: number;
+  y: number;
+}
+
+export interface FrameStats {
+  frames: number;
+  /** Milliseconds spent producing each of the last frames (newest last, at most 1000 kept). */
+  recent: number[];
+}
+
+export interface RenderSchedulerOptions {
+  minIntervalMs?: number;
+  /** Where the terminal cursor goes after the frame (the input's caret), or null to hide it. */
+  cursor?: () => CursorPlacement | null;
+  /** Runs before blessed renders: layout and pane state that depends on the size. */
+  beforeFrame?: () => void;
+  now?: () => number;
+}
+
+export class RenderScheduler {
+  private readonly minInterval: number;
+  private timer: NodeJS.Timeout | undefined;
+  private lastFrameAt = -Infinity;
+  private readonly originalRender: () => void;
+  private readonly now: () => number;
+  private stopped = false;
+  private rendering = false;
+  readonly stats: FrameStats = { frames: 0, recent: [] };
+  private readonly frameListeners = new Set<() => void>();
+
+  constructor(
+    private readonly screen: Widgets.Screen,
+    private readonly options: RenderSchedulerOptions = {},
+  ) {
+    this.minInterval = options.minIntervalMs ?? 33;
+    this.now = options.now ?? (() => performance.now());
+    const internals = screenInternals(screen);
+    this.originalRender = internals.render.bind(screen);
+    // blessed renders on its own after a resize: route that through the scheduler too.
+    internals.render = () => this.request();
+  }
+
+  /** Asks for a frame as soon as the frame budget allows. */
+  request(): void {
+    if (this.stopped || this.timer || this.rendering) {
+      if (this.rendering) this.pendingAfterFrame = true;
+      return;
+    }
+    const wait = Math.max(0, this.lastFrameAt + this.minInterval - this.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.frame();
+    }, wait);
+  }
+
+  private pendingAfterFrame = false;
+
+  /** Draws a frame now (startup, resize), cancelling a scheduled one. */
+  frameNow(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.frame();
+  }
+
+  onFrame(listener: () => void): () => void {
+    this.frameListeners.add(listener);
+    return () => this.frameListeners.delete(listener);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private frame(): void {
+    const s = screenInternals(this.screen);
+    if (this.stopped || s.destroyed) return;
+    const started = this.now();
+    this.rendering = true;
+    try {
+      this.options.beforeFrame?.();
+      const program = s.program;
+      // Whatever blessed queued (a clear after resize) goes inside the same synchronized frame.
+      const queued = program._buf;
+      program._buf = "";
+      program._write(SYNC_START + "\x1b[?25l" + queued);
+      this.originalRender();
+      const cursor = this.options.cursor?.() ?? null;
+      program._write(cursor ? `\x1b[${cursor.y + 1};${cursor.x + 1}H\x1b[?25h` + SYNC_END : SYNC_END);
+      program.flush();
+    } finally {
+      this.rendering = false;
+      this.lastFrameAt = this.now();
+    }
+    const took = this.lastFrameAt - started;
+    this.stats.frames++;
+    this.stats.recent.push(took);
+    if (this.stats.recent.length > 1000) this.stats.recent.shift();
+    for (const listener of this.frameListeners) listener();
+    if (this.pendingAfterFrame) {
+      this.pendingAfterFrame = false;
+      this.request();
+    }
+  }
+}

@@ -1,0 +1,39 @@
+// Creates the blessed screen the way pitwall needs it: a fixed terminal type blessed can read
+// (its terminfo parser fails on current ncurses files and would drop to 8 colours inside tmux),
+// full Unicode, docked borders, no mouse unless asked, and pitwall's frame writer. blessed never
+// reads the keyboard: pitwall decodes stdin itself (key-decoder.ts), so blessed gets an idle stream.
+import blessed from "blessed";
+import type { Widgets } from "blessed";
+import { PassThrough } from "node:stream";
+import { installDiffDraw } from "./blessed-patches/diff-draw.js";
+
+export interface ScreenOptions {
+  output: NodeJS.WriteStream | NodeJS.WritableStream;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The terminfo name to give blessed: the Linux console keeps its own, everything else is xterm-256color. */
+export function terminalType(env: NodeJS.ProcessEnv = process.env): string {
+  const term = (env.TERM ?? "").toLowerCase();
+  if (term === "linux") return "linux";
+  return "xterm-256color";
+}
+
+export function createScreen(options: ScreenOptions): Widgets.Screen {
+  const screen = blessed.screen({
+    input: new PassThrough(),
+    output: options.output as NodeJS.WritableStream & { columns: number; rows: number },
+    terminal: terminalType(options.env),
+    fullUnicode: true,
+    forceUnicode: true,
+    smartCSR: true,
+    dockBorders: true,
+    // The focused pane's border has another colour; joints must still dock.
+    ignoreDockContrast: true,
+    autoPadding: false,
+    warnings: false,
+    title: "pitwall",
+  } as unknown as Widgets.IScreenOptions);
+  installDiffDraw(screen);
+  return screen;
+}

@@ -1,0 +1,204 @@
+// Program output as a pane shows it: colours (SGR) kept, every other escape sequence dropped (cursor
+// moves, erase, titles), `\r` progress lines resolved to their last state, tabs expanded and
+// backspaces applied. Raw output never reaches a blessed box. The log is bounded in lines and in
+// line length, so a command printing for minutes costs the same memory as one printing for seconds.
+import { PLAIN, withStyle, type StyledLine } from "./styled-text.js";
+
+const MAX_LINE_CHARS = 4000;
+
+/** Nearest colour of the xterm 256-colour cube (or grey ramp) for a 24-bit colour. */
+export function rgbTo256(r: number, g: number, b: number): number {
+  if (Math.abs(r - g) < 10 && Math.abs(g - b) < 10) {
+    if (r < 8) return 16;
+    if (r > 248) return 231;
+    return 232 + Math.round(((r - 8) / 247) * 23);
+  }
+  const level = (v: number): number => (v < 48 ? 0 : v < 115 ? 1 : Math.floor((v - 35) / 40));
+  return 16 + 36 * level(r) + 6 * level(g) + level(b);
+}
+
+/** Applies one SGR parameter list to an attribute. */
+export function applySgr(attr: number, params: string): number {
+  const codes = params === "" ? [0] : params.split(/[;:]/).map((p) => (p === "" ? 0 : Number.parseInt(p, 10)));
+  let a = attr;
+  for (let i = 0; i < codes.length; i++) {
+    const c = codes[i]!;
+    if (c === 0) a = PLAIN;
+    else if (c === 1) a = withStyle(a, { bold: true });
+    else if (c === 2) a = withStyle(a, { dim: true });
+    else if (c === 3) a = withStyle(a, { italic: true });
+    else if (c === 4) a = withStyle(a, { underline: true });
+    else if (c === 7) a = withStyle(a, { inverse: true });
+    else if (c === 9) a = withStyle(a, { strike: true });
+    else if (c === 22) a = withStyle(a, { bold: false, dim: false });
+    else if (c === 23) a = withStyle(a, { italic: false });
+    else if (c === 24) a = withStyle(a, { underline: false });
+    else if (c === 27) a = withStyle(a, { inverse: false });
+    else if (c === 29) a = withStyle(a, { strike: false });
+    else if (c >= 30 && c <= 37) a = withStyle(a, { fg: c - 30 });
+    else if (c === 39) a = withStyle(a, { fg: 0x1ff });
+    else if (c >= 40 && c <= 47) a = withStyle(a, { bg: c - 40 });
+    else if (c === 49) a = withStyle(a, { bg: 0x1ff });
+    else if (c >= 90 && c <= 97) a = withStyle(a, { fg: c - 90 + 8 });
+    else if (c >= 100 && c <= 107) a = withStyle(a, { bg: c - 100 + 8 });
+    else if (c === 38 || c === 48) {
+      let color: number | undefined;
+      if (codes[i + 1] === 5) {
+        color = codes[i + 2];
+        i += 2;
+      } else if (codes[i + 1] === 2) {
+        color = rgbTo256(codes[i + 2] ?? 0, codes[i + 3] ?? 0, codes[i + 4] ?? 0);
+        i += 4;
+      }
+      if (color !== undefined && color >= 0 && color <= 255) a = withStyle(a, c === 38 ? { fg: color } : { bg: color });
+    }
+  }
+  return a;
+}
+
+// eslint-disable-next-line no-control-regex
+const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]|\x1b/g;
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]/g;
+
+/** Text from a model or a file for display: no escape sequences, no control characters, tabs as spaces. */
+export function sanitizeText(text: string, tabWidth = 4): string {
+  return text.replace(ESCAPES, "").replace(/\r\n/g, "\n").replace(/\t/g, " ".repeat(tabWidth)).replace(CONTROLS, "");
+}
+
+export interface TerminalTextLogOptions {
+  maxLines?: number;
+}
+
+/** A growing, bounded log of styled lines fed with raw program output in chunks. */
+export class TerminalTextLog {
+  private readonly maxLines: number;
+  private readonly done: StyledLine[] = [];
+  /** Lines dropped from the front to stay within maxLines. */
+  dropped = 0;
+  private attr = PLAIN;
+  private current: StyledLine = [];
+  private currentChars = 0;
+  private carriage = false;
+  private partial = "";
+  /** Bumped on every change, so a view knows when to repaint. */
+  version = 0;
+  totalChars = 0;
+
+  constructor(options: TerminalTextLogOptions = {}) {
+    this.maxLines = options.maxLines ?? 5000;
+  }
+
+  /** Completed lines plus the line being written (if it has text). */
+  get lineCount(): number {
+    return this.done.length + (this.current.length > 0 ? 1 : 0);
+  }
+
+  line(i: number): StyledLine | undefined {
+    if (i < this.done.length) return this.done[i];
+    return i === this.done.length && this.current.length > 0 ? this.current : undefined;
+  }
+
+  write(chunk: string): void {
+    if (!chunk) return;
+    this.version++;
+    this.totalChars += chunk.length;
+    let data = this.partial + chunk;
+    this.partial = "";
+    let i = 0;
+    let textStart = 0;
+    const n = data.length;
+    while (i < n) {
+      const c = data.charCodeAt(i);
+      if (c >= 0x20 && c !== 0x7f && !(c >= 0x80 && c <= 0x9f)) {
+        i++;
+        continue;
+      }
+      if (i > textStart) this.addText(data.slice(textStart, i));
+      if (c === 0x1b) {
+        const seq = matchEscape(data, i);
+        if (seq === undefined) {
+          // Cut in the middle of a sequence: keep it for the next chunk.
+          this.partial = data.slice(i);
+          data = "";
+          textStart = i = n;
+          break;
+        }
+        if (seq.final === "m" && seq.csi) this.attr = applySgr(this.attr, seq.params);
+        i += seq.length;
+      } else {
+        if (c === 0x0a) this.newline();
+        else if (c === 0x0d) this.carriage = true;
+        else if (c === 0x09) this.addText(" ".repeat(8 - (this.currentChars % 8)));
+        else if (c === 0x08) this.backspace();
+        i++;
+      }
+      textStart = i;
+    }
+    if (textStart < n) this.addText(data.slice(textStart, n));
+  }
+
+  private addText(text: string): void {
+    if (this.carriage) {
+      // A carriage return followed by text redraws the line (progress bars): the last state wins.
+      this.current = [];
+      this.currentChars = 0;
+      this.carriage = false;
+    }
+    if (this.currentChars >= MAX_LINE_CHARS) return;
+    const room = MAX_LINE_CHARS - this.currentChars;
+    const piece = text.length > room ? `${text.slice(0, room)}…` : text;
+    const last = this.current[this.current.length - 1];
+    if (last && last.attr === this.attr) last.text += piece;
+    else this.current.push({ text: piece, attr: this.attr });
+    this.currentChars += piece.length;
+  }
+
+  private backspace(): void {
+    const last = this.current[this.current.length - 1];
+    if (!last) return;
+    last.text = last.text.slice(0, -1);
+    this.currentChars = Math.max(0, this.currentChars - 1);
+    if (last.text === "") this.current.pop();
+  }
+
+  private newline(): void {
+    this.carriage = false;
+    this.done.push(this.current);
+    this.current = [];
+    this.currentChars = 0;
+    if (this.done.length > this.maxLines) {
+      const excess = this.done.length - this.maxLines;
+      this.done.splice(0, excess);
+      this.dropped += excess;
+    }
+  }
+}
+
+interface EscapeMatch {
+  length: number;
+  csi: boolean;
+  params: string;
+  final: string;
+}
+
+function matchEscape(data: string, at: number): EscapeMatch | undefined {
+  const next = data[at + 1];
+  if (next === undefined) return undefined;
+  if (next === "[") {
+    let j = at + 2;
+    while (j < data.length && data.charCodeAt(j) >= 0x20 && data.charCodeAt(j) <= 0x3f) j++;
+    if (j >= data.length) return undefined;
+    return { length: j + 1 - at, csi: true, params: data.slice(at + 2, j), final: data[j]! };
+  }
+  if (next === "]" || next === "P" || next === "_" || next === "^") {
+    // OSC / DCS / APC / PM: up to BEL or ST.
+    for (let j = at + 2; j < data.length; j++) {
+      if (data[j] === "\x07") return { length: j + 1 - at, csi: false, params: "", final: "" };
+      if (data[j] === "\x1b" && data[j + 1] === "\\") return { length: j + 2 - at, csi: false, params: "", final: "" };
+      if (j - at > 4096) return { length: j - at, csi: false, params: "", final: "" };
+    }
+    return undefined;
+  }
+  return { length: 2, csi: false, params: "", final: next };
+}

@@ -1,0 +1,83 @@
+// How many terminal columns text takes. blessed's own table counts many emoji as one column, so
+// panes measure with string-width (the Unicode 15 tables) per grapheme. Grapheme clusters whose
+// width terminals disagree about (a ZWJ family, a skin tone, an emoji variation selector) are shown
+// in a form every terminal measures alike, so a row's right border never moves.
+import stringWidth from "string-width";
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// eslint-disable-next-line no-control-regex
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const widthCache = new Map<string, number>();
+const displayCache = new Map<string, string>();
+
+export function isPrintableAscii(text: string): boolean {
+  return PRINTABLE_ASCII.test(text);
+}
+
+/** Splits text into grapheme clusters (user-perceived characters). */
+export function graphemes(text: string): string[] {
+  if (PRINTABLE_ASCII.test(text)) return text.split("");
+  const out: string[] = [];
+  for (const { segment } of segmenter.segment(text)) out.push(segment);
+  return out;
+}
+
+/**
+ * The form of a grapheme pitwall draws: emoji variation selectors and skin-tone modifiers are
+ * dropped and a ZWJ sequence keeps its first emoji. Terminals agree on the width of what remains.
+ */
+export function displayGrapheme(g: string): string {
+  if (g.length === 1) return g;
+  let shown = displayCache.get(g);
+  if (shown === undefined) {
+    shown = g.split("\u200d")[0]!.replace(/[\ufe0f\u{1f3fb}-\u{1f3ff}]/gu, "");
+    if (shown === "") shown = g;
+    if (displayCache.size > 4096) displayCache.clear();
+    displayCache.set(g, shown);
+  }
+  return shown;
+}
+
+/** Columns a grapheme takes when drawn (0, 1 or 2). */
+export function graphemeWidth(g: string): number {
+  if (g.length === 1) {
+    const code = g.charCodeAt(0);
+    if (code >= 0x20 && code < 0x7f) return 1;
+  }
+  let w = widthCache.get(g);
+  if (w === undefined) {
+    w = Math.min(2, stringWidth(displayGrapheme(g), { countAnsiEscapeCodes: false, ambiguousIsNarrow: true }));
+    if (widthCache.size > 8192) widthCache.clear();
+    widthCache.set(g, w);
+  }
+  return w;
+}
+
+export function textWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  let w = 0;
+  for (const g of graphemes(text)) w += graphemeWidth(g);
+  return w;
+}
+
+/** Cuts text to at most `width` columns, ending with `ellipsis` when something was cut. */
+export function truncateText(text: string, width: number, ellipsis = "…"): string {
+  if (width <= 0) return "";
+  if (textWidth(text) <= width) return text;
+  const room = width - textWidth(ellipsis);
+  let out = "";
+  let used = 0;
+  for (const g of graphemes(text)) {
+    const w = graphemeWidth(g);
+    if (used + w > room) break;
+    out += g;
+    used += w;
+  }
+  return room >= 0 ? out + ellipsis : out;
+}
+
+/** Pads (or cuts) text to exactly `width` columns. */
+export function fitText(text: string, width: number): string {
+  const cut = truncateText(text, width);
+  return cut + " ".repeat(Math.max(0, width - textWidth(cut)));
+}

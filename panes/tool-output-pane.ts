@@ -1,0 +1,180 @@
+// The tool-output pane: the selected tool call in full, or, when nothing is selected, the call
+// running now (its output streaming live) or the last one. bash output keeps its colours; an edit
+// shows its diff coloured; a read shows the numbered lines; a write what was written.
+import type { Widgets } from "blessed";
+import { BlockScroller } from "./block-scroller.js";
+import type { Canvas } from "./canvas.js";
+import { formatDuration, spinnerFrame } from "./format.js";
+import { LineListSource, StaticLines, type LineList } from "./line-list-source.js";
+import { PaneBox } from "./pane-box.js";
+import { attr, Color, type StyledLine } from "./styled-text.js";
+import { sanitizeText, TerminalTextLog } from "./terminal-text.js";
+import { describeToolCall } from "../tools/tool-call-summary.js";
+import type { ToolCallRecord, ToolCallStore } from "./tool-calls.js";
+
+const DIM = attr({ fg: Color.grey });
+const ERROR = attr({ fg: Color.red });
+const ADDED = attr({ fg: Color.green });
+const REMOVED = attr({ fg: Color.red });
+const HUNK = attr({ fg: Color.cyan });
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+export function diffLines(diff: string): StyledLine[] {
+  return sanitizeText(diff)
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((l) => {
+      if (l.startsWith("+++") || l.startsWith("---")) return [{ text: l, attr: attr({ bold: true }) }];
+      if (l.startsWith("+")) return [{ text: l, attr: ADDED }];
+      if (l.startsWith("-")) return [{ text: l, attr: REMOVED }];
+      if (l.startsWith("@@")) return [{ text: l, attr: HUNK }];
+      return [{ text: l, attr: attr() }];
+    });
+}
+
+function textLines(text: string, a = attr()): StyledLine[] {
+  return sanitizeText(text).replace(/\n$/, "").split("\n").map((l) => (l ? [{ text: l, attr: a }] : []));
+}
+
+/** What a finished call shows when it streamed no output. */
+export function resultLines(r: ToolCallRecord): StyledLine[] {
+  const result = r.result;
+  if (!result) return [[{ text: r.status === "pending" ? "waiting to run…" : "running…", attr: DIM }]];
+  const details = record(result.details);
+  if (result.isError) return textLines(result.content, ERROR);
+  if (r.name === "edit" && typeof details.diff === "string") return diffLines(details.diff);
+  if (r.name === "write") {
+    const path = typeof details.path === "string" ? details.path : String(r.args.file_path ?? "");
+    const size = typeof details.size === "number" ? `${details.size} bytes` : "";
+    const head: StyledLine = [{ text: `${details.isNew === true ? "Created" : "Wrote"} ${path}${size ? ` (${size})` : ""}`, attr: DIM }];
+    const content = typeof r.args.content === "string" ? textLines(r.args.content) : [];
+    return [head, [], ...content];
+  }
+  return textLines(result.content);
+}
+
+/** The footer of a call that streamed output: how it ended. */
+function footerLines(r: ToolCallRecord): StyledLine[] {
+  if (!r.result) return [];
+  const details = record(r.result.details);
+  const parts: string[] = [];
+  if (typeof details.exitCode === "number") parts.push(`exit ${details.exitCode}`);
+  if (typeof details.signal === "string") parts.push(`killed by ${details.signal}`);
+  if (details.timedOut === true) parts.push("timed out");
+  if (details.aborted === true) parts.push("aborted");
+  if (r.durationMs !== undefined) parts.push(formatDuration(r.durationMs));
+  if (typeof details.fullOutputPath === "string") parts.push(`full output: ${details.fullOutputPath}`);
+  const lines: StyledLine[] = [[], [{ text: `── ${parts.join(" · ") || (r.result.isError ? "failed" : "done")}`, attr: r.result.isError ? ERROR : DIM }]];
+  if (r.result.isError && typeof details.exitCode !== "number") lines.push(...textLines(r.result.content, ERROR));
+  return lines;
+}
+
+/** A streamed log followed by a few footer lines, as one list. */
+class LogWithFooter implements LineList {
+  constructor(
+    private readonly log: TerminalTextLog,
+    private readonly footer: StyledLine[],
+  ) {}
+  get dropped(): number {
+    return this.log.dropped;
+  }
+  get lineCount(): number {
+    return this.log.lineCount + this.footer.length;
+  }
+  line(i: number): StyledLine | undefined {
+    return i < this.log.lineCount ? this.log.line(i) : this.footer[i - this.log.lineCount];
+  }
+}
+
+export class ToolOutputPane extends PaneBox {
+  /** The call picked in the chat; undefined shows the running or latest call. */
+  private selectedId: string | undefined;
+  private shownId: string | undefined;
+  private shownVersion = -1;
+  private readonly source = new LineListSource(new StaticLines([]));
+  private readonly scroller = new BlockScroller(this.source);
+
+  constructor(
+    screen: Widgets.Screen,
+    private readonly tools: ToolCallStore,
+  ) {
+    super(screen, { title: "tool output" });
+  }
+
+  select(id: string | undefined): void {
+    this.selectedId = id;
+  }
+
+  get currentId(): string | undefined {
+    return this.selectedId ?? this.tools.latestId;
+  }
+
+  get animated(): boolean {
+    const id = this.currentId;
+    return id !== undefined && this.tools.get(id)?.status === "running";
+  }
+
+  scrollBy(rows: number): void {
+    const { width, height } = this.inner;
+    this.scroller.scrollBy(rows, width, height);
+  }
+
+  page(direction: 1 | -1): void {
+    this.scrollBy(direction * Math.max(1, this.inner.height - 2));
+  }
+
+  toTop(): void {
+    this.scroller.toTop();
+  }
+
+  toBottom(): void {
+    this.scroller.toBottom();
+  }
+
+  clear(): void {
+    this.selectedId = undefined;
+    this.shownId = undefined;
+    this.source.setList(new StaticLines([]));
+  }
+
+  private refresh(): ToolCallRecord | undefined {
+    const id = this.currentId;
+    const r = id === undefined ? undefined : this.tools.get(id);
+    if (!r) {
+      if (this.shownId !== undefined) this.source.setList(new StaticLines([]));
+      this.shownId = undefined;
+      return undefined;
+    }
+    if (r.id !== this.shownId) {
+      this.scroller.toBottom();
+      if (this.selectedId !== undefined) this.scroller.toTop();
+    }
+    if (r.id !== this.shownId || r.version !== this.shownVersion) {
+      const streamed = r.output.lineCount > 0;
+      // A running call's log is shown live; the list is rebuilt only when the call's shape changes.
+      if (streamed) this.source.setList(r.status === "running" ? r.output : new LogWithFooter(r.output, footerLines(r)));
+      else this.source.setList(new StaticLines(resultLines(r)));
+      this.shownId = r.id;
+      this.shownVersion = r.version;
+    }
+    return r;
+  }
+
+  protected paintContent(canvas: Canvas): void {
+    const r = this.refresh();
+    if (!r) {
+      this.title = "tool output";
+      this.titleRight = "";
+      canvas.paintRows([[{ text: "Tool calls show their output here. Select one in the chat with Alt+Up / Alt+Down.", attr: DIM }]]);
+      return;
+    }
+    this.title = `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
+    const state = r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? "✗ failed" : r.status === "done" ? "✓ done" : "waiting";
+    const view = this.scroller.view(canvas.width, canvas.height);
+    this.titleRight = `${state}${this.scroller.following ? "" : " · paused · End"}${this.selectedId ? " · selected" : ""}`;
+    canvas.paintRows(view.rows);
+  }
+}
