@@ -1,0 +1,353 @@
+// The dashboard's behaviour: bus events into the panes and the status line, what Enter does (a
+// prompt when idle, a steering message while the agent works, a follow-up with Alt+Enter, a slash
+// command), aborting, the queue, and quitting. Before the agent has loaded the person can already
+// type; what they send waits until it is ready.
+import type { PitwallEvent } from "../agent/events.js";
+import type { Message, ThinkingLevel } from "../agent/messages.js";
+import { knownModelIds, resolveModel } from "../agent/models.js";
+import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
+import type { DashboardView } from "../panes/dashboard-view.js";
+import { formatCost, formatTokens } from "../panes/format.js";
+import { helpLines } from "../panes/help-overlay.js";
+import type { RenderScheduler } from "../panes/render-scheduler.js";
+import { attr, Color, type StyledLine } from "../panes/styled-text.js";
+import { keymapHelp } from "./keymap-help.js";
+import type { Keymap } from "./keymap.js";
+import type { Setup } from "./session-setup.js";
+import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js";
+
+export type SendKind = "enter" | "followUp";
+
+const DOUBLE_PRESS_MS = 1000;
+const QUIT_PRESS_MS = 1500;
+
+export class DashboardController implements SlashContext {
+  setup: Setup | undefined;
+  private readonly waiting: Array<{ text: string; kind: SendKind }> = [];
+  private tokens = 0;
+  private cost: number | null = null;
+  private lastEscapeAt = -Infinity;
+  private lastCtrlCAt = -Infinity;
+  private transientTimer: NodeJS.Timeout | undefined;
+  private quitRequested = false;
+  private readonly quitListeners = new Set<() => void>();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    readonly view: DashboardView,
+    private readonly scheduler: RenderScheduler,
+    readonly keymap: Keymap,
+  ) {
+    view.status.state.helpKey = keymap.keysFor("global", "help").map((k) => (k.length === 1 ? k : k.toUpperCase()))[0] ?? "F1";
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------
+
+  /** Connects a ready setup: its events, its resumed conversation, its warnings. */
+  attach(setup: Setup): void {
+    this.setup = setup;
+    const { agent, bus } = setup.coding;
+    this.unsubscribe = bus.subscribe((event) => this.onEvent(event));
+    if (setup.resumed) this.loadConversation(setup.resumed.messages, setup.resumed.path);
+    for (const warning of setup.warnings) this.view.chat.notice("warning", warning);
+    for (const warning of this.keymap.warnings) this.view.chat.notice("warning", warning);
+    if (this.missingKey()) this.view.chat.notice("warning", `${this.missingKey()} Until then, prompts are not sent.`);
+    const status = this.view.status.state;
+    status.phase = agent.state.isStreaming ? "working" : "idle";
+    this.refreshModel();
+    status.session = setup.session ? undefined : "no session file";
+    for (const item of this.waiting.splice(0)) this.send(item.text, item.kind);
+    this.scheduler.request();
+  }
+
+  detach(): void {
+    this.unsubscribe?.();
+    if (this.transientTimer) clearTimeout(this.transientTimer);
+  }
+
+  onQuit(listener: () => void): void {
+    this.quitListeners.add(listener);
+  }
+
+  quit(): void {
+    if (this.quitRequested) return;
+    this.quitRequested = true;
+    for (const listener of this.quitListeners) listener();
+  }
+
+  // ---- events ------------------------------------------------------------------------------
+
+  private loadConversation(messages: readonly Message[], path: string): void {
+    this.view.chat.loadMessages(messages);
+    this.view.files.loadMessages(messages);
+    for (const m of messages) if (m.role === "assistant") this.countUsage(m);
+    this.view.chat.notice("info", `Resumed ${path} (${messages.length} messages).`);
+    for (const m of messages) if (m.role === "user" && (m.origin ?? "prompt") === "prompt") this.view.input.history.add(m.content);
+  }
+
+  private countUsage(message: Message): void {
+    if (message.role !== "assistant") return;
+    this.tokens += message.usage.totalTokens;
+    if (message.usage.cost) this.cost = (this.cost ?? 0) + message.usage.cost.total;
+    this.view.status.state.tokens = this.tokens;
+    this.view.status.state.cost = this.cost;
+  }
+
+  onEvent(event: PitwallEvent): void {
+    const { view } = this;
+    const status = view.status.state;
+    view.tools.handle(event);
+    view.chat.handle(event);
+    view.files.handle(event);
+    view.jobs.handle(event);
+    switch (event.type) {
+      case "agent_start":
+        status.phase = "working";
+        status.turnStartedAt = Date.now();
+        status.error = undefined;
+        break;
+      case "agent_end":
+        status.phase = "idle";
+        status.turnStartedAt = undefined;
+        status.retry = undefined;
+        break;
+      case "message_start":
+        if (event.message.role === "assistant") status.retry = undefined;
+        break;
+      case "message_end":
+        this.countUsage(event.message);
+        break;
+      case "retry":
+        status.retry = `retrying in ${Math.max(1, Math.ceil(event.delayMs / 1000))} s, attempt ${event.attempt}/${event.maxAttempts}`;
+        break;
+      case "error":
+        status.error = event.message;
+        if (event.source !== "provider") view.chat.notice("error", event.message);
+        break;
+      case "queue_update":
+        view.queue.set(event);
+        break;
+      case "model_change":
+      case "thinking_change":
+        this.refreshModel();
+        break;
+      default:
+        break;
+    }
+    status.jobsUp = view.jobs.runningCount;
+    this.scheduler.request();
+  }
+
+  private refreshModel(): void {
+    const agent = this.setup?.coding.agent;
+    if (!agent) return;
+    this.view.status.state.model = agent.state.model.id;
+    this.view.status.state.thinking = agent.state.thinkingLevel;
+  }
+
+  // ---- sending -----------------------------------------------------------------------------
+
+  get working(): boolean {
+    return this.setup?.coding.agent.state.isStreaming ?? false;
+  }
+
+  /** The message saying how to configure a provider, when the current model's has none. */
+  missingKey(): string | undefined {
+    const setup = this.setup;
+    if (!setup) return undefined;
+    const model = setup.coding.agent.state.model;
+    return isConfigured(setup.connections[model.provider]) ? undefined : missingKeyMessage(model.provider);
+  }
+
+  /** What Enter (or Alt+Enter) does with the input's text. */
+  submitInput(kind: SendKind): void {
+    const input = this.view.input;
+    const text = input.value;
+    if (!text.trim()) return;
+    input.history.add(input.buffer.text);
+    input.reset();
+    this.send(text, kind);
+    this.view.chat.toBottom();
+    this.scheduler.request();
+  }
+
+  send(text: string, kind: SendKind): void {
+    if (runSlash(text, this)) return;
+    const setup = this.setup;
+    if (!setup) {
+      this.waiting.push({ text, kind });
+      this.view.chat.notice("info", `Waiting for the agent to load: "${text.length > 60 ? `${text.slice(0, 59)}…` : text}" will be sent then.`);
+      return;
+    }
+    const agent = setup.coding.agent;
+    if (agent.state.isStreaming) {
+      if (kind === "followUp") agent.followUp(text);
+      else agent.steer(text);
+      return;
+    }
+    const missing = this.missingKey();
+    if (missing) {
+      this.view.chat.log.handle({ type: "message_start", message: { role: "user", content: text, origin: "prompt", timestamp: Date.now() } });
+      this.view.chat.notice("error", `Not sent: ${missing}`);
+      return;
+    }
+    agent.prompt(text).catch((error: unknown) => {
+      this.view.chat.notice("error", `The prompt could not start: ${error instanceof Error ? error.message : String(error)}`);
+      this.scheduler.request();
+    });
+  }
+
+  // ---- abort, queue, quit ----------------------------------------------------------------
+
+  /** Esc: abort the turn; a second Esc within a second clears the queue; idle: dismiss the error. */
+  escape(now = Date.now()): void {
+    const agent = this.setup?.coding.agent;
+    const double = now - this.lastEscapeAt < DOUBLE_PRESS_MS;
+    this.lastEscapeAt = now;
+    if (agent && double && this.view.queue.count > 0) {
+      const cleared = agent.clearQueue();
+      const n = cleared.steering.length + cleared.followUp.length;
+      this.flash(`queue cleared (${n} message${n === 1 ? "" : "s"})`);
+      return;
+    }
+    if (agent?.state.isStreaming) {
+      agent.abort();
+      if (this.view.queue.count > 0) this.flash("aborted · Esc again clears the queue");
+      return;
+    }
+    if (this.view.status.state.error) this.dismissError();
+  }
+
+  dismissError(): void {
+    this.view.status.state.error = undefined;
+  }
+
+  /** Up on an empty input: the last queued message comes back for editing. */
+  takeBackQueued(): boolean {
+    const agent = this.setup?.coding.agent;
+    const item = agent?.dequeueLast();
+    if (!item) return false;
+    this.view.input.setText(item.text);
+    return true;
+  }
+
+  /** Ctrl+C: clear the input, or quit when pressed twice on an empty input. */
+  clearOrQuit(now = Date.now()): void {
+    const input = this.view.input;
+    if (!input.buffer.isEmpty) {
+      input.reset();
+      this.lastCtrlCAt = -Infinity;
+      return;
+    }
+    if (now - this.lastCtrlCAt < QUIT_PRESS_MS) {
+      this.quit();
+      return;
+    }
+    this.lastCtrlCAt = now;
+    this.flash("press Ctrl+C again to quit", QUIT_PRESS_MS);
+  }
+
+  /** A short message in the status line. */
+  flash(text: string, ms = 2500): void {
+    const status = this.view.status.state;
+    status.transient = text;
+    if (this.transientTimer) clearTimeout(this.transientTimer);
+    this.transientTimer = setTimeout(() => {
+      status.transient = undefined;
+      this.scheduler.request();
+    }, ms);
+    this.transientTimer.unref();
+  }
+
+  // ---- slash command context -------------------------------------------------------------
+
+  notice(level: "info" | "warning" | "error", text: string): void {
+    this.view.chat.notice(level, text);
+  }
+
+  showHelp(): void {
+    const intro: StyledLine[] = [
+      [{ text: "Commands: ", attr: attr({ bold: true }) }, { text: SLASH_COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}`).join("  "), attr: attr() }],
+      [{ text: `Key bindings from ${this.keymap.sources.join(" + ") || "(none)"}`, attr: attr({ fg: Color.grey }) }],
+    ];
+    this.view.help.show("help: keys and commands", helpLines(keymapHelp(this.keymap), intro));
+  }
+
+  setModel(spec: string): void {
+    const setup = this.setup;
+    if (!setup) return this.notice("warning", "The agent is still loading; try again in a moment.");
+    try {
+      const current = setup.coding.agent.state.model;
+      const model = resolveModel(spec, spec.includes("/") ? undefined : current.provider, current.provider);
+      setup.coding.agent.setModel(model);
+      const note = model.known ? "" : " (not in pitwall's table: tokens are counted, cost is unknown)";
+      this.notice("info", `Model: ${model.provider}/${model.id}${note}. It applies from the next request.`);
+      const missing = this.missingKey();
+      if (missing) this.notice("warning", missing);
+    } catch (error) {
+      this.notice("error", error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  setThinking(level: ThinkingLevel): void {
+    const agent = this.setup?.coding.agent;
+    if (!agent) return this.notice("warning", "The agent is still loading; try again in a moment.");
+    agent.setThinkingLevel(level);
+    this.notice("info", `Thinking: ${level}.${agent.state.model.reasoning ? "" : ` ${agent.state.model.id} does not think; the level is kept for models that do.`}`);
+  }
+
+  clearChat(): void {
+    this.view.chat.clear();
+    this.view.toolOutput.clear();
+    this.notice("info", "Screen cleared. The conversation goes on; /new starts a fresh one.");
+  }
+
+  showSession(): void {
+    const session = this.setup?.session;
+    if (!this.setup) return this.notice("warning", "The agent is still loading.");
+    if (!session) return this.notice("info", "No session file: pitwall was started with --no-session.");
+    const s = session.stats();
+    const saved = session.persisted ? "" : " (created with the first message)";
+    this.notice(
+      "info",
+      `Session ${s.id}\nFile: ${s.path}${saved}\n${s.messages} messages (${s.userMessages} from you), ${s.toolCalls} tool calls, ${formatTokens(s.tokens)} tokens, ${formatCost(s.cost)}`,
+    );
+  }
+
+  newSession(): void {
+    const setup = this.setup;
+    if (!setup) return this.notice("warning", "The agent is still loading.");
+    if (this.working) return this.notice("warning", "The agent is working: wait for it to finish or press Esc, then /new.");
+    const session = setup.newSession();
+    this.view.chat.clear();
+    this.view.toolOutput.clear();
+    this.view.tools.clear();
+    this.tokens = 0;
+    this.cost = null;
+    this.view.status.state.tokens = 0;
+    this.view.status.state.cost = null;
+    this.notice("info", session ? `New conversation. Session file: ${session.path} (written with the first message).` : "New conversation (not saved: --no-session).");
+  }
+
+  showContext(): void {
+    const report = this.setup?.coding.systemPrompt;
+    if (!report) return this.notice("warning", "The agent is still loading.");
+    const lines = [`System prompt: ${formatTokens(report.tokens)} tokens (estimated).`];
+    if (report.contextFiles.length === 0) lines.push("No AGENTS.md or CLAUDE.md was loaded.");
+    for (const f of report.contextFiles) lines.push(`Loaded ${f.path} (${formatTokens(f.tokens)} tokens)`);
+    this.notice("info", lines.join("\n"));
+  }
+
+  modelIds(): string[] {
+    return knownModelIds();
+  }
+
+  currentModel(): string {
+    const model = this.setup?.coding.agent.state.model;
+    return model ? `${model.provider}/${model.id}` : "(loading)";
+  }
+
+  currentThinking(): ThinkingLevel {
+    return this.setup?.coding.agent.state.thinkingLevel ?? "off";
+  }
+}

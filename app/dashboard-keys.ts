@@ -1,0 +1,266 @@
+// Keys to actions: the overlay (when open) or the focused pane's context first, then the global
+// one. A handler that returns false lets the key fall through. Typed text goes to the input; typed
+// in another pane, an unbound character moves the focus to the input and is typed there.
+import type { InputEvent } from "../panes/key-decoder.js";
+import type { FocusTarget } from "../panes/dashboard-view.js";
+import type { DashboardController } from "./dashboard-controller.js";
+import type { KeyContext } from "./key-actions.js";
+import { completeSlash } from "./slash-commands.js";
+import type { JobControl } from "./job-control.js";
+
+type Handler = () => boolean | void;
+
+const CONTEXT_OF: Record<FocusTarget, KeyContext> = {
+  input: "input",
+  chat: "chat",
+  toolOutput: "tool-output",
+  jobs: "jobs",
+  files: "files",
+};
+
+export class KeyDispatcher {
+  private readonly handlers: Record<KeyContext, Record<string, Handler>>;
+  private completionIndex = -1;
+  private completionCandidates: string[] = [];
+  private completionBase = "";
+
+  constructor(
+    private readonly c: DashboardController,
+    private readonly jobs: JobControl,
+    private readonly requestFrame: () => void,
+  ) {
+    this.handlers = this.buildHandlers();
+  }
+
+  private buildHandlers(): Record<KeyContext, Record<string, Handler>> {
+    const c = this.c;
+    const v = c.view;
+    const input = v.input;
+    const b = input.buffer;
+    const edit = (fn: () => void): Handler => () => {
+      fn();
+      input.history.reset();
+    };
+    return {
+      global: {
+        quit: () => c.quit(),
+        clearOrQuit: () => c.clearOrQuit(),
+        abort: () => c.escape(),
+        help: () => c.showHelp(),
+        focusNext: () => v.cycleFocus(1),
+        focusPrev: () => v.cycleFocus(-1),
+        focusChat: () => v.setFocus("chat"),
+        focusToolOutput: () => v.setFocus("toolOutput"),
+        focusJobs: () => v.setFocus("jobs"),
+        focusFiles: () => v.setFocus("files"),
+        focusInput: () => v.setFocus("input"),
+        zoom: () => v.toggleZoom(),
+        toggleThinking: () => v.chat.toggleThinking(),
+        selectPrevTool: () => v.chat.selectTool(-1),
+        selectNextTool: () => v.chat.selectTool(1),
+        chatPageUp: () => v.chat.page(-1),
+        chatPageDown: () => v.chat.page(1),
+        chatFollow: () => {
+          v.chat.select(undefined);
+          v.chat.toBottom();
+        },
+        dismissError: () => c.dismissError(),
+        redraw: () => {
+          v.screen.realloc();
+        },
+      },
+      input: {
+        submit: () => c.submitInput("enter"),
+        followUp: () => c.submitInput("followUp"),
+        newline: edit(() => b.newline()),
+        complete: () => this.complete(),
+        historyPrev: () => {
+          if (!b.onFirstLine) return void b.up();
+          if (b.isEmpty && !input.history.browsing && c.takeBackQueued()) return;
+          const previous = input.history.previous(b.text);
+          if (previous !== undefined) input.setText(previous);
+        },
+        historyNext: () => {
+          if (!b.onLastLine) return void b.down();
+          const next = input.history.next();
+          if (next !== undefined) input.setText(next);
+        },
+        left: () => b.left(),
+        right: () => b.right(),
+        lineStart: () => b.home(),
+        lineEnd: () => b.end(),
+        wordLeft: () => b.wordLeft(),
+        wordRight: () => b.wordRight(),
+        backspace: edit(() => b.backspace()),
+        deleteForward: edit(() => b.deleteForward()),
+        deleteWordBack: edit(() => b.deleteWordBack()),
+        deleteToLineStart: edit(() => b.deleteToLineStart()),
+        deleteToLineEnd: edit(() => b.deleteToLineEnd()),
+      },
+      chat: {
+        scrollUp: () => v.chat.scrollBy(-1),
+        scrollDown: () => v.chat.scrollBy(1),
+        pageUp: () => v.chat.page(-1),
+        pageDown: () => v.chat.page(1),
+        top: () => v.chat.toTop(),
+        bottom: () => {
+          v.chat.select(undefined);
+          v.chat.toBottom();
+        },
+        selectPrevTool: () => v.chat.selectTool(-1),
+        selectNextTool: () => v.chat.selectTool(1),
+        showTool: () => {
+          if (v.chat.selectedToolId === undefined) return false;
+          v.setFocus("toolOutput");
+        },
+        toggleThinking: () => v.chat.toggleThinking(),
+        zoom: () => v.toggleZoom(),
+      },
+      "tool-output": {
+        scrollUp: () => v.toolOutput.scrollBy(-1),
+        scrollDown: () => v.toolOutput.scrollBy(1),
+        pageUp: () => v.toolOutput.page(-1),
+        pageDown: () => v.toolOutput.page(1),
+        top: () => v.toolOutput.toTop(),
+        bottom: () => v.toolOutput.toBottom(),
+        zoom: () => v.toggleZoom(),
+      },
+      jobs: {
+        up: () => v.jobs.move(-1),
+        down: () => v.jobs.move(1),
+        kill: () => this.jobs.kill(v.jobs.selectedId, false),
+        killHard: () => this.jobs.kill(v.jobs.selectedId, true),
+        restart: () => this.jobs.restart(v.jobs.selectedId),
+        start: () => this.jobs.start(v.jobs.selectedId),
+        zoom: () => v.toggleZoom(),
+        attach: () => this.jobs.attach(v.jobs.selectedId),
+      },
+      files: {
+        up: () => v.files.move(-1),
+        down: () => v.files.move(1),
+        zoom: () => v.toggleZoom(),
+      },
+      overlay: {
+        close: () => {
+          if (v.picker.open) return false;
+          v.help.hide();
+        },
+        up: () => (v.picker.open ? v.picker.move(-1) : v.help.scrollBy(-1)),
+        down: () => (v.picker.open ? v.picker.move(1) : v.help.scrollBy(1)),
+        pageUp: () => (v.picker.open ? v.picker.move(-10) : v.help.page(-1)),
+        pageDown: () => (v.picker.open ? v.picker.move(10) : v.help.page(1)),
+        top: () => (v.picker.open ? v.picker.move(-1e9) : v.help.toTop()),
+        bottom: () => (v.picker.open ? v.picker.move(1e9) : v.help.toBottom()),
+        pick: () => false,
+      },
+    };
+  }
+
+  /** Runs the action bound to `key` in `context`; false when nothing handled it. */
+  private run(context: KeyContext, key: string): boolean {
+    const action = this.c.keymap.lookup(context, key);
+    if (!action) return false;
+    const handler = this.handlers[context][action];
+    if (!handler) return false;
+    return handler() !== false;
+  }
+
+  /** Handles a key in the overlay, focused-pane and global contexts; true when handled. */
+  key(name: string): boolean {
+    const v = this.c.view;
+    if (name !== "tab") this.completionIndex = -1;
+    if (v.overlayOpen) {
+      this.run("overlay", name);
+      return true;
+    }
+    const context = CONTEXT_OF[v.focus];
+    return this.run(context, name) || this.run("global", name);
+  }
+
+  handle(event: InputEvent): void {
+    const v = this.c.view;
+    switch (event.type) {
+      case "key":
+        if (!this.key(event.name) && event.name.length === 1 && !v.overlayOpen) this.typeText(event.name);
+        break;
+      case "text":
+        this.completionIndex = -1;
+        if (v.overlayOpen) {
+          for (const ch of event.text) this.key(ch === " " ? "space" : ch);
+        } else if (v.focus === "input") {
+          v.input.buffer.insert(event.text);
+          v.input.history.reset();
+        } else {
+          const chars = [...event.text];
+          for (let i = 0; i < chars.length; i++) {
+            const ch = chars[i]!;
+            // A character typed before this one may have moved the focus to the input.
+            if ((v.focus as FocusTarget) === "input") {
+              v.input.buffer.insert(chars.slice(i).join(""));
+              break;
+            }
+            if (!this.key(ch === " " ? "space" : ch)) this.typeText(ch);
+          }
+        }
+        break;
+      case "paste":
+        if (v.overlayOpen) break;
+        v.setFocus("input");
+        v.input.paste(event.text);
+        break;
+      case "mouse": {
+        const target = v.paneAt(event.x, event.y);
+        if (event.action === "wheelup" || event.action === "wheeldown") {
+          const rows = event.action === "wheelup" ? -3 : 3;
+          if (v.help.open) v.help.scrollBy(rows);
+          else if (target === "chat") v.chat.scrollBy(rows);
+          else if (target === "toolOutput") v.toolOutput.scrollBy(rows);
+          else if (target === "jobs") v.jobs.move(Math.sign(rows));
+          else if (target === "files") v.files.move(Math.sign(rows));
+        } else if (event.action === "press" && target && !v.overlayOpen) v.setFocus(target);
+        break;
+      }
+    }
+    this.requestFrame();
+  }
+
+  private typeText(text: string): void {
+    const v = this.c.view;
+    v.setFocus("input");
+    v.input.buffer.insert(text);
+  }
+
+  /** Tab in the input: complete a slash command (cycling through candidates); otherwise move focus. */
+  private complete(): boolean {
+    const input = this.c.view.input;
+    const text = input.buffer.text;
+    if (this.completionIndex >= 0 && this.completionCandidates.length > 1) {
+      this.completionIndex = (this.completionIndex + 1) % this.completionCandidates.length;
+      input.setText(this.withCandidate(this.completionBase, this.completionCandidates[this.completionIndex]!));
+      return true;
+    }
+    const result = completeSlash(text, this.c);
+    if (!result) return false;
+    if (result.candidates.length === 0) {
+      this.c.flash("no completion");
+      return true;
+    }
+    input.setText(result.text);
+    if (result.candidates.length > 1) {
+      this.c.flash(result.candidates.slice(0, 12).join("  ") + (result.candidates.length > 12 ? "  …" : ""), 4000);
+      if (result.text === text) {
+        // Nothing more in common: Tab again cycles through the candidates.
+        this.completionBase = text;
+        this.completionCandidates = result.candidates;
+        this.completionIndex = 0;
+        input.setText(this.withCandidate(text, result.candidates[0]!));
+      }
+    }
+    return true;
+  }
+
+  private withCandidate(base: string, candidate: string): string {
+    if (candidate.startsWith("/")) return `${candidate} `;
+    return base.replace(/\S*$/, candidate);
+  }
+}

@@ -1,0 +1,144 @@
+// `pitwall` on a terminal: the full-screen dashboard. The first frame is drawn before anything
+// heavy loads (provider SDKs, highlighting, the tools and the job emulators come in through a
+// dynamic import afterwards), keys typed meanwhile are kept, and however the dashboard ends the
+// terminal is given back as it was and every job is ended.
+import { performance } from "node:perf_hooks";
+import { listSessions } from "../agent/session-file.js";
+import { DashboardView } from "../panes/dashboard-view.js";
+import { KeyDecoder } from "../panes/key-decoder.js";
+import { RenderScheduler } from "../panes/render-scheduler.js";
+import { createScreen } from "../panes/screen-factory.js";
+import type { CliOptions } from "./cli-options.js";
+import { loadConfig, pitwallHome } from "./config.js";
+import { DashboardController } from "./dashboard-controller.js";
+import { KeyDispatcher } from "./dashboard-keys.js";
+import { JobControl } from "./job-control.js";
+import { loadKeymap } from "./keymap.js";
+import { sessionRow } from "./session-picker.js";
+import { enableTerminalModes } from "./terminal-modes.js";
+import type { Setup } from "./session-setup.js";
+
+/** How often animated things (spinners, running times) are redrawn. */
+const FAST_TICK_MS = 100;
+const SLOW_TICK_MS = 1000;
+
+export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  const home = pitwallHome(env);
+  const { config } = loadConfig(home);
+  const keymap = loadKeymap({ home, configured: config.keymap });
+
+  const screen = createScreen({ output: stdout, env });
+  const view = new DashboardView(screen, options.cwd);
+  const scheduler = new RenderScheduler(screen, {
+    beforeFrame: () => view.relayout(),
+    cursor: () => (view.overlayOpen ? null : view.input.cursorPlacement()),
+  });
+  const controller = new DashboardController(view, scheduler, keymap);
+  const jobControl = new JobControl(controller, () => scheduler.request());
+  const keys = new KeyDispatcher(controller, jobControl, () => scheduler.request());
+  view.input.placeholder = "Ask pitwall to do something · / for commands · F1 for keys";
+
+  const modes = enableTerminalModes({ input: stdin, output: stdout, mouse: options.mouse });
+  let setup: Setup | undefined;
+  let restored = false;
+  const restoreTerminal = (): void => {
+    if (restored) return;
+    restored = true;
+    scheduler.stop();
+    modes.restore();
+    screen.destroy();
+  };
+  // Registered before the job cleanup's handler, so the terminal is back when it prints the error.
+  const onCrash = (error: unknown): void => {
+    restoreTerminal();
+    if (process.listeners("uncaughtException").length <= 1) {
+      process.stderr.write(`pitwall: unexpected error:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    }
+  };
+  process.on("uncaughtException", onCrash);
+
+  const decoder = new KeyDecoder((event) => {
+    if (pickerChoice && view.picker.open) return pickerChoice(event);
+    keys.handle(event);
+  });
+  const onData = (data: string): void => decoder.feed(data);
+  stdin.on("data", onData);
+
+  // The animation ticker runs only while something on screen moves.
+  let ticker: NodeJS.Timeout | undefined;
+  let tickEvery = 0;
+  scheduler.onFrame(() => {
+    const want = view.status.animated || view.chat.animated || view.toolOutput.animated ? FAST_TICK_MS : view.jobs.runningCount > 0 ? SLOW_TICK_MS : 0;
+    if (want === tickEvery) return;
+    if (ticker) clearInterval(ticker);
+    ticker = want ? setInterval(() => scheduler.request(), want) : undefined;
+    tickEvery = want;
+  });
+
+  const quit = new Promise<void>((resolve) => controller.onQuit(resolve));
+  let pickerChoice: ((event: import("../panes/key-decoder.js").InputEvent) => void) | undefined;
+
+  try {
+    scheduler.frameNow();
+    if (env.PITWALL_STARTUP_TRACE) process.stderr.write(`first frame ${performance.now().toFixed(0)} ms\n`);
+
+    let sessionPath: string | undefined;
+    if (options.resume) {
+      const { sessionRootOf } = await import("./session-setup.js");
+      const sessions = listSessions(sessionRootOf(options, env), options.cwd);
+      if (sessions.length === 0) view.chat.notice("info", `No earlier sessions in ${options.cwd}: starting a new one.`);
+      else {
+        sessionPath = await new Promise<string | undefined>((resolve) => {
+          view.picker.show(`resume a session (${sessions.length})`, sessions.map(sessionRow), "Enter resume · Esc start a new session · Ctrl+D quit");
+          pickerChoice = (event) => {
+            if (event.type !== "key") return;
+            const action = keymap.lookup("overlay", event.name);
+            if (action === "pick") resolve(sessions[view.picker.selected]?.path);
+            else if (event.name === "escape") resolve(undefined);
+            else if (keymap.lookup("global", event.name) === "quit") controller.quit();
+            else keys.handle(event);
+            scheduler.request();
+          };
+          void quit.then(() => resolve(undefined));
+        });
+        view.picker.hide();
+        pickerChoice = undefined;
+        scheduler.request();
+      }
+    }
+
+    let quitEarly = false;
+    void quit.then(() => (quitEarly = true));
+    if (!quitEarly) {
+      const { createSetup } = await import("./session-setup.js");
+      setup = createSetup(options, env, { sessionPath });
+      const { installJobCleanup } = await import("../tools/job-registry.js");
+      const uninstallCleanup = installJobCleanup(setup.coding.jobs);
+      quit.then(uninstallCleanup, uninstallCleanup);
+      controller.attach(setup);
+      const [first, ...rest] = options.prompts;
+      if (first !== undefined) controller.send(first, "enter");
+      for (const prompt of rest) controller.send(prompt, "followUp");
+      scheduler.request();
+    }
+
+    await quit;
+    view.status.state.transient = setup && setup.coding.jobs.runningCount() > 0 ? "stopping jobs…" : "bye";
+    scheduler.frameNow();
+    return 0;
+  } finally {
+    if (ticker) clearInterval(ticker);
+    stdin.off("data", onData);
+    decoder.dispose();
+    controller.detach();
+    try {
+      await setup?.coding.dispose();
+    } finally {
+      restoreTerminal();
+      process.off("uncaughtException", onCrash);
+    }
+  }
+}

@@ -1,0 +1,134 @@
+// Slash commands typed in the input (/help, /model, /thinking, /clear, /session, /new, /context,
+// /quit), their completion on Tab, and the answer to an unknown command: shown in the chat, never
+// sent to the model. The commands act through a small interface the dashboard implements.
+import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
+
+export interface SlashContext {
+  notice(level: "info" | "warning" | "error", text: string): void;
+  showHelp(): void;
+  setModel(spec: string): void;
+  setThinking(level: ThinkingLevel): void;
+  clearChat(): void;
+  quit(): void;
+  showSession(): void;
+  newSession(): void;
+  showContext(): void;
+  modelIds(): string[];
+  currentModel(): string;
+  currentThinking(): ThinkingLevel;
+}
+
+export interface SlashCommand {
+  name: string;
+  args?: string;
+  description: string;
+  run(ctx: SlashContext, args: string): void;
+  /** Candidates for the argument. */
+  complete?(ctx: SlashContext): string[];
+}
+
+export const SLASH_COMMANDS: SlashCommand[] = [
+  { name: "help", description: "Show the key bindings and commands", run: (ctx) => ctx.showHelp() },
+  {
+    name: "model",
+    args: "<id>",
+    description: "Switch the model (a known id, or provider/id for a local server's model)",
+    run: (ctx, args) => {
+      if (!args) {
+        ctx.notice("info", `Model: ${ctx.currentModel()}. Known models: ${ctx.modelIds().join(", ")}. Use /model <id> (or provider/id).`);
+        return;
+      }
+      ctx.setModel(args);
+    },
+    complete: (ctx) => ctx.modelIds(),
+  },
+  {
+    name: "thinking",
+    args: "<level>",
+    description: `Set the thinking level (${THINKING_LEVELS.join(", ")})`,
+    run: (ctx, args) => {
+      if (!args) {
+        ctx.notice("info", `Thinking: ${ctx.currentThinking()}. Levels: ${THINKING_LEVELS.join(", ")}.`);
+        return;
+      }
+      const level = args.toLowerCase();
+      if (!(THINKING_LEVELS as readonly string[]).includes(level)) {
+        ctx.notice("error", `"${args}" is not a thinking level: use one of ${THINKING_LEVELS.join(", ")}.`);
+        return;
+      }
+      ctx.setThinking(level as ThinkingLevel);
+    },
+    complete: () => [...THINKING_LEVELS],
+  },
+  { name: "clear", description: "Clear the chat and tool output from the screen (the conversation goes on; /new starts afresh)", run: (ctx) => ctx.clearChat() },
+  { name: "session", description: "Show the session file and its statistics", run: (ctx) => ctx.showSession() },
+  { name: "new", description: "Start a new conversation in a new session file (when idle)", run: (ctx) => ctx.newSession() },
+  { name: "context", description: "Show what the system prompt loaded and its size", run: (ctx) => ctx.showContext() },
+  { name: "quit", description: "Quit pitwall (ends every job)", run: (ctx) => ctx.quit() },
+];
+
+export interface ParsedSlash {
+  name: string;
+  args: string;
+}
+
+/** `/name args` → parts; undefined when the text is not a command (a path like /usr/bin is one). */
+export function parseSlash(text: string): ParsedSlash | undefined {
+  const m = /^\/([A-Za-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!m) return undefined;
+  return { name: m[1]!.toLowerCase(), args: (m[2] ?? "").trim() };
+}
+
+/** Runs a command; returns false when `text` is not a slash command at all. */
+export function runSlash(text: string, ctx: SlashContext): boolean {
+  const parsed = parseSlash(text);
+  if (!parsed) return false;
+  const command = SLASH_COMMANDS.find((c) => c.name === parsed.name);
+  if (!command) {
+    const near = SLASH_COMMANDS.filter((c) => c.name.startsWith(parsed.name.slice(0, 2))).map((c) => `/${c.name}`);
+    ctx.notice(
+      "warning",
+      `Unknown command /${parsed.name}${near.length ? ` (did you mean ${near.join(" or ")}?)` : ""}. Commands: ${SLASH_COMMANDS.map((c) => `/${c.name}`).join(" ")}. It was not sent to the model.`,
+    );
+    return true;
+  }
+  command.run(ctx, parsed.args);
+  return true;
+}
+
+export interface Completion {
+  /** The input text after completing (unchanged when nothing fits). */
+  text: string;
+  /** Everything that fits, for showing when several do. */
+  candidates: string[];
+}
+
+function commonPrefix(words: string[]): string {
+  if (words.length === 0) return "";
+  let prefix = words[0]!;
+  for (const w of words) while (!w.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}
+
+/** Completes a command name or its argument; undefined when the text is not a command being typed. */
+export function completeSlash(text: string, ctx: SlashContext): Completion | undefined {
+  const nameOnly = /^\/([\w-]*)$/.exec(text);
+  if (nameOnly) {
+    const partial = nameOnly[1]!.toLowerCase();
+    const names = SLASH_COMMANDS.map((c) => c.name).filter((n) => n.startsWith(partial));
+    if (names.length === 0) return { text, candidates: [] };
+    if (names.length === 1) return { text: `/${names[0]} `, candidates: names.map((n) => `/${n}`) };
+    return { text: `/${commonPrefix(names)}`, candidates: names.map((n) => `/${n}`) };
+  }
+  const withArg = /^\/([\w-]+)\s+(\S*)$/.exec(text);
+  if (withArg) {
+    const command = SLASH_COMMANDS.find((c) => c.name === withArg[1]!.toLowerCase());
+    if (!command?.complete) return undefined;
+    const partial = withArg[2]!;
+    const options = command.complete(ctx).filter((o) => o.startsWith(partial));
+    if (options.length === 0) return { text, candidates: [] };
+    const completed = options.length === 1 ? options[0]! : commonPrefix(options);
+    return { text: `/${command.name} ${completed}`, candidates: options };
+  }
+  return undefined;
+}
