@@ -118,7 +118,13 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
           killGraceMs: options.killGraceMs,
           onChunk: (chunk) => {
             spool.write(chunk);
-            onUpdate({ chunk });
+            // This runs inside a pipe's data handler, where a throw would crash the process: a
+            // failing subscriber loses its update, not the command.
+            try {
+              onUpdate({ chunk });
+            } catch {
+              // Nothing to do: the output is still in the result.
+            }
           },
         });
       } catch (error) {

@@ -54,8 +54,11 @@ function formatLine(number: number, text: string, length: number): string {
 
 async function statOrExplain(absolutePath: string, shownPath: string): Promise<void> {
   let isDirectory: boolean;
+  let isFile: boolean;
   try {
-    isDirectory = (await stat(absolutePath)).isDirectory();
+    const info = await stat(absolutePath);
+    isDirectory = info.isDirectory();
+    isFile = info.isFile();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
@@ -66,6 +69,8 @@ async function statOrExplain(absolutePath: string, shownPath: string): Promise<v
   if (isDirectory) {
     throw new Error(`${shownPath} is a directory, not a file. List it with ls (or bash: ls -la ${JSON.stringify(shownPath)}).`);
   }
+  // A FIFO or a device would block the read or never end.
+  if (!isFile) throw new Error(`${shownPath} is not a regular file (a pipe, socket or device). Inspect it with bash if needed.`);
 }
 
 export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, ReadToolDetails> {
