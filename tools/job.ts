@@ -3,7 +3,7 @@
 // process group so that stopping it reaches every child. Its output feeds a headless terminal
 // emulator (what the jobs pane paints) and plain-text logs (what the model reads), all bounded.
 import { spawn as spawnChild, type ChildProcess } from "node:child_process";
-import { statSync } from "node:fs";
+import { closeSync, constants as fsConstants, openSync, statSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { spawn as spawnPty, type IPty } from "node-pty";
 import type { JobInfo, JobStarter, JobStatus, JobStream } from "./job-events.js";
@@ -59,6 +59,24 @@ function processGone(pid: number): boolean {
   }
 }
 
+/**
+ * Keeps our own descriptor on the pty's slave side for the job's life. node-pty closes the master
+ * as soon as a read fails with EIO, which happens the moment the job's processes have closed their
+ * descriptors, and closing the master hangs the terminal up: a program that closes stdin, stdout and
+ * stderr before it exits (cat after end of input does) is then killed by SIGHUP and reported as
+ * such. With the slave held open, the master stays up until node-pty sees the process exit.
+ * The slave's path is node-pty's internal `_pty`; without it we go on as node-pty does.
+ */
+function holdSlave(ptyProcess: IPty): number | undefined {
+  const path = (ptyProcess as unknown as { _pty?: unknown })._pty;
+  if (typeof path !== "string") return undefined;
+  try {
+    return openSync(path, fsConstants.O_RDWR | fsConstants.O_NOCTTY);
+  } catch {
+    return undefined;
+  }
+}
+
 export class Job {
   readonly id: string;
   readonly command: string;
@@ -90,6 +108,7 @@ export class Job {
   private readonly outputListeners = new Set<(chunk: string, stream: JobStream) => void>();
   private resolveExited!: (info: JobInfo) => void;
   private exitCheckTimer: NodeJS.Timeout | undefined;
+  private slaveFd: number | undefined;
   private stdinBytesValue = 0;
   private stdinClosedValue = false;
   private disposed = false;
@@ -149,6 +168,7 @@ export class Job {
         pause: () => this.pausePty(),
         resume: () => this.resumePty(),
       });
+      this.slaveFd = holdSlave(ptyProcess);
       ptyProcess.onData((chunk) => this.receive(chunk, "pty"));
       ptyProcess.onExit(({ exitCode, signal }) => this.finish(exitCode, signalName(signal)));
       // Answers the program's terminal queries (cursor position, device attributes), as a terminal would.
@@ -303,7 +323,15 @@ export class Job {
 
   /** Sends a signal to the job's whole process group. */
   signalGroup(signal: NodeJS.Signals): boolean {
-    return signalGroup(this.pid, signal);
+    if (signalGroup(this.pid, signal)) return true;
+    // node-pty returns before its child has called setsid(), so for a moment right after the start
+    // the group does not exist yet: the signal goes to the child itself (it cannot have children yet).
+    try {
+      process.kill(this.pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Frees the emulator and closes what is still open. The process must have been ended first. */
@@ -313,6 +341,7 @@ export class Job {
     this.outputListeners.clear();
     this.feed.dispose();
     clearInterval(this.exitCheckTimer);
+    this.releaseSlave();
     if (this.child) {
       this.child.stdin?.destroy();
       this.child.stdout?.destroy();
@@ -328,6 +357,16 @@ export class Job {
     else if (stream === "stderr") this.stderrLog?.write(chunk);
     this.feed.write(chunk);
     for (const listener of this.outputListeners) listener(chunk, stream);
+  }
+
+  private releaseSlave(): void {
+    if (this.slaveFd === undefined) return;
+    try {
+      closeSync(this.slaveFd);
+    } catch {
+      // Already closed: nothing to release.
+    }
+    this.slaveFd = undefined;
   }
 
   private pausePty(): void {
@@ -361,6 +400,7 @@ export class Job {
       this.exitCodeValue = exitCode;
     }
     this.stdinClosedValue = true;
+    this.releaseSlave();
     this.resolveExited(this.info);
   }
 }
