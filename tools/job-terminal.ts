@@ -41,6 +41,7 @@ export interface FlowControl {
 export class EmulatorFeed {
   private pendingChars = 0;
   private paused = false;
+  private pauseCount = 0;
   private disposed = false;
   private released = false;
   private readonly listeners = new Set<() => void>();
@@ -49,7 +50,7 @@ export class EmulatorFeed {
     private readonly terminal: Terminal,
     private readonly flow: FlowControl,
     private readonly highWater: number = EMULATOR_HIGH_WATER,
-    private readonly lowWater: number = EMULATOR_LOW_WATER,
+    private readonly lowWater: number = Math.min(EMULATOR_LOW_WATER, highWater / 2),
   ) {}
 
   /** Characters handed to the emulator and not parsed yet. */
@@ -59,6 +60,11 @@ export class EmulatorFeed {
 
   get isPaused(): boolean {
     return this.paused;
+  }
+
+  /** How many times the source was paused so far. */
+  get pauses(): number {
+    return this.pauseCount;
   }
 
   write(chunk: string): void {
@@ -97,6 +103,7 @@ export class EmulatorFeed {
 
   private setPaused(paused: boolean): void {
     this.paused = paused;
+    if (paused) this.pauseCount++;
     if (paused) this.flow.pause();
     else this.flow.resume();
   }

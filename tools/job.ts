@@ -28,6 +28,9 @@ export interface JobSpec {
   cols: number;
   rows: number;
   scrollback: number;
+  /** Unparsed emulator input above which the job's output is paused, and below which it resumes. */
+  emulatorHighWater?: number;
+  emulatorLowWater?: number;
 }
 
 /** Where a reader has got to in a job's plain-text log (see poll_process). */
@@ -164,10 +167,12 @@ export class Job {
       this.stdoutLog = undefined;
       this.stderrLog = undefined;
       this.pid = ptyProcess.pid;
-      this.feed = new EmulatorFeed(this.terminal, {
-        pause: () => this.pausePty(),
-        resume: () => this.resumePty(),
-      });
+      this.feed = new EmulatorFeed(
+        this.terminal,
+        { pause: () => this.pausePty(), resume: () => this.resumePty() },
+        spec.emulatorHighWater,
+        spec.emulatorLowWater,
+      );
       this.slaveFd = holdSlave(ptyProcess);
       ptyProcess.onData((chunk) => this.receive(chunk, "pty"));
       ptyProcess.onExit(({ exitCode, signal }) => this.finish(exitCode, signalName(signal)));
@@ -199,7 +204,7 @@ export class Job {
           child.stdout?.resume();
           child.stderr?.resume();
         },
-      });
+      }, spec.emulatorHighWater, spec.emulatorLowWater);
       child.stdout?.setEncoding("utf8");
       child.stderr?.setEncoding("utf8");
       child.stdout?.on("data", (chunk: string) => this.receive(chunk, "stdout"));
@@ -258,6 +263,11 @@ export class Job {
   /** Characters written to the emulator and not parsed yet. */
   get emulatorPending(): number {
     return this.feed.pending;
+  }
+
+  /** How often the job's output was paused for the emulator to catch up. */
+  get emulatorPauses(): number {
+    return this.feed.pauses;
   }
 
   get info(): JobInfo {
