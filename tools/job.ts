@@ -3,12 +3,12 @@
 // process group so that stopping it reaches every child. Its output feeds a headless terminal
 // emulator (what the jobs pane paints) and plain-text logs (what the model reads), all bounded.
 import { spawn as spawnChild, type ChildProcess } from "node:child_process";
-import { closeSync, constants as fsConstants, openSync, statSync } from "node:fs";
-import { constants as osConstants } from "node:os";
+import { closeSync, statSync } from "node:fs";
 import { spawn as spawnPty, type IPty } from "node-pty";
 import type { JobInfo, JobStarter, JobStatus, JobStream } from "./job-events.js";
 import { createJobTerminal, EmulatorFeed, type Terminal } from "./job-terminal.js";
 import { PlainTextLog } from "./plain-text-log.js";
+import { holdSlave, processGone, signalName } from "./pty-process.js";
 import { signalGroup } from "./process-group.js";
 
 export type StdinMode = "pty" | "pipe";
@@ -46,40 +46,6 @@ const PIPE_DRAIN_MS = 250;
 /** How often a paused pty checks whether its process is gone (see EmulatorFeed.release). */
 const PAUSED_EXIT_CHECK_MS = 40;
 
-function signalName(signal: number | NodeJS.Signals | null | undefined): string | undefined {
-  if (signal === null || signal === undefined || signal === 0) return undefined;
-  if (typeof signal === "string") return signal;
-  const entry = Object.entries(osConstants.signals).find(([, value]) => value === signal);
-  return entry ? entry[0] : `signal ${signal}`;
-}
-
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-}
-
-/**
- * Keeps our own descriptor on the pty's slave side for the job's life. node-pty closes the master
- * as soon as a read fails with EIO, which happens the moment the job's processes have closed their
- * descriptors, and closing the master hangs the terminal up: a program that closes stdin, stdout and
- * stderr before it exits (cat after end of input does) is then killed by SIGHUP and reported as
- * such. With the slave held open, the master stays up until node-pty sees the process exit.
- * The slave's path is node-pty's internal `_pty`; without it we go on as node-pty does.
- */
-function holdSlave(ptyProcess: IPty): number | undefined {
-  const path = (ptyProcess as unknown as { _pty?: unknown })._pty;
-  if (typeof path !== "string") return undefined;
-  try {
-    return openSync(path, fsConstants.O_RDWR | fsConstants.O_NOCTTY);
-  } catch {
-    return undefined;
-  }
-}
-
 export class Job {
   readonly id: string;
   readonly command: string;
@@ -114,6 +80,8 @@ export class Job {
   private slaveFd: number | undefined;
   private stdinBytesValue = 0;
   private stdinClosedValue = false;
+  /** Whether the last input ended a line: a pty takes Ctrl+D as end of input only at a line start. */
+  private inputAtLineStart = true;
   private disposed = false;
 
   // Bookkeeping for the registry and the tools.
@@ -187,7 +155,11 @@ export class Job {
         detached: true,
         stdio: ["pipe", "pipe", "pipe"],
       });
+      child.on("error", () => {
+        // A failed spawn is reported below (no pid); later errors surface as the exit.
+      });
       if (child.pid === undefined) {
+        this.terminal.dispose();
         throw new Error(`Cannot start the job: ${spec.shell} could not be run. Check that it exists and is executable.`);
       }
       this.pty = undefined;
@@ -212,9 +184,6 @@ export class Job {
       // Writing to a process that closed its stdin fails asynchronously; the job's status tells the story.
       child.stdin?.on("error", () => {
         this.stdinClosedValue = true;
-      });
-      child.on("error", () => {
-        /* spawn errors after the pid was assigned surface as the exit below */
       });
       child.once("exit", (code, signal) => {
         this.feed.release();
@@ -317,14 +286,19 @@ export class Job {
   /** Sends input as is. The registry checks the caps; this only delivers. */
   writeInput(data: string): void {
     this.stdinBytesValue += Buffer.byteLength(data, "utf8");
+    if (data.length > 0) this.inputAtLineStart = data.endsWith("\n") || data.endsWith("\r");
     if (this.pty) this.pty.write(data);
     else this.child?.stdin?.write(data);
   }
 
-  /** Ends input: closes stdin of a pipe job, sends ^D (end of file at a line start) to a pty job. */
+  /**
+   * Ends input: closes stdin of a pipe job, sends Ctrl+D to a pty job. Mid-line, a terminal's first
+   * Ctrl+D only hands over the pending text, so a second one follows.
+   */
   endInput(): void {
     if (this.pty) {
-      this.pty.write("\x04");
+      this.pty.write(this.inputAtLineStart ? "\x04" : "\x04\x04");
+      this.inputAtLineStart = true;
     } else {
       this.stdinClosedValue = true;
       this.child?.stdin?.end();

@@ -140,6 +140,15 @@ describe("JobRegistry", () => {
     expect(info).toMatchObject({ status: "exited", exitCode: 0 });
   });
 
+  it("ends a pty job's input even when the last text did not end its line", async () => {
+    const registry = makeRegistry();
+    const job = registry.start({ command: "wc -c", startedBy: "agent" });
+    registry.write(job.id, "abc", { eof: true });
+    const info = await job.exited;
+    expect(info).toMatchObject({ status: "exited", exitCode: 0 });
+    expect(job.log.keptText()).toMatch(/^abc\s*3$/m);
+  });
+
   it("writes to a shell read loop over pipes and closes its stdin", async () => {
     const registry = makeRegistry();
     const job = registry.start({
