@@ -1,7 +1,7 @@
 // Assembles a working coding agent without any screen: one bus, the job registry, the tools, the
 // system prompt and the Agent, wired so job events reach the bus and job notices reach the model.
 // The dashboard, print and JSON modes and library users all start from here.
-import { createCodingTools, createReadOnlyTools, createToolsByName, TOOL_NAMES } from "../tools/coding-tools.js";
+import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
 import { createJobTools } from "../tools/job-tools.js";
 import { JobRegistry, type JobSettings } from "../tools/job-registry.js";
 import type { AgentTool } from "../tools/tool.js";
@@ -87,10 +87,11 @@ function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry): 
   const jobTools = createJobTools(jobs);
   if (selection === "default") return [...createCodingTools(cwd), ...jobTools];
   if (selection === "read-only") return createReadOnlyTools(cwd);
-  const unknown = selection.filter((name) => !TOOL_NAMES.includes(name) && !jobTools.some((t) => t.name === name));
+  const pick = (name: string): AgentTool | undefined => (isToolName(name) ? createToolByName(cwd, name) : jobTools.find((t) => t.name === name));
+  const unknown = selection.filter((name) => !pick(name));
   if (unknown.length) {
     const known = [...TOOL_NAMES, ...jobTools.map((t) => t.name)].join(", ");
     throw new UnknownToolError(`unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (known: ${known}, or read-only)`);
   }
-  return selection.map((name) => jobTools.find((t) => t.name === name) ?? createToolsByName(cwd, [name])[0]!);
+  return selection.map((name) => pick(name)!);
 }

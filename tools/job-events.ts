@@ -24,6 +24,8 @@ export interface JobInfo {
   stdinMode: "pty" | "pipe";
   /** How many times the person restarted this job under the same id. */
   restarts: number;
+  /** The bash_stream call that started it, so a pane can show the job's terminal for that call. */
+  toolCallId?: string;
 }
 
 export type JobEvent =

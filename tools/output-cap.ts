@@ -28,6 +28,31 @@ function countLines(text: string): number {
   return n;
 }
 
+/** How `maxChars` is split: about 40 % for the head, the rest for the tail (where errors are). */
+export function headTailBudgets(maxChars: number): { head: number; tail: number } {
+  const head = Math.floor(maxChars * 0.4);
+  return { head, tail: maxChars - head };
+}
+
+/** Where the kept head of `text` ends: at `budget`, or just after a newline in its second half. */
+export function headCutIndex(text: string, budget: number): number {
+  const newline = text.lastIndexOf("\n", budget);
+  return newline > budget * 0.5 ? newline + 1 : budget;
+}
+
+/** Where the kept tail of `text` starts: `budget` from the end, or just after a newline soon after. */
+export function tailCutIndex(text: string, budget: number): number {
+  const start = text.length - budget;
+  const newline = text.indexOf("\n", start);
+  return newline !== -1 && newline < start + budget * 0.5 ? newline + 1 : start;
+}
+
+/** Head, marker line, tail: the shape of every capped output. */
+export function joinWithOmission(head: string, tail: string, omittedChars: number, omittedLines: number): string {
+  const marker = `\n... [${omittedChars} characters, ${omittedLines} lines omitted] ...\n`;
+  return (head.endsWith("\n") ? head.slice(0, -1) : head) + marker + tail;
+}
+
 /**
  * Keeps about 40 % of the budget from the head and 60 % from the tail (the end of a log is where
  * errors are), cutting at line boundaries when one is near, with a marker line in between.
@@ -37,21 +62,14 @@ export function capOutput(text: string, maxChars: number = DEFAULT_MAX_OUTPUT_CH
   if (totalChars <= maxChars) {
     return { text, truncated: false, omittedChars: 0, omittedLines: 0, totalChars };
   }
-  const headBudget = Math.floor(maxChars * 0.4);
-  const tailBudget = maxChars - headBudget;
-  let headEnd = headBudget;
-  const headNewline = text.lastIndexOf("\n", headBudget);
-  if (headNewline > headBudget * 0.5) headEnd = headNewline + 1;
-  let tailStart = totalChars - tailBudget;
-  const tailNewline = text.indexOf("\n", tailStart);
-  if (tailNewline !== -1 && tailNewline < tailStart + tailBudget * 0.5) tailStart = tailNewline + 1;
+  const budgets = headTailBudgets(maxChars);
+  const headEnd = headCutIndex(text, budgets.head);
+  const tailStart = tailCutIndex(text, budgets.tail);
   const omitted = text.slice(headEnd, tailStart);
   const omittedChars = omitted.length;
   const omittedLines = countLines(omitted);
-  const marker = `\n... [${omittedChars} characters, ${omittedLines} lines omitted] ...\n`;
-  const head = text.slice(0, headEnd);
   return {
-    text: (head.endsWith("\n") ? head.slice(0, -1) : head) + marker + text.slice(tailStart),
+    text: joinWithOmission(text.slice(0, headEnd), text.slice(tailStart), omittedChars, omittedLines),
     truncated: true,
     omittedChars,
     omittedLines,

@@ -1,5 +1,6 @@
 // Ends whole process groups. Every process pitwall starts (a bash call, a job) leads its own group,
 // so signalling the negative pid reaches its children and grandchildren too.
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Sends `signal` to the group led by `pid`; false when no such group is left. */
 export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
@@ -11,8 +12,14 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-/** True while any process of the group led by `pid` is alive (signal 0 probes without killing). */
+/**
+ * True while any process of the group led by `pid` is alive. On Linux, zombies do not count: an
+ * orphaned grandchild that exited stays a zombie until init reaps it, and some containers' init
+ * never does, which would make every kill wait out its grace period.
+ */
 export function groupAlive(pid: number): boolean {
+  const members = liveMembersFromProc(pid);
+  if (members !== undefined) return members > 0;
   try {
     process.kill(-pid, 0);
     return true;
@@ -40,4 +47,28 @@ export async function terminateGroup(pid: number, graceMs: number = DEFAULT_KILL
   while (groupAlive(pid) && Date.now() < killDeadline) {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** Live (non-zombie) processes in group `pgid` from /proc, or undefined where /proc is unavailable. */
+function liveMembersFromProc(pgid: number): number | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return undefined;
+  }
+  let live = 0;
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+    } catch {
+      continue; // exited while we looked
+    }
+    // "pid (comm) state ppid pgrp …": comm may hold spaces and parentheses, so split after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") live++;
+  }
+  return live;
 }

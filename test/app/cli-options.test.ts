@@ -1,0 +1,69 @@
+// Every flag's parsing and its error path.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseCliArgs, UsageError } from "../../app/cli-options.js";
+
+const parse = (...argv: string[]) => parseCliArgs(argv, "/base");
+const fails = (argv: string[], message: RegExp) => {
+  expect(() => parseCliArgs(argv, "/base")).toThrow(UsageError);
+  expect(() => parseCliArgs(argv, "/base")).toThrow(message);
+};
+
+describe("command line", () => {
+  it("takes positional prompts in order, and defaults", () => {
+    const o = parse("fix it", "then test");
+    expect(o.prompts).toEqual(["fix it", "then test"]);
+    expect(o).toMatchObject({ print: false, json: false, continue: false, resume: false, noSession: false, cwd: "/base", mouse: false });
+  });
+
+  it("parses every flag", () => {
+    const dir = mkdtempSync(join(tmpdir(), "pitwall-cli-"));
+    writeFileSync(join(dir, "prompt.md"), "Be terse.");
+    const o = parseCliArgs(
+      ["-p", "hi", "--model", "openai/gpt-5.4", "--provider", "openai", "--base-url", "http://localhost:11434/v1", "--api-key", "k",
+        "--thinking", "high", "--system-prompt", "@prompt.md", "--tools", "read,bash", "--cwd", "sub", "--bash-yield-ms", "5000",
+        "--session-dir", "s", "--mouse"],
+      dir,
+    );
+    expect(o).toMatchObject({
+      print: true, prompts: ["hi"], model: "openai/gpt-5.4", provider: "openai", baseUrl: "http://localhost:11434/v1", apiKey: "k",
+      thinking: "high", systemPrompt: "Be terse.", tools: ["read", "bash"], cwd: join(dir, "sub"), bashYieldMs: 5000, sessionDir: join(dir, "s"), mouse: true,
+    });
+    expect(parse("--json").json).toBe(true);
+    expect(parse("-c").continue).toBe(true);
+    expect(parse("--continue").continue).toBe(true);
+    expect(parse("-r").resume).toBe(true);
+    expect(parse("--session", "x.jsonl").sessionFile).toBe("/base/x.jsonl");
+    expect(parse("--no-session").noSession).toBe(true);
+    expect(parse("--tools", "read-only").tools).toBe("read-only");
+    expect(parse("--system-prompt", "plain text").systemPrompt).toBe("plain text");
+    expect(parse("--print-system-prompt").printSystemPrompt).toBe(true);
+    expect(parse("--version").version).toBe(true);
+    expect(parse("--help").help).toBe(true);
+  });
+
+  it("rejects unknown flags and bad values with one line", () => {
+    fails(["--bogus"], /^unknown flag --bogus$/);
+    fails(["-x"], /^unknown flag -x$/);
+    fails(["--provider", "gemini"], /--provider must be anthropic or openai/);
+    fails(["--thinking", "max"], /--thinking must be one of off, minimal, low, medium, high/);
+    fails(["--base-url", "localhost:11434"], /--base-url must be an http\(s\) URL/);
+    fails(["--bash-yield-ms", "soon"], /--bash-yield-ms must be a positive whole number/);
+    fails(["--bash-yield-ms", "-5"], /--bash-yield-ms/);
+    fails(["--model", ""], /--model needs a value/);
+    fails(["--tools", ","], /--tools needs at least one tool name/);
+    fails(["--system-prompt", "@/nonexistent/prompt.md"], /cannot read/);
+    fails(["--json", "-p", "x"], /pick one/);
+    fails(["-c", "--session", "x.jsonl"], /use one/);
+    fails(["--no-session", "-c"], /--no-session cannot be combined with --continue/);
+    for (const argv of [["--bogus"], ["--thinking", "max"]]) {
+      try {
+        parseCliArgs(argv, "/base");
+      } catch (error) {
+        expect((error as Error).message).not.toContain("\n");
+      }
+    }
+  });
+});

@@ -1,0 +1,82 @@
+// installJobCleanup ends every job however the process ends. It calls process.exit, so it is tested
+// in a child node process that runs the compiled registry (built once into node_modules/.cache).
+import { execFileSync, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { survivors, tempDir, waitFor } from "./helpers.js";
+
+const root = resolve(import.meta.dirname, "../..");
+const buildDir = join(root, "node_modules/.cache/pitwall-job-cleanup-test");
+
+beforeAll(() => {
+  execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", root, "--outDir", buildDir, "--declaration", "false", "--sourceMap", "false"], {
+    stdio: "pipe",
+    timeout: 120_000,
+  });
+}, 130_000);
+
+type Ending = "SIGTERM" | "SIGINT" | "SIGHUP" | "uncaught" | "exit";
+
+function childScript(ending: Ending): string {
+  return `
+import { JobRegistry, installJobCleanup } from ${JSON.stringify(join(buildDir, "tools/job-registry.js"))};
+const registry = new JobRegistry({ cwd: process.cwd(), settings: { killGraceMs: 500 } });
+installJobCleanup(registry);
+const jobs = [
+  registry.start({ command: "sleep 300", startedBy: "agent" }),
+  registry.start({ command: "sleep 301 & sleep 302 & wait", stdinMode: "pipe", startedBy: "agent" }),
+  registry.start({ command: "trap '' TERM HUP INT; echo armed; while true; do sleep 0.1; done", startedBy: "user" }),
+];
+const armed = () => jobs[2].log.keptText().includes("armed");
+const timer = setInterval(() => {
+  if (!armed()) return;
+  clearInterval(timer);
+  process.stdout.write("READY " + JSON.stringify(jobs.map((j) => j.pid)) + "\\n");
+  ${ending === "uncaught" ? 'setTimeout(() => { throw new Error("boom from the test"); }, 50);' : ""}
+  ${ending === "exit" ? "setTimeout(() => process.exit(0), 50);" : ""}
+}, 20);
+setInterval(() => {}, 1000);
+`;
+}
+
+async function runChild(ending: Ending): Promise<{ code: number | null; stderr: string; pgids: number[] }> {
+  const dir = tempDir();
+  const script = join(dir, "child.mjs");
+  writeFileSync(script, childScript(ending));
+  const child = spawn(process.execPath, [script], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolveExit) => child.on("exit", (code) => resolveExit(code)));
+  try {
+    await waitFor(() => stdout.includes("READY "), 20_000, `the child to start its jobs (stderr: ${stderr})`);
+    const pgids = JSON.parse(stdout.slice(stdout.indexOf("READY ") + 6).split("\n")[0]!) as number[];
+    expect(survivors(pgids).length).toBeGreaterThanOrEqual(4);
+    if (ending === "SIGTERM" || ending === "SIGINT" || ending === "SIGHUP") child.kill(ending);
+    const code = await exited;
+    return { code, stderr, pgids };
+  } finally {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  }
+}
+
+describe("installJobCleanup", () => {
+  const cases: [Ending, number][] = [
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+    ["SIGHUP", 129],
+    ["uncaught", 1],
+    ["exit", 0],
+  ];
+  for (const [ending, expectedCode] of cases) {
+    it(`leaves no job process behind when pitwall ends by ${ending}`, async () => {
+      const { code, stderr, pgids } = await runChild(ending);
+      expect(code).toBe(expectedCode);
+      if (ending === "uncaught") expect(stderr).toContain("boom from the test");
+      // KILL is sent synchronously on 'exit'; give the kernel a moment to take the processes down.
+      await waitFor(() => survivors(pgids).length === 0, 5_000, "every job group to be gone");
+    }, 40_000);
+  }
+});

@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { JobRegistry } from "../../tools/job-registry.js";
+import { DEFAULT_LOG_HEAD_CHARS, DEFAULT_LOG_MAX_CHARS, DEFAULT_LOG_MAX_LINE_CHARS } from "../../tools/plain-text-log.js";
+import { EMULATOR_HIGH_WATER } from "../../tools/job-terminal.js";
+import { tempDir, waitFor } from "./helpers.js";
+
+const registries: JobRegistry[] = [];
+afterEach(async () => {
+  await Promise.all(registries.splice(0).map((r) => r.shutdown()));
+});
+
+const LINE = "flood line 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+describe("a job that floods its output", () => {
+  it("keeps memory bounded through 100 MB of output", async () => {
+    const registry = new JobRegistry({ cwd: tempDir(), settings: { scrollback: 1_000 } });
+    registries.push(registry);
+    let eventBytes = 0;
+    let largestChunk = 0;
+    registry.subscribe((e) => {
+      if (e.type !== "tool_execution_output") return;
+      eventBytes += e.chunk.length;
+      largestChunk = Math.max(largestChunk, Buffer.byteLength(e.chunk));
+    });
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    let pendingPeak = 0;
+    const job = registry.start({ command: `yes '${LINE}' | head -c 100000000`, startedBy: "agent" });
+    job.onOutput(() => {
+      pendingPeak = Math.max(pendingPeak, job.emulatorPending);
+    });
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }, 100);
+    const info = await job.exited;
+    await waitFor(() => job.emulatorPending === 0, 30_000, "the emulator to catch up");
+    clearInterval(sampler);
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+
+    expect(info).toMatchObject({ status: "exited", exitCode: 0 });
+    // Everything arrived (the pty turns each \n into \r\n).
+    const lines = Math.floor(100_000_000 / (LINE.length + 1));
+    expect(job.log.lineCount).toBe(lines);
+    expect(eventBytes).toBeGreaterThanOrEqual(100_000_000);
+    expect(largestChunk).toBeLessThanOrEqual(8 * 1024);
+    // The plain-text log kept only its budget, with absolute numbering.
+    expect(job.log.retainedChars).toBeLessThanOrEqual(DEFAULT_LOG_MAX_CHARS + DEFAULT_LOG_HEAD_CHARS + DEFAULT_LOG_MAX_LINE_CHARS);
+    expect(job.log.firstKeptLine).toBeGreaterThan(1);
+    expect(job.log.lineAt(lines)).toBe(LINE);
+    // The emulator kept its scrollback and never fell far behind.
+    expect(job.terminal.buffer.active.length).toBeLessThanOrEqual(job.terminal.rows + 1_000);
+    expect(pendingPeak).toBeLessThanOrEqual(EMULATOR_HIGH_WATER + 1024 * 1024);
+    const buffer = job.terminal.buffer.active;
+    expect(buffer.getLine(buffer.baseY + buffer.cursorY - 1)?.translateToString(true)).toBe(LINE.slice(0, job.terminal.cols));
+    // The model's view is capped.
+    const capped = job.log.capped(30_000);
+    expect(capped.text.length).toBeLessThan(31_000);
+    expect(capped.totalChars).toBeGreaterThanOrEqual(100_000_000);
+    console.log({ rssGrowthMB: (rssPeak - rssBefore) / 1e6, pendingPeak, lines: job.log.lineCount, retained: job.log.retainedChars, eventBytes });
+    // Generous: the emulator (~10–15 MB), the log (~4 MB) and V8's own slack, not 100 MB of output.
+    expect(rssPeak - rssBefore).toBeLessThan(250 * 1024 * 1024);
+  }, 120_000);
+});

@@ -1,0 +1,294 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { JobEvent } from "../../tools/job-events.js";
+import { JobRegistry, type JobSettings } from "../../tools/job-registry.js";
+import type { CompletedJobDetails, RunningJobDetails } from "../../tools/job-result.js";
+import { createJobTools, JOB_TOOL_NAMES } from "../../tools/job-tools.js";
+import type { AgentTool, ToolResult } from "../../tools/tool.js";
+import { callContext, neverAborted, tempDir, waitFor } from "./helpers.js";
+
+const registries: JobRegistry[] = [];
+
+function setup(settings: Partial<JobSettings> = {}, env: NodeJS.ProcessEnv = process.env) {
+  const registry = new JobRegistry({ cwd: tempDir(), settings, env });
+  registries.push(registry);
+  const tools = new Map(createJobTools(registry).map((t) => [t.name, t]));
+  const call = (name: string, params: Record<string, unknown>, options: { signal?: AbortSignal; yieldSignal?: AbortSignal; onUpdate?: (chunk: string) => void } = {}) => {
+    const tool = tools.get(name) as AgentTool;
+    return tool.execute(
+      `call-${Math.random().toString(36).slice(2, 8)}`,
+      params as never,
+      options.signal ?? neverAborted(),
+      (u) => options.onUpdate?.(u.chunk),
+      callContext(options.yieldSignal),
+    ) as Promise<ToolResult<unknown>>;
+  };
+  return { registry, tools, call };
+}
+
+afterEach(async () => {
+  await Promise.all(registries.splice(0).map((r) => r.shutdown()));
+});
+
+const SERVER = `echo "booting"; sleep 0.3; echo "Server listening on http://localhost:4321"; i=0; while true; do i=$((i+1)); echo "request $i"; sleep 0.2; done`;
+
+describe("the job tools", () => {
+  it("are the six named tools with descriptions that state when to use them and the caps", () => {
+    const { tools } = setup();
+    expect([...tools.keys()]).toEqual([...JOB_TOOL_NAMES]);
+    const bashStream = tools.get("bash_stream")!;
+    expect(bashStream.description).toMatch(/dev servers/);
+    expect(bashStream.description).toMatch(/more than a minute/);
+    expect(bashStream.description).toMatch(/30000 characters/);
+    expect(tools.get("write_stdin")!.description).toMatch(/256 KiB/);
+  });
+
+  it("returns a finished command's status, exit code and output", async () => {
+    const { call, registry } = setup();
+    const result = await call("bash_stream", { command: "echo hello; echo oops >&2; exit 2", stdinMode: "pipe" });
+    const details = result.details as CompletedJobDetails;
+    expect(details).toMatchObject({ status: "failed", jobId: "1", exitCode: 2, stdout: "hello", stderr: "oops" });
+    expect(details.aggregated).toBe("hello\noops");
+    expect(details.durationMs).toBeGreaterThanOrEqual(0);
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/^Job 1 \(pid \d+\) exited with code 2 after/);
+    expect(result.content).toContain("stdout:\nhello\nstderr:\noops");
+    // The tool delivered the end, so no notice follows.
+    expect(registry.drainNotices()).toEqual([]);
+  });
+
+  it("yields when a server prints its ready line, then poll_process sees the new lines", async () => {
+    const { call, registry } = setup();
+    const events: JobEvent[] = [];
+    registry.subscribe((e) => events.push(e));
+    const started = Date.now();
+    const result = await call("bash_stream", { command: SERVER, readyPattern: "listening on", yieldMs: 60_000 });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const details = result.details as RunningJobDetails;
+    expect(details).toMatchObject({ status: "running", jobId: "1" });
+    expect(details.pid).toBeGreaterThan(0);
+    expect(details.tail).toContain("Server listening on http://localhost:4321");
+    expect(result.content).toContain("The ready pattern matched");
+    expect(result.content).toContain('Use poll_process with jobId "1"');
+    expect(events.some((e) => e.type === "tool_execution_progress" && e.jobId === "1")).toBe(true);
+
+    const poll = await call("poll_process", { jobId: "1", maxDrainMs: 10_000 });
+    expect(poll.content).toMatch(/New output \(lines? \d+/);
+    expect(poll.content).toMatch(/request \d+/);
+    expect(poll.content).not.toMatch(/^booting$/m);
+    expect((poll.details as RunningJobDetails).status).toBe("running");
+    const lastSeen = Number([...poll.content.matchAll(/request (\d+)/g)].at(-1)![1]);
+    const again = await call("poll_process", { jobId: "1", maxDrainMs: 10_000 });
+    const next = [...again.content.matchAll(/request (\d+)/g)].map((m) => Number(m[1]));
+    expect(next.length).toBeGreaterThan(0);
+    expect(Math.min(...next)).toBe(lastSeen + 1);
+  });
+
+  it("shows \\r progress bars to the model as their final lines only", async () => {
+    const { call } = setup();
+    const result = await call("bash_stream", {
+      command: `for p in 10 40 70 100; do printf '\\rDownloading [%-10s] %3d%%' "$(printf '#%.0s' $(seq 1 $((p/10))))" $p; sleep 0.05; done; printf '\\n'; printf '\\033[32mdone\\033[0m\\n'`,
+    });
+    const details = result.details as CompletedJobDetails;
+    expect(details.aggregated).toBe("Downloading [##########] 100%\ndone");
+    expect(result.content).not.toContain("\r");
+    expect(result.content).not.toContain("\x1b");
+    expect(result.content).not.toContain(" 10%");
+  });
+
+  it("tells the agent about a job that exits while it is idle, with the next request", async () => {
+    const { call, registry } = setup();
+    const result = await call("bash_stream", {
+      command: "echo 'compiling'; sleep 1.5; echo 'Error: Cannot find module ./server' >&2; exit 1",
+      yieldMs: 1_000,
+    });
+    expect((result.details as RunningJobDetails).status).toBe("running");
+    expect(registry.drainNotices()).toEqual([]);
+    await waitFor(() => registry.get("1")!.status !== "running", 15_000, "the job to exit");
+    const notices = registry.drainNotices();
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/^Job 1 \(echo 'compiling'.*\) exited with code 1 after [\d.]+s\. Last lines:\ncompiling\nError: Cannot find module \.\/server$/s);
+    expect(registry.drainNotices()).toEqual([]);
+    // Polling afterwards still gives the final result.
+    const poll = await call("poll_process", { jobId: "1" });
+    expect(poll.details).toMatchObject({ status: "failed", exitCode: 1 });
+    expect(poll.isError).toBe(true);
+  });
+
+  it("does not notify about an exit that poll_process already reported", async () => {
+    const { call, registry } = setup();
+    await call("bash_stream", { command: "sleep 1.3; echo finished", yieldMs: 1_000 });
+    const poll = await call("poll_process", { jobId: "1", maxDrainMs: 15_000 });
+    // The first new output may arrive before the exit; poll until the end is reported.
+    let final = poll;
+    for (let i = 0; i < 20 && (final.details as { status: string }).status === "running"; i++) {
+      final = await call("poll_process", { jobId: "1", maxDrainMs: 5_000 });
+    }
+    expect(final.details).toMatchObject({ status: "completed", exitCode: 0 });
+    expect(registry.drainNotices()).toEqual([]);
+  });
+
+  it("types into cat through write_stdin and ends it with eof", async () => {
+    const { call } = setup();
+    const start = await call("bash_stream", { command: "cat", yieldMs: 1_000 });
+    expect((start.details as RunningJobDetails).status).toBe("running");
+    const typed = await call("write_stdin", { jobId: "1", data: "ping\n" });
+    expect(typed.content).toMatch(/^Sent 5 bytes to job 1\./);
+    expect(typed.content).toContain("ping");
+    const ended = await call("write_stdin", { jobId: "1", data: "", eof: true });
+    const final = (ended.details as { status: string }).status === "running" ? await call("poll_process", { jobId: "1", maxDrainMs: 10_000 }) : ended;
+    expect(final.details).toMatchObject({ status: "completed", exitCode: 0 });
+  });
+
+  it("feeds a shell read loop over pipes and closes its input with eof", async () => {
+    const { call } = setup();
+    await call("bash_stream", {
+      command: 'while IFS= read -r line; do echo "upper: ${line^^}"; done; echo "input closed"',
+      stdinMode: "pipe",
+      yieldMs: 1_000,
+    });
+    const result = await call("write_stdin", { jobId: "1", data: "alpha\nbeta\n", eof: true });
+    let final = result;
+    if ((final.details as { status: string }).status === "running") final = await call("poll_process", { jobId: "1", maxDrainMs: 10_000 });
+    expect(final.details).toMatchObject({ status: "completed", exitCode: 0 });
+    expect((final.details as CompletedJobDetails).stdout).toBe("upper: ALPHA\nupper: BETA\ninput closed");
+  });
+
+  it("reports write_stdin errors for an unknown job and a finished one", async () => {
+    const { call } = setup();
+    await expect(call("write_stdin", { jobId: "9", data: "x" })).rejects.toThrow(/No job with id "9"/);
+    await call("bash_stream", { command: "true" });
+    await expect(call("write_stdin", { jobId: "1", data: "x" })).rejects.toThrow(/exited with code 0; it takes no more input/);
+  });
+
+  it("kill_process escalates on a job that ignores TERM and reports the final status", async () => {
+    const { call } = setup({ killGraceMs: 800 });
+    await call("bash_stream", { command: "trap '' TERM; echo armed; while true; do sleep 0.1; done", readyPattern: "armed", yieldMs: 10_000 });
+    const started = Date.now();
+    const result = await call("kill_process", { jobId: "1" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+    expect(result.details).toMatchObject({ status: "failed", exitCode: null, signal: "SIGKILL" });
+    expect(result.content).toMatch(/killed by SIGKILL/);
+    expect(result.content).toContain("armed");
+  });
+
+  it("kill_process with a signal sends only that signal", async () => {
+    const { call } = setup();
+    await call("bash_stream", {
+      command: "trap 'echo got INT; exit 7' INT; echo waiting; while true; do sleep 0.1; done",
+      readyPattern: "waiting",
+      stdinMode: "pipe",
+    });
+    const result = await call("kill_process", { jobId: "1", signal: "SIGINT" });
+    expect(result.details).toMatchObject({ exitCode: 7 });
+    expect(result.content).toContain("got INT");
+  });
+
+  it("poll_process with killIf always stops the job after reading", async () => {
+    const { call, registry } = setup();
+    await call("bash_stream", { command: SERVER, readyPattern: "listening" });
+    const result = await call("poll_process", { jobId: "1", killIf: "always" });
+    expect(result.content).toContain('Stopped as asked (killIf "always")');
+    expect(result.details).toMatchObject({ signal: "SIGTERM" });
+    expect(registry.get("1")!.running).toBe(false);
+  });
+
+  it("an aborted bash_stream leaves its job running and listed", async () => {
+    const { call, registry } = setup();
+    const abort = new AbortController();
+    const pending = call("bash_stream", { command: SERVER, yieldMs: 60_000 }, { signal: abort.signal });
+    await waitFor(() => registry.get("1")?.log.keptText().includes("request") ?? false, 15_000, "the server to run");
+    const started = Date.now();
+    abort.abort();
+    const result = await pending;
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result.details).toMatchObject({ status: "running", jobId: "1" });
+    expect(result.content).toContain("aborted");
+    expect(registry.get("1")!.running).toBe(true);
+    const list = await call("list_processes", {});
+    expect(list.content).toMatch(/job 1: running/);
+  });
+
+  it("a steering message ends the wait early", async () => {
+    const { call } = setup();
+    const steering = new AbortController();
+    const pending = call("bash_stream", { command: "sleep 30", yieldMs: 60_000 }, { yieldSignal: steering.signal });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    steering.abort();
+    const result = await pending;
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result.details).toMatchObject({ status: "running" });
+    expect(result.content).toContain("the person sent a message");
+  });
+
+  it("clamps yieldMs to at least a second", async () => {
+    const { call } = setup();
+    const started = Date.now();
+    const result = await call("bash_stream", { command: "sleep 30", yieldMs: 5 });
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(950);
+    expect(waited).toBeLessThan(10_000);
+    expect(result.details).toMatchObject({ status: "running" });
+  });
+
+  it("names an invalid readyPattern and starts nothing", async () => {
+    const { call, registry } = setup();
+    const result = await call("bash_stream", { command: "echo hi", readyPattern: "([unclosed" });
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain('readyPattern "([unclosed" is not a valid regular expression');
+    expect(registry.list()).toEqual([]);
+  });
+
+  it("reports the limit on simultaneous jobs as a clear error", async () => {
+    const { call } = setup({ maxJobs: 1 });
+    await call("bash_stream", { command: "sleep 30", yieldMs: 1_000 });
+    await expect(call("bash_stream", { command: "sleep 30", yieldMs: 1_000 })).rejects.toThrow(/limit is 1/);
+  });
+
+  it("caps output from PI_BASH_MAX_OUTPUT_CHARS, keeping head and tail", async () => {
+    const { call } = setup({}, { ...process.env, PI_BASH_MAX_OUTPUT_CHARS: "2000" });
+    const result = await call("bash_stream", { command: "seq 1 50000", stdinMode: "pipe" });
+    const details = result.details as CompletedJobDetails;
+    expect(details.aggregated.length).toBeLessThan(2_200);
+    expect(details.aggregated.startsWith("1\n2\n3\n")).toBe(true);
+    expect(details.aggregated.endsWith("49999\n50000")).toBe(true);
+    expect(details.truncated).toBe(true);
+    expect(result.content).toMatch(/characters, \d+ lines omitted/);
+    expect(result.content.length).toBeLessThan(2_800);
+    expect(result.content).toContain("get_process_log");
+  });
+
+  it("get_process_log pages by lines, and says which lines left memory", async () => {
+    const { call } = setup();
+    await call("bash_stream", { command: "seq 1 12000", stdinMode: "pipe" });
+    const last = await call("get_process_log", { jobId: "1", limit: 3 });
+    expect(last.content).toContain("Lines 11998–12000 of 12000:\n11998\n11999\n12000");
+    const page = await call("get_process_log", { jobId: "1", offset: 5000, limit: 4 });
+    expect(page.content).toContain("Lines 5000–5003 of 12000:\n5000\n5001\n5002\n5003");
+    expect(page.content).toContain("More: offset 5004");
+    const old = await call("get_process_log", { jobId: "1", offset: 1, limit: 2 });
+    expect(old.content).toContain("Lines 1–2000 are no longer in memory");
+    expect(old.content).toContain("Lines 2001–2002 of 12000:\n2001\n2002");
+    const past = await call("get_process_log", { jobId: "1", offset: 20000 });
+    expect(past.isError).toBe(true);
+    expect(past.content).toContain("past the end");
+  });
+
+  it("list_processes shows running and finished jobs with runtime, starter and last line", async () => {
+    const { call, registry } = setup();
+    await call("bash_stream", { command: "echo first; echo the end; exit 3" });
+    registry.start({ command: "echo person here; sleep 30", startedBy: "user" });
+    await waitFor(() => registry.get("2")!.log.keptText().includes("person here"), 10_000, "output");
+    const result = await call("list_processes", {});
+    expect(result.content).toMatch(/^1 running, 1 finished:/);
+    expect(result.content).toMatch(/job 1: exited with code 3, [\d.]+m?s, started by you, pid \d+: echo first; echo the end; exit 3\n {4}last: the end/);
+    expect(result.content).toMatch(/job 2: running, [\d.]+m?s, started by the person, pid \d+: echo person here; sleep 30\n {4}last: person here/);
+  });
+
+  it("streams plain completed lines to onUpdate while waiting", async () => {
+    const { call } = setup();
+    const updates: string[] = [];
+    await call("bash_stream", { command: "printf '\\033[1mone\\033[0m\\ntwo\\n'" }, { onUpdate: (c) => updates.push(c) });
+    expect(updates.join("")).toBe("one\ntwo\n");
+  });
+});

@@ -1,0 +1,136 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { PlainTextLog } from "../../tools/plain-text-log.js";
+
+function plain(...chunks: string[]): string {
+  const log = new PlainTextLog();
+  for (const chunk of chunks) log.write(chunk);
+  return log.keptText();
+}
+
+describe("PlainTextLog escapes and control characters", () => {
+  it("drops colours, cursor moves, OSC titles and DCS strings", () => {
+    expect(plain("\x1b[1;31mred\x1b[0m plain\n")).toBe("red plain\n");
+    expect(plain("\x1b]0;my title\x07after\n")).toBe("after\n");
+    expect(plain("\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\\n")).toBe("link\n");
+    expect(plain("\x1bPq#0;2;0;0;0\x1b\\text\n")).toBe("text\n");
+    expect(plain("\x1b[?25l\x1b[?2004hshown\x1b(B\x1b7\x1b8\n")).toBe("shown\n");
+  });
+
+  it("handles sequences split across chunks", () => {
+    expect(plain("a\x1b", "[3", "2mb\x1b]0;ti", "tle\x07c\n")).toBe("abc\n");
+  });
+
+  it("collapses carriage-return progress lines to their final state", () => {
+    expect(plain("10%\r20%\r100%\n")).toBe("100%\n");
+    expect(plain("progress [##   ]\rprogress [#####]\ndone\n")).toBe("progress [#####]\ndone\n");
+    // \r\n is a newline, not an erase.
+    expect(plain("one\r\ntwo\r\n")).toBe("one\ntwo\n");
+    // A terminal overwrites only what is written again.
+    expect(plain("downloading\rdone\n")).toBe("doneloading\n");
+  });
+
+  it("honours erase-line, backspace and column moves", () => {
+    expect(plain("downloading\r\x1b[Kdone\n")).toBe("done\n");
+    expect(plain("keep this\x1b[4D\x1b[0Kgone\n")).toBe("keep gone\n");
+    expect(plain("abc\x1b[2K\rxyz\n")).toBe("xyz\n");
+    expect(plain("abc\b\bX\n")).toBe("aXc\n");
+    expect(plain("abcdef\x1b[3GZ\n")).toBe("abZdef\n");
+    expect(plain("a\x1b[3Cb\n")).toBe("a   b\n");
+  });
+
+  it("keeps tabs and unicode, drops other controls", () => {
+    expect(plain("a\tb\x07\x00c 漢字 😀\n")).toBe("a\tbc 漢字 😀\n");
+  });
+});
+
+describe("PlainTextLog bounds", () => {
+  it("keeps the last lines with absolute numbers", () => {
+    const log = new PlainTextLog({ maxLines: 5 });
+    for (let i = 1; i <= 12; i++) log.write(`line ${i}\n`);
+    expect(log.lineCount).toBe(12);
+    expect(log.firstKeptLine).toBe(8);
+    expect(log.lineAt(7)).toBeUndefined();
+    expect(log.lineAt(8)).toBe("line 8");
+    expect(log.range(1, 10)).toEqual(["line 8", "line 9"]);
+    expect(log.dropped).toBe(true);
+  });
+
+  it("keeps lines under a character budget", () => {
+    const log = new PlainTextLog({ maxChars: 100 });
+    for (let i = 0; i < 50; i++) log.write(`${String(i).padStart(9, "0")}\n`);
+    expect(log.retainedChars - 0).toBeLessThanOrEqual(100 + 50 * 10);
+    expect(log.keptText().length).toBeLessThanOrEqual(100);
+    expect(log.lineAt(50)).toBe("000000049");
+  });
+
+  it("wraps a line that never ends", () => {
+    const log = new PlainTextLog({ maxLineChars: 100 });
+    log.write("x".repeat(1050));
+    expect(log.lineCount).toBe(10);
+    expect(log.partialLine.length).toBe(50);
+    expect(log.lineAt(1)).toBe("x".repeat(100));
+  });
+
+  it("tail includes the line being written", () => {
+    const log = new PlainTextLog();
+    log.write("a\nb\nc\nprompt> ");
+    expect(log.tail(2)).toEqual(["c", "prompt> "]);
+  });
+
+  it("reports each completed line with its number", () => {
+    const log = new PlainTextLog();
+    const seen: [string, number][] = [];
+    log.onLine((line, n) => seen.push([line, n]));
+    log.write("one\ntw");
+    log.write("o\n");
+    expect(seen).toEqual([
+      ["one", 1],
+      ["two", 2],
+    ]);
+  });
+
+  it("caps the whole output with head and tail when everything is still in memory", () => {
+    const log = new PlainTextLog();
+    for (let i = 1; i <= 1000; i++) log.write(`line ${i}\n`);
+    const capped = log.capped(500);
+    expect(capped.truncated).toBe(true);
+    expect(capped.text.length).toBeLessThanOrEqual(600);
+    expect(capped.text.startsWith("line 1\n")).toBe(true);
+    expect(capped.text.endsWith("line 1000")).toBe(true);
+    expect(capped.text).toMatch(/characters, \d+ lines omitted/);
+  });
+
+  it("caps with the kept head once early lines have left memory", () => {
+    const log = new PlainTextLog({ maxLines: 100, headChars: 200 });
+    for (let i = 1; i <= 5000; i++) log.write(`line ${i}\n`);
+    log.write("partial");
+    const capped = log.capped(1000);
+    expect(capped.truncated).toBe(true);
+    expect(capped.text.startsWith("line 1\nline 2\n")).toBe(true);
+    expect(capped.text.endsWith("line 5000\npartial")).toBe(true);
+    expect(capped.text.length).toBeLessThanOrEqual(1100);
+    const marker = capped.text.match(/\[(\d+) characters, (\d+) lines omitted\]/);
+    expect(marker).not.toBeNull();
+    const shownLines = capped.text.split("\n").length - 1; // minus the marker line
+    expect(Number(marker![2]) + shownLines).toBe(5001);
+  });
+
+  it("does not keep the large chunks its lines came from alive", () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const log = new PlainTextLog({ maxLines: 5_000, maxChars: 10_000_000, maxLineChars: 100_000 });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 3_000; i++) {
+      // Each chunk is 64 KB of a redrawn progress line whose final state is short.
+      log.write("#".repeat(65_000) + `\r\x1b[Kprogress line number ${String(i).padStart(6, "0")}\n`);
+    }
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(log.lineAt(3_000)).toBe("progress line number 002999");
+    // Retaining the chunks would cost 3000 × 64 KB ≈ 195 MB.
+    expect(grown).toBeLessThan(40 * 1024 * 1024);
+  });
+});

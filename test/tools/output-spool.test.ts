@@ -1,0 +1,56 @@
+import { existsSync } from "node:fs";
+import { readFile, rm } from "node:fs/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { capOutput } from "../../tools/output-cap.js";
+import { OutputSpool } from "../../tools/output-spool.js";
+
+const files: string[] = [];
+afterEach(async () => {
+  for (const file of files.splice(0)) await rm(file, { force: true });
+});
+
+function spoolInChunks(text: string, maxChars: number, chunkSize: number) {
+  const spool = new OutputSpool(maxChars, "pitwall-spool-test-");
+  for (let i = 0; i < text.length; i += chunkSize) spool.write(text.slice(i, i + chunkSize));
+  const result = spool.finish();
+  if (result.fullOutputPath) files.push(result.fullOutputPath);
+  return result;
+}
+
+describe("output spool", () => {
+  it("keeps short output whole, in memory, with no temp file", () => {
+    const result = spoolInChunks("a\nb\nc\n", 100, 2);
+    expect(result).toEqual({ text: "a\nb\nc\n", truncated: false, totalChars: 6, omittedChars: 0, omittedLines: 0 });
+  });
+
+  it("shows long output exactly as capOutput would, whatever the chunking, and saves all of it", async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i + 1}${i % 7 === 0 ? " with some more text" : ""}`);
+    const text = lines.join("\n") + "\n";
+    for (const chunkSize of [1_000, 4_096, 65_536, text.length]) {
+      const result = spoolInChunks(text, 5_000, chunkSize);
+      const expected = capOutput(text, 5_000);
+      expect(result.text).toBe(expected.text);
+      expect(result.omittedChars).toBe(expected.omittedChars);
+      expect(result.omittedLines).toBe(expected.omittedLines);
+      expect(result.totalChars).toBe(text.length);
+      expect(result.truncated).toBe(true);
+      const path = result.fullOutputPath ?? "";
+      expect(existsSync(path)).toBe(true);
+      expect(await readFile(path, "utf8")).toBe(text);
+    }
+  });
+
+  it("names the first omitted line of the full output", () => {
+    const text = Array.from({ length: 1_000 }, (_, i) => String(i + 1)).join("\n");
+    const result = spoolInChunks(text, 500, 100);
+    const headLines = result.text.split("\n... [")[0]?.split("\n") ?? [];
+    expect(result.firstOmittedLine).toBe(Number(headLines.at(-1)) + 1);
+  });
+
+  it("caps output just over the limit without the head and tail overlapping", () => {
+    const text = "x".repeat(1_001);
+    const result = spoolInChunks(text, 1_000, 10);
+    expect(result.text).toBe(capOutput(text, 1_000).text);
+    expect(result.omittedChars).toBe(1);
+  });
+});

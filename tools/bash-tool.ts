@@ -1,0 +1,155 @@
+// The `bash` tool: runs one command with the user's shell in the working directory and waits for it.
+// Output streams to the UI as it arrives; the model gets it capped (head and tail) with the full
+// output saved to a temp file. Long-running commands belong to bash_stream, not here.
+import { stat } from "node:fs/promises";
+import { Type, type Static } from "@sinclair/typebox";
+import { ToolAbortedError } from "./aborted.js";
+import { maxOutputCharsFromEnv } from "./output-cap.js";
+import { OutputSpool, type SpooledOutput } from "./output-spool.js";
+import { resolveShell } from "./shell.js";
+import { runShellCommand, type ShellRunResult } from "./shell-process.js";
+import type { AgentTool } from "./tool.js";
+
+export const bashToolSchema = Type.Object({
+  command: Type.String({ minLength: 1, description: "The command line to run, as you would type it in a shell." }),
+  timeout: Type.Optional(
+    Type.Number({ exclusiveMinimum: 0, description: "Seconds after which the command is killed. Default: no timeout." }),
+  ),
+});
+
+export type BashToolParams = Static<typeof bashToolSchema>;
+
+export interface BashToolDetails {
+  command: string;
+  /** Null when the command was killed by a signal. */
+  exitCode: number | null;
+  /** The signal that ended the shell, e.g. "SIGTERM". */
+  signal?: string;
+  durationMs: number;
+  /** True when the model saw only the head and tail of the output. */
+  truncated: boolean;
+  /** The complete output, saved when it was longer than the cap. */
+  fullOutputPath?: string;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+export interface BashToolOptions {
+  /** Defaults to $SHELL, then bash, then sh. */
+  shell?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Defaults to `maxOutputCharsFromEnv()` (PI_BASH_MAX_OUTPUT_CHARS, else 30 000). */
+  maxOutputChars?: number;
+  /** Between TERM and KILL when a timeout or abort ends the command. */
+  killGraceMs?: number;
+}
+
+function describe(maxChars: number): string {
+  return [
+    "Run a shell command in the working directory with the user's shell (`$SHELL -c`) and wait for it to finish.",
+    "stdout and stderr come back combined, in the order they were written. stdin is closed: nothing interactive.",
+    `Output is capped at ${maxChars.toLocaleString("en-US").replace(/,/g, " ")} characters: the head and tail are kept,`,
+    "the omitted amount is stated, and the full output is saved to a temp file whose path the result gives.",
+    "No timeout by default; pass `timeout` (seconds) to bound a command. A timeout or abort kills the command's",
+    "whole process group. A non-zero exit code makes the call an error; the code ends the result.",
+    "For servers, watchers and anything long-running use bash_stream instead; processes put in the background",
+    "with & keep running, but their later output is not captured.",
+  ].join(" ");
+}
+
+function truncationNote(spooled: SpooledOutput): string | undefined {
+  if (!spooled.truncated) return undefined;
+  const sizes = `${spooled.totalChars} chars in all, ${spooled.omittedChars} chars (${spooled.omittedLines} lines) omitted above`;
+  if (spooled.fullOutputPath === undefined) {
+    return `[Output truncated: ${sizes}. The full output could not be saved: ${spooled.fullOutputError ?? "unknown error"}]`;
+  }
+  const path = spooled.fullOutputPath;
+  return (
+    `[Output truncated: ${sizes}. Full output: ${path}. ` +
+    `To see the omitted part: read(file_path=${JSON.stringify(path)}, offset=${spooled.firstOmittedLine ?? 1}), ` +
+    `or search it with bash: grep -n PATTERN ${path}]`
+  );
+}
+
+function statusLine(run: ShellRunResult, timeoutSeconds: number | undefined): string | undefined {
+  if (run.aborted) {
+    return `Command aborted after ${(run.durationMs / 1000).toFixed(1)} s; its whole process group was killed.`;
+  }
+  if (run.timedOut) {
+    return (
+      `Command timed out after ${timeoutSeconds} s and was killed with its whole process group. ` +
+      `If it needs longer, raise timeout; run servers, watchers and other long-running commands with bash_stream.`
+    );
+  }
+  if (run.exitCode === null) return `Command was killed by signal ${run.signal ?? "unknown"}`;
+  if (run.exitCode !== 0) return `Command exited with code ${run.exitCode}`;
+  return undefined;
+}
+
+async function checkWorkingDirectory(cwd: string): Promise<void> {
+  try {
+    if ((await stat(cwd)).isDirectory()) return;
+  } catch {
+    // Reported below.
+  }
+  throw new Error(`The working directory ${cwd} does not exist (or is not a folder), so no command can run there.`);
+}
+
+export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashToolSchema, BashToolDetails> {
+  const maxChars = options.maxOutputChars ?? maxOutputCharsFromEnv();
+  return {
+    name: "bash",
+    label: "Run Command",
+    description: describe(maxChars),
+    parameters: bashToolSchema,
+    async execute(_toolCallId, params, signal, onUpdate) {
+      if (signal.aborted) throw new ToolAbortedError("The command was aborted before it started.");
+      await checkWorkingDirectory(cwd);
+      const spool = new OutputSpool(maxChars, "pitwall-bash-");
+      let run: ShellRunResult;
+      try {
+        run = await runShellCommand({
+          shell: options.shell ?? resolveShell(options.env),
+          command: params.command,
+          cwd,
+          env: options.env,
+          signal,
+          timeoutMs: params.timeout === undefined ? undefined : params.timeout * 1000,
+          killGraceMs: options.killGraceMs,
+          onChunk: (chunk) => {
+            spool.write(chunk);
+            // This runs inside a pipe's data handler, where a throw would crash the process: a
+            // failing subscriber loses its update, not the command.
+            try {
+              onUpdate({ chunk });
+            } catch {
+              // Nothing to do: the output is still in the result.
+            }
+          },
+        });
+      } catch (error) {
+        spool.dispose();
+        throw error;
+      }
+      const spooled = spool.finish();
+      const output = spooled.text.endsWith("\n") ? spooled.text.slice(0, -1) : spooled.text;
+      const status = statusLine(run, params.timeout);
+      const parts = [output, truncationNote(spooled), status].filter((part): part is string => !!part);
+      const details: BashToolDetails = {
+        command: params.command,
+        exitCode: run.exitCode,
+        ...(run.signal !== null ? { signal: run.signal } : {}),
+        durationMs: run.durationMs,
+        truncated: spooled.truncated,
+        ...(spooled.fullOutputPath !== undefined ? { fullOutputPath: spooled.fullOutputPath } : {}),
+        timedOut: run.timedOut,
+        aborted: run.aborted,
+      };
+      return {
+        content: parts.length === 0 ? "(no output)" : parts.join("\n\n"),
+        details,
+        ...(status !== undefined ? { isError: true } : {}),
+      };
+    },
+  };
+}

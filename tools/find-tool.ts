@@ -1,0 +1,86 @@
+// The `find` tool: file paths matching a glob, for exploring a project without a shell (it is part
+// of the read-only tool set). Skips .git and node_modules; long lists are capped with the next step.
+import { join } from "node:path";
+import { Type, type Static } from "@sinclair/typebox";
+import { throwIfAborted, ToolAbortedError } from "./aborted.js";
+import { displayPath } from "./resolve-path.js";
+import { anyDepth, listFiles, resolveSearchRoot } from "./search-scope.js";
+import type { AgentTool } from "./tool.js";
+
+export const FIND_DEFAULT_LIMIT = 1000;
+export const FIND_MAX_LIMIT = 5000;
+
+export const findToolSchema = Type.Object({
+  pattern: Type.String({
+    minLength: 1,
+    description: 'Glob, e.g. "*.ts" (any depth), "src/**/*.test.ts", "{package,tsconfig}.json".',
+  }),
+  path: Type.Optional(Type.String({ description: "Folder to search, relative to the working directory. Default: it." })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: FIND_MAX_LIMIT, description: `Most paths to return (default ${FIND_DEFAULT_LIMIT}).` }),
+  ),
+});
+
+export type FindToolParams = Static<typeof findToolSchema>;
+
+export interface FindToolDetails {
+  /** Absolute path of the folder searched. */
+  path: string;
+  totalMatches: number;
+  shown: number;
+  truncated: boolean;
+}
+
+const description = [
+  "Find files by glob pattern. A pattern without a slash matches file names at any depth (\"*.ts\");",
+  "with a slash it is matched against the path from the search folder (\"src/**/*.ts\").",
+  "Paths come back sorted, relative to the working directory. .git and node_modules are skipped",
+  `unless the pattern names them. At most ${FIND_DEFAULT_LIMIT} paths by default (limit up to ${FIND_MAX_LIMIT});`,
+  "when there are more, the result says how many and what to call next.",
+].join(" ");
+
+export function createFindTool(cwd: string): AgentTool<typeof findToolSchema, FindToolDetails> {
+  return {
+    name: "find",
+    label: "Find Files",
+    description,
+    parameters: findToolSchema,
+    async execute(_toolCallId, params, signal) {
+      const abortMessage = `Finding ${params.pattern} was aborted.`;
+      throwIfAborted(signal, abortMessage);
+      const root = await resolveSearchRoot(cwd, params.path);
+      if (!root.isDirectory) {
+        throw new Error(`${root.shownPath} is a file, not a folder. Read it with read, or give find a folder.`);
+      }
+      let files: string[];
+      try {
+        files = await listFiles(root.absolutePath, anyDepth(params.pattern), signal);
+      } catch (error) {
+        if (signal.aborted) throw new ToolAbortedError(abortMessage);
+        throw error;
+      }
+      throwIfAborted(signal, abortMessage);
+      const limit = params.limit ?? FIND_DEFAULT_LIMIT;
+      const shown = files.slice(0, limit).map((file) => displayPath(cwd, join(root.absolutePath, file)));
+      const details: FindToolDetails = {
+        path: root.absolutePath,
+        totalMatches: files.length,
+        shown: shown.length,
+        truncated: files.length > limit,
+      };
+      if (files.length === 0) {
+        return { content: `No files match ${params.pattern} under ${root.spokenPath}.`, details };
+      }
+      let content = shown.join("\n");
+      if (details.truncated) {
+        const pathPart = params.path === undefined ? "" : `, path=${JSON.stringify(params.path)}`;
+        const next =
+          limit < FIND_MAX_LIMIT
+            ? ` or raise the limit: find(pattern=${JSON.stringify(params.pattern)}${pathPart}, limit=${Math.min(files.length, FIND_MAX_LIMIT)})`
+            : "";
+        content += `\n\n[Showing ${shown.length} of ${files.length} paths. Narrow the pattern or path${next}]`;
+      }
+      return { content, details };
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// What the agent must hear about jobs without asking: a job that ended on its own (the server
+// crashed) and what the person did to jobs from the pane. The registry records events as they happen;
+// the agent layer drains them before each model request. Whether an exit still needs telling is
+// decided at drain time: a tool call that delivered the final result in between makes it moot.
+import type { Job } from "./job.js";
+import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "./job-format.js";
+
+const NOTICE_LAST_LINES = 8;
+const NOTICE_MAX_CHARS = 2_000;
+
+type Pending =
+  | { kind: "exit"; job: Job }
+  | { kind: "person"; text: string }
+  | { kind: "typed"; job: Job };
+
+export class JobNotices {
+  private pending: Pending[] = [];
+
+  /** A job's process ended. Only exits nobody asked for are worth telling. */
+  jobEnded(job: Job): void {
+    if (job.stopRequestedBy === undefined) this.pending.push({ kind: "exit", job });
+  }
+
+  /** Something the person did (started, killed, restarted, removed a job). */
+  personAction(text: string): void {
+    this.pending.push({ kind: "person", text });
+  }
+
+  /** The person typed into a job; a burst of keystrokes is one notice, and what was typed is not repeated. */
+  personTyped(job: Job): void {
+    const last = this.pending[this.pending.length - 1];
+    if (last?.kind === "typed" && last.job === job) return;
+    this.pending.push({ kind: "typed", job });
+  }
+
+  /** One text per event since the last drain, oldest first. */
+  drain(): string[] {
+    const pending = this.pending;
+    this.pending = [];
+    const notices: string[] = [];
+    for (const entry of pending) {
+      if (entry.kind === "person") notices.push(entry.text);
+      else if (entry.kind === "typed") notices.push(`The person typed into job ${entry.job.id} (${shortCommand(entry.job.command)}).`);
+      else if (!entry.job.finalDelivered) {
+        entry.job.finalDelivered = true;
+        notices.push(exitNotice(entry.job));
+      }
+    }
+    return notices;
+  }
+}
+
+export function exitNotice(job: Job): string {
+  const info = job.info;
+  const who = job.startedBy === "user" ? ", started by the person," : "";
+  const header = `Job ${job.id} (${shortCommand(job.command)})${who} ${describeStatus(info)} after ${formatDuration(runtime(info))}.`;
+  const lines = lastLines(job.log, NOTICE_LAST_LINES);
+  if (lines.length === 0) return `${header} It printed nothing.`;
+  let body = lines.join("\n");
+  const room = NOTICE_MAX_CHARS - header.length - 20;
+  if (body.length > room) body = "…" + body.slice(body.length - room);
+  return `${header} Last lines:\n${body}`;
+}

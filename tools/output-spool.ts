@@ -1,0 +1,133 @@
+// Collects a command's output for the model with bounded memory. Up to the cap everything stays in
+// memory; past it the whole output goes to a temp file (written as it arrives) and only the head
+// and a rolling tail stay in memory, enough to build the same head+tail view `capOutput` gives.
+import { closeSync, openSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { capOutput, headCutIndex, headTailBudgets, joinWithOmission, tailCutIndex } from "./output-cap.js";
+
+export interface SpooledOutput {
+  /** What the model reads: all of it, or head + omission marker + tail. */
+  text: string;
+  truncated: boolean;
+  totalChars: number;
+  omittedChars: number;
+  omittedLines: number;
+  /** 1-based line of the full output where the omitted part starts (when truncated). */
+  firstOmittedLine?: number;
+  /** The complete output, when it was longer than the cap and could be saved. */
+  fullOutputPath?: string;
+  /** Why the full output could not be saved, when that failed. */
+  fullOutputError?: string;
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+export class OutputSpool {
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private spilled = false;
+  private head = "";
+  private tail = "";
+  private totalChars = 0;
+  private totalNewlines = 0;
+  private fd: number | undefined;
+  private path: string | undefined;
+  private fileError: string | undefined;
+
+  constructor(
+    private readonly maxChars: number,
+    private readonly filePrefix = "pitwall-output-",
+  ) {}
+
+  write(chunk: string): void {
+    if (chunk.length === 0) return;
+    this.totalChars += chunk.length;
+    this.totalNewlines += countNewlines(chunk);
+    if (!this.spilled) {
+      this.pending.push(chunk);
+      this.pendingChars += chunk.length;
+      if (this.pendingChars > this.maxChars) this.spill();
+      return;
+    }
+    this.writeToFile(chunk);
+    this.tail += chunk;
+    // Trim now and then rather than on every chunk: keeps at least `maxChars` of tail.
+    if (this.tail.length > 2 * this.maxChars) this.tail = this.tail.slice(-this.maxChars);
+  }
+
+  /** Closes the temp file and returns the view for the model. Call once, after the last write. */
+  finish(): SpooledOutput {
+    this.closeFile();
+    if (!this.spilled) {
+      const capped = capOutput(this.pending.join(""), this.maxChars);
+      return { text: capped.text, truncated: false, totalChars: this.totalChars, omittedChars: 0, omittedLines: 0 };
+    }
+    const budgets = headTailBudgets(this.maxChars);
+    const headEnd = headCutIndex(this.head, budgets.head);
+    const tailStartInTail = tailCutIndex(this.tail, budgets.tail);
+    const keptHead = this.head.slice(0, headEnd);
+    const keptTail = this.tail.slice(tailStartInTail);
+    const tailStart = this.totalChars - this.tail.length + tailStartInTail;
+    const omittedChars = tailStart - headEnd;
+    const headNewlines = countNewlines(keptHead);
+    const omittedLines = this.totalNewlines - headNewlines - countNewlines(keptTail) + 1;
+    return {
+      text: joinWithOmission(keptHead, keptTail, omittedChars, omittedLines),
+      truncated: true,
+      totalChars: this.totalChars,
+      omittedChars,
+      omittedLines,
+      firstOmittedLine: headNewlines + 1,
+      ...(this.path !== undefined && this.fileError === undefined ? { fullOutputPath: this.path } : {}),
+      ...(this.fileError !== undefined ? { fullOutputError: this.fileError } : {}),
+    };
+  }
+
+  /** Closes the temp file without building a result (for error paths). */
+  dispose(): void {
+    this.closeFile();
+  }
+
+  private spill(): void {
+    const all = this.pending.join("");
+    this.pending = [];
+    this.pendingChars = 0;
+    this.spilled = true;
+    this.head = all.slice(0, this.maxChars);
+    this.tail = all.slice(-this.maxChars);
+    try {
+      this.path = join(tmpdir(), `${this.filePrefix}${Date.now()}-${randomBytes(4).toString("hex")}.log`);
+      this.fd = openSync(this.path, "w", 0o600);
+    } catch (error) {
+      this.fileError = (error as Error).message;
+      return;
+    }
+    this.writeToFile(all);
+  }
+
+  private writeToFile(text: string): void {
+    if (this.fd === undefined) return;
+    try {
+      writeSync(this.fd, text);
+    } catch (error) {
+      this.fileError = (error as Error).message;
+      this.closeFile();
+    }
+  }
+
+  private closeFile(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Closing a temp file we wrote can only fail if it is already closed.
+    }
+    this.fd = undefined;
+  }
+}

@@ -1,0 +1,138 @@
+// The `read` tool: a text file as `cat -n` numbered lines, paged by `offset`/`limit`, so the model
+// can quote exact line numbers and never swallows a huge file in one call.
+import { stat } from "node:fs/promises";
+import { Type, type Static } from "@sinclair/typebox";
+import { throwIfAborted, ToolAbortedError } from "./aborted.js";
+import { isBinaryFile } from "./binary-file.js";
+import { scanLines } from "./line-scanner.js";
+import { displayPath, resolvePath } from "./resolve-path.js";
+import type { AgentTool } from "./tool.js";
+
+export const READ_MAX_LINES = 5000;
+export const READ_MAX_LINE_CHARS = 2000;
+
+export const readToolSchema = Type.Object({
+  file_path: Type.String({ description: "Path of the file, absolute or relative to the working directory." }),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 1, description: "1-based line to start at. Omit to start at the first line." }),
+  ),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: READ_MAX_LINES,
+      description: `How many lines to return (at most ${READ_MAX_LINES}). Omit for up to ${READ_MAX_LINES}.`,
+    }),
+  ),
+});
+
+export type ReadToolParams = Static<typeof readToolSchema>;
+
+export interface ReadToolDetails {
+  /** Absolute path. */
+  path: string;
+  totalLines: number;
+  linesRead: number;
+  /** 1-based first line shown. */
+  offset: number;
+  /** True when the file goes on past the last line shown. */
+  truncated: boolean;
+}
+
+const description = [
+  "Read a text file. Lines come numbered like `cat -n` (line number, tab, text).",
+  `At most ${READ_MAX_LINES} lines per call: use \`offset\` (1-based) and \`limit\` to page.`,
+  "When the file goes on past what was shown, the first line of the result says how many lines it",
+  "has and gives the exact next call.",
+  `Lines longer than ${READ_MAX_LINE_CHARS} characters are cut, with a marker giving their full length.`,
+  "Binary files are refused; inspect them through bash (file, xxd).",
+].join(" ");
+
+function formatLine(number: number, text: string, length: number): string {
+  const body = length > READ_MAX_LINE_CHARS ? `${text}… [line truncated: ${length} chars]` : text;
+  return `${String(number).padStart(6)}\t${body}`;
+}
+
+async function statOrExplain(absolutePath: string, shownPath: string): Promise<void> {
+  let isDirectory: boolean;
+  let isFile: boolean;
+  try {
+    const info = await stat(absolutePath);
+    isDirectory = info.isDirectory();
+    isFile = info.isFile();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new Error(`File not found: ${shownPath} (resolved to ${absolutePath}). Check the path, e.g. with ls or find.`);
+    }
+    throw new Error(`Cannot read ${shownPath}: ${(error as Error).message}`);
+  }
+  if (isDirectory) {
+    throw new Error(`${shownPath} is a directory, not a file. List it with ls (or bash: ls -la ${JSON.stringify(shownPath)}).`);
+  }
+  // A FIFO or a device would block the read or never end.
+  if (!isFile) throw new Error(`${shownPath} is not a regular file (a pipe, socket or device). Inspect it with bash if needed.`);
+}
+
+export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, ReadToolDetails> {
+  return {
+    name: "read",
+    label: "Read File",
+    description,
+    parameters: readToolSchema,
+    async execute(_toolCallId, params, signal) {
+      const absolutePath = resolvePath(cwd, params.file_path);
+      const shownPath = params.file_path;
+      const abortMessage = `Reading ${shownPath} was aborted.`;
+      throwIfAborted(signal, abortMessage);
+      await statOrExplain(absolutePath, shownPath);
+      if (await isBinaryFile(absolutePath)) {
+        throw new Error(
+          `Cannot read binary file '${shownPath}'. Use bash to inspect it: file ${shownPath}, or xxd ${shownPath} | head`,
+        );
+      }
+      const offset = params.offset ?? 1;
+      const limit = Math.min(params.limit ?? READ_MAX_LINES, READ_MAX_LINES);
+      const last = offset + limit - 1;
+      const shown: string[] = [];
+      let totalLines: number;
+      try {
+        totalLines = await scanLines(
+          absolutePath,
+          READ_MAX_LINE_CHARS,
+          (line) => {
+            if (line.number >= offset && line.number <= last) shown.push(formatLine(line.number, line.text, line.length));
+          },
+          signal,
+        );
+      } catch (error) {
+        if (signal.aborted) throw new ToolAbortedError(abortMessage);
+        throw error;
+      }
+      const details: ReadToolDetails = {
+        path: absolutePath,
+        totalLines,
+        linesRead: shown.length,
+        offset,
+        truncated: false,
+      };
+      if (totalLines === 0) {
+        if (offset > 1) throw new Error(`Offset ${offset} is past the end of ${shownPath}: the file is empty.`);
+        return { content: `[${displayPath(cwd, absolutePath)} is empty: 0 lines]`, details };
+      }
+      if (offset > totalLines) {
+        throw new Error(
+          `Offset ${offset} is past the end of ${shownPath}: it has ${totalLines} lines. Use an offset from 1 to ${totalLines}.`,
+        );
+      }
+      const lastShown = offset + shown.length - 1;
+      let content = shown.join("\n");
+      if (lastShown < totalLines) {
+        details.truncated = true;
+        const limitPart = params.limit === undefined ? "" : `, limit=${params.limit}`;
+        const next = `read(file_path=${JSON.stringify(shownPath)}, offset=${lastShown + 1}${limitPart})`;
+        content = `[Showing lines ${offset}-${lastShown} of ${totalLines}. Next: ${next}]\n${content}`;
+      }
+      return { content, details };
+    },
+  };
+}

@@ -1,0 +1,132 @@
+// Runs one shell command to completion for the bash tool: its own process group, stdin closed,
+// stdout and stderr decoded and handed over in arrival order, timeout and abort ending the whole
+// group. It returns when the shell exits, even if a backgrounded grandchild still holds the pipes.
+import { spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import { DEFAULT_KILL_GRACE_MS, terminateGroup } from "./process-group.js";
+
+export interface ShellRunOptions {
+  shell: string;
+  command: string;
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** Ends the run (TERM to the group, KILL after the grace). */
+  signal?: AbortSignal;
+  /** Kill the group after this many milliseconds; none when undefined. */
+  timeoutMs?: number;
+  /** Decoded output, stdout and stderr interleaved as they arrive. Contract: must not throw. */
+  onChunk: (chunk: string) => void;
+  killGraceMs?: number;
+  /** After the shell exits, how long the pipes may stay quiet before we stop reading them. */
+  drainIdleMs?: number;
+}
+
+export interface ShellRunResult {
+  pid: number;
+  /** Null when the shell was ended by a signal. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+}
+
+export const DEFAULT_DRAIN_IDLE_MS = 200;
+/** However chatty a leftover grandchild is, we stop reading this long after the shell exited. */
+const MAX_DRAIN_MS = 3_000;
+/** setTimeout cannot wait longer than this. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResult> {
+  const startedAt = Date.now();
+  const child = spawn(options.shell, ["-c", options.command], {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const streams: Readable[] = [child.stdout, child.stderr];
+  let lastDataAt = Date.now();
+  for (const stream of streams) {
+    const decoder = new StringDecoder("utf8");
+    stream.on("data", (bytes: Buffer) => {
+      lastDataAt = Date.now();
+      const text = decoder.write(bytes);
+      if (text) options.onChunk(text);
+    });
+    // Flush a multi-byte character cut at the very end.
+    stream.on("end", () => {
+      const rest = decoder.end();
+      if (rest) options.onChunk(rest);
+    });
+    // After we stop reading, a grandchild's writes may fail; that is its business, not ours.
+    stream.on("error", () => undefined);
+  }
+
+  return new Promise<ShellRunResult>((resolve, reject) => {
+    let settled = false;
+    let timedOut = false;
+    let aborted = false;
+    let killing: Promise<void> | undefined;
+    const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    const kill = (): void => {
+      if (killing === undefined && child.pid !== undefined) killing = terminateGroup(child.pid, graceMs);
+    };
+    const timer =
+      options.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            kill();
+          }, Math.min(options.timeoutMs, MAX_TIMER_MS));
+    const onAbort = (): void => {
+      aborted = true;
+      kill();
+    };
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    const stopWatching = (): void => {
+      if (timer !== undefined) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+    };
+
+    child.once("error", (error) => {
+      if (settled) return;
+      settled = true;
+      stopWatching();
+      for (const stream of streams) stream.destroy();
+      reject(new Error(`Could not start the shell ${options.shell} in ${options.cwd}: ${error.message}`));
+    });
+
+    child.once("exit", (exitCode, signal) => {
+      if (settled) return;
+      settled = true;
+      stopWatching();
+      void (async () => {
+        // Output the shell wrote just before exiting may still be in the pipes: read until both end,
+        // or until they have been quiet for a moment (a background job may hold them open for hours).
+        const idleMs = options.drainIdleMs ?? DEFAULT_DRAIN_IDLE_MS;
+        const exitedAt = Date.now();
+        const ended = (): boolean => streams.every((stream) => stream.readableEnded || stream.destroyed);
+        while (!ended()) {
+          const now = Date.now();
+          if (now - Math.max(lastDataAt, exitedAt) >= idleMs || now - exitedAt >= MAX_DRAIN_MS) break;
+          await delay(10);
+        }
+        for (const stream of streams) if (!stream.readableEnded) stream.destroy();
+        // A timeout or abort is only done when no process of the group is left.
+        if (killing !== undefined) await killing;
+        resolve({
+          pid: child.pid ?? -1,
+          exitCode,
+          signal,
+          timedOut,
+          aborted,
+          durationMs: Date.now() - startedAt,
+        });
+      })();
+    });
+  });
+}
