@@ -1,0 +1,227 @@
+// Runs the real pitwall CLI in a pseudo-terminal of a fixed size and feeds what it draws into a
+// headless xterm, so tests (and the bench) read the screen a person would see and type the bytes
+// a terminal would send. Everything waits on conditions, never on fixed sleeps.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import xtermHeadless from "@xterm/headless";
+import unicode11 from "@xterm/addon-unicode11";
+import * as pty from "node-pty";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The compiled CLI, whether this file runs from test/helpers or dist/test/helpers. */
+export function cliPath(): string {
+  const dist = here.includes(`${sep}dist${sep}`) ? resolve(here, "../..") : resolve(here, "../../dist");
+  const path = join(dist, "app", "cli.js");
+  if (!existsSync(path)) throw new Error(`The compiled CLI is missing (${path}): run \`npx tsc -p .\` first.`);
+  return path;
+}
+
+/** Byte sequences a terminal sends for named keys. */
+export const KEYS: Record<string, string> = {
+  Enter: "\r",
+  Escape: "\x1b",
+  Tab: "\t",
+  "Shift+Tab": "\x1b[Z",
+  Backspace: "\x7f",
+  Delete: "\x1b[3~",
+  Up: "\x1b[A",
+  Down: "\x1b[B",
+  Right: "\x1b[C",
+  Left: "\x1b[D",
+  Home: "\x1b[H",
+  End: "\x1b[F",
+  PageUp: "\x1b[5~",
+  PageDown: "\x1b[6~",
+  F1: "\x1bOP",
+  F2: "\x1bOQ",
+  "Shift+Enter": "\x1b[13;2u",
+  "Alt+Enter": "\x1b\r",
+  "Alt+Up": "\x1b[1;3A",
+  "Alt+Down": "\x1b[1;3B",
+  "Alt+Z": "\x1bz",
+  "Alt+T": "\x1bt",
+  "Ctrl+C": "\x03",
+  "Ctrl+D": "\x04",
+  "Ctrl+J": "\n",
+  "Ctrl+U": "\x15",
+  "Ctrl+X": "\x18",
+};
+
+export interface TerminalOptions {
+  cols?: number;
+  rows?: number;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Folder used as PITWALL_HOME (a fresh temporary one by default, removed on close). */
+  home?: string;
+}
+
+export class PitwallTerminal {
+  readonly terminal: InstanceType<typeof xtermHeadless.Terminal>;
+  readonly proc: pty.IPty;
+  readonly home: string;
+  private readonly ownHome: boolean;
+  private parsed: Promise<void> = Promise.resolve();
+  private exitCode: number | undefined;
+  private readonly exited: Promise<number>;
+  /** Time (performance.now) each chunk of output arrived, with the chunk. */
+  readonly chunks: Array<{ at: number; data: string }> = [];
+  rawOutput = "";
+  private readonly listeners = new Set<() => void>();
+
+  constructor(options: TerminalOptions = {}) {
+    const cols = options.cols ?? 120;
+    const rows = options.rows ?? 40;
+    this.ownHome = options.home === undefined;
+    this.home = options.home ?? mkdtempSync(join(tmpdir(), "pitwall-home-"));
+    this.terminal = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
+    this.terminal.loadAddon(new unicode11.Unicode11Addon());
+    this.terminal.unicode.activeVersion = "11";
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: this.home,
+      TERM: "xterm-256color",
+      LANG: "C.UTF-8",
+      PITWALL_HOME: this.home,
+      PITWALL_RETRY_BASE_MS: "5",
+      ...options.env,
+    };
+    this.proc = pty.spawn(process.execPath, [cliPath(), ...(options.args ?? [])], { name: "xterm-256color", cols, rows, cwd: options.cwd ?? this.home, env });
+    this.proc.onData((data) => {
+      const at = performance.now();
+      this.chunks.push({ at, data });
+      if (this.chunks.length > 5000) this.chunks.shift();
+      this.rawOutput += data;
+      if (this.rawOutput.length > 4_000_000) this.rawOutput = this.rawOutput.slice(-2_000_000);
+      this.parsed = this.parsed.then(
+        () =>
+          new Promise<void>((resolve) =>
+            this.terminal.write(data, () => {
+              resolve();
+              for (const l of this.listeners) l();
+            }),
+          ),
+      );
+    });
+    this.exited = new Promise((resolve) => {
+      this.proc.onExit(({ exitCode }) => {
+        this.exitCode = exitCode;
+        resolve(exitCode);
+        for (const l of this.listeners) l();
+      });
+    });
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  get hasExited(): boolean {
+    return this.exitCode !== undefined;
+  }
+
+  /** The screen as text, one line per row (right-trimmed). */
+  screenText(): string {
+    const buffer = this.terminal.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < this.terminal.rows; y++) lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+    return lines.join("\n");
+  }
+
+  /** Calls back after each parsed chunk (and on exit). */
+  onUpdate(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves when the screen shows the text (or matches the pattern). */
+  async waitForText(match: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    return this.waitFor(() => {
+      const text = this.screenText();
+      return (typeof match === "string" ? text.includes(match) : match.test(text)) ? text : undefined;
+    }, timeoutMs, `the screen to show ${String(match)}`);
+  }
+
+  async waitForNoText(match: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    return this.waitFor(() => {
+      const text = this.screenText();
+      return (typeof match === "string" ? text.includes(match) : match.test(text)) ? undefined : text;
+    }, timeoutMs, `the screen to stop showing ${String(match)}`);
+  }
+
+  /** Resolves with the first truthy value of `check`, evaluated after each screen update. */
+  waitFor<T>(check: () => T | undefined | false, timeoutMs: number, what: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const attempt = (): boolean => {
+        const value = check();
+        if (value) {
+          cleanup();
+          resolve(value);
+          return true;
+        }
+        return false;
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}. Screen:\n${this.screenText()}`));
+      }, timeoutMs);
+      const poll = setInterval(attempt, 50);
+      const off = this.onUpdate(() => void attempt());
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        off();
+      };
+      attempt();
+    });
+  }
+
+  type(text: string): void {
+    this.proc.write(text);
+  }
+
+  press(key: string): void {
+    const seq = KEYS[key];
+    if (seq === undefined) throw new Error(`unknown key ${key} (known: ${Object.keys(KEYS).join(", ")})`);
+    this.proc.write(seq);
+  }
+
+  resize(cols: number, rows: number): void {
+    this.proc.resize(cols, rows);
+    this.terminal.resize(cols, rows);
+  }
+
+  /** Resolves with the exit code once the process ends. */
+  waitForExit(timeoutMs = 15_000): Promise<number> {
+    return Promise.race([
+      this.exited,
+      new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`pitwall did not exit within ${timeoutMs} ms. Screen:\n${this.screenText()}`)), timeoutMs).unref()),
+    ]);
+  }
+
+  /** Ends the process group (TERM, then KILL) and waits for it; removes the temporary home. */
+  async close(): Promise<void> {
+    if (!this.hasExited) {
+      try {
+        process.kill(-this.proc.pid, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+      const done = await Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref())]);
+      if (!done) {
+        try {
+          process.kill(-this.proc.pid, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+        await Promise.race([this.exited, new Promise((r) => setTimeout(r, 5000).unref())]);
+      }
+    }
+    this.terminal.dispose();
+    if (this.ownHome) rmSync(this.home, { recursive: true, force: true });
+  }
+}
