@@ -5,7 +5,9 @@
 import { performance } from "node:perf_hooks";
 import { listSessions } from "../agent/session-file.js";
 import { DashboardView } from "../panes/dashboard-view.js";
-import { KeyDecoder } from "../panes/key-decoder.js";
+import { KeyDecoder, type InputEvent } from "../panes/key-decoder.js";
+import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
+import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/render-scheduler.js";
 import { createScreen } from "../panes/screen-factory.js";
 import type { CliOptions } from "./cli-options.js";
@@ -79,11 +81,14 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   });
 
   const quit = new Promise<void>((resolve) => controller.onQuit(resolve));
-  let pickerChoice: ((event: import("../panes/key-decoder.js").InputEvent) => void) | undefined;
+  let pickerChoice: ((event: InputEvent) => void) | undefined;
+  const offGeneration = onRenderGenerationChange(() => scheduler.request());
 
   try {
     scheduler.frameNow();
     if (env.PITWALL_STARTUP_TRACE) process.stderr.write(`first frame ${performance.now().toFixed(0)} ms\n`);
+    // The markdown parser loads while the person reads the first frame.
+    void loadMarkdownParser();
 
     let sessionPath: string | undefined;
     if (options.resume) {
@@ -131,6 +136,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     return 0;
   } finally {
     if (ticker) clearInterval(ticker);
+    offGeneration();
     stdin.off("data", onData);
     decoder.dispose();
     controller.detach();

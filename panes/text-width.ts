@@ -1,13 +1,16 @@
 // How many terminal columns text takes. blessed's own table counts many emoji as one column, so
-// panes measure with string-width (the Unicode 15 tables) per grapheme. Grapheme clusters whose
-// width terminals disagree about (a ZWJ family, a skin tone, an emoji variation selector) are shown
-// in a form every terminal measures alike, so a row's right border never moves.
-import stringWidth from "string-width";
+// panes measure every grapheme with the Unicode East Asian Width tables (get-east-asian-width,
+// the table string-width uses; string-width itself costs 30 ms of startup for its emoji regex).
+// Grapheme clusters whose width terminals disagree about (a ZWJ family, a skin tone, an emoji
+// variation selector) are shown in a form every terminal measures alike, so a border never moves.
+import { eastAsianWidth } from "get-east-asian-width";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 // eslint-disable-next-line no-control-regex
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const widthCache = new Map<string, number>();
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\u200b-\u200f\u2060-\u206f\ufe00-\ufe0f]+$/u;
+const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}/u;
 const displayCache = new Map<string, string>();
 
 export function isPrintableAscii(text: string): boolean {
@@ -46,11 +49,21 @@ export function graphemeWidth(g: string): number {
   }
   let w = widthCache.get(g);
   if (w === undefined) {
-    w = Math.min(2, stringWidth(displayGrapheme(g), { countAnsiEscapeCodes: false, ambiguousIsNarrow: true }));
+    w = measure(displayGrapheme(g));
     if (widthCache.size > 8192) widthCache.clear();
     widthCache.set(g, w);
   }
   return w;
+}
+
+function measure(g: string): number {
+  const cp = g.codePointAt(0) ?? 0;
+  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
+  if (ZERO_WIDTH.test(g)) return 0;
+  // A flag is two regional indicators: one wide cell.
+  if (cp >= 0x1f1e6 && cp <= 0x1f1ff) return g.length > 2 ? 2 : 1;
+  if (eastAsianWidth(cp) === 2) return 2;
+  return EMOJI_PRESENTATION.test(g) ? 2 : 1;
 }
 
 export function textWidth(text: string): number {

@@ -5,6 +5,7 @@ import type { UserOrigin } from "../../agent/messages.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
 import { formatDuration } from "../format.js";
 import { MarkdownStream } from "../markdown/markdown-stream.js";
+import { renderGeneration } from "../markdown/render-generation.js";
 import { attr, Color, withStyle, type Span, type StyledLine } from "../styled-text.js";
 import { sanitizeText } from "../terminal-text.js";
 import { textWidth, truncateText } from "../text-width.js";
@@ -109,6 +110,10 @@ export class TextEntry extends ChatEntry {
   setText(text: string): void {
     this.markdown.setText(text);
     this.changed();
+  }
+
+  protected override contextKey(): string {
+    return String(renderGeneration());
   }
 
   protected render(ctx: RenderContext): StyledLine[] {

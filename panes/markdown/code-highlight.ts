@@ -1,8 +1,9 @@
 // Syntax highlighting of fenced code with cli-highlight, loaded on first use (it pulls in
 // highlight.js, a tenth of a second and several MB) so it never delays the first frame. Until it
-// has loaded, code is shown plain; `onReady` tells the panes to redraw.
+// has loaded, code is shown plain; the render generation then changes and the panes redraw.
 import { TerminalTextLog } from "../terminal-text.js";
 import type { StyledLine } from "../styled-text.js";
+import { bumpRenderGeneration } from "./render-generation.js";
 import { CODE_SGR } from "./theme.js";
 
 type HighlightFn = (code: string, options: { language: string; ignoreIllegals: boolean; theme: Record<string, (s: string) => string> }) => string;
@@ -14,18 +15,10 @@ interface Loaded {
 
 let loaded: Loaded | undefined;
 let loading: Promise<void> | undefined;
-const readyListeners = new Set<() => void>();
-/** Bumped when the highlighter becomes available, so caches of rendered code can be dropped. */
-export let highlightGeneration = 0;
 
 const THEME: Record<string, (s: string) => string> = Object.fromEntries(
   Object.entries(CODE_SGR).map(([k, code]) => [k, (s: string) => `\x1b[${code}m${s}\x1b[0m`]),
 );
-
-export function onHighlighterReady(listener: () => void): () => void {
-  readyListeners.add(listener);
-  return () => readyListeners.delete(listener);
-}
 
 /** Starts loading the highlighter (idempotent). */
 export function loadHighlighter(): Promise<void> {
@@ -33,8 +26,7 @@ export function loadHighlighter(): Promise<void> {
     (mod) => {
       const m = mod as unknown as Loaded & { default?: Loaded };
       loaded = typeof m.highlight === "function" ? m : m.default;
-      highlightGeneration++;
-      for (const listener of readyListeners) listener();
+      bumpRenderGeneration();
     },
     () => {
       // Without the highlighter code stays plain; nothing else depends on it.

@@ -1,14 +1,29 @@
 // Markdown (as models write it) to styled rows at a width: headings, paragraphs with emphasis,
 // inline code and links, bullet and numbered lists (nested, tasks), block quotes, rules, tables and
-// fenced code (highlighted when the language is known). Parsing is marked's lexer; rendering to
-// cells is ours, so widths are measured and nothing is parsed as blessed tags.
-import { marked, type Token, type Tokens } from "marked";
+// fenced code (highlighted when the language is known). Parsing is marked's lexer, loaded after
+// the first frame (until then text shows plain); rendering to cells is ours, so widths are
+// measured and nothing is parsed as blessed tags.
+import type { Token, Tokens } from "marked";
 import { sanitizeText } from "../terminal-text.js";
 import { PLAIN, withStyle, type Span, type StyledLine } from "../styled-text.js";
 import { textWidth, truncateText } from "../text-width.js";
 import { wrapLine } from "../wrap.js";
 import { highlightCode } from "./code-highlight.js";
+import { bumpRenderGeneration } from "./render-generation.js";
 import { MD } from "./theme.js";
+
+type Lexer = (src: string, options: { gfm: boolean }) => Token[];
+let lexer: Lexer | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads the markdown parser (idempotent); until then markdown is shown as plain text. */
+export function loadMarkdownParser(): Promise<void> {
+  loading ??= import("marked").then((m) => {
+    lexer = (src, options) => m.marked.lexer(src, options);
+    bumpRenderGeneration();
+  });
+  return loading;
+}
 
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&nbsp;": " " };
 
@@ -206,9 +221,13 @@ function blockRows(tokens: Token[], width: number, tight = false): StyledLine[] 
 
 /** Renders markdown to rows of at most `width` columns. */
 export function renderMarkdown(text: string, width: number): StyledLine[] {
+  if (!lexer) {
+    void loadMarkdownParser();
+    return wrapSpans([{ text: sanitizeText(text), attr: MD.text }], Math.max(4, width));
+  }
   let tokens: Token[];
   try {
-    tokens = marked.lexer(text, { gfm: true });
+    tokens = lexer(text, { gfm: true });
   } catch {
     return wrapSpans([{ text: sanitizeText(text), attr: MD.text }], width);
   }

@@ -3,7 +3,7 @@
 // rendered once and kept, and only the open tail is rendered again on each frame. So a reply of
 // 50 000 tokens costs the same per frame as a short one.
 import type { StyledLine } from "../styled-text.js";
-import { highlightGeneration } from "./code-highlight.js";
+import { renderGeneration } from "./render-generation.js";
 import { renderMarkdown } from "./markdown-render.js";
 
 interface Chunk {
@@ -53,21 +53,21 @@ export class MarkdownStream {
   }
 
   rows(width: number): StyledLine[] {
-    if (this.cachedRows && this.cachedWidth === width && this.cachedGeneration === highlightGeneration) return this.cachedRows;
+    if (this.cachedRows && this.cachedWidth === width && this.cachedGeneration === renderGeneration()) return this.cachedRows;
     const out: StyledLine[] = [];
     for (const chunk of this.chunks) this.renderChunk(chunk, width, out);
     if (this.tail.source.trim() !== "") this.renderChunk(this.tail, width, out);
     this.cachedRows = out;
     this.cachedWidth = width;
-    this.cachedGeneration = highlightGeneration;
+    this.cachedGeneration = renderGeneration();
     return out;
   }
 
   private renderChunk(chunk: Chunk, width: number, out: StyledLine[]): void {
-    if (!chunk.rows || chunk.width !== width || chunk.generation !== highlightGeneration) {
+    if (!chunk.rows || chunk.width !== width || chunk.generation !== renderGeneration()) {
       chunk.rows = renderMarkdown(chunk.source, width);
       chunk.width = width;
-      chunk.generation = highlightGeneration;
+      chunk.generation = renderGeneration();
     }
     if (out.length > 0 && chunk.rows.length > 0) out.push([]);
     for (const r of chunk.rows) out.push(r);
