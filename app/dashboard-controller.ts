@@ -30,6 +30,8 @@ export class DashboardController implements SlashContext {
   private lastCtrlCAt = -Infinity;
   private transientTimer: NodeJS.Timeout | undefined;
   private quitRequested = false;
+  /** Esc was pressed during the current run. */
+  private abortRequested = false;
   private readonly quitListeners = new Set<() => void>();
   private unsubscribe: (() => void) | undefined;
 
@@ -105,12 +107,20 @@ export class DashboardController implements SlashContext {
         status.phase = "working";
         status.turnStartedAt = Date.now();
         status.error = undefined;
+        this.abortRequested = false;
         break;
-      case "agent_end":
+      case "agent_end": {
         status.phase = "idle";
         status.turnStartedAt = undefined;
         status.retry = undefined;
+        // A reply cut by Esc says so itself; an abort while tools ran is said here.
+        const last = event.messages.filter((m) => m.role === "assistant").pop();
+        if (this.abortRequested && !(last?.role === "assistant" && last.stopReason === "aborted")) {
+          view.chat.notice("warning", "Aborted: the running tool was stopped (background jobs keep running).");
+        }
+        this.abortRequested = false;
         break;
+      }
       case "message_start":
         if (event.message.role === "assistant") status.retry = undefined;
         break;
@@ -211,6 +221,7 @@ export class DashboardController implements SlashContext {
       return;
     }
     if (agent?.state.isStreaming) {
+      this.abortRequested = true;
       agent.abort();
       if (this.view.queue.count > 0) this.flash("aborted · Esc again clears the queue");
       return;

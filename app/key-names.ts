@@ -50,11 +50,16 @@ export function canonicalKeyName(raw: string): string | undefined {
   return `${ctrl ? "ctrl+" : ""}${alt ? "alt+" : ""}${shift ? "shift+" : ""}${base}`;
 }
 
-/** How a key is shown to a person: "Ctrl+C", "Alt+Enter", "F1", "?". */
+const SHOWN: Record<string, string> = { pageup: "PgUp", pagedown: "PgDn", escape: "Esc", space: "Space" };
+
+/** How a key is shown to a person: "Ctrl+C", "Ctrl+Shift+X", "Alt+Enter", "F1", "x", "X", "?". */
 export function displayKeyName(name: string): string {
-  if (name === "space") return "Space";
-  return name
-    .split(/\+(?=.)/)
-    .map((p) => (p.length === 1 ? p : p === "pageup" ? "PgUp" : p === "pagedown" ? "PgDn" : p === "escape" ? "Esc" : p[0]!.toUpperCase() + p.slice(1)))
-    .join("+");
+  const parts = name.split(/\+(?=.)/);
+  const base = parts.pop()!;
+  if (parts.length === 0) return SHOWN[base] ?? (base.length === 1 ? base : base[0]!.toUpperCase() + base.slice(1));
+  const mods = parts.map((m) => m[0]!.toUpperCase() + m.slice(1));
+  // With a modifier, a letter is shown upper case; an upper-case letter means Shift was held too.
+  if (base.length === 1 && /[A-Z]/.test(base)) mods.push("Shift");
+  const key = base.length === 1 ? base.toUpperCase() : (SHOWN[base] ?? base[0]!.toUpperCase() + base.slice(1));
+  return [...mods, key].join("+");
 }

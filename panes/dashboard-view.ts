@@ -6,6 +6,8 @@ import { FilesPane } from "./files-pane.js";
 import { HelpOverlay } from "./help-overlay.js";
 import { InputPane } from "./input-pane.js";
 import { JobsPane } from "./jobs-pane.js";
+import { screenInternals } from "./blessed-internals.js";
+import { joinBorders } from "./border-joints.js";
 import { computeLayout, type Layout, type MainPane } from "./layout.js";
 import { ListPicker } from "./list-picker.js";
 import type { PaneBox } from "./pane-box.js";
@@ -49,6 +51,12 @@ export class DashboardView {
     this.help = new HelpOverlay(screen);
     this.picker = new ListPicker(screen);
     this.chat.onSelectionChange((id) => this.toolOutput.select(id));
+    // The status line renders after every pane and before the overlays: join the borders then.
+    this.status.box.on("render", () => {
+      if (!this.layout || this.layout.tooSmall) return;
+      const rects = [...Object.values(this.layout.main), this.layout.input];
+      joinBorders(screenInternals(this.screen).lines, rects);
+    });
     this.setFocus("input");
   }
 

@@ -1,6 +1,6 @@
 // Creates the blessed screen the way pitwall needs it: a fixed terminal type blessed can read
 // (its terminfo parser fails on current ncurses files and would drop to 8 colours inside tmux),
-// full Unicode, docked borders, no mouse unless asked, and pitwall's frame writer. blessed never
+// full Unicode, no mouse unless asked, and pitwall's frame writer. blessed never
 // reads the keyboard: pitwall decodes stdin itself (key-decoder.ts), so blessed gets an idle stream.
 import blessed from "blessed";
 import type { Widgets } from "blessed";
@@ -27,9 +27,8 @@ export function createScreen(options: ScreenOptions): Widgets.Screen {
     fullUnicode: true,
     forceUnicode: true,
     smartCSR: true,
-    dockBorders: true,
-    // The focused pane's border has another colour; joints must still dock.
-    ignoreDockContrast: true,
+    // Border joints are drawn by border-joints.ts, which leaves overlays alone.
+    dockBorders: false,
     autoPadding: false,
     warnings: false,
     title: "pitwall",

@@ -72,6 +72,9 @@ export class PitwallTerminal {
   readonly chunks: Array<{ at: number; data: string }> = [];
   rawOutput = "";
   private readonly listeners = new Set<() => void>();
+  /** False while the emulator has parsed the start of a synchronized frame but not its end. */
+  private frameComplete = true;
+  private rawInFrame = false;
 
   constructor(options: TerminalOptions = {}) {
     const cols = options.cols ?? 120;
@@ -97,12 +100,20 @@ export class PitwallTerminal {
       if (this.chunks.length > 5000) this.chunks.shift();
       this.rawOutput += data;
       if (this.rawOutput.length > 4_000_000) this.rawOutput = this.rawOutput.slice(-2_000_000);
+      // pitwall wraps each frame in synchronized output; the screen is read only between frames,
+      // as a terminal supporting DEC 2026 would show it.
+      const start = data.lastIndexOf("\x1b[?2026h");
+      const end = data.lastIndexOf("\x1b[?2026l");
+      if (start > end) this.rawInFrame = true;
+      else if (end > start) this.rawInFrame = false;
+      const inFrame = this.rawInFrame;
       this.parsed = this.parsed.then(
         () =>
           new Promise<void>((resolve) =>
             this.terminal.write(data, () => {
+              this.frameComplete = !inFrame;
               resolve();
-              for (const l of this.listeners) l();
+              if (this.frameComplete) for (const l of this.listeners) l();
             }),
           ),
       );
@@ -157,6 +168,7 @@ export class PitwallTerminal {
   waitFor<T>(check: () => T | undefined | false, timeoutMs: number, what: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const attempt = (): boolean => {
+        if (!this.frameComplete && !this.hasExited) return false;
         const value = check();
         if (value) {
           cleanup();

@@ -1,0 +1,137 @@
+// End to end: the real CLI in a pseudo-terminal against the fake LLM. A prompt streams its answer
+// with a tool line; a steer typed while a tool runs reaches the next request; Esc aborts; the queue
+// shows above the input and comes back for editing.
+import { execFileSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
+
+let session: DashboardSession | undefined;
+afterEach(async () => {
+  await session?.done();
+  session = undefined;
+});
+
+/** Processes (zombies aside) whose command line is exactly `args`. */
+function liveProcesses(args: string): number {
+  const out = execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" });
+  return out.split("\n").filter((l) => l.trim() && !l.trim().startsWith("Z") && l.trim().replace(/^\S+\s+/, "") === args).length;
+}
+
+async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A bash command that runs until the test creates the file `release` in the working folder. */
+const WAIT_FOR_RELEASE = "while [ ! -f release ]; do sleep 0.05; done; echo released";
+
+describe("the dashboard in a terminal", () => {
+  test("a prompt streams its answer and a tool line with its result", async () => {
+    session = await startDashboard({
+      replies: [
+        { kind: "reply", text: "Let me **look** at the files.", toolCalls: [{ name: "bash", arguments: { command: "echo tool-said-hello" } }], usage: { input: 12_000, output: 3000 } },
+        { kind: "reply", text: "All done: the answer is 42.", usage: { input: 15_000, output: 200 } },
+      ],
+    });
+    const { t, llm } = session;
+    t.type("what is the answer?");
+    t.press("Enter");
+    const screen = await t.waitForText("the answer is 42");
+    expect(screen).toContain("› what is the answer?");
+    expect(screen).toMatch(/⏵ bash echo tool-said-hello\s+✓ \d+\.\ds/);
+    // The tool-output pane shows the command's output; the status line counts tokens and cost.
+    expect(screen).toContain("tool-said-hello");
+    expect(screen).toContain("30k tok · $0.09");
+    expect((await llm.waitForRequest(1)).transcript).toContain("what is the answer?");
+    expect((await llm.waitForRequest(2)).transcript).toContain("tool-said-hello");
+  }, 40_000);
+
+  test("a steer typed while a slow tool runs is shown queued and reaches the next request", async () => {
+    session = await startDashboard({
+      replies: [
+        { kind: "reply", text: "Running the suite.", toolCalls: [{ name: "bash", arguments: { command: WAIT_FOR_RELEASE } }] },
+        { kind: "reply", text: "Linter ran too." },
+      ],
+    });
+    const { t, llm, cwd } = session;
+    t.type("run the tests");
+    t.press("Enter");
+    await t.waitForText(/⏵ bash while .*⠋|⏵ bash while .*\d\.\ds/);
+    await t.waitForText("working");
+    t.type("also run the linter");
+    t.press("Enter");
+    await t.waitForText("↳ steer: also run the linter");
+    expect(llm.requests.length).toBe(1);
+    writeFileSync(join(cwd, "release"), "");
+    const second = await llm.waitForRequest(2, 20_000);
+    expect(second.transcript).toContain("also run the linter");
+    expect(second.transcript).toContain("released");
+    await t.waitForText("Linter ran too.");
+    await t.waitForNoText("↳ steer:");
+    expect(t.screenText()).toContain("› steer: also run the linter");
+  }, 40_000);
+
+  test("Alt+Enter queues a follow-up, Up on an empty input takes it back, Esc twice clears the queue", async () => {
+    session = await startDashboard({
+      replies: [{ kind: "reply", text: "Working on it.", toolCalls: [{ name: "bash", arguments: { command: WAIT_FOR_RELEASE } }] }, { kind: "reply", text: "Finished." }],
+    });
+    const { t, cwd } = session;
+    t.type("start");
+    t.press("Enter");
+    await t.waitForText("working");
+    await t.waitForText("⏵ bash while");
+    t.type("then commit");
+    t.press("Alt+Enter");
+    await t.waitForText("↳ follow-up: then commit");
+    t.press("Up");
+    await t.waitForNoText("↳ follow-up: then commit");
+    await t.waitForText("› then commit");
+    t.type(" please");
+    t.press("Alt+Enter");
+    await t.waitForText("↳ follow-up: then commit please");
+    t.type("steer me");
+    t.press("Enter");
+    await t.waitForText("↳ steer: steer me");
+    // The first Esc aborts the turn; the second within a second clears the queue.
+    t.press("Escape");
+    t.press("Escape");
+    await t.waitForText("Aborted");
+    await t.waitForNoText("↳ steer: steer me");
+    await t.waitForNoText("↳ follow-up:");
+    expect(t.screenText()).toContain("queue cleared (2 messages)");
+    writeFileSync(join(cwd, "release"), "");
+  }, 40_000);
+
+  test("Esc aborts a streaming reply: the partial text stays, marked aborted, and the agent is idle again", async () => {
+    session = await startDashboard({ replies: [{ kind: "reply", text: "This answer is partial", holdOpen: true }] });
+    const { t } = session;
+    t.type("write an essay");
+    t.press("Enter");
+    await t.waitForText("This answer is partial");
+    await t.waitForText("working");
+    t.press("Escape");
+    const screen = await t.waitForText("Aborted");
+    expect(screen).toContain("This answer is partial");
+    await t.waitForText("● ready");
+  }, 40_000);
+
+  test("Esc aborts a running tool and its process group ends", async () => {
+    session = await startDashboard({ replies: [{ kind: "reply", text: "Sleeping.", toolCalls: [{ name: "bash", arguments: { command: "sleep 37.25; touch never" } }] }] });
+    const { t, cwd } = session;
+    t.type("sleep");
+    t.press("Enter");
+    await t.waitForText("⏵ bash sleep 37.25");
+    await waitUntil(() => liveProcesses("sleep 37.25") > 0, "the sleep to start");
+    t.press("Escape");
+    await t.waitForText(/⏵ bash sleep 37\.25.*✗/);
+    await t.waitForText("Aborted: the running tool was stopped");
+    await t.waitForText("● ready");
+    await waitUntil(() => liveProcesses("sleep 37.25") === 0, "the sleep to end");
+    expect(existsSync(join(cwd, "never"))).toBe(false);
+  }, 40_000);
+});

@@ -1,0 +1,44 @@
+// One dashboard under test: the fake LLM, the real CLI in a pseudo-terminal pointed at it, and a
+// temporary working folder; `done()` ends them all.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeLlm, type FakeLlm, type FakeScript } from "../fake-llm/index.js";
+import { PitwallTerminal, type TerminalOptions } from "./terminal-harness.js";
+
+export interface DashboardSession {
+  t: PitwallTerminal;
+  llm: FakeLlm;
+  cwd: string;
+  done(): Promise<void>;
+}
+
+export interface DashboardSessionOptions extends TerminalOptions {
+  replies?: FakeScript[];
+  /** Without an API key (the fake server is still started, unused). */
+  noKey?: boolean;
+  /** Wait for the status line to say ready (default true). */
+  waitReady?: boolean;
+}
+
+export async function startDashboard(options: DashboardSessionOptions = {}): Promise<DashboardSession> {
+  const llm = await startFakeLlm();
+  if (options.replies) llm.enqueue(...options.replies);
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "pitwall-cwd-"));
+  const env: Record<string, string> = options.noKey ? {} : { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: llm.anthropicBaseUrl };
+  const t = new PitwallTerminal({ ...options, cwd, env: { ...env, ...options.env } });
+  const done = async (): Promise<void> => {
+    await t.close();
+    await llm.close();
+    if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
+  };
+  if (options.waitReady !== false) {
+    try {
+      await t.waitForText("● ready", 20_000);
+    } catch (error) {
+      await done();
+      throw error;
+    }
+  }
+  return { t, llm, cwd, done };
+}
