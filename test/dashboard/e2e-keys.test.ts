@@ -1,16 +1,23 @@
 // End to end: help, key bindings (and a person's override), slash commands, quitting.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
 
 let session: DashboardSession | undefined;
+const folders: string[] = [];
 afterEach(async () => {
   await session?.done();
   session = undefined;
+  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
 });
+
+function tempHome(): string {
+  const home = mkdtempSync(join(tmpdir(), "pitwall-home-"));
+  folders.push(home);
+  return home;
+}
 
 describe("keys, help and commands", () => {
   test("F1 lists the bindings in force, read from the keymap; Esc closes the help", async () => {
@@ -34,7 +41,7 @@ describe("keys, help and commands", () => {
   }, 40_000);
 
   test("a keymap override in PITWALL_HOME takes effect and shows in the help", async () => {
-    const home = mkdtempSync(join(tmpdir(), "pitwall-home-"));
+    const home = tempHome();
     writeFileSync(join(home, "keymap.json"), JSON.stringify({ global: { help: ["f2"], quit: ["ctrl+q"] } }));
     session = await startDashboard({ home });
     const { t } = session;
@@ -50,8 +57,7 @@ describe("keys, help and commands", () => {
   }, 40_000);
 
   test("a malformed keymap gives a warning and the defaults, never a crash", async () => {
-    const home = mkdtempSync(join(tmpdir(), "pitwall-home-"));
-    mkdirSync(home, { recursive: true });
+    const home = tempHome();
     writeFileSync(join(home, "keymap.json"), "{ not json");
     session = await startDashboard({ home });
     const { t } = session;

@@ -1,0 +1,65 @@
+// End to end: starting without an API key, resuming a session with --resume (and the picker), and
+// starting a new conversation with /new.
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { sessionFolder } from "../../agent/session-file.js";
+import { startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
+
+let session: DashboardSession | undefined;
+const folders: string[] = [];
+afterEach(async () => {
+  await session?.done();
+  session = undefined;
+  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
+});
+
+describe("setup", () => {
+  test("without an API key the dashboard opens, says how to configure a provider, and a prompt gets that message", async () => {
+    session = await startDashboard({ noKey: true });
+    const { t, llm } = session;
+    await t.waitForText("No API key for Anthropic");
+    expect(t.screenText()).toContain("ANTHROPIC_API_KEY");
+    t.type("hello anyway");
+    t.press("Enter");
+    await t.waitForText("Not sent: No API key");
+    expect(t.screenText()).not.toMatch(/at .*\.js:\d+/);
+    expect(llm.requests).toHaveLength(0);
+    t.press("Ctrl+D");
+    expect(await t.waitForExit()).toBe(0);
+  }, 40_000);
+
+  test("--resume offers the directory's sessions and shows the picked conversation; /new starts another file", async () => {
+    const home = mkdtempSync(join(tmpdir(), "pitwall-home-"));
+    const cwd = mkdtempSync(join(tmpdir(), "pitwall-cwd-"));
+    folders.push(home, cwd);
+    session = await startDashboard({ home, cwd, replies: [{ kind: "reply", text: "The capital is Paris." }] });
+    session.t.type("what is the capital of France?");
+    session.t.press("Enter");
+    await session.t.waitForText("The capital is Paris.");
+    session.t.press("Ctrl+D");
+    await session.t.waitForExit();
+    await session.done();
+
+    session = await startDashboard({ home, cwd, args: ["--resume"], waitReady: false, replies: [{ kind: "reply", text: "Lyon is second." }] });
+    const { t, llm } = session;
+    const picker = await t.waitForText("resume a session (1)");
+    expect(picker).toMatch(/2 msgs .*what is the capital of France\?/);
+    t.press("Enter");
+    await t.waitForText("● ready");
+    let screen = await t.waitForText("The capital is Paris.");
+    expect(screen).toContain("› what is the capital of France?");
+    expect(screen).toContain("Resumed");
+    t.type("and the second city?");
+    t.press("Enter");
+    await t.waitForText("Lyon is second.");
+    expect((await llm.waitForRequest(1)).transcript).toContain("The capital is Paris.");
+
+    t.type("/new");
+    t.press("Enter");
+    screen = await t.waitForText("New conversation.");
+    expect(screen).not.toContain("Lyon is second.");
+    expect(readdirSync(sessionFolder(join(home, "sessions"), cwd))).toHaveLength(1);
+  }, 60_000);
+});
