@@ -182,12 +182,15 @@ export class TextBuffer {
     this.col = i;
   }
 
+  /** Deletes back to the previous space (a shell's Ctrl+W): "-m " goes in one press. */
   deleteWordBack(): void {
     if (this.col === 0) return this.backspace();
-    const end = this.col;
-    this.wordLeft();
     const line = this.currentLine;
-    this.lines[this.row] = line.slice(0, this.col) + line.slice(end);
+    let i = this.col;
+    while (i > 0 && line[i - 1] === " ") i--;
+    while (i > 0 && line[i - 1] !== " ") i--;
+    this.lines[this.row] = line.slice(0, i) + line.slice(this.col);
+    this.col = i;
     this.version++;
   }
 

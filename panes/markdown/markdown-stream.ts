@@ -1,13 +1,14 @@
 // Markdown that grows while the model streams it. The text is cut into chunks at blank lines
 // outside code fences (confirmed once the next block starts at the margin); finished chunks are
-// rendered once and kept, and only the open tail is rendered again on each frame. So a reply of
-// 50 000 tokens costs the same per frame as a short one.
+// rendered once and kept, and only the open tail is scanned and rendered again on each update.
+// So a reply of 50 000 tokens costs the same per frame as a short one.
 import type { StyledLine } from "../styled-text.js";
 import { renderGeneration } from "./render-generation.js";
 import { renderMarkdown } from "./markdown-render.js";
 
 interface Chunk {
-  source: string;
+  /** The exact text of the chunk, trailing newlines included. */
+  raw: string;
   rows?: StyledLine[];
   width?: number;
   generation?: number;
@@ -16,79 +17,89 @@ interface Chunk {
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 export class MarkdownStream {
-  private text = "";
   private readonly chunks: Chunk[] = [];
-  /** Where the stable chunks end in `text`. */
-  private stableEnd = 0;
-  /** How far `text` has been scanned for boundaries, and the fence state there. */
+  /** Text after the last finished chunk. */
+  private open = "";
+  private length = 0;
+  /** How far `open` has been scanned, and the state there. */
   private scanPos = 0;
   private fence: string | undefined;
-  private chunkStart = 0;
   private blankSeen = false;
-  private tail: Chunk = { source: "" };
-  private cachedRows: StyledLine[] | undefined;
-  private cachedWidth = -1;
-  private cachedGeneration = -1;
+  private tail: Chunk = { raw: "" };
+  private stableRows: StyledLine[] = [];
+  private stableCount = 0;
+  private stableWidth = -1;
+  private stableGeneration = -1;
 
   constructor(text = "") {
-    this.setText(text);
+    this.append(text);
   }
 
+  /** The whole text. Builds a string: meant for rare use. */
   get source(): string {
-    return this.text;
+    return this.chunks.map((c) => c.raw).join("") + this.open;
   }
 
-  /** Replaces the text; appending to the previous text keeps the finished chunks. */
+  /** Replaces the text; when it extends the current text only the new part is scanned. */
   setText(text: string): void {
-    if (text === this.text) return;
-    if (!text.startsWith(this.text.slice(0, this.stableEnd))) this.reset();
-    this.text = text;
-    this.scan();
-    this.tail = { source: this.text.slice(this.stableEnd) };
-    this.cachedRows = undefined;
+    if (text.length === this.length && text === this.source) return;
+    if (text.length >= this.length && text.startsWith(this.source)) {
+      this.append(text.slice(this.length));
+      return;
+    }
+    this.chunks.length = 0;
+    this.open = "";
+    this.length = 0;
+    this.scanPos = 0;
+    this.fence = undefined;
+    this.blankSeen = false;
+    this.stableCount = 0;
+    this.stableRows = [];
+    this.append(text);
   }
 
   append(delta: string): void {
-    this.setText(this.text + delta);
+    if (!delta) return;
+    this.open += delta;
+    this.length += delta.length;
+    this.scan();
+    this.tail = { raw: this.open };
   }
 
   rows(width: number): StyledLine[] {
-    if (this.cachedRows && this.cachedWidth === width && this.cachedGeneration === renderGeneration()) return this.cachedRows;
-    const out: StyledLine[] = [];
-    for (const chunk of this.chunks) this.renderChunk(chunk, width, out);
-    if (this.tail.source.trim() !== "") this.renderChunk(this.tail, width, out);
-    this.cachedRows = out;
-    this.cachedWidth = width;
-    this.cachedGeneration = renderGeneration();
-    return out;
+    const generation = renderGeneration();
+    if (width !== this.stableWidth || generation !== this.stableGeneration) {
+      this.stableRows = [];
+      this.stableCount = 0;
+      this.stableWidth = width;
+      this.stableGeneration = generation;
+    }
+    // Chunks finished since the last call are rendered once and appended.
+    for (; this.stableCount < this.chunks.length; this.stableCount++) this.renderChunk(this.chunks[this.stableCount]!, width, this.stableRows);
+    if (this.tail.raw.trim() === "") return this.stableRows;
+    const tailRows: StyledLine[] = [];
+    this.renderChunk(this.tail, width, tailRows, this.stableRows.length > 0);
+    return this.stableRows.concat(tailRows);
   }
 
-  private renderChunk(chunk: Chunk, width: number, out: StyledLine[]): void {
+  private renderChunk(chunk: Chunk, width: number, out: StyledLine[], separate = out.length > 0): void {
     if (!chunk.rows || chunk.width !== width || chunk.generation !== renderGeneration()) {
-      chunk.rows = renderMarkdown(chunk.source, width);
+      chunk.rows = renderMarkdown(chunk.raw.replace(/\n+$/, ""), width);
       chunk.width = width;
       chunk.generation = renderGeneration();
     }
-    if (out.length > 0 && chunk.rows.length > 0) out.push([]);
+    if (chunk.rows.length === 0) return;
+    if (separate) out.push([]);
     for (const r of chunk.rows) out.push(r);
   }
 
-  private reset(): void {
-    this.chunks.length = 0;
-    this.stableEnd = 0;
-    this.scanPos = 0;
-    this.chunkStart = 0;
-    this.fence = undefined;
-    this.blankSeen = false;
-  }
-
-  /** Walks complete lines not yet scanned, closing a chunk at each confirmed boundary. */
+  /** Walks the complete lines of the open text, closing a chunk at each confirmed boundary. */
   private scan(): void {
     while (true) {
-      const nl = this.text.indexOf("\n", this.scanPos);
+      const nl = this.open.indexOf("\n", this.scanPos);
       if (nl === -1) return;
-      const lineText = this.text.slice(this.scanPos, nl);
       const lineStart = this.scanPos;
+      const lineText = this.open.slice(lineStart, nl);
       this.scanPos = nl + 1;
       const fenceMatch = FENCE.exec(lineText);
       if (this.fence !== undefined) {
@@ -97,15 +108,14 @@ export class MarkdownStream {
         continue;
       }
       if (lineText.trim() === "") {
-        if (this.text.slice(this.chunkStart, lineStart).trim() !== "") this.blankSeen = true;
+        if (this.open.slice(0, lineStart).trim() !== "") this.blankSeen = true;
         continue;
       }
       if (this.blankSeen && !/^\s/.test(lineText)) {
         // A new block at the margin after a blank line: everything before it is finished.
-        const source = this.text.slice(this.chunkStart, lineStart).replace(/\n+$/, "");
-        this.chunks.push({ source });
-        this.chunkStart = lineStart;
-        this.stableEnd = lineStart;
+        this.chunks.push({ raw: this.open.slice(0, lineStart) });
+        this.open = this.open.slice(lineStart);
+        this.scanPos -= lineStart;
       }
       this.blankSeen = false;
       if (fenceMatch) this.fence = fenceMatch[1];

@@ -1,0 +1,115 @@
+// Markdown as the chat shows it, and streaming: rendering a reply chunk by chunk gives the same
+// rows as rendering it whole, and only the open tail is rendered again.
+import { beforeAll, describe, expect, test } from "vitest";
+import { highlightCode, loadHighlighter } from "../../panes/markdown/code-highlight.js";
+import { loadMarkdownParser, renderMarkdown } from "../../panes/markdown/markdown-render.js";
+import { MarkdownStream } from "../../panes/markdown/markdown-stream.js";
+import { MD } from "../../panes/markdown/theme.js";
+import { attr, Flag, flagsOf, lineText, type StyledLine } from "../../panes/styled-text.js";
+
+beforeAll(async () => {
+  await loadMarkdownParser();
+  await loadHighlighter();
+});
+
+const text = (rows: StyledLine[]): string[] => rows.map(lineText);
+
+const SAMPLE = [
+  "# Plan",
+  "",
+  "I'll **run** the *suite* first, then `npm test`.",
+  "",
+  "- one",
+  "- two",
+  "  - nested",
+  "",
+  "1. first",
+  "2. second",
+  "",
+  "> a quote",
+  "",
+  "```ts",
+  "const a: number = 1; // the answer",
+  "```",
+  "",
+  "| a | b |",
+  "|---|---|",
+  "| 1 | 2 |",
+  "",
+  "Done {with braces} and <angles> & ampersands.",
+].join("\n");
+
+describe("markdown", () => {
+  test("headings, emphasis, inline code, lists, quotes, code and tables", () => {
+    const rows = renderMarkdown(SAMPLE, 60);
+    expect(text(rows)).toEqual([
+      "Plan",
+      "",
+      "I'll run the suite first, then npm test.",
+      "",
+      "• one",
+      "• two",
+      "  • nested",
+      "",
+      "1. first",
+      "2. second",
+      "",
+      "│ a quote",
+      "",
+      "ts",
+      "  const a: number = 1; // the answer",
+      "",
+      "a │ b",
+      "──┼──",
+      "1 │ 2",
+      "",
+      "Done {with braces} and <angles> & ampersands.",
+    ]);
+    expect(rows[0]![0]!.attr).toBe(MD.heading1);
+    const para = rows[2]!;
+    expect(flagsOf(para.find((s) => s.text === "run")!.attr) & Flag.bold).toBeTruthy();
+    expect(flagsOf(para.find((s) => s.text === "suite")!.attr) & Flag.italic).toBeTruthy();
+    expect(para.find((s) => s.text === "npm test")!.attr).toBe(MD.codespan);
+  });
+
+  test("fenced code is highlighted when the language is known", () => {
+    const lines = highlightCode("const a = 1; // note", "ts")!;
+    expect(lines).toBeDefined();
+    expect(new Set(lines[0]!.map((s) => s.attr)).size).toBeGreaterThan(1);
+    expect(highlightCode("x", "not-a-language")).toBeUndefined();
+  });
+
+  test("wraps paragraphs to the width and indents list continuations", () => {
+    const rows = renderMarkdown("- a list item that is long enough to wrap", 20);
+    expect(text(rows)).toEqual(["• a list item that", "  is long enough to", "  wrap"]);
+  });
+
+  test("streaming in small pieces gives the same rows as the whole text", () => {
+    const stream = new MarkdownStream();
+    for (let i = 0; i < SAMPLE.length; i += 3) {
+      stream.append(SAMPLE.slice(i, i + 3));
+      stream.rows(60);
+    }
+    expect(text(stream.rows(60))).toEqual(text(renderMarkdown(SAMPLE, 60)));
+  });
+
+  test("a long reply renders only its tail on each update", () => {
+    const paragraph = "word ".repeat(60).trim();
+    const stream = new MarkdownStream();
+    for (let i = 0; i < 2000; i++) stream.append(`${paragraph}\n\n`);
+    stream.rows(80);
+    const started = performance.now();
+    for (let i = 0; i < 200; i++) {
+      stream.append("more ");
+      stream.rows(80);
+    }
+    const perUpdate = (performance.now() - started) / 200;
+    // Re-rendering 2000 paragraphs would take tens of milliseconds per update.
+    expect(perUpdate).toBeLessThan(3);
+    expect(stream.rows(80).length).toBeGreaterThan(2000 * 4);
+  });
+
+  test("styles are plain cell attributes", () => {
+    expect(MD.strong).toBe(attr({ bold: true }));
+  });
+});

@@ -1,0 +1,72 @@
+// Widths, word wrap, and program output with escape sequences as panes see them.
+import { describe, expect, test } from "vitest";
+import { attr, Color, lineText, PLAIN } from "../../panes/styled-text.js";
+import { applySgr, sanitizeText, TerminalTextLog } from "../../panes/terminal-text.js";
+import { graphemeWidth, textWidth, truncateText } from "../../panes/text-width.js";
+import { wrapLine } from "../../panes/wrap.js";
+
+describe("widths", () => {
+  test("emoji and CJK take two columns, accents and zero-width characters none of their own", () => {
+    expect(textWidth("🚀✅⌛")).toBe(6);
+    expect(textWidth("中文")).toBe(4);
+    expect(textWidth("e\u0301")).toBe(1);
+    expect(textWidth("a\u200bb")).toBe(2);
+    // Shown in a form every terminal agrees on: the family's first emoji, the heart without VS16.
+    expect(graphemeWidth("👨‍👩‍👧")).toBe(2);
+    expect(graphemeWidth("❤️")).toBe(1);
+    expect(graphemeWidth("🇫🇷")).toBe(2);
+  });
+
+  test("truncation never cuts a wide character in half", () => {
+    expect(truncateText("ab中文", 4)).toBe("ab…");
+    expect(textWidth(truncateText("🚀🚀🚀🚀", 5))).toBeLessThanOrEqual(5);
+  });
+});
+
+describe("word wrap", () => {
+  test("breaks at spaces, keeps styles, indents continuation rows", () => {
+    const bold = attr({ bold: true });
+    const rows = wrapLine([{ text: "one two ", attr: PLAIN }, { text: "three four", attr: bold }], 9, { indent: 2 });
+    expect(rows.map(lineText)).toEqual(["one two", "  three", "  four"]);
+    expect(rows[1]!.find((s) => s.text === "three")?.attr).toBe(bold);
+  });
+
+  test("hard-breaks a word longer than the row, and counts wide characters as two", () => {
+    expect(wrapLine([{ text: "abcdefghij", attr: PLAIN }], 4).map(lineText)).toEqual(["abcd", "efgh", "ij"]);
+    for (const row of wrapLine([{ text: "中文中文中文 and 🚀🚀🚀", attr: PLAIN }], 5)) expect(textWidth(lineText(row))).toBeLessThanOrEqual(5);
+  });
+});
+
+describe("program output", () => {
+  test("keeps colours, drops cursor moves and titles, resolves carriage returns", () => {
+    const log = new TerminalTextLog();
+    log.write("\x1b]0;title\x07\x1b[31mred\x1b[0m plain\x1b[2K\n");
+    log.write("progress 10%\rprogress 50%\rprogress 100%\n");
+    log.write("a\tb\n");
+    expect(lineText(log.line(0)!)).toBe("red plain");
+    expect(log.line(0)![0]).toEqual({ text: "red", attr: attr({ fg: Color.red }) });
+    expect(lineText(log.line(1)!)).toBe("progress 100%");
+    expect(lineText(log.line(2)!)).toBe("a       b");
+  });
+
+  test("an escape sequence split between chunks is still understood", () => {
+    const log = new TerminalTextLog();
+    log.write("x\x1b[3");
+    log.write("2mgreen\n");
+    expect(log.line(0)).toEqual([{ text: "x", attr: PLAIN }, { text: "green", attr: attr({ fg: Color.green }) }]);
+  });
+
+  test("stays bounded: old lines are dropped and counted", () => {
+    const log = new TerminalTextLog({ maxLines: 100 });
+    for (let i = 0; i < 1000; i++) log.write(`line ${i}\n`);
+    expect(log.lineCount).toBe(100);
+    expect(log.dropped).toBe(900);
+    expect(lineText(log.line(0)!)).toBe("line 900");
+  });
+
+  test("256 colours and truecolour become cell colours; text is cleaned of control characters", () => {
+    expect(applySgr(PLAIN, "38;5;208")).toBe(attr({ fg: 208 }));
+    expect(applySgr(PLAIN, "1;48;2;255;0;0")).toBe(attr({ bold: true, bg: 196 }));
+    expect(sanitizeText("a\x1b[2Jb\x07c\td")).toBe("abc    d");
+  });
+});
