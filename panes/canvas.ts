@@ -73,7 +73,7 @@ export class Canvas {
           while (col < end) this.set(row, col++, sp.attr, " ");
           break;
         }
-        this.set(row, col, sp.attr, w === 2 ? displayGrapheme(g) : g);
+        this.set(row, col, sp.attr, displayGrapheme(g));
         if (w === 2) this.set(row, col + 1, sp.attr, "");
         col += w;
       }

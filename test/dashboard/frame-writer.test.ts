@@ -1,0 +1,70 @@
+// pitwall's frame writer and render scheduler on a headless screen: wide characters repaint
+// without shifting their row, frames are synchronized and coalesced, and italic reaches the terminal.
+import { afterEach, describe, expect, test } from "vitest";
+import { screenInternals } from "../../panes/blessed-internals.js";
+import { sgrFor } from "../../panes/blessed-patches/diff-draw.js";
+import { Canvas } from "../../panes/canvas.js";
+import { RenderScheduler, SYNC_END, SYNC_START } from "../../panes/render-scheduler.js";
+import { attr, PLAIN } from "../../panes/styled-text.js";
+import { headlessScreen, type HeadlessScreen } from "../helpers/headless-screen.js";
+
+let h: HeadlessScreen | undefined;
+afterEach(() => {
+  h?.destroy();
+  h = undefined;
+});
+
+function paintRow(screen: HeadlessScreen, y: number, text: string): void {
+  const lines = screenInternals(screen.screen).lines;
+  new Canvas(lines, { left: 0, top: 0, width: screen.output.columns, height: screen.output.rows }).paintLine(y, [
+    { text: "|", attr: PLAIN },
+    { text, attr: PLAIN },
+  ]);
+  lines[y]![screen.output.columns - 1]![1] = "|";
+}
+
+describe("frame writer", () => {
+  test("changing emoji, CJK and combined emoji in place never moves the rest of the row", async () => {
+    h = headlessScreen(40, 5);
+    const scheduler = new RenderScheduler(h.screen, { minIntervalMs: 0 });
+    const variants = ["plain ascii text", "🚀 rocket ✅ done", "中文 and more", "👨‍👩‍👧 family 🇫🇷", "❤️ heart e\u0301", "x🚀y中z", "plain again"];
+    for (const v of variants) {
+      paintRow(h, 1, v);
+      scheduler.frameNow();
+      await h.settle();
+      const row = h.terminal.buffer.active.getLine(1)!;
+      expect(row.getCell(39)!.getChars(), `after "${v}"`).toBe("|");
+      expect(row.getCell(0)!.getChars()).toBe("|");
+      expect(h.text()[1]).toContain(v.replace("👨‍👩‍👧", "👨").replace("❤️", "❤"));
+    }
+  });
+
+  test("each frame is one write wrapped in synchronized output; requests coalesce", async () => {
+    h = headlessScreen(40, 5);
+    const writes: string[] = [];
+    h.output.on("data", (chunk: Buffer) => writes.push(chunk.toString()));
+    const scheduler = new RenderScheduler(h.screen, { minIntervalMs: 30 });
+    scheduler.frameNow();
+    writes.length = 0;
+    for (let i = 0; i < 200; i++) {
+      paintRow(h, 2, `update ${i}`);
+      scheduler.request();
+    }
+    await new Promise((r) => setTimeout(r, 120));
+    expect(scheduler.stats.frames).toBeLessThanOrEqual(3);
+    expect(writes.length).toBeGreaterThan(0);
+    for (const w of writes) {
+      expect(w.startsWith(SYNC_START)).toBe(true);
+      expect(w.endsWith(SYNC_END)).toBe(true);
+    }
+    await h.settle();
+    expect(h.text()[2]).toContain("update 199");
+    scheduler.stop();
+  });
+
+  test("italic, dim and strikethrough reach the terminal; colours reduce for 16-colour terminals", () => {
+    expect(sgrFor(attr({ italic: true, fg: 2 }))).toBe("\x1b[0;3;32m");
+    expect(sgrFor(attr({ dim: true, strike: true }))).toBe("\x1b[0;2;9m");
+    expect(sgrFor(attr({ fg: 196 }), 16)).toMatch(/^\x1b\[0;(3[0-7]|9[0-7])m$/);
+  });
+});

@@ -1,0 +1,53 @@
+// Slash commands: parsing, completion, and unknown commands answered without reaching the model.
+import { describe, expect, test } from "vitest";
+import type { ThinkingLevel } from "../../agent/messages.js";
+import { completeSlash, parseSlash, runSlash, type SlashContext } from "../../app/slash-commands.js";
+
+function context(): SlashContext & { log: string[] } {
+  const log: string[] = [];
+  return {
+    log,
+    notice: (level, text) => log.push(`${level}: ${text}`),
+    showHelp: () => log.push("help"),
+    setModel: (spec) => log.push(`model ${spec}`),
+    setThinking: (level: ThinkingLevel) => log.push(`thinking ${level}`),
+    clearChat: () => log.push("clear"),
+    quit: () => log.push("quit"),
+    showSession: () => log.push("session"),
+    newSession: () => log.push("new"),
+    showContext: () => log.push("context"),
+    modelIds: () => ["claude-sonnet-5-5", "claude-opus-5", "gpt-5.4"],
+    currentModel: () => "anthropic/claude-sonnet-5-5",
+    currentThinking: () => "off",
+  };
+}
+
+describe("slash commands", () => {
+  test("a path is not a command", () => {
+    expect(parseSlash("/usr/bin/env is odd")).toBeUndefined();
+    expect(parseSlash("/model  gpt-5.4 ")).toEqual({ name: "model", args: "gpt-5.4" });
+  });
+
+  test("commands run through the context; unknown ones get an answer and are not sent", () => {
+    const ctx = context();
+    expect(runSlash("/thinking HIGH", ctx)).toBe(true);
+    expect(runSlash("/thinking loud", ctx)).toBe(true);
+    expect(runSlash("/modle x", ctx)).toBe(true);
+    expect(runSlash("plain prompt", ctx)).toBe(false);
+    for (const name of ["help", "clear", "quit", "session", "new", "context"]) runSlash(`/${name}`, ctx);
+    expect(ctx.log[0]).toBe("thinking high");
+    expect(ctx.log[1]).toMatch(/^error: "loud" is not a thinking level/);
+    expect(ctx.log[2]).toMatch(/^warning: Unknown command \/modle \(did you mean \/model\?\).*not sent to the model/);
+    expect(ctx.log.slice(3)).toEqual(["help", "clear", "quit", "session", "new", "context"]);
+  });
+
+  test("Tab completes names, then arguments", () => {
+    const ctx = context();
+    expect(completeSlash("/mo", ctx)).toEqual({ text: "/model ", candidates: ["/model"] });
+    expect(completeSlash("/", ctx)?.candidates.length).toBeGreaterThan(5);
+    expect(completeSlash("/model claude-s", ctx)).toEqual({ text: "/model claude-sonnet-5-5", candidates: ["claude-sonnet-5-5"] });
+    expect(completeSlash("/model claude", ctx)).toEqual({ text: "/model claude-", candidates: ["claude-sonnet-5-5", "claude-opus-5"] });
+    expect(completeSlash("/thinking m", ctx)).toEqual({ text: "/thinking m", candidates: ["minimal", "medium"] });
+    expect(completeSlash("hello", ctx)).toBeUndefined();
+  });
+});
