@@ -2,6 +2,7 @@
 // heavy loads (provider SDKs, highlighting, the tools and the job emulators come in through a
 // dynamic import afterwards), keys typed meanwhile are kept, and however the dashboard ends the
 // terminal is given back as it was and every job is ended.
+import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { listSessions } from "../agent/session-file.js";
 import { DashboardView } from "../panes/dashboard-view.js";
@@ -136,6 +137,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     return 0;
   } finally {
     if (ticker) clearInterval(ticker);
+    // For the bench: how long each frame took to produce.
+    if (env.PITWALL_FRAME_STATS) writeFileSync(env.PITWALL_FRAME_STATS, JSON.stringify({ frames: scheduler.stats.frames, recent: scheduler.stats.recent }));
     offGeneration();
     stdin.off("data", onData);
     decoder.dispose();

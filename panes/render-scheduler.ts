@@ -16,7 +16,7 @@ export interface CursorPlacement {
 
 export interface FrameStats {
   frames: number;
-  /** Milliseconds spent producing each of the last frames (newest last, at most 1000 kept). */
+  /** Milliseconds spent producing each of the last frames (newest last, at most 20 000 kept). */
   recent: number[];
 }
 
@@ -110,7 +110,7 @@ export class RenderScheduler {
     const took = this.lastFrameAt - started;
     this.stats.frames++;
     this.stats.recent.push(took);
-    if (this.stats.recent.length > 1000) this.stats.recent.shift();
+    if (this.stats.recent.length > 20_000) this.stats.recent.splice(0, 10_000);
     for (const listener of this.frameListeners) listener();
     if (this.pendingAfterFrame) {
       this.pendingAfterFrame = false;

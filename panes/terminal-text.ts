@@ -59,6 +59,8 @@ export function applySgr(attr: number, params: string): number {
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]|\x1b/g;
 // eslint-disable-next-line no-control-regex
+const SPECIAL = /[\x00-\x09\x0b-\x1f\x7f\x80-\x9f]/;
+// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]/g;
 
 /** Text from a model or a file for display: no escape sequences, no control characters, tabs as spaces. */
@@ -103,6 +105,10 @@ export class TerminalTextLog {
     if (!chunk) return;
     this.version++;
     this.totalChars += chunk.length;
+    if (this.partial === "" && !this.carriage && !SPECIAL.test(chunk)) {
+      this.writePlain(chunk);
+      return;
+    }
     let data = this.partial + chunk;
     this.partial = "";
     let i = 0;
@@ -138,6 +144,34 @@ export class TerminalTextLog {
     if (textStart < n) this.addText(data.slice(textStart, n));
   }
 
+  /** Text with no control characters but newlines: split at once, and lines that would be dropped anyway are skipped. */
+  private writePlain(chunk: string): void {
+    const parts = chunk.split("\n");
+    const last = parts.length - 1;
+    if (last === 0) {
+      this.addText(chunk);
+      return;
+    }
+    this.addText(parts[0]!);
+    this.newline();
+    // Lines of this chunk that cannot survive the cap are counted, not stored.
+    const skip = Math.max(0, last - 1 - this.maxLines);
+    if (skip > 0) {
+      this.dropped += this.done.length + skip;
+      this.done.length = 0;
+    }
+    for (let i = 1 + skip; i < last; i++) {
+      const text = parts[i]!;
+      this.done.push(text === "" ? [] : [{ text: text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text, attr: this.attr }]);
+    }
+    if (this.done.length > this.maxLines + Math.max(64, this.maxLines >> 3)) {
+      const excess = this.done.length - this.maxLines;
+      this.done.splice(0, excess);
+      this.dropped += excess;
+    }
+    if (parts[last] !== "") this.addText(parts[last]!);
+  }
+
   private addText(text: string): void {
     if (this.carriage) {
       // A carriage return followed by text redraws the line (progress bars): the last state wins.
@@ -167,7 +201,8 @@ export class TerminalTextLog {
     this.done.push(this.current);
     this.current = [];
     this.currentChars = 0;
-    if (this.done.length > this.maxLines) {
+    // Trimmed in batches: removing from the front of an array costs its whole length.
+    if (this.done.length > this.maxLines + Math.max(64, this.maxLines >> 3)) {
       const excess = this.done.length - this.maxLines;
       this.done.splice(0, excess);
       this.dropped += excess;

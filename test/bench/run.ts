@@ -1,0 +1,256 @@
+// `npm run bench`: runs the real CLI in a pseudo-terminal against the fake LLM and prints a table
+// of what a person feels: time to the first frame, memory when idle, frame time while a long reply
+// streams, and how fast a typed key shows while a tool floods output. Each measurement is a function
+// returning rows, so adding one is adding a function to MEASUREMENTS.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startFakeLlm, type FakeLlm, type FakeScript } from "../fake-llm/index.js";
+import { PitwallTerminal } from "../helpers/terminal-harness.js";
+
+export interface Row {
+  metric: string;
+  value: string;
+  target: string;
+  /** undefined: informational, no target. */
+  pass?: boolean;
+}
+
+export type Measurement = () => Promise<Row[]>;
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+
+const ms = (n: number): string => `${n.toFixed(1)} ms`;
+
+interface Run {
+  t: PitwallTerminal;
+  llm: FakeLlm;
+  spawnedAt: number;
+  statsPath: string;
+  done(): Promise<void>;
+}
+
+async function launch(replies: FakeScript[] = [], extraEnv: Record<string, string> = {}): Promise<Run> {
+  const llm = await startFakeLlm();
+  llm.enqueue(...replies);
+  const cwd = mkdtempSync(join(tmpdir(), "pitwall-bench-"));
+  const statsPath = join(cwd, "frame-stats.json");
+  // The bash tool saves long output in TMPDIR: keep it inside the run's folder, removed after.
+  const spawnedAt = performance.now();
+  const t = new PitwallTerminal({
+    cols: 120,
+    rows: 40,
+    cwd,
+    env: { ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: llm.anthropicBaseUrl, PITWALL_FRAME_STATS: statsPath, TMPDIR: cwd, ...extraEnv },
+  });
+  return {
+    t,
+    llm,
+    spawnedAt,
+    statsPath,
+    done: async () => {
+      await t.close();
+      await llm.close();
+      rmSync(cwd, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Time of arrival of the first chunk that ends a synchronized frame. */
+function firstFrameEnd(t: PitwallTerminal): number | undefined {
+  return t.chunks.find((c) => c.data.includes("\x1b[?2026l"))?.at;
+}
+
+const firstFrame: Measurement = async () => {
+  const samples: number[] = [];
+  const ready: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const run = await launch();
+    try {
+      await run.t.waitForText("F1 help", 20_000);
+      const screen = run.t.screenText();
+      if (!screen.includes("─ chat") || !screen.includes("─ input")) throw new Error(`the first frame is not complete:\n${screen}`);
+      samples.push(firstFrameEnd(run.t)! - run.spawnedAt);
+      await run.t.waitForText("● ready", 20_000);
+      ready.push(performance.now() - run.spawnedAt);
+    } finally {
+      await run.done();
+    }
+  }
+  const median = quantile(samples, 0.5);
+  return [
+    { metric: "launch → first complete frame (median of 7)", value: ms(median), target: "< 300 ms", pass: median < 300 },
+    { metric: "launch → agent loaded, status ready (median)", value: ms(quantile(ready, 0.5)), target: "" },
+  ];
+};
+
+function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+}
+
+const idleRss: Measurement = async () => {
+  const run = await launch([{ kind: "reply", text: "Hello there." }]);
+  try {
+    await run.t.waitForText("● ready", 20_000);
+    // V8 gives back memory it grew while loading once the process has been idle for a few seconds.
+    await new Promise((r) => setTimeout(r, 15_000));
+    const fresh = rssOf(run.t.pid);
+    run.t.type("hi");
+    run.t.press("Enter");
+    await run.t.waitForText("Hello there.", 20_000);
+    await new Promise((r) => setTimeout(r, 15_000));
+    const afterTurn = rssOf(run.t.pid);
+    return [
+      { metric: "RSS when idle (15 s after start)", value: `${fresh.toFixed(1)} MB`, target: "< 90 MB", pass: fresh < 90 },
+      { metric: "RSS when idle after one turn (SDK loaded)", value: `${afterTurn.toFixed(1)} MB`, target: "" },
+    ];
+  } finally {
+    await run.done();
+  }
+};
+
+/** ~50 000 tokens of markdown: paragraphs, lists and code, streamed in small deltas. */
+function longReply(): string {
+  const parts: string[] = [];
+  for (let i = 0; parts.join("").length < 200_000; i++) {
+    parts.push(`## Section ${i}\n\nThis paragraph explains step ${i} with **bold** words, *emphasis*, and \`inline code\`; it runs long enough to wrap across the chat pane several times so that wrapping is measured too.\n\n`);
+    parts.push(`- item one of ${i}\n- item two with a [link](https://example.com/${i})\n\n`);
+    if (i % 4 === 0) parts.push("```ts\nfunction add(a: number, b: number): number {\n  return a + b; // sum\n}\n```\n\n");
+  }
+  return parts.join("");
+}
+
+const streamFrames: Measurement = async () => {
+  const text = longReply();
+  // About 10 tokens a delta, paced so the stream lasts several seconds (a fast model, not a burst).
+  const run = await launch([{ kind: "reply", text, chunkSize: 40, delayMs: 1, usage: { input: 100, output: 50_000 } }]);
+  try {
+    await run.t.waitForText("● ready", 20_000);
+    const started = performance.now();
+    run.t.type("write a long answer");
+    run.t.press("Enter");
+    await run.t.waitForText("50k tok", 120_000);
+    const seconds = (performance.now() - started) / 1000;
+    run.t.press("Ctrl+D");
+    await run.t.waitForExit();
+    const stats = JSON.parse(readFileSync(run.statsPath, "utf8")) as { frames: number; recent: number[] };
+    const p50 = quantile(stats.recent, 0.5);
+    const p95 = quantile(stats.recent, 0.95);
+    return [
+      { metric: `frame time while 50 000 tokens stream (p50 / p95 of ${stats.recent.length} frames)`, value: `${ms(p50)} / ${ms(p95)}`, target: "p95 < 33 ms (one frame budget)", pass: p95 < 33 },
+      { metric: "frame time while streaming, max", value: ms(Math.max(...stats.recent)), target: "" },
+      { metric: "50 000 tokens streamed and shown in", value: `${seconds.toFixed(1)} s (${(stats.frames / seconds).toFixed(0)} frames/s)`, target: "" },
+    ];
+  } finally {
+    await run.done();
+  }
+};
+
+/** A bash command that floods its output far longer than the measurement (it is aborted after). */
+const FLOOD = "for i in $(seq 1 1000); do seq 1 150000; done";
+
+/**
+ * Types characters one at a time at a person's pace (50–150 ms apart, about 10 a second); each
+ * one's time from the write to the pty until the emulator shows it.
+ */
+async function typingLatencies(t: PitwallTerminal, keys: number, stop: () => boolean = () => false): Promise<number[]> {
+  const latencies: number[] = [];
+  let seed = 7;
+  const pause = (): Promise<void> => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return new Promise((r) => setTimeout(r, 50 + (seed % 100)));
+  };
+  const alphabet = "abcdefghijklmnopqrstuvwxyz";
+  let typed = "";
+  for (let i = 0; i < keys && !stop(); i++) {
+    const ch = alphabet[i % alphabet.length]!;
+    typed += ch;
+    const expected = `› ${typed}`;
+    await pause();
+    const sentAt = performance.now();
+    t.type(ch);
+    await t.waitForText(expected, 10_000);
+    latencies.push(performance.now() - sentAt);
+    if (typed.length > 40) {
+      t.press("Ctrl+U");
+      await t.waitForNoText(expected, 10_000);
+      typed = "";
+    }
+  }
+  t.press("Ctrl+U");
+  return latencies;
+}
+
+const keyLatency: Measurement = async () => {
+  const run = await launch([
+    { kind: "reply", text: "Flooding.", toolCalls: [{ name: "bash", arguments: { command: FLOOD } }] },
+    { kind: "reply", text: "Flood over." },
+  ]);
+  try {
+    const { t } = run;
+    await t.waitForText("● ready", 20_000);
+    const idle = await typingLatencies(t, 30);
+    await t.waitForNoText(/› [a-z]/, 10_000);
+    t.type("flood the output");
+    t.press("Enter");
+    await t.waitForText("⏵ bash for i in", 20_000);
+    // Wait until output is streaming into the tool-output pane.
+    await t.waitForText(/\n│ \d{3,}\s+│/, 20_000);
+    const flooding = () => /⏵ bash for i in.*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/.test(t.screenText());
+    const latencies = await typingLatencies(t, 80, () => !flooding());
+    const stillFlooding = flooding();
+    t.press("Escape");
+    await t.waitForText("● ready", 20_000);
+    const p50 = quantile(latencies, 0.5);
+    const p95 = quantile(latencies, 0.95);
+    return [
+      { metric: `key → screen latency while a tool floods (p50 / p95 of ${latencies.length} keys)`, value: `${ms(p50)} / ${ms(p95)}`, target: "p95 < 50 ms", pass: p95 < 50 && latencies.length >= 40 && stillFlooding },
+      { metric: "key → screen latency when idle (p50 / p95)", value: `${ms(quantile(idle, 0.5))} / ${ms(quantile(idle, 0.95))}`, target: "" },
+    ];
+  } finally {
+    await run.done();
+  }
+};
+
+export const MEASUREMENTS: Array<{ name: string; run: Measurement }> = [
+  { name: "first frame", run: firstFrame },
+  { name: "idle memory", run: idleRss },
+  { name: "streaming", run: streamFrames },
+  { name: "key latency", run: keyLatency },
+];
+
+function printTable(rows: Row[]): void {
+  const header: Row = { metric: "metric", value: "value", target: "target" };
+  const all = [header, ...rows];
+  const widths = {
+    metric: Math.max(...all.map((r) => r.metric.length)),
+    value: Math.max(...all.map((r) => r.value.length)),
+    target: Math.max(...all.map((r) => r.target.length)),
+  };
+  const line = (r: Row, result: string): string => `${r.metric.padEnd(widths.metric)}  ${r.value.padEnd(widths.value)}  ${r.target.padEnd(widths.target)}  ${result}`;
+  process.stdout.write(`${line(header, "result")}\n${"-".repeat(widths.metric + widths.value + widths.target + 14)}\n`);
+  for (const r of rows) process.stdout.write(`${line(r, r.pass === undefined ? "" : r.pass ? "pass" : "FAIL")}\n`);
+}
+
+async function main(): Promise<number> {
+  const only = process.argv.slice(2);
+  const rows: Row[] = [];
+  for (const m of MEASUREMENTS) {
+    if (only.length > 0 && !only.includes(m.name)) continue;
+    process.stderr.write(`bench: ${m.name}…\n`);
+    try {
+      rows.push(...(await m.run()));
+    } catch (error) {
+      rows.push({ metric: m.name, value: `error: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`, target: "", pass: false });
+    }
+  }
+  printTable(rows);
+  return rows.some((r) => r.pass === false) ? 1 : 0;
+}
+
+main().then((code) => process.exit(code));
