@@ -7,7 +7,7 @@ import type { Message, ThinkingLevel } from "../agent/messages.js";
 import { knownModelIds, resolveModel } from "../agent/models.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
-import { formatCost, formatTokens } from "../panes/format.js";
+import { formatCost, formatTokens, formatWait } from "../panes/format.js";
 import { helpLines } from "../panes/help-overlay.js";
 import type { RenderScheduler } from "../panes/render-scheduler.js";
 import { attr, Color, type StyledLine } from "../panes/styled-text.js";
@@ -128,7 +128,7 @@ export class DashboardController implements SlashContext {
         this.countUsage(event.message);
         break;
       case "retry":
-        status.retry = `retrying in ${Math.max(1, Math.ceil(event.delayMs / 1000))} s, attempt ${event.attempt}/${event.maxAttempts}`;
+        status.retry = `retrying in ${formatWait(event.delayMs)}, attempt ${event.attempt}/${event.maxAttempts}`;
         break;
       case "error":
         status.error = event.message;

@@ -26,3 +26,8 @@ export function formatCost(dollars: number | null): string {
   if (dollars < 0.01 && dollars > 0) return "<$0.01";
   return `$${dollars.toFixed(2)}`;
 }
+
+/** A wait as a person reads it: "250 ms", "4 s". */
+export function formatWait(ms: number): string {
+  return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${Math.ceil(ms / 1000)} s`;
+}

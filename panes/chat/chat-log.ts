@@ -5,6 +5,7 @@
 import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage, Message } from "../../agent/messages.js";
 import type { BlockSource } from "../block-scroller.js";
+import { formatWait } from "../format.js";
 import type { StyledLine } from "../styled-text.js";
 import type { ToolCallStore } from "../tool-calls.js";
 import { ChatEntry, NoticeEntry, TextEntry, ThinkingEntry, ToolEntry, UserEntry, type NoticeLevel, type RenderContext } from "./chat-entries.js";
@@ -105,7 +106,7 @@ export class ChatLog implements BlockSource {
         return false;
       case "retry":
         this.discardStreaming();
-        this.notice("warning", `The request failed (${event.reason}); retrying in ${Math.ceil(event.delayMs / 1000)} s, attempt ${event.attempt}/${event.maxAttempts}.`);
+        this.notice("warning", `Retrying in ${formatWait(event.delayMs)}, attempt ${event.attempt}/${event.maxAttempts}: ${event.reason}`);
         return true;
       case "tool_execution_start":
         if (this.indexOfTool(event.toolCallId) === undefined) this.add(new ToolEntry(event.toolCallId));

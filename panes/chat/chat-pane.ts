@@ -104,7 +104,8 @@ export class ChatPane extends PaneBox {
     const current = this.selectedToolId ?? this.tools.latestId;
     const at = current === undefined ? -1 : ids.indexOf(current);
     let next: number;
-    if (this.selectedToolId === undefined) next = direction < 0 ? (at === -1 ? ids.length - 1 : at) : ids.length - 1;
+    // Nothing selected means the latest call is shown: Up goes to the one before it.
+    if (this.selectedToolId === undefined) next = direction < 0 ? (at === -1 ? ids.length - 1 : Math.max(0, at - 1)) : ids.length - 1;
     else next = Math.min(ids.length - 1, Math.max(0, at + direction));
     this.select(ids[next]);
   }

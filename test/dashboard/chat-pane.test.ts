@@ -69,7 +69,7 @@ describe("chat pane", () => {
     emit({ type: "retry", attempt: 2, maxAttempts: 3, delayMs: 4000, reason: "overloaded" });
     screen = await show();
     expect(screen).not.toContain("partial that fails");
-    expect(screen).toContain("retrying in 4 s, attempt 2/3");
+    expect(screen).toContain("Retrying in 4 s, attempt 2/3: overloaded");
     emit({ type: "message_start", message: assistant("") });
     emit({ type: "message_update", delta: { kind: "thinking_delta", contentIndex: 0, delta: "again\nmore" } });
     view.chat.toggleThinking();
