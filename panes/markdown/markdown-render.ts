@@ -104,13 +104,27 @@ function prefixed(rows: StyledLine[], first: Span, rest: Span): StyledLine[] {
   return rows.map((r, i) => [i === 0 ? first : rest, ...r]);
 }
 
+/** The row naming a code block's language. */
+export function codeLabelRow(lang: string, width: number): StyledLine {
+  return [{ text: truncateText(lang.split(/\s+/)[0]!, width), attr: MD.codeLabel }];
+}
+
+/** The rows of one line of code: indented, wrapped. */
+export function codeLineRows(line: StyledLine, width: number): StyledLine[] {
+  return wrapLine(line, Math.max(1, width - 2)).map((r) => [{ text: "  ", attr: MD.codeGutter }, ...r]);
+}
+
+export function plainCodeLine(text: string): StyledLine {
+  const clean = sanitizeText(text, 4);
+  return clean ? [{ text: clean, attr: MD.code }] : [];
+}
+
 function codeRows(code: Tokens.Code, width: number): StyledLine[] {
   const text = sanitizeText(code.text, 4);
-  const lines = highlightCode(text, code.lang) ?? text.split("\n").map((l) => (l ? [{ text: l, attr: MD.code }] : []));
-  const inner = Math.max(1, width - 2);
+  const lines = highlightCode(text, code.lang) ?? text.split("\n").map(plainCodeLine);
   const rows: StyledLine[] = [];
-  if (code.lang) rows.push([{ text: truncateText(code.lang.split(/\s+/)[0]!, width), attr: MD.codeLabel }]);
-  for (const l of lines) for (const r of wrapLine(l, inner)) rows.push([{ text: "  ", attr: MD.codeGutter }, ...r]);
+  if (code.lang) rows.push(codeLabelRow(code.lang, width));
+  for (const l of lines) rows.push(...codeLineRows(l, width));
   return rows;
 }
 

@@ -1,10 +1,12 @@
 // Markdown that grows while the model streams it. The text is cut into chunks at blank lines
-// outside code fences (confirmed once the next block starts at the margin); finished chunks are
-// rendered once and kept, and only the open tail is scanned and rendered again on each update.
-// So a reply of 50 000 tokens costs the same per frame as a short one.
+// outside code fences (confirmed once the next block starts at the margin) and around fenced code;
+// finished chunks are rendered once and kept, and only the open tail is scanned and rendered again
+// on each update. A code block still being written is drawn line by line, plain, each line once;
+// it is highlighted when its fence closes. So a reply of 50 000 tokens, or a 3 000-line file in a
+// code block, costs the same per frame as a short one.
 import type { StyledLine } from "../styled-text.js";
 import { renderGeneration } from "./render-generation.js";
-import { renderMarkdown } from "./markdown-render.js";
+import { codeLabelRow, codeLineRows, plainCodeLine, renderMarkdown } from "./markdown-render.js";
 
 interface Chunk {
   /** The exact text of the chunk, trailing newlines included. */
@@ -30,6 +32,9 @@ export class MarkdownStream {
   private stableCount = 0;
   private stableWidth = -1;
   private stableGeneration = -1;
+  /** Rows of the complete lines of an open code block, at `stableWidth`. */
+  private fenceRows: StyledLine[] = [];
+  private fenceLines = 0;
 
   constructor(text = "") {
     this.append(text);
@@ -55,7 +60,13 @@ export class MarkdownStream {
     this.blankSeen = false;
     this.stableCount = 0;
     this.stableRows = [];
+    this.resetFence();
     this.append(text);
+  }
+
+  private resetFence(): void {
+    this.fenceRows = [];
+    this.fenceLines = 0;
   }
 
   append(delta: string): void {
@@ -73,13 +84,27 @@ export class MarkdownStream {
       this.stableCount = 0;
       this.stableWidth = width;
       this.stableGeneration = generation;
+      this.resetFence();
     }
     // Chunks finished since the last call are rendered once and appended.
     for (; this.stableCount < this.chunks.length; this.stableCount++) this.renderChunk(this.chunks[this.stableCount]!, width, this.stableRows);
     if (this.tail.raw.trim() === "") return this.stableRows;
-    const tailRows: StyledLine[] = [];
-    this.renderChunk(this.tail, width, tailRows, this.stableRows.length > 0);
+    const tailRows: StyledLine[] = this.stableRows.length > 0 ? [[]] : [];
+    if (this.fence !== undefined) this.openCodeRows(width, tailRows);
+    else this.renderChunk(this.tail, width, tailRows, false);
     return this.stableRows.concat(tailRows);
+  }
+
+  /** The open code block: its label, its complete lines (each rendered once), the line being written. */
+  private openCodeRows(width: number, out: StyledLine[]): void {
+    const lines = this.open.split("\n");
+    const lang = /^ {0,3}(?:`{3,}|~{3,})\s*(\S*)/.exec(lines[0] ?? "")?.[1] ?? "";
+    if (lang) out.push(codeLabelRow(lang, width));
+    const complete = lines.length - 2;
+    for (; this.fenceLines < complete; this.fenceLines++) this.fenceRows.push(...codeLineRows(plainCodeLine(lines[this.fenceLines + 1]!), width));
+    for (const r of this.fenceRows) out.push(r);
+    const partial = lines[lines.length - 1]!;
+    if (partial !== "" && lines.length > 1) out.push(...codeLineRows(plainCodeLine(partial), width));
   }
 
   private renderChunk(chunk: Chunk, width: number, out: StyledLine[], separate = out.length > 0): void {
@@ -98,13 +123,19 @@ export class MarkdownStream {
     while (true) {
       const nl = this.open.indexOf("\n", this.scanPos);
       if (nl === -1) return;
-      const lineStart = this.scanPos;
+      let lineStart = this.scanPos;
       const lineText = this.open.slice(lineStart, nl);
       this.scanPos = nl + 1;
       const fenceMatch = FENCE.exec(lineText);
       if (this.fence !== undefined) {
         const marker = fenceMatch?.[1];
-        if (marker && marker[0] === this.fence[0] && marker.length >= this.fence.length && lineText.trim() === marker) this.fence = undefined;
+        if (marker && marker[0] === this.fence[0] && marker.length >= this.fence.length && lineText.trim() === marker) {
+          // The code block is complete: it becomes a chunk of its own (highlighted once).
+          this.fence = undefined;
+          this.cut(this.scanPos);
+          this.resetFence();
+          this.blankSeen = false;
+        }
         continue;
       }
       if (lineText.trim() === "") {
@@ -113,12 +144,24 @@ export class MarkdownStream {
       }
       if (this.blankSeen && !/^\s/.test(lineText)) {
         // A new block at the margin after a blank line: everything before it is finished.
-        this.chunks.push({ raw: this.open.slice(0, lineStart) });
-        this.open = this.open.slice(lineStart);
-        this.scanPos -= lineStart;
+        this.cut(lineStart);
+        lineStart = 0;
       }
       this.blankSeen = false;
-      if (fenceMatch) this.fence = fenceMatch[1];
+      if (fenceMatch) {
+        // A code block starts its own chunk, so the open tail is only code while it is written.
+        if (this.open.slice(0, lineStart).trim() !== "") this.cut(lineStart);
+        this.fence = fenceMatch[1];
+        this.resetFence();
+      }
     }
+  }
+
+  /** Closes a chunk at `index` of the open text. */
+  private cut(index: number): void {
+    if (index <= 0) return;
+    this.chunks.push({ raw: this.open.slice(0, index) });
+    this.open = this.open.slice(index);
+    this.scanPos -= index;
   }
 }

@@ -109,6 +109,27 @@ describe("markdown", () => {
     expect(stream.rows(80).length).toBeGreaterThan(2000 * 4);
   });
 
+  test("a 3 000-line code block being written is drawn line by line, then highlighted when it closes", () => {
+    const stream = new MarkdownStream("Here is the file:\n\n```ts\n");
+    const code = Array.from({ length: 3000 }, (_, i) => `const value${i} = compute(${i}, "text"); // note`);
+    code.forEach((line, i) => {
+      stream.append(`${line}\n`);
+      if (i % 100 === 0) stream.rows(80);
+    });
+    const started = performance.now();
+    for (let i = 0; i < 50; i++) {
+      stream.append("x");
+      stream.rows(80);
+    }
+    expect((performance.now() - started) / 50).toBeLessThan(10);
+    stream.append("\n```\n\nThat is all.");
+    const whole = `Here is the file:\n\n\`\`\`ts\n${code.join("\n")}\n${"x".repeat(50)}\n\`\`\`\n\nThat is all.`;
+    expect(text(stream.rows(80))).toEqual(text(renderMarkdown(whole, 80)));
+    // Highlighted once closed: the code rows carry more than one colour.
+    const codeRow = stream.rows(80).find((r) => lineText(r).includes("value10 "))!;
+    expect(new Set(codeRow.map((s) => s.attr)).size).toBeGreaterThan(2);
+  });
+
   test("styles are plain cell attributes", () => {
     expect(MD.strong).toBe(attr({ bold: true }));
   });
