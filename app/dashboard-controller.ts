@@ -11,6 +11,7 @@ import { formatCost, formatTokens, formatWait } from "../panes/format.js";
 import { helpLines } from "../panes/help-overlay.js";
 import type { RenderScheduler } from "../panes/render-scheduler.js";
 import { attr, Color, type StyledLine } from "../panes/styled-text.js";
+import { displayKeyName } from "./key-names.js";
 import { keymapHelp } from "./keymap-help.js";
 import type { Keymap } from "./keymap.js";
 import type { Setup } from "./session-setup.js";
@@ -40,7 +41,8 @@ export class DashboardController implements SlashContext {
     private readonly scheduler: RenderScheduler,
     readonly keymap: Keymap,
   ) {
-    view.status.state.helpKey = keymap.keysFor("global", "help").map((k) => (k.length === 1 ? k : k.toUpperCase()))[0] ?? "F1";
+    const helpKey = keymap.keysFor("global", "help")[0];
+    view.status.state.helpKey = helpKey ? displayKeyName(helpKey) : "/help";
   }
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -50,6 +52,7 @@ export class DashboardController implements SlashContext {
     this.setup = setup;
     const { agent, bus } = setup.coding;
     this.unsubscribe = bus.subscribe((event) => this.onEvent(event));
+    this.view.chat.notice("info", `pitwall in ${setup.options.cwd} · ${agent.state.model.provider}/${agent.state.model.id} · ${this.view.status.state.helpKey} shows the keys, /help the commands`);
     if (setup.resumed) this.loadConversation(setup.resumed.messages, setup.resumed.path);
     for (const warning of setup.warnings) this.view.chat.notice("warning", warning);
     for (const warning of this.keymap.warnings) this.view.chat.notice("warning", warning);

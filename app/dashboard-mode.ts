@@ -16,6 +16,7 @@ import { loadConfig, pitwallHome } from "./config.js";
 import { DashboardController } from "./dashboard-controller.js";
 import { KeyDispatcher } from "./dashboard-keys.js";
 import { JobControl } from "./job-control.js";
+import { displayKeyName } from "./key-names.js";
 import { loadKeymap } from "./keymap.js";
 import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
@@ -41,7 +42,10 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   const controller = new DashboardController(view, scheduler, keymap);
   const jobControl = new JobControl(controller, () => scheduler.request());
   const keys = new KeyDispatcher(controller, jobControl, () => scheduler.request());
-  view.input.placeholder = "Ask pitwall to do something · / for commands · F1 for keys";
+  const helpKey = keymap.keysFor("global", "help")[0];
+  view.input.placeholder = `Ask pitwall to do something · / for commands${helpKey ? ` · ${displayKeyName(helpKey)} for keys` : ""}`;
+  // After a resize blessed has cleared its grid: draw at once, inside one synchronized frame.
+  screen.on("resize", () => scheduler.frameNow());
 
   const modes = enableTerminalModes({ input: stdin, output: stdout, mouse: options.mouse });
   let setup: Setup | undefined;

@@ -4,6 +4,7 @@
 import type { Cell, CellRow } from "./blessed-internals.js";
 import { PLAIN, type StyledLine } from "./styled-text.js";
 import { displayGrapheme, graphemes, graphemeWidth, isPrintableAscii } from "./text-width.js";
+import { wrapLine } from "./wrap.js";
 
 export interface Rect {
   left: number;
@@ -90,6 +91,11 @@ export class Canvas {
       if (r) this.paintLine(i, r, 0, fill);
       else this.paintLine(i, [], 0, fill);
     }
+  }
+
+  /** Paints a message word-wrapped to the canvas (an empty pane's hint). */
+  paintMessage(text: string, a: number): void {
+    this.paintRows(wrapLine([{ text, attr: a }], this.width));
   }
 
   fill(a: number = PLAIN, ch = " "): void {

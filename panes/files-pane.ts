@@ -115,7 +115,7 @@ export class FilesPane extends PaneBox {
     const rows = this.rows(canvas.width);
     this.titleRight = rows.length ? String(rows.length) : "";
     if (rows.length === 0) {
-      canvas.paintRows([[{ text: "Files the agent reads, writes or edits show here.", attr: DIM }]]);
+      canvas.paintMessage("Files the agent reads, writes or edits show here.", DIM);
       return;
     }
     const at = this.list().findIndex((f) => f.path === this.selectedPath);

@@ -90,7 +90,7 @@ export class JobsPane extends PaneBox {
     const rows = this.rows(canvas.width, Date.now());
     this.titleRight = rows.length ? `${this.runningCount} up` : "";
     if (rows.length === 0) {
-      canvas.paintRows([[{ text: "No jobs. Background shells the agent starts (bash_stream) show here.", attr: DIM }]]);
+      canvas.paintMessage("No jobs. Background shells the agent starts (bash_stream) show here.", DIM);
       return;
     }
     const selectedIndex = this.list().findIndex((j) => j.id === this.selectedId);

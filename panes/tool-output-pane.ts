@@ -168,7 +168,7 @@ export class ToolOutputPane extends PaneBox {
     if (!r) {
       this.title = "tool output";
       this.titleRight = "";
-      canvas.paintRows([[{ text: "Tool calls show their output here. Select one in the chat with Alt+Up / Alt+Down.", attr: DIM }]]);
+      canvas.paintMessage("Tool calls show their output here. Select one in the chat with Alt+Up / Alt+Down.", DIM);
       return;
     }
     this.title = `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
