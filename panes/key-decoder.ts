@@ -267,9 +267,3 @@ function partialSuffix(text: string, marker: string): number {
   }
   return 0;
 }
-
-/** A pasted or typed character run of one printable character is also a key press. */
-export function keyNameOfText(text: string): string | undefined {
-  if ([...text].length !== 1) return undefined;
-  return text === " " ? "space" : text;
-}

@@ -55,10 +55,6 @@ export abstract class PaneBox {
     this.box.height = Math.max(1, rect.height);
   }
 
-  getRect(): Rect {
-    return this.rect;
-  }
-
   setVisible(visible: boolean): void {
     if (visible) this.box.show();
     else this.box.hide();

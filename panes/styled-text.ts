@@ -91,18 +91,6 @@ export function withStyle(a: number, style: Style): number {
   return (flags << 18) | ((style.fg ?? fgOf(a)) << 9) | (style.bg ?? bgOf(a));
 }
 
-export function span(text: string, style: Style | number = PLAIN): Span {
-  return { text, attr: typeof style === "number" ? style : attr(style) };
-}
-
-export function line(...spans: Span[]): StyledLine {
-  return spans;
-}
-
-export function plainLine(text: string, a: number = PLAIN): StyledLine {
-  return [{ text, attr: a }];
-}
-
 export function lineText(l: StyledLine): string {
   let s = "";
   for (const sp of l) s += sp.text;

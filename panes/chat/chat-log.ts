@@ -15,7 +15,6 @@ export class ChatLog implements BlockSource {
   private offset = 0;
   /** Entries of the assistant message being streamed, by content index. */
   private streaming = new Map<number, ChatEntry>();
-  private streamingStarted = false;
   /** Filled by the pane before each view. */
   context: RenderContext;
 
@@ -35,14 +34,6 @@ export class ChatLog implements BlockSource {
     const entry = this.entries[index - this.offset];
     if (!entry) return [];
     return entry.rows(this.context.width === width ? this.context : { ...this.context, width });
-  }
-
-  get length(): number {
-    return this.entries.length;
-  }
-
-  entryAt(index: number): ChatEntry | undefined {
-    return this.entries[index - this.offset];
   }
 
   /** Absolute index of the line of a tool call. */
@@ -93,7 +84,6 @@ export class ChatLog implements BlockSource {
         }
         if (event.message.role === "assistant") {
           this.streaming = new Map();
-          this.streamingStarted = true;
         }
         return false;
       case "message_update":
@@ -176,7 +166,6 @@ export class ChatLog implements BlockSource {
       }
     });
     this.streaming.clear();
-    this.streamingStarted = false;
     if (message.stopReason === "aborted") this.notice("warning", "Aborted: the reply above is what arrived before Esc.");
     else if (message.stopReason === "error") this.notice("error", message.errorMessage ?? "The model request failed.");
     else if (message.stopReason === "length") this.notice("warning", "The reply hit the model's output limit and was cut off.");
@@ -185,9 +174,5 @@ export class ChatLog implements BlockSource {
   private addFinishedAssistant(message: AssistantMessage): void {
     this.streaming = new Map();
     this.finishAssistant(message);
-  }
-
-  get isStreaming(): boolean {
-    return this.streamingStarted;
   }
 }

@@ -35,10 +35,6 @@ export function loadHighlighter(): Promise<void> {
   return loading;
 }
 
-export function highlighterLoaded(): boolean {
-  return loaded !== undefined;
-}
-
 /** Lines of highlighted code, or undefined when the language is unknown or the highlighter not loaded yet. */
 export function highlightCode(code: string, language: string | undefined): StyledLine[] | undefined {
   const lang = language?.trim().split(/\s+/)[0]?.toLowerCase();

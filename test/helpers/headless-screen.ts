@@ -15,7 +15,6 @@ export interface HeadlessScreen {
   /** The emulator's screen, one string per row (trailing spaces trimmed). */
   text(): string[];
   resize(cols: number, rows: number): void;
-  bytesWritten(): number;
   destroy(): void;
 }
 
@@ -25,10 +24,8 @@ export function headlessScreen(cols = 100, rows = 30): HeadlessScreen {
   terminal.loadAddon(new unicode11.Unicode11Addon());
   terminal.unicode.activeVersion = "11";
   let pending: Promise<void> = Promise.resolve();
-  let written = 0;
   output.on("data", (chunk: Buffer) => {
     const text = chunk.toString("utf8");
-    written += chunk.length;
     pending = pending.then(() => new Promise<void>((resolve) => terminal.write(text, resolve)));
   });
   const screen = createScreen({ output, env: { TERM: "xterm-256color" } });
@@ -52,7 +49,6 @@ export function headlessScreen(cols = 100, rows = 30): HeadlessScreen {
       terminal.resize(c, r);
       output.emit("resize");
     },
-    bytesWritten: () => written,
     destroy: () => {
       screen.destroy();
       terminal.dispose();
