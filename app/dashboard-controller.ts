@@ -101,10 +101,12 @@ export class DashboardController implements SlashContext {
   onEvent(event: PitwallEvent): void {
     const { view } = this;
     const status = view.status.state;
-    view.tools.handle(event);
-    view.chat.handle(event);
-    view.files.handle(event);
-    view.jobs.handle(event);
+    // Job output chunks change nothing drawn yet: they must not cost frames.
+    let changed = view.tools.handle(event) !== undefined;
+    changed = view.chat.handle(event) || changed;
+    changed = view.files.handle(event) || changed;
+    changed = view.jobs.handle(event) || changed;
+    if (event.type !== "tool_execution_output" && event.type !== "message_update") changed = true;
     switch (event.type) {
       case "agent_start":
         status.phase = "working";
@@ -148,7 +150,7 @@ export class DashboardController implements SlashContext {
         break;
     }
     status.jobsUp = view.jobs.runningCount;
-    this.scheduler.request();
+    if (changed) this.scheduler.request();
   }
 
   private refreshModel(): void {

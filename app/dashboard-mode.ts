@@ -57,10 +57,12 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     modes.restore();
     screen.destroy();
   };
-  // Registered before the job cleanup's handler, so the terminal is back when it prints the error.
+  // Registered before the job cleanup's handler, so the terminal is back when that one prints the
+  // error and ends the jobs; before the agent has loaded there are no jobs, and this one exits.
+  let jobCleanupInstalled = false;
   const onCrash = (error: unknown): void => {
     restoreTerminal();
-    if (process.listeners("uncaughtException").length <= 1) {
+    if (!jobCleanupInstalled) {
       process.stderr.write(`pitwall: unexpected error:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
     }
@@ -127,6 +129,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       setup = createSetup(options, env, { sessionPath });
       const { installJobCleanup } = await import("../tools/job-registry.js");
       const uninstallCleanup = installJobCleanup(setup.coding.jobs);
+      jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
       controller.attach(setup);
       const [first, ...rest] = options.prompts;
