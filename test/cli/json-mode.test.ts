@@ -1,23 +1,13 @@
 // JSON mode driven through a child process: commands as JSON lines on stdin, every event as one
 // JSON line on stdout.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeLlm, type FakeLlm } from "../fake-llm/index.js";
+import { describe, expect, it } from "vitest";
+import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { cliEnv, startCli } from "../helpers/cli-process.js";
 import { JsonLineReader } from "../helpers/json-lines.js";
 
 type Event = { type: string; [key: string]: unknown };
 
-let llm: FakeLlm;
-beforeAll(async () => {
-  llm = await startFakeLlm();
-});
-afterAll(async () => {
-  await llm.close();
-});
-beforeEach(() => {
-  llm.requests.length = 0;
-  llm.setFallback(undefined);
-});
+const llm = useFakeLlm();
 
 function startJson() {
   const child = startCli(["--json"], cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl }));

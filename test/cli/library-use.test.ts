@@ -2,17 +2,11 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeLlm, type FakeLlm } from "../fake-llm/index.js";
+import { describe, expect, it } from "vitest";
+import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
 
-let llm: FakeLlm;
-beforeAll(async () => {
-  llm = await startFakeLlm();
-});
-afterAll(async () => {
-  await llm.close();
-});
+const llm = useFakeLlm();
 
 describe("library use", () => {
   it("imports agent/ and tools/ without loading blessed, and runs a headless agent", async () => {

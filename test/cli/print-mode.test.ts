@@ -3,21 +3,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeLlm, type FakeLlm } from "../fake-llm/index.js";
+import { describe, expect, it } from "vitest";
+import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { cliEnv, runCli } from "../helpers/cli-process.js";
 
-let llm: FakeLlm;
-beforeAll(async () => {
-  llm = await startFakeLlm();
-});
-afterAll(async () => {
-  await llm.close();
-});
-beforeEach(() => {
-  llm.requests.length = 0;
-  llm.setFallback(undefined);
-});
+const llm = useFakeLlm();
 
 describe("pitwall -p", () => {
   it("streams the answer as plain text and exits 0, running tools on the way", async () => {

@@ -4,23 +4,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessionFolder } from "../../agent/session-file.js";
-import { startFakeLlm, type FakeLlm } from "../fake-llm/index.js";
+import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { cliEnv, runCli, startCli } from "../helpers/cli-process.js";
 import { anthropicHistoryProblems } from "../helpers/history-check.js";
 
-let llm: FakeLlm;
-beforeAll(async () => {
-  llm = await startFakeLlm();
-});
-afterAll(async () => {
-  await llm.close();
-});
-beforeEach(() => {
-  llm.requests.length = 0;
-  llm.setFallback(undefined);
-});
+const llm = useFakeLlm();
 
 const KEY = "sk-ant-session-test-0123456789";
 
