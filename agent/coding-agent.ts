@@ -85,9 +85,11 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
 
 function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry): AgentTool[] {
   const jobTools = createJobTools(jobs);
-  if (selection === "default") return [...createCodingTools(cwd), ...jobTools];
+  // `server &` in a bash call outlives the call: the registry ends it with the jobs.
+  const toolOptions = { bash: { onBackgroundLeft: (pgid: number) => jobs.adoptGroup(pgid) } };
+  if (selection === "default") return [...createCodingTools(cwd, toolOptions), ...jobTools];
   if (selection === "read-only") return createReadOnlyTools(cwd);
-  const pick = (name: string): AgentTool | undefined => (isToolName(name) ? createToolByName(cwd, name) : jobTools.find((t) => t.name === name));
+  const pick = (name: string): AgentTool | undefined => (isToolName(name) ? createToolByName(cwd, name, toolOptions) : jobTools.find((t) => t.name === name));
   const unknown = selection.filter((name) => !pick(name));
   if (unknown.length) {
     const known = [...TOOL_NAMES, ...jobTools.map((t) => t.name)].join(", ");

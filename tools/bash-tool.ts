@@ -6,6 +6,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { ToolAbortedError } from "./aborted.js";
 import { maxOutputCharsFromEnv } from "./output-cap.js";
 import { OutputSpool, type SpooledOutput } from "./output-spool.js";
+import { groupAlive } from "./process-group.js";
 import { resolveShell } from "./shell.js";
 import { runShellCommand, type ShellRunResult } from "./shell-process.js";
 import type { AgentTool } from "./tool.js";
@@ -42,6 +43,11 @@ export interface BashToolOptions {
   maxOutputChars?: number;
   /** Between TERM and KILL when a timeout or abort ends the command. */
   killGraceMs?: number;
+  /**
+   * Told the process group of a command that returned with processes still running in the
+   * background (`server &`), so whoever owns cleanup ends them when pitwall stops.
+   */
+  onBackgroundLeft?: (pgid: number) => void;
 }
 
 function describe(maxChars: number): string {
@@ -131,6 +137,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
         spool.dispose();
         throw error;
       }
+      if (options.onBackgroundLeft && run.pid > 0 && groupAlive(run.pid)) options.onBackgroundLeft(run.pid);
       const spooled = spool.finish();
       const output = spooled.text.endsWith("\n") ? spooled.text.slice(0, -1) : spooled.text;
       const status = statusLine(run, params.timeout);

@@ -2,7 +2,7 @@
 // set for restricted runs (read, grep, find, ls). Every tool is made for one working directory;
 // nothing here is bound to process.cwd().
 import type { AgentTool } from "./tool.js";
-import { createBashTool } from "./bash-tool.js";
+import { createBashTool, type BashToolOptions } from "./bash-tool.js";
 import { createEditTool } from "./edit-tool.js";
 import { createFindTool } from "./find-tool.js";
 import { createGrepTool } from "./grep-tool.js";
@@ -21,8 +21,12 @@ export function isToolName(name: string): name is ToolName {
   return (TOOL_NAMES as readonly string[]).includes(name);
 }
 
+export interface ToolSetOptions {
+  bash?: BashToolOptions;
+}
+
 /** A new instance of the named tool, working in `cwd`. */
-export function createToolByName(cwd: string, name: ToolName): AgentTool {
+export function createToolByName(cwd: string, name: ToolName, options: ToolSetOptions = {}): AgentTool {
   switch (name) {
     case "read":
       return createReadTool(cwd);
@@ -31,7 +35,7 @@ export function createToolByName(cwd: string, name: ToolName): AgentTool {
     case "edit":
       return createEditTool(cwd);
     case "bash":
-      return createBashTool(cwd);
+      return createBashTool(cwd, options.bash);
     case "grep":
       return createGrepTool(cwd);
     case "find":
@@ -42,8 +46,8 @@ export function createToolByName(cwd: string, name: ToolName): AgentTool {
 }
 
 /** read, write, edit, bash: what the agent uses by default. */
-export function createCodingTools(cwd: string): AgentTool[] {
-  return CODING_TOOL_NAMES.map((name) => createToolByName(cwd, name));
+export function createCodingTools(cwd: string, options: ToolSetOptions = {}): AgentTool[] {
+  return CODING_TOOL_NAMES.map((name) => createToolByName(cwd, name, options));
 }
 
 /** read, grep, find, ls: nothing that changes files or runs commands. */

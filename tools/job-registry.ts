@@ -10,7 +10,7 @@ import { JobNotices } from "./job-notices.js";
 import { jobSettingsFromEnv, MAX_STDIN_BYTES, type JobSettings } from "./job-settings.js";
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
-import { groupHasLiveMembers } from "./process-scan.js";
+import { groupAlive, signalGroup, terminateGroup } from "./process-group.js";
 
 export { jobSettingsFromEnv, type JobSettings } from "./job-settings.js";
 export { installJobCleanup } from "./job-cleanup.js";
@@ -65,6 +65,8 @@ export class JobRegistry {
   private readonly listeners = new Set<(event: JobEvent) => void>();
   private readonly notices = new JobNotices();
   private readonly ttlTimers = new Map<string, NodeJS.Timeout>();
+  /** Groups a bash call left running in the background; ended with the jobs. */
+  private readonly adopted = new Set<number>();
   private nextId = 1;
   private shuttingDown = false;
 
@@ -120,7 +122,7 @@ export class JobRegistry {
     const job = this.require(id);
     const by = options.by ?? "agent";
     if (!job.running) {
-      if (groupHasLiveMembers(job.pid)) await this.terminate(job);
+      if (groupAlive(job.pid)) await this.terminate(job);
       return job.info;
     }
     job.stopRequestedBy ??= by;
@@ -144,7 +146,7 @@ export class JobRegistry {
     if (old.running) {
       old.stopRequestedBy ??= by;
       await this.terminate(old);
-    } else if (groupHasLiveMembers(old.pid)) {
+    } else if (groupAlive(old.pid)) {
       await this.terminate(old);
     }
     this.clearTtl(id);
@@ -203,6 +205,11 @@ export class JobRegistry {
     this.emit({ type: "tool_execution_progress", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
   }
 
+  /** Takes over a process group something else started (`server &` in a bash call) so shutdown ends it. */
+  adoptGroup(pgid: number): void {
+    this.adopted.add(pgid);
+  }
+
   /** Ends every job's process group (TERM, grace, KILL) and frees the emulators. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
@@ -212,18 +219,21 @@ export class JobRegistry {
     await Promise.all(
       jobs.map(async (job) => {
         job.stopRequestedBy ??= "user";
-        if (job.running || groupHasLiveMembers(job.pid)) await this.terminate(job);
+        if (job.running || groupAlive(job.pid)) await this.terminate(job);
       }),
     );
     for (const job of jobs) job.dispose();
     this.jobs.clear();
+    await Promise.all([...this.adopted].map((pgid) => terminateGroup(pgid, this.settings.killGraceMs)));
+    this.adopted.clear();
   }
 
   /** SIGKILL to every job's group, synchronously: for process 'exit', where nothing async runs. */
   killAllSync(): void {
     for (const job of this.jobs.values()) {
-      if (job.running || groupHasLiveMembers(job.pid)) job.signalGroup("SIGKILL");
+      if (job.running || groupAlive(job.pid)) job.signalGroup("SIGKILL");
     }
+    for (const pgid of this.adopted) signalGroup(pgid, "SIGKILL");
   }
 
   private spawn(id: string, options: StartJobOptions, restarts: number, replacing = false): Job {
@@ -278,7 +288,7 @@ export class JobRegistry {
     this.clearTtl(job.id);
     this.jobs.delete(job.id);
     this.emit({ type: "job_removed", jobId: job.id });
-    if (groupHasLiveMembers(job.pid)) {
+    if (groupAlive(job.pid)) {
       void this.terminate(job).then(() => job.dispose());
     } else {
       job.dispose();
@@ -294,10 +304,10 @@ export class JobRegistry {
     job.signalGroup("SIGTERM");
     await within(job.exited, this.settings.killGraceMs);
     while (Date.now() < deadline) {
-      if (!job.running && !groupHasLiveMembers(job.pid)) return;
+      if (!job.running && !groupAlive(job.pid)) return;
       await sleep(LEFTOVER_POLL_MS);
     }
-    if (!job.running && !groupHasLiveMembers(job.pid)) return;
+    if (!job.running && !groupAlive(job.pid)) return;
     job.signalGroup("SIGKILL");
     await within(job.exited, KILL_OBSERVE_MS);
   }

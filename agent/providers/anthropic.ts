@@ -11,8 +11,8 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { Message, ThinkingLevel } from "../messages.js";
 import type { ModelInfo } from "../models.js";
-import { isAbortError, toProviderError, type FailureContext } from "./errors.js";
-import { MessageBuilder } from "./message-builder.js";
+import { toProviderError, type FailureContext } from "./errors.js";
+import { streamInto, type MessageBuilder } from "./message-builder.js";
 import type { AssistantStream, Provider, ProviderConnection, ProviderRequest } from "./provider.js";
 import { repairTranscript, safeToolCallId } from "./transcript.js";
 
@@ -41,16 +41,7 @@ export function createAnthropicProvider(connection: ProviderConnection): Provide
   return {
     name: "anthropic",
     stream(request: ProviderRequest, signal: AbortSignal): AssistantStream {
-      const builder = new MessageBuilder(request.model);
-      void run(client, request, signal, builder).catch((error: unknown) => {
-        if (signal.aborted || isAbortError(error)) {
-          builder.setStopReason("aborted");
-          builder.finish();
-        } else {
-          builder.stream.fail(toProviderError(error, failure(request.model.id)));
-        }
-      });
-      return builder.stream;
+      return streamInto(request.model, signal, (builder) => run(client, request, signal, builder), (error) => toProviderError(error, failure(request.model.id)));
     },
   };
 }
@@ -59,8 +50,6 @@ async function run(client: Anthropic, request: ProviderRequest, signal: AbortSig
   const params = buildParams(request);
   const stream = await client.messages.create(params, { signal });
   for await (const event of stream) handleEvent(event, builder);
-  if (signal.aborted) builder.setStopReason("aborted");
-  builder.finish();
 }
 
 function handleEvent(event: RawMessageStreamEvent, b: MessageBuilder): void {

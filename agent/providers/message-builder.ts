@@ -6,7 +6,8 @@ import type { AssistantDelta } from "../events.js";
 import { EventStream } from "../event-stream.js";
 import { emptyUsage, type AssistantMessage, type StopReason, type ThinkingContent, type ToolCall, type Usage } from "../messages.js";
 import { costOf, type ModelInfo } from "../models.js";
-import type { AssistantStream } from "./provider.js";
+import { isAbortError } from "./errors.js";
+import type { AssistantStream, ProviderError } from "./provider.js";
 
 /** Re-parsing partial JSON is O(size); past this size it happens only every this many new chars. */
 const PARTIAL_PARSE_STEP = 4096;
@@ -144,4 +145,28 @@ export class MessageBuilder {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Runs one provider call into a fresh builder. `run` pushes what the server sends; when it returns
+ * the message is finished, an abort keeps the partial message marked "aborted", and any other
+ * failure rejects the stream with the ProviderError `toError` makes of it.
+ */
+export function streamInto(
+  model: ModelInfo,
+  signal: AbortSignal,
+  run: (builder: MessageBuilder) => Promise<void>,
+  toError: (error: unknown) => ProviderError,
+): AssistantStream {
+  const builder = new MessageBuilder(model);
+  const finishAborted = (): void => {
+    builder.setStopReason("aborted");
+    builder.finish();
+  };
+  run(builder).then(
+    // SDK streams end quietly on abort: no error, just no more events.
+    () => (signal.aborted ? finishAborted() : builder.finish()),
+    (error: unknown) => (signal.aborted || isAbortError(error) ? finishAborted() : builder.stream.fail(toError(error))),
+  );
+  return builder.stream;
 }

@@ -10,8 +10,8 @@ import type {
 import type { ReasoningEffort } from "openai/resources/shared";
 import type { Message, ThinkingLevel } from "../messages.js";
 import type { ModelInfo } from "../models.js";
-import { isAbortError, toProviderError, type FailureContext } from "./errors.js";
-import { MessageBuilder } from "./message-builder.js";
+import { toProviderError, type FailureContext } from "./errors.js";
+import { streamInto, type MessageBuilder } from "./message-builder.js";
 import type { AssistantStream, Provider, ProviderConnection, ProviderRequest } from "./provider.js";
 import { repairTranscript, safeToolCallId } from "./transcript.js";
 
@@ -47,16 +47,8 @@ export function createOpenAIProvider(connection: ProviderConnection): Provider {
   return {
     name: "openai",
     stream(request: ProviderRequest, signal: AbortSignal): AssistantStream {
-      const builder = new MessageBuilder(request.model);
-      void run(client, buildParams(request, official), signal, builder).catch((error: unknown) => {
-        if (signal.aborted || isAbortError(error)) {
-          builder.setStopReason("aborted");
-          builder.finish();
-        } else {
-          builder.stream.fail(toProviderError(error, failure(request.model.id)));
-        }
-      });
-      return builder.stream;
+      const params = buildParams(request, official);
+      return streamInto(request.model, signal, (builder) => run(client, params, signal, builder), (error) => toProviderError(error, failure(request.model.id)));
     },
   };
 }
@@ -65,8 +57,6 @@ async function run(client: OpenAI, params: ChatCompletionCreateParamsStreaming, 
   const stream = await client.chat.completions.create(params, { signal });
   const calls = new Map<number, number>(); // the server's tool-call index → our content index
   for await (const chunk of stream) handleChunk(chunk, b, calls);
-  if (signal.aborted) b.setStopReason("aborted");
-  b.finish();
 }
 
 function handleChunk(chunk: ChatCompletionChunk, b: MessageBuilder, calls: Map<number, number>): void {

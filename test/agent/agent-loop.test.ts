@@ -1,20 +1,10 @@
 // The agent loop against the fake LLM server, through the real Anthropic and OpenAI SDK clients.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AssistantMessage, ToolResultMessage } from "../../agent/messages.js";
-import { startFakeLlm, type FakeLlm } from "../fake-llm/index.js";
+import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { agentFor, echoTool, gateTool, recordEvents, waitUntil } from "../helpers/agent-harness.js";
 
-let llm: FakeLlm;
-beforeAll(async () => {
-  llm = await startFakeLlm();
-});
-afterAll(async () => {
-  await llm.close();
-});
-beforeEach(() => {
-  llm.requests.length = 0;
-  llm.setFallback(undefined);
-});
+const llm = useFakeLlm();
 
 const lastAssistant = (messages: readonly { role: string }[]): AssistantMessage =>
   [...messages].reverse().find((m) => m.role === "assistant") as AssistantMessage;

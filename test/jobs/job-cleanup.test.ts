@@ -1,20 +1,15 @@
 // installJobCleanup ends every job however the process ends. It calls process.exit, so it is tested
-// in a child node process that runs the compiled registry (built once into node_modules/.cache).
-import { execFileSync, spawn } from "node:child_process";
+// in a child node process that runs the compiled registry from dist/ (npm test builds it first).
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
 import { survivors, tempDir, waitFor } from "./helpers.js";
 
-const root = resolve(import.meta.dirname, "../..");
-const buildDir = join(root, "node_modules/.cache/pitwall-job-cleanup-test");
+const buildDir = join(REPO_ROOT, "dist");
 
-beforeAll(() => {
-  execFileSync(join(root, "node_modules/.bin/tsc"), ["-p", root, "--outDir", buildDir, "--declaration", "false", "--sourceMap", "false"], {
-    stdio: "pipe",
-    timeout: 120_000,
-  });
-}, 130_000);
+beforeAll(assertBuilt);
 
 type Ending = "SIGTERM" | "SIGINT" | "SIGHUP" | "uncaught" | "exit";
 

@@ -1,0 +1,64 @@
+// The assembled coding agent: job events on the bus, job exits told to the model with its next
+// request, and nothing a tool started left running after dispose.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createCodingAgent } from "../../agent/coding-agent.js";
+import type { PitwallEvent } from "../../agent/events.js";
+import { resolveModel } from "../../agent/models.js";
+import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
+import { waitUntil } from "../helpers/agent-harness.js";
+
+const llm = useFakeLlm();
+
+function codingAgent() {
+  const cwd = mkdtempSync(join(tmpdir(), "pitwall-coding-"));
+  const coding = createCodingAgent({
+    cwd,
+    model: resolveModel(undefined, "anthropic", "anthropic"),
+    connections: { anthropic: { apiKey: "sk-test-0123456789", baseUrl: llm.anthropicBaseUrl }, openai: {} },
+    pitwallHome: join(cwd, ".pitwall-home"),
+    retry: { baseDelayMs: 5 },
+  });
+  const events: PitwallEvent[] = [];
+  coding.bus.subscribe((e) => events.push(e));
+  return { coding, events, cwd };
+}
+
+const liveArgs = (): string[] =>
+  execFileSync("ps", ["-eo", "stat,args"], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => !line.trim().startsWith("Z"))
+    .map((line) => line.trim());
+
+describe("the coding agent", () => {
+  it("tells the model, with its next request, that a job exited on its own", async () => {
+    const { coding, events } = codingAgent();
+    llm.enqueue(
+      { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: "echo ready; sleep 1; echo crashing; exit 3", readyPattern: "ready" } }] },
+      { kind: "reply", text: "The server is up." },
+      { kind: "reply", text: "I see it crashed." },
+    );
+    await coding.agent.prompt("start the server");
+    expect(events.some((e) => e.type === "job_started")).toBe(true);
+    expect(llm.requests[1]!.transcript).toMatch(/running/i);
+    await waitUntil(() => events.some((e) => e.type === "job_exited"), 15_000, "the job to exit");
+    await coding.agent.prompt("how is it going?");
+    const notice = llm.requests[2]!.transcript;
+    expect(notice).toContain("[pitwall notice]");
+    expect(notice).toMatch(/exited with code 3/);
+    expect(notice).toContain("crashing");
+    await coding.dispose();
+  });
+
+  it("ends what a bash call left in the background when disposed", async () => {
+    const { coding } = codingAgent();
+    llm.enqueue({ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "sleep 293 & echo started" } }] }, { kind: "reply", text: "ok" });
+    await coding.agent.prompt("start a background sleep");
+    expect(liveArgs().some((a) => a.includes("sleep 293"))).toBe(true);
+    await coding.dispose();
+    expect(liveArgs().some((a) => a.includes("sleep 293"))).toBe(false);
+  });
+});

@@ -1,0 +1,89 @@
+// JSON mode driven through a child process: commands as JSON lines on stdin, every event as one
+// JSON line on stdout.
+import { describe, expect, it } from "vitest";
+import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
+import { cliEnv, startCli } from "../helpers/cli-process.js";
+import { JsonLineReader } from "../helpers/json-lines.js";
+
+type Event = { type: string; [key: string]: unknown };
+
+const llm = useFakeLlm();
+
+function startJson() {
+  const child = startCli(["--json"], cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl }));
+  const events = new JsonLineReader<Event>(child.stdout);
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const send = (value: unknown): void => {
+    child.stdin.write(`${typeof value === "string" ? value : JSON.stringify(value)}\n`);
+  };
+  return { child, events, exited, send };
+}
+
+describe("pitwall --json", () => {
+  it("answers a message with every event as a JSON line, and exits 0 at EOF after the work", async () => {
+    llm.enqueue({ kind: "reply", text: "Hello there.", delayMs: 5 });
+    const { child, events, exited, send } = startJson();
+    send({ type: "message", content: "hi" });
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const types = events.items.map((e) => e.type);
+    expect(types[0]).toBe("agent_start");
+    expect(types).toContain("message_update");
+    expect(types.at(-1)).toBe("agent_end");
+    const end = events.items.find((e) => e.type === "message_end" && (e.message as { role: string }).role === "assistant");
+    expect(JSON.stringify(end)).toContain("Hello there.");
+    expect(events.badLines).toEqual([]);
+  });
+
+  it("reports a malformed line as an error event naming the line, and keeps going", async () => {
+    llm.enqueue({ kind: "reply", text: "still here" });
+    const { child, events, exited, send } = startJson();
+    send("{not json");
+    send({ type: "dance" });
+    send({ type: "message", content: "hi" });
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const errors = events.items.filter((e) => e.type === "error");
+    expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/^Input line 1 is not valid JSON/), expect.stringMatching(/^Input line 2 has unknown type "dance"/)]);
+    expect(errors.every((e) => e.source === "input")).toBe(true);
+    expect(JSON.stringify(events.items)).toContain("still here");
+  });
+
+  it("delivers a steer sent while a tool runs with the next request", async () => {
+    llm.enqueue(
+      { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "sleep 1; echo slept" } }] },
+      { kind: "reply", text: "ok, steered" },
+    );
+    const { child, events, exited, send } = startJson();
+    send({ type: "message", content: "run the slow thing" });
+    await events.waitFor((e) => e.type === "tool_execution_start", 15_000, "the bash call to start");
+    send({ type: "steer", content: "also check the logs" });
+    await events.waitFor((e) => e.type === "queue_update" && (e.steering as string[]).length === 1, 15_000, "the steer to be queued");
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const second = await llm.waitForRequest(2);
+    expect(second.transcript).toContain("slept");
+    expect(second.transcript).toContain("also check the logs");
+  });
+
+  it("runs a follow-up after the work, and an interrupt aborts the stream", async () => {
+    llm.enqueue({ kind: "reply", text: "a very long answer that keeps going and going", delayMs: 30, holdOpen: true }, { kind: "reply", text: "went on" }, { kind: "reply", text: "summary done" });
+    const { child, events, exited, send } = startJson();
+    send({ type: "message", content: "talk a lot" });
+    await events.waitFor((e) => e.type === "message_update", 15_000, "streaming to start");
+    send({ type: "follow_up", content: "then summarise" });
+    await events.waitFor((e) => e.type === "queue_update" && (e.followUp as string[]).length === 1, 15_000, "the follow-up to be queued");
+    send({ type: "interrupt" });
+    const aborted = await events.waitFor((e) => e.type === "message_end" && (e.message as { stopReason?: string }).stopReason === "aborted", 15_000, "an aborted message");
+    expect(aborted).toBeDefined();
+    // The follow-up stays queued through the abort and runs with the next message.
+    send({ type: "message", content: "go on" });
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(llm.requests).toHaveLength(3);
+    expect(llm.requests[1]!.transcript).toContain("go on");
+    expect(llm.requests[1]!.transcript).not.toContain("then summarise");
+    expect(llm.requests[2]!.transcript).toContain("then summarise");
+    expect(JSON.stringify(events.items)).toContain("summary done");
+  });
+});
