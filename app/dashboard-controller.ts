@@ -21,6 +21,7 @@ export type SendKind = "enter" | "followUp";
 
 const DOUBLE_PRESS_MS = 1000;
 const QUIT_PRESS_MS = 1500;
+const QUIT_CONFIRM_MS = 3000;
 
 export class DashboardController implements SlashContext {
   setup: Setup | undefined;
@@ -29,6 +30,7 @@ export class DashboardController implements SlashContext {
   private cost: number | null = null;
   private lastEscapeAt = -Infinity;
   private lastCtrlCAt = -Infinity;
+  private lastQuitAt = -Infinity;
   private transientTimer: NodeJS.Timeout | undefined;
   private quitRequested = false;
   /** Esc was pressed during the current run. */
@@ -261,6 +263,18 @@ export class DashboardController implements SlashContext {
     }
     this.lastCtrlCAt = now;
     this.flash("press Ctrl+C again to quit", QUIT_PRESS_MS);
+  }
+
+  /** The quit key: asks once while jobs run (they will be stopped), then quits. */
+  requestQuit(now = Date.now()): void {
+    const running = this.view.jobs.runningCount;
+    if (running > 0 && now - this.lastQuitAt > QUIT_CONFIRM_MS) {
+      this.lastQuitAt = now;
+      const key = this.keymap.keysFor("global", "quit")[0];
+      this.flash(`${running} job${running === 1 ? "" : "s"} running: ${key ? displayKeyName(key) : "quit"} again stops ${running === 1 ? "it" : "them"} and quits`, QUIT_CONFIRM_MS);
+      return;
+    }
+    this.quit();
   }
 
   /** A short message in the status line. */

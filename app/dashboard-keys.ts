@@ -43,7 +43,7 @@ export class KeyDispatcher {
     };
     return {
       global: {
-        quit: () => c.quit(),
+        quit: () => c.requestQuit(),
         clearOrQuit: () => c.clearOrQuit(),
         abort: () => c.escape(),
         help: () => c.showHelp(),

@@ -7,7 +7,7 @@ export type KeyContext = (typeof KEY_CONTEXTS)[number];
 
 export const ACTIONS: Record<KeyContext, Record<string, string>> = {
   global: {
-    quit: "Quit (ends every job)",
+    quit: "Quit; while jobs run it asks once, then stops them",
     clearOrQuit: "Clear the input; twice on an empty input quits",
     abort: "Abort the turn; twice within a second also clears the queue; when idle, dismiss the error",
     help: "Show the key bindings in force",
