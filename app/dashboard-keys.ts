@@ -170,7 +170,11 @@ export class KeyDispatcher {
     const v = this.c.view;
     if (name !== "tab") this.completionIndex = -1;
     if (v.overlayOpen) {
-      this.run("overlay", name);
+      // An overlay takes every key, except the ones that quit.
+      if (!this.run("overlay", name)) {
+        const global = this.c.keymap.lookup("global", name);
+        if (global === "quit" || global === "clearOrQuit") this.run("global", name);
+      }
       return true;
     }
     const context = CONTEXT_OF[v.focus];

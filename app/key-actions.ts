@@ -77,7 +77,7 @@ export const ACTIONS: Record<KeyContext, Record<string, string>> = {
     restart: "Restart the selected job",
     start: "Start the selected job again if it has stopped",
     zoom: "Maximise the jobs pane",
-    attach: "Type into the selected job's terminal",
+    attach: "Type into the selected job's terminal (comes with the job terminal view)",
   },
   files: {
     up: "Select the file above",
