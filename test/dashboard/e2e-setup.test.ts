@@ -61,5 +61,14 @@ describe("setup", () => {
     screen = await t.waitForText("New conversation.");
     expect(screen).not.toContain("Lyon is second.");
     expect(readdirSync(sessionFolder(join(home, "sessions"), cwd))).toHaveLength(1);
+    t.press("Ctrl+D");
+    await t.waitForExit();
+    await session.done();
+
+    // --continue opens the newest session straight away; prompts on the command line are sent.
+    session = await startDashboard({ home, cwd, args: ["--continue", "one more question"], replies: [{ kind: "reply", text: "Marseille is third." }] });
+    screen = await session.t.waitForText("Marseille is third.");
+    expect(screen).toContain("Lyon is second.");
+    expect((await session.llm.waitForRequest(1)).transcript).toContain("one more question");
   }, 60_000);
 });
