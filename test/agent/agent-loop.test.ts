@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage, ToolResultMessage } from "../../agent/messages.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
-import { agentFor, echoTool, gateTool, recordEvents, waitUntil } from "../helpers/agent-harness.js";
+import { agentFor, echoTool, gateTool, recordEvents } from "../helpers/agent-harness.js";
+import { waitUntil } from "../helpers/conditions.js";
 
 const llm = useFakeLlm();
 
@@ -73,7 +74,7 @@ describe.each(["anthropic", "openai"] as const)("with %s", (provider) => {
       { kind: "reply", text: "Noted the steer." },
     );
     const run = agent.prompt("do slow work");
-    await waitUntil(gate.started, 10_000, "the slow tool to start");
+    await waitUntil(gate.started, "the slow tool to start", 10_000);
     agent.steer("also run the linter");
     expect(agent.state.queue.steering).toEqual(["also run the linter"]);
     gate.release();
@@ -92,7 +93,7 @@ describe.each(["anthropic", "openai"] as const)("with %s", (provider) => {
     const agent = agentFor(llm, provider, [gate.tool]);
     llm.enqueue({ kind: "reply", toolCalls: [{ name: "slow", arguments: {} }] }, { kind: "reply", text: "First task done." }, { kind: "reply", text: "Follow-up done." });
     const run = agent.prompt("first task");
-    await waitUntil(gate.started, 10_000, "the slow tool to start");
+    await waitUntil(gate.started, "the slow tool to start", 10_000);
     agent.followUp("then write the changelog");
     gate.release();
     await run;
@@ -108,7 +109,7 @@ describe.each(["anthropic", "openai"] as const)("with %s", (provider) => {
     const events = recordEvents(agent);
     llm.enqueue({ kind: "reply", text: "This answer is long and will be cut off somewhere in the middle.", delayMs: 20, holdOpen: true });
     const run = agent.prompt("talk");
-    await waitUntil(() => events.some((e) => e.type === "message_update"), 10_000, "the first delta");
+    await waitUntil(() => events.some((e) => e.type === "message_update"), "the first delta", 10_000);
     const abortedAt = Date.now();
     agent.abort();
     await run;
@@ -126,7 +127,7 @@ describe.each(["anthropic", "openai"] as const)("with %s", (provider) => {
     const agent = agentFor(llm, provider, [gate.tool, echoTool]);
     llm.enqueue({ kind: "reply", toolCalls: [{ name: "slow", arguments: {} }, { name: "echo", arguments: { text: "never" } }] });
     const run = agent.prompt("work");
-    await waitUntil(gate.started, 10_000, "the slow tool to start");
+    await waitUntil(gate.started, "the slow tool to start", 10_000);
     agent.abort();
     await run;
     expect(gate.sawAbort()).toBe(true);

@@ -9,7 +9,7 @@ import { createCodingAgent } from "../../agent/coding-agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import { resolveModel } from "../../agent/models.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
-import { waitUntil } from "../helpers/agent-harness.js";
+import { waitUntil } from "../helpers/conditions.js";
 
 const llm = useFakeLlm();
 
@@ -44,7 +44,7 @@ describe("the coding agent", () => {
     await coding.agent.prompt("start the server");
     expect(events.some((e) => e.type === "job_started")).toBe(true);
     expect(llm.requests[1]!.transcript).toMatch(/running/i);
-    await waitUntil(() => events.some((e) => e.type === "job_exited"), 15_000, "the job to exit");
+    await waitUntil(() => events.some((e) => e.type === "job_exited"), "the job to exit", 15_000);
     await coding.agent.prompt("how is it going?");
     const notice = llm.requests[2]!.transcript;
     expect(notice).toContain("[pitwall notice]");

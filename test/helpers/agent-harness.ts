@@ -35,15 +35,6 @@ export function recordEvents(agent: Agent): PitwallEvent[] {
   return events;
 }
 
-/** Resolves once `predicate` holds, checking every few ms; rejects after `timeoutMs`. */
-export async function waitUntil(predicate: () => boolean, timeoutMs = 10_000, what = "condition"): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 export const echoTool: AgentTool = {
   name: "echo",
   label: "Echo",

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { JobRegistry } from "../../tools/job-registry.js";
 import { DEFAULT_LOG_HEAD_CHARS, DEFAULT_LOG_MAX_CHARS, DEFAULT_LOG_MAX_LINE_CHARS } from "../../tools/plain-text-log.js";
 import { EMULATOR_HIGH_WATER } from "../../tools/job-terminal.js";
-import { tempDir, waitFor } from "./helpers.js";
+import { tempDir } from "./helpers.js";
+import { waitUntil } from "../helpers/conditions.js";
 
 const registries: JobRegistry[] = [];
 afterEach(async () => {
@@ -33,7 +34,7 @@ describe("a job that floods its output", () => {
       rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
     }, 100);
     const info = await job.exited;
-    await waitFor(() => job.emulatorPending === 0, 30_000, "the emulator to catch up");
+    await waitUntil(() => job.emulatorPending === 0, "the emulator to catch up", 30_000);
     clearInterval(sampler);
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
 

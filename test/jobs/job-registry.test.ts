@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../tools/job-events.js";
 import { JobRegistry, jobSettingsFromEnv, type JobSettings } from "../../tools/job-registry.js";
 import type { Job } from "../../tools/job.js";
-import { survivors, tempDir, waitFor } from "./helpers.js";
+import { tempDir } from "./helpers.js";
+import { waitUntil } from "../helpers/conditions.js";
+import { survivors } from "../helpers/processes.js";
 
 const registries: JobRegistry[] = [];
 
@@ -19,7 +21,7 @@ afterEach(async () => {
 /** Waits until the emulator has parsed everything written to it. */
 async function settled(job: Job): Promise<void> {
   await job.exited;
-  await waitFor(() => job.emulatorPending === 0, 10_000, "the emulator to catch up");
+  await waitUntil(() => job.emulatorPending === 0, "the emulator to catch up", 10_000);
 }
 
 function screenText(job: Job): string {
@@ -90,7 +92,7 @@ describe("JobRegistry", () => {
     const streams = new Set(events.flatMap((e) => (e.type === "tool_execution_output" ? [e.stream] : [])));
     expect(streams).toEqual(new Set(["stdout", "stderr"]));
     expect(events[0]).toMatchObject({ type: "job_started", job: { id: job.id } });
-    await waitFor(() => events.some((e) => e.type === "job_exited"), 5_000, "job_exited");
+    await waitUntil(() => events.some((e) => e.type === "job_exited"), "job_exited", 5_000);
     expect(events.find((e) => e.type === "job_exited")).toMatchObject({ job: { exitCode: 4 } });
   });
 
@@ -134,7 +136,7 @@ describe("JobRegistry", () => {
     const registry = makeRegistry();
     const job = registry.start({ command: "cat", startedBy: "agent" });
     registry.write(job.id, "hello cat\n");
-    await waitFor(() => job.log.keptText().split("hello cat").length >= 3, 10_000, "the echo and cat's copy");
+    await waitUntil(() => job.log.keptText().split("hello cat").length >= 3, "the echo and cat's copy", 10_000);
     registry.write(job.id, "", { eof: true });
     const info = await job.exited;
     expect(info).toMatchObject({ status: "exited", exitCode: 0 });
@@ -181,12 +183,12 @@ describe("JobRegistry", () => {
       command: "trap '' TERM; (trap '' TERM; sleep 300) & echo ready; while true; do sleep 0.1; done",
       startedBy: "agent",
     });
-    await waitFor(() => job.log.keptText().includes("ready"), 10_000, "ready");
+    await waitUntil(() => job.log.keptText().includes("ready"), "ready", 10_000);
     const started = Date.now();
     const info = await registry.kill(job.id);
     expect(Date.now() - started).toBeGreaterThanOrEqual(650);
     expect(info).toMatchObject({ status: "killed", signal: "SIGKILL" });
-    await waitFor(() => survivors([job.pid]).length === 0, 5_000, "the group to be gone");
+    await waitUntil(() => survivors([job.pid]).length === 0, "the group to be gone", 5_000);
   });
 
   it("stops a job with TERM quickly when it obeys", async () => {
@@ -203,7 +205,7 @@ describe("JobRegistry", () => {
     const events: JobEvent[] = [];
     registry.subscribe((e) => events.push(e));
     const first = registry.start({ command: "echo run-$RANDOM; sleep 300", env: { X: "1" }, startedBy: "agent" });
-    await waitFor(() => first.log.keptText().includes("run-"), 10_000, "first output");
+    await waitUntil(() => first.log.keptText().includes("run-"), "first output", 10_000);
     const second = await registry.restart(first.id, "user");
     expect(second.id).toBe(first.id);
     expect(second.info).toMatchObject({ restarts: 1, status: "running", startedBy: "user" });
@@ -223,7 +225,7 @@ describe("JobRegistry", () => {
     const registry = makeRegistry();
     const job = registry.start({ command: "echo starting server; echo 'Error: port 3000 in use' >&2; exit 3", startedBy: "agent" });
     await job.exited;
-    await waitFor(() => job.info.endedAt !== undefined, 1_000, "the end");
+    await waitUntil(() => job.info.endedAt !== undefined, "the end", 1_000);
     const notices = registry.drainNotices();
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/^Job 1 \(echo starting server.*\) exited with code 3 after .*Last lines:\nstarting server\nError: port 3000 in use$/s);
@@ -268,7 +270,7 @@ describe("JobRegistry", () => {
     const slow = registry.start({ command: "sleep 300", startedBy: "agent" });
     await quick.exited;
     expect(registry.list()).toContain(quick);
-    await waitFor(() => removed.includes(quick.id), 10_000, "job_removed");
+    await waitUntil(() => removed.includes(quick.id), "job_removed", 10_000);
     expect(registry.get(quick.id)).toBeUndefined();
     expect(registry.get(slow.id)).toBe(slow);
     expect(registry.remove(slow.id)).toBe(false);
@@ -306,8 +308,8 @@ describe("JobRegistry", () => {
       registry.start({ command: "trap '' TERM HUP; echo ready; while true; do sleep 0.1; done", startedBy: "user" }),
       registry.start({ command: "(setsid_not_used=1; sleep 302) & echo child-left; exit 0", stdinMode: "pipe", startedBy: "agent" }),
     ];
-    await waitFor(() => jobs[2]!.log.keptText().includes("ready"), 10_000, "ready");
-    await waitFor(() => !jobs[3]!.running, 10_000, "the parent of the leftover child to exit");
+    await waitUntil(() => jobs[2]!.log.keptText().includes("ready"), "ready", 10_000);
+    await waitUntil(() => !jobs[3]!.running, "the parent of the leftover child to exit", 10_000);
     const pgids = jobs.map((j) => j.pid);
     expect(survivors(pgids).length).toBeGreaterThanOrEqual(5);
     await registry.shutdown();

@@ -4,7 +4,8 @@ import { JobRegistry, type JobSettings } from "../../tools/job-registry.js";
 import type { CompletedJobDetails, RunningJobDetails } from "../../tools/job-result.js";
 import { createJobTools, JOB_TOOL_NAMES } from "../../tools/job-tools.js";
 import type { AgentTool, ToolResult } from "../../tools/tool.js";
-import { callContext, neverAborted, tempDir, waitFor } from "./helpers.js";
+import { callContext, neverAborted, tempDir } from "./helpers.js";
+import { waitUntil } from "../helpers/conditions.js";
 
 const registries: JobRegistry[] = [];
 
@@ -103,7 +104,7 @@ describe("the job tools", () => {
     });
     expect((result.details as RunningJobDetails).status).toBe("running");
     expect(registry.drainNotices()).toEqual([]);
-    await waitFor(() => registry.get("1")!.status !== "running", 15_000, "the job to exit");
+    await waitUntil(() => registry.get("1")!.status !== "running", "the job to exit", 15_000);
     const notices = registry.drainNotices();
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/^Job 1 \(echo 'compiling'.*\) exited with code 1 after [\d.]+s\. Last lines:\ncompiling\nError: Cannot find module \.\/server$/s);
@@ -196,7 +197,7 @@ describe("the job tools", () => {
     const { call, registry } = setup();
     const abort = new AbortController();
     const pending = call("bash_stream", { command: SERVER, yieldMs: 60_000 }, { signal: abort.signal });
-    await waitFor(() => registry.get("1")?.log.keptText().includes("request") ?? false, 15_000, "the server to run");
+    await waitUntil(() => registry.get("1")?.log.keptText().includes("request") ?? false, "the server to run", 15_000);
     const started = Date.now();
     abort.abort();
     const result = await pending;
@@ -278,7 +279,7 @@ describe("the job tools", () => {
     const { call, registry } = setup();
     await call("bash_stream", { command: "echo first; echo the end; exit 3" });
     registry.start({ command: "echo person here; sleep 30", startedBy: "user" });
-    await waitFor(() => registry.get("2")!.log.keptText().includes("person here"), 10_000, "output");
+    await waitUntil(() => registry.get("2")!.log.keptText().includes("person here"), "output", 10_000);
     const result = await call("list_processes", {});
     expect(result.content).toMatch(/^1 running, 1 finished:/);
     expect(result.content).toMatch(/job 1: exited with code 3, [\d.]+m?s, started by you, pid \d+: echo first; echo the end; exit 3\n {4}last: the end/);

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createBashTool } from "../../tools/bash-tool.js";
 import { signalGroup } from "../../tools/process-group.js";
 import { resolveShell } from "../../tools/shell.js";
-import { callTool, liveGroupMembers, makeTempDir, waitFor } from "./harness.js";
+import { callTool, makeTempDir } from "./harness.js";
+import { waitUntil } from "../helpers/conditions.js";
+import { liveGroupMembers } from "../helpers/processes.js";
 
 const groupsToReap: number[] = [];
 const filesToRemove: string[] = [];
@@ -16,7 +18,7 @@ afterEach(async () => {
 });
 
 async function readPgid(file: string): Promise<number> {
-  await waitFor(async () => existsSync(file) && (await readFile(file, "utf8")).trim() !== "", "the pid file");
+  await waitUntil(async () => existsSync(file) && (await readFile(file, "utf8")).trim() !== "", "the pid file");
   const pgid = Number((await readFile(file, "utf8")).trim());
   groupsToReap.push(pgid);
   return pgid;
@@ -104,7 +106,7 @@ describe("bash", () => {
       { command: "printf start; while [ ! -f gate ]; do sleep 0.05; done; printf end" },
       { onUpdate: ({ chunk }) => chunks.push(chunk) },
     ).finally(() => (settled = true));
-    await waitFor(() => chunks.join("").includes("start"), "the first chunk");
+    await waitUntil(() => chunks.join("").includes("start"), "the first chunk");
     expect(settled).toBe(false);
     await writeFile(join(cwd, "gate"), "");
     const result = await pending;
@@ -152,7 +154,7 @@ describe("bash", () => {
     const tool = createBashTool(cwd, { killGraceMs: 500 });
     const pending = callTool(tool, { command: "echo $$ > pgid; echo working; sleep 103 & sleep 104" }, { signal: controller.signal });
     const pgid = await readPgid(join(cwd, "pgid"));
-    await waitFor(() => liveGroupMembers(pgid).some((row) => row.args.startsWith("sleep 104")), "the sleeps to start");
+    await waitUntil(() => liveGroupMembers(pgid).some((row) => row.args.startsWith("sleep 104")), "the sleeps to start");
     controller.abort();
     const result = await pending;
     expect(result.isError).toBe(true);

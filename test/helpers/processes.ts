@@ -1,0 +1,38 @@
+// What is still running, from `ps`: tests that check nothing survived ask here. Zombies do not
+// count (PID 1 in this sandbox never reaps them).
+import { execFileSync } from "node:child_process";
+
+export interface PsRow {
+  pid: number;
+  pgid: number;
+  stat: string;
+  args: string;
+}
+
+/** Live (non-zombie) processes from `ps -eo pid,pgid,stat,args`. */
+export function liveProcesses(): PsRow[] {
+  const out = execFileSync("ps", ["-eo", "pid,pgid,stat,args"], { encoding: "utf8" });
+  return out
+    .split("\n")
+    .slice(1)
+    .map((line) => line.trim().match(/^(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/))
+    .filter((match): match is RegExpMatchArray => match !== null)
+    .map((match) => ({ pid: Number(match[1]), pgid: Number(match[2]), stat: match[3] ?? "", args: match[4] ?? "" }))
+    .filter((row) => !row.stat.startsWith("Z"));
+}
+
+/** Live processes of the group led by `pgid`. */
+export function liveGroupMembers(pgid: number): PsRow[] {
+  return liveProcesses().filter((row) => row.pgid === pgid);
+}
+
+/** Live processes in any of the given process groups. */
+export function survivors(pgids: number[]): PsRow[] {
+  const groups = new Set(pgids);
+  return liveProcesses().filter((row) => groups.has(row.pgid));
+}
+
+/** How many live processes have `text` in their command line. */
+export function countLive(text: string): number {
+  return liveProcesses().filter((row) => row.args.includes(text)).length;
+}
