@@ -1,7 +1,8 @@
 // The dashboard's behaviour: bus events into the panes and the status line, what Enter does (a
 // prompt when idle, a steering message while the agent works, a follow-up with Alt+Enter, a slash
-// command), aborting, the queue, and quitting. Before the agent has loaded the person can already
-// type; what they send waits until it is ready.
+// command, a `!command` of the person's), aborting, the queue, and quitting (asking once while
+// jobs run). Before the agent has loaded the person can already type; what they send waits until
+// it is ready.
 import type { PitwallEvent } from "../agent/events.js";
 import type { Message, ThinkingLevel } from "../agent/messages.js";
 import { knownModelIds, resolveModel } from "../agent/models.js";
@@ -15,13 +16,20 @@ import { displayKeyName } from "./key-names.js";
 import { keymapHelp } from "./keymap-help.js";
 import type { Keymap } from "./keymap.js";
 import type { Setup } from "./session-setup.js";
-import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js";
+import { runSlash, SLASH_COMMANDS, type JobCommands, type SlashContext } from "./slash-commands.js";
+
+/** What the controller needs of job control beyond the slash commands. */
+export interface DashboardJobs extends JobCommands {
+  /** `!command`. */
+  runShell(command: string): void;
+  /** Stops the person's running `!` command; false when none runs. */
+  stopShell(): boolean;
+}
 
 export type SendKind = "enter" | "followUp";
 
 const DOUBLE_PRESS_MS = 1000;
 const QUIT_PRESS_MS = 1500;
-const QUIT_CONFIRM_MS = 3000;
 
 export class DashboardController implements SlashContext {
   setup: Setup | undefined;
@@ -30,9 +38,11 @@ export class DashboardController implements SlashContext {
   private cost: number | null = null;
   private lastEscapeAt = -Infinity;
   private lastCtrlCAt = -Infinity;
-  private lastQuitAt = -Infinity;
   private transientTimer: NodeJS.Timeout | undefined;
   private quitRequested = false;
+  /** The "quit and stop the jobs? y/n" question is open. */
+  quitQuestion = false;
+  jobCommands: DashboardJobs | undefined;
   /** Esc was pressed during the current run. */
   private abortRequested = false;
   private readonly quitListeners = new Set<() => void>();
@@ -76,10 +86,35 @@ export class DashboardController implements SlashContext {
     this.quitListeners.add(listener);
   }
 
-  quit(): void {
+  /** Quits now (every job is stopped on the way out). */
+  quitNow(): void {
     if (this.quitRequested) return;
     this.quitRequested = true;
+    this.quitQuestion = false;
     for (const listener of this.quitListeners) listener();
+  }
+
+  /** Quits as the person asked (quit key, Ctrl+C twice, /quit): while jobs run, asks once first. */
+  quit(): void {
+    const running = this.setup?.coding.jobs.runningCount() ?? this.view.jobs.runningCount;
+    if (running === 0 || this.quitQuestion) {
+      this.quitNow();
+      return;
+    }
+    this.quitQuestion = true;
+    this.view.status.state.question = `${running} job${running === 1 ? "" : "s"} running: quit and stop ${running === 1 ? "it" : "them"}? y/n`;
+    this.scheduler.request();
+  }
+
+  /** The answer to the quit question. */
+  answerQuit(yes: boolean): void {
+    if (!this.quitQuestion) return;
+    this.view.status.state.question = undefined;
+    if (yes) this.quitNow();
+    else {
+      this.quitQuestion = false;
+      this.flash("not quitting: the jobs keep running");
+    }
   }
 
   // ---- events ------------------------------------------------------------------------------
@@ -190,6 +225,12 @@ export class DashboardController implements SlashContext {
 
   send(text: string, kind: SendKind): void {
     if (runSlash(text, this)) return;
+    if (text.startsWith("!")) {
+      const command = text.slice(1).trim();
+      if (!command) this.notice("error", "Type a command after the !, e.g. !git status. It runs in the working directory; its output shows in the tool-output pane.");
+      else if (this.jobCommands) this.jobCommands.runShell(command);
+      return;
+    }
     const setup = this.setup;
     if (!setup) {
       this.waiting.push({ text, kind });
@@ -233,6 +274,10 @@ export class DashboardController implements SlashContext {
       if (this.view.queue.count > 0) this.flash("aborted · Esc again clears the queue");
       return;
     }
+    if (this.jobCommands?.stopShell()) {
+      this.flash("stopping your shell command…");
+      return;
+    }
     if (this.view.status.state.error) this.dismissError();
   }
 
@@ -263,18 +308,6 @@ export class DashboardController implements SlashContext {
     }
     this.lastCtrlCAt = now;
     this.flash("press Ctrl+C again to quit", QUIT_PRESS_MS);
-  }
-
-  /** The quit key: asks once while jobs run (they will be stopped), then quits. */
-  requestQuit(now = Date.now()): void {
-    const running = this.view.jobs.runningCount;
-    if (running > 0 && now - this.lastQuitAt > QUIT_CONFIRM_MS) {
-      this.lastQuitAt = now;
-      const key = this.keymap.keysFor("global", "quit")[0];
-      this.flash(`${running} job${running === 1 ? "" : "s"} running: ${key ? displayKeyName(key) : "quit"} again stops ${running === 1 ? "it" : "them"} and quits`, QUIT_CONFIRM_MS);
-      return;
-    }
-    this.quit();
   }
 
   /** A short message in the status line. */
