@@ -3,7 +3,7 @@
 // attach to it (attach-mode.ts), copy its screen or its whole log to the clipboard (OSC 52), tail
 // its log into the tool-output pane, and run a one-off `!command` (person-shell.ts). Every action
 // goes through the registry with `by: "user"`, so the agent hears of it with its next request.
-import type { JobRegistry } from "../tools/job-registry.js";
+import type { JobRegistry, TerminalSize } from "../tools/job-registry.js";
 import { shortCommand } from "../tools/job-format.js";
 import { attr, type StyledLine } from "../panes/styled-text.js";
 import { sanitizeText } from "../panes/terminal-text.js";
@@ -56,6 +56,13 @@ export class JobControl implements JobCommands {
     });
   }
 
+  /** The job terminal pane's size, for jobs the person starts: they start at the size they are shown at. */
+  private paneSize(): TerminalSize | undefined {
+    const pane = this.c.view.jobTerminal;
+    const { width, height } = pane.inner;
+    return pane.visible && width >= 2 && height >= 1 ? { cols: width, rows: height } : undefined;
+  }
+
   private registry(): JobRegistry | undefined {
     return this.c.setup?.coding.jobs;
   }
@@ -93,7 +100,7 @@ export class JobControl implements JobCommands {
 
   /** Runs the job's command again (same cwd and env) under the same id, stopping it first if it runs. */
   restart(id: string | undefined): void {
-    this.act(id, "Restarting", (jobs, jobId) => jobs.restart(jobId, "user"));
+    this.act(id, "Restarting", (jobs, jobId) => jobs.restart(jobId, "user", this.paneSize()));
   }
 
   /** Starts a finished job again; a running one is left alone. */
@@ -151,7 +158,7 @@ export class JobControl implements JobCommands {
     if (text.trim() === "") return this.c.flash(`job ${job.id} has printed nothing to copy`);
     const payload = osc52(text, { tmux: this.options.env.TMUX !== undefined && this.options.env.TMUX !== "" });
     this.options.writeTerminal(payload.sequence);
-    const lines = text.split("\n").length;
+    const lines = text.replace(/\n$/, "").split("\n").length;
     const what2 = what === "screen" ? "the visible screen" : "the log";
     this.c.flash(`copied ${what2} of job ${job.id} (${lines} line${lines === 1 ? "" : "s"}${payload.cut ? ", its last 512 KiB" : ""}) to the clipboard (OSC 52)`);
   }
@@ -171,7 +178,8 @@ export class JobControl implements JobCommands {
     const jobs = this.ready();
     if (!jobs) return;
     try {
-      const job = jobs.start({ command, startedBy: "user" });
+      const size = this.paneSize();
+      const job = jobs.start({ command, startedBy: "user", ...(size ? { size } : {}) });
       this.c.view.jobs.select(job.id);
       this.c.flash(`started job ${job.id}: ${shortCommand(command, 60)}`);
     } catch (error) {

@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 // Distinct sleep lengths name each test's processes in `ps`.
-const SERVER = `echo booting; sleep 0.3; echo "listening on 4321"; i=0; while true; do i=$((i+1)); echo "tick $i"; sleep 0.2; done`;
+const SERVER = `trap 'echo "winch $(stty size)"' WINCH; echo booting; sleep 0.3; echo "listening on 4321"; i=0; while true; do i=$((i+1)); echo "tick $i"; sleep 0.2; done`;
 const ASK = `read -r -p "Proceed? [y/n] " a; echo "you said: $a"; read -r -p "Name? " b; printf 'name=%q\\n' "$b"; read -r c; printf 'third=%q\\n' "$c"; sleep 61.37`;
 
 describe("jobs pane", () => {
@@ -41,6 +41,8 @@ describe("jobs pane", () => {
     expect(screen).toContain("listening on 4321");
     await t.waitForText("tick 3");
     await t.waitForText("tick 6");
+    // The model's job started at the registry's 120x30; shown, its pty takes the pane's size (46 columns inside its border).
+    await t.waitForText(/winch \d+ 46\b/);
     expect(liveProcesses("bash server.sh")).toHaveLength(1);
 
     // The person stops it with x: the list shows it killed and the process is gone.
