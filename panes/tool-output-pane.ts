@@ -159,7 +159,7 @@ export class ToolOutputPane extends PaneBox {
       return;
     }
     this.title = r.title ?? `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
-    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? "✗ failed" : r.status === "done" ? "✓ done" : "waiting";
+    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (record(r.result?.details).aborted === true ? "■ stopped" : "✗ failed") : r.status === "done" ? "✓ done" : "waiting";
     const view = this.scroller.view(canvas.width, canvas.height);
     const parts = [state, this.scroller.following ? "" : "paused · End", this.selectedId && !r.personal ? "selected" : ""].filter((p) => p);
     this.titleRight = parts.join(" · ");
