@@ -99,9 +99,9 @@ describe("panes", () => {
     expect(screen).toContain("1 job up");
     await waitUntil(() => liveProcesses("sleep 41.5") === 0, "job 1 to end");
     expect(liveProcesses("sleep 42.5")).toBe(1);
-    // With a job running, Ctrl+D asks once.
+    // With a job running, Ctrl+D asks once; Ctrl+D again answers yes.
     t.press("Ctrl+D");
-    await t.waitForText("1 job running: Ctrl+D again stops it and quits");
+    await t.waitForText("1 job running: quit and stop it? y/n");
     t.press("Ctrl+D");
     expect(await t.waitForExit()).toBe(0);
     await waitUntil(() => liveProcesses("sleep 42.5") === 0, "every job to end with pitwall");
