@@ -64,6 +64,8 @@ export interface FlowControl {
 interface XtermCore {
   writeSync?: (data: string) => void;
   _bufferService?: { buffer?: { scrollTop?: number; scrollBottom?: number } };
+  /** The escape-sequence parser's state: 0 between sequences. */
+  _inputHandler?: { _parser?: { currentState?: number } };
 }
 
 function coreOf(terminal: Terminal): XtermCore | undefined {
@@ -83,7 +85,8 @@ function syncParser(terminal: Terminal): ((data: string) => void) | undefined {
 /** What the skip decision needs to know about the emulator right now. */
 function skipContext(terminal: Terminal): SkipContext {
   const buffer = terminal.buffer.active;
-  const region = coreOf(terminal)?._bufferService?.buffer;
+  const core = coreOf(terminal);
+  const region = core?._bufferService?.buffer;
   return {
     rows: terminal.rows,
     scrollback: terminal.options.scrollback ?? 1000,
@@ -91,6 +94,7 @@ function skipContext(terminal: Terminal): SkipContext {
     following: buffer.viewportY >= buffer.baseY,
     // Unknown internals: assume a region is set, so nothing is skipped.
     fullScrollRegion: region?.scrollTop === 0 && region.scrollBottom === terminal.rows - 1,
+    parserInGround: core?._inputHandler?._parser?.currentState === 0,
   };
 }
 
@@ -174,8 +178,7 @@ export class EmulatorFeed {
    */
   private schedule(): void {
     if (this.immediate) return;
-    const { rows, scrollback } = skipContext(this.terminal);
-    const batchFull = this.queuedNewlines >= 2 * (scrollback + 2 * rows);
+    const batchFull = this.queuedNewlines >= 2 * ((this.terminal.options.scrollback ?? 1000) + 2 * this.terminal.rows);
     if (this.flooding && !batchFull && !this.paused) {
       this.batchTimer ??= setTimeout(() => {
         this.batchTimer = undefined;

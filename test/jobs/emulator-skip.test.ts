@@ -77,6 +77,11 @@ describe("skipping lines a flood pushes out of the scrollback", () => {
     // The state changes sit in the middle of chunks deep in the queue.
     await compare(lines(10_000, "\r\n") + "\x1b[32mgreen from here\r\n" + lines(10_000, "\r\n"), false);
     await compare(lines(10_000, "\r\n") + "\x1b[?1049halternate from here\r\n" + lines(10_000, "\r\n"), false);
+    // A charset shift, a tab stop set by a C1 control, a title whose string runs over many chunks.
+    // (G1 is the line-drawing set, so what follows SO is drawn as lines: "lqk" is "┌─┐".)
+    await compare("\x1b)0" + lines(10_000, "\r\n") + "\x0eshifted\r\n" + lines(10_000, "\r\n", (i) => `lqk ${i}`), false);
+    await compare(lines(10_000, "\r\n") + "ab\x88cd\r\n" + lines(10_000, "\r\n", (i) => `\tcol ${i}`), false);
+    await compare(lines(10_000, "\r\n") + "\x1b]2;" + lines(10_000, "\r\n") + "\x07after the title\r\n" + lines(50, "\r\n"), false);
   });
 
   test("small chunks: the last lines skipped are exactly those the lines after them push out", async () => {
@@ -96,7 +101,7 @@ describe("skipping lines a flood pushes out of the scrollback", () => {
   });
 
   test("a span is whole lines, only in plain text, only with enough plain lines after it", () => {
-    const ctx = { rows: 10, scrollback: 100, convertEol: false, following: true, fullScrollRegion: true };
+    const ctx = { rows: 10, scrollback: 100, convertEol: false, following: true, fullScrollRegion: true, parserInGround: true };
     const chunk = queuedOutput("end of a line\r\nfull line\r\nanother\r\npartial");
     const plenty = queuedOutput("l\r\n".repeat(200));
     expect(skippableSpan([chunk, plenty], 0, ctx)).toEqual([15, 35]);
@@ -105,6 +110,10 @@ describe("skipping lines a flood pushes out of the scrollback", () => {
     expect(skippableSpan([queuedOutput("a\r\n\x1b[1mb\r\nc\r\n"), plenty], 0, ctx)).toBeUndefined();
     expect(skippableSpan([chunk, plenty], 0, { ...ctx, following: false })).toBeUndefined();
     expect(skippableSpan([chunk, plenty], 0, { ...ctx, fullScrollRegion: false })).toBeUndefined();
+    expect(skippableSpan([chunk, plenty], 0, { ...ctx, parserInGround: false })).toBeUndefined();
+    // Charset shifts and C1 controls change state; a bell or a form feed does not.
+    for (const stateful of ["\x0e", "\x0f", "\x9b", "\x88"]) expect(queuedOutput(`a\r\n${stateful}b\r\n`).plain).toBe(false);
+    for (const harmless of ["\x07", "\x0c", "\t", "\b", "é ✓ 中"]) expect(queuedOutput(`a\r\n${harmless}b\r\n`).plain).toBe(true);
     expect(skippableSpan([queuedOutput("a\nb\nc\n"), plenty], 0, ctx)).toBeUndefined();
     expect(skippableSpan([queuedOutput("a\nb\nc\n"), plenty], 0, { ...ctx, convertEol: true })).toEqual([2, 6]);
   });
