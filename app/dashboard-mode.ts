@@ -56,7 +56,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   controller.jobCommands = jobControl;
   const keys = new KeyDispatcher(controller, jobControl, () => scheduler.request());
   const newJobKey = keymap.keysFor("jobs", "newJob")[0];
-  view.jobs.emptyHint = `No jobs. Background shells the agent starts (bash_stream) and yours (${newJobKey ? `${displayKeyName(newJobKey)} here, or ` : ""}/run <command>) show here.`;
+  view.jobs.emptyHint = `No jobs yet: the agent's (bash_stream) and yours (${newJobKey ? `${displayKeyName(newJobKey)} here, ` : ""}/run) show here.`;
   const helpKey = keymap.keysFor("global", "help")[0];
   view.input.placeholder = `Ask pitwall to do something · / for commands${helpKey ? ` · ${displayKeyName(helpKey)} for keys` : ""}`;
   // After a resize blessed has cleared its grid: draw at once, inside one synchronized frame.

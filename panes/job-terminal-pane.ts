@@ -11,6 +11,7 @@ import { PaneBox } from "./pane-box.js";
 import type { CursorPlacement } from "./render-scheduler.js";
 import { attr, Color } from "./styled-text.js";
 import { sanitizeText } from "./terminal-text.js";
+import { textWidth } from "./text-width.js";
 import { paintTerminal, terminalText } from "./xterm-cell-painter.js";
 
 /** What the pane needs of a job (tools/job.ts's Job provides it). */
@@ -153,7 +154,10 @@ export class JobTerminalPane extends PaneBox {
     paintTerminal(canvas, terminal, buffer.viewportY);
     const command = sanitizeText(job.command).replace(/\s+/g, " ");
     if (this.attachedHint !== undefined) {
-      this.title = `job ${job.id} attached — ${this.attachedHint}`;
+      // The border must say "attached" and how to leave, however narrow the pane.
+      const room = canvas.width - 4;
+      const titles = [`job ${job.id} attached — ${this.attachedHint}`, `attached — ${this.attachedHint}`, `attached · ${this.attachedHint.split(" ")[0]}`];
+      this.title = titles.find((t) => textWidth(t) <= room) ?? titles[titles.length - 1]!;
       this.titleRight = "";
       return;
     }

@@ -163,4 +163,24 @@ describe("job terminal", () => {
     t.type("x");
     await waitUntil(() => liveProcesses("sleep 63.41").length === 0, "the job to end");
   }, 40_000);
+
+  test("at 80x24 the attached border still says so and how to leave; keys reach cat until Ctrl+]", async () => {
+    session = await startDashboard({ cols: 80, rows: 24 });
+    const { t } = session;
+    await t.waitForText("No jobs yet");
+    run(t, "cat");
+    await t.waitForText(/▶ 1 cat\s+up/);
+    t.press("Alt+3");
+    t.type("a");
+    await t.waitForText("attached — Ctrl+] to detach");
+    t.type("typed into cat");
+    t.press("Enter");
+    // The terminal echoes the line, then cat prints it: twice.
+    await t.waitFor(() => ((t.screenText().match(/│typed into cat/g) ?? []).length === 2 ? true : undefined), 10_000, "cat to echo the line");
+    t.press("Ctrl+D");
+    // Ctrl+D went to cat (end of input), not to pitwall's quit: cat ends, pitwall detaches.
+    await t.waitForText(/1 cat\s+exit 0/);
+    await t.waitForText("job 1 ended: detached");
+    expect(t.hasExited).toBe(false);
+  }, 40_000);
 });
