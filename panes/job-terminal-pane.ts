@@ -156,7 +156,8 @@ export class JobTerminalPane extends PaneBox {
     if (this.attachedHint !== undefined) {
       // The border must say "attached" and how to leave, however narrow the pane.
       const room = canvas.width - 4;
-      const titles = [`job ${job.id} attached — ${this.attachedHint}`, `attached — ${this.attachedHint}`, `attached · ${this.attachedHint.split(" ")[0]}`];
+      const key = this.attachedHint.split(" ")[0];
+      const titles = [`job ${job.id} attached — ${this.attachedHint}`, `attached — ${this.attachedHint}`, `attached: ${key} detaches`, `attached · ${key}`];
       this.title = titles.find((t) => textWidth(t) <= room) ?? titles[titles.length - 1]!;
       this.titleRight = "";
       return;

@@ -172,7 +172,7 @@ describe("job terminal", () => {
     await t.waitForText(/▶ 1 cat\s+up/);
     t.press("Alt+3");
     t.type("a");
-    await t.waitForText("attached — Ctrl+] to detach");
+    await t.waitForText("─ attached: Ctrl+] detaches ─");
     t.type("typed into cat");
     t.press("Enter");
     // The terminal echoes the line, then cat prints it: twice.
