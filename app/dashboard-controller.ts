@@ -14,17 +14,11 @@ import type { RenderScheduler } from "../panes/render-scheduler.js";
 import { attr, Color, type StyledLine } from "../panes/styled-text.js";
 import { displayKeyName } from "./key-names.js";
 import { keymapHelp } from "./keymap-help.js";
+import { QuitFlow } from "./quit-flow.js";
 import type { Keymap } from "./keymap.js";
 import type { Setup } from "./session-setup.js";
-import { runSlash, SLASH_COMMANDS, type JobCommands, type SlashContext } from "./slash-commands.js";
-
-/** What the controller needs of job control beyond the slash commands. */
-export interface DashboardJobs extends JobCommands {
-  /** `!command`. */
-  runShell(command: string): void;
-  /** Stops the person's running `!` command; false when none runs. */
-  stopShell(): boolean;
-}
+import type { DashboardJobs } from "./job-control.js";
+import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js";
 
 export type SendKind = "enter" | "followUp";
 
@@ -39,13 +33,10 @@ export class DashboardController implements SlashContext {
   private lastEscapeAt = -Infinity;
   private lastCtrlCAt = -Infinity;
   private transientTimer: NodeJS.Timeout | undefined;
-  private quitRequested = false;
-  /** The "quit and stop the jobs? y/n" question is open. */
-  quitQuestion = false;
+  private readonly quitFlow: QuitFlow;
   jobCommands: DashboardJobs | undefined;
   /** Esc was pressed during the current run. */
   private abortRequested = false;
-  private readonly quitListeners = new Set<() => void>();
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -55,6 +46,14 @@ export class DashboardController implements SlashContext {
   ) {
     const helpKey = keymap.keysFor("global", "help")[0];
     view.status.state.helpKey = helpKey ? displayKeyName(helpKey) : "/help";
+    this.quitFlow = new QuitFlow({
+      runningJobs: () => this.setup?.coding.jobs.runningCount() ?? view.jobs.runningCount,
+      setQuestion: (text) => {
+        view.status.state.question = text;
+      },
+      flash: (text) => this.flash(text),
+      requestFrame: () => scheduler.request(),
+    });
   }
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -83,38 +82,21 @@ export class DashboardController implements SlashContext {
   }
 
   onQuit(listener: () => void): void {
-    this.quitListeners.add(listener);
-  }
-
-  /** Quits now (every job is stopped on the way out). */
-  quitNow(): void {
-    if (this.quitRequested) return;
-    this.quitRequested = true;
-    this.quitQuestion = false;
-    for (const listener of this.quitListeners) listener();
+    this.quitFlow.onQuit(listener);
   }
 
   /** Quits as the person asked (quit key, Ctrl+C twice, /quit): while jobs run, asks once first. */
   quit(): void {
-    const running = this.setup?.coding.jobs.runningCount() ?? this.view.jobs.runningCount;
-    if (running === 0 || this.quitQuestion) {
-      this.quitNow();
-      return;
-    }
-    this.quitQuestion = true;
-    this.view.status.state.question = `${running} job${running === 1 ? "" : "s"} running: quit and stop ${running === 1 ? "it" : "them"}? y/n`;
-    this.scheduler.request();
+    this.quitFlow.request();
   }
 
-  /** The answer to the quit question. */
+  /** The "quit and stop the jobs? y/n" question is open. */
+  get quitQuestion(): boolean {
+    return this.quitFlow.asking;
+  }
+
   answerQuit(yes: boolean): void {
-    if (!this.quitQuestion) return;
-    this.view.status.state.question = undefined;
-    if (yes) this.quitNow();
-    else {
-      this.quitQuestion = false;
-      this.flash("not quitting: the jobs keep running");
-    }
+    this.quitFlow.answer(yes);
   }
 
   // ---- events ------------------------------------------------------------------------------

@@ -16,6 +16,14 @@ import type { JobCommands } from "./slash-commands.js";
 
 export const DEFAULT_TAIL_LINES = 50;
 
+/** What the controller needs of job control beyond the slash commands. */
+export interface DashboardJobs extends JobCommands {
+  /** `!command`. */
+  runShell(command: string): void;
+  /** Stops the person's running `!` command; false when none runs. */
+  stopShell(): boolean;
+}
+
 export interface JobControlOptions {
   /** Writes straight to the person's terminal, between frames (the clipboard sequence). */
   writeTerminal: (data: string) => void;
@@ -23,7 +31,7 @@ export interface JobControlOptions {
   cwd: string;
 }
 
-export class JobControl implements JobCommands {
+export class JobControl implements DashboardJobs {
   readonly attachMode: AttachMode;
   readonly shell: PersonShell;
 
