@@ -167,8 +167,8 @@ export class JobControl implements DashboardJobs {
     const payload = osc52(text, { tmux: this.options.env.TMUX !== undefined && this.options.env.TMUX !== "" });
     this.options.writeTerminal(payload.sequence);
     const lines = text.replace(/\n$/, "").split("\n").length;
-    const what2 = what === "screen" ? "the visible screen" : "the log";
-    this.c.flash(`copied ${what2} of job ${job.id} (${lines} line${lines === 1 ? "" : "s"}${payload.cut ? ", its last 512 KiB" : ""}) to the clipboard (OSC 52)`);
+    const source = what === "screen" ? "the visible screen" : "the log";
+    this.c.flash(`copied ${source} of job ${job.id} (${lines} line${lines === 1 ? "" : "s"}${payload.cut ? ", its last 512 KiB" : ""}) to the clipboard (OSC 52)`);
   }
 
   // ---- slash commands and `!` ------------------------------------------------------------

@@ -1,4 +1,4 @@
-// End to end: the job slash commands (/run, /tail, /kill, /restart, /jobs), the person's one-off
+// End to end: the job slash commands (/run, /tail, /kill, /restart, /jobs), removing a finished job, the person's one-off
 // `!command` (its output in the tool-output pane, Esc stops it, the model told in one line), and the
 // files pane's preview (highlighted file, coloured last diff, Enter opens it in the tool-output pane).
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -61,6 +61,9 @@ describe("job commands", () => {
     command(t, "/jobs");
     t.type("X");
     await t.waitForText(/1 seq -f 'out %g' 1 8.*killed KILL/);
+    // d removes a finished job from the list.
+    t.type("d");
+    await t.waitForText("No jobs yet");
 
     command(t, "anything new?");
     await t.waitForText("Noted.");
@@ -68,6 +71,7 @@ describe("job commands", () => {
     expect(request).toContain("The person started job 1: seq -f 'out %g' 1 80; sleep 64.11");
     expect(request).toContain("The person stopped job 1 (seq -f 'out %g' 1 80; sleep 64.11).");
     expect(request).toContain("The person restarted job 1:");
+    expect(request).toContain("The person removed job 1 (seq -f 'out %g' 1 80; sleep 64.11) from the list.");
     expect(request).toContain("The person ran a shell command of their own (output not shown to you): echo bang-$((6*7)) (exit 0).");
     expect(request).toContain("echo started-sleeping; sleep 64.12 (stopped by the person).");
     // The command's output is the person's: it is not in the conversation.
