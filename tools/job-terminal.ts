@@ -1,9 +1,12 @@
 // A job's headless terminal emulator and the feed that writes into it. The feed queues what the job
-// printed and parses it in short slices (a few milliseconds each, one after the other through
-// setImmediate), so reading the pty and parsing overlap: the job keeps printing into the kernel's
-// small pty buffer while the emulator parses, and keys and frames wait at most one slice. (xterm's
-// own write() parses in 12 ms slices with a timer between them, during which nothing is read: the
-// job and the emulator then take turns, at about half the speed.) The emulator can still fall
+// printed and parses it with xterm's synchronous parse in 1 ms slices, one after the other through
+// setImmediate, so the pty is read between slices: the job keeps printing into the kernel's small
+// pty buffer while the emulator parses, and keys and frames wait at most one slice. (xterm's own
+// write() parses in 12 ms slices with a timer between them, during which nothing is read: the job
+// and the emulator then take turns, at about half the speed.) The synchronous parse and the two
+// facts the skipping needs (scroll region, parser state) are xterm internals, read through one typed
+// accessor; without them the feed falls back to write() and skips nothing (emulator-skip.test.ts
+// would then fail, which is how an xterm upgrade that removes them gets noticed). The emulator can still fall
 // behind a process that floods its output, so the feed counts what was queued but not parsed yet and
 // asks its source to pause above a high-water mark and resume under a low one: memory stays bounded
 // and the process is slowed to the emulator's pace instead. While a job floods, lines that more
@@ -48,8 +51,9 @@ export const EMULATOR_LOW_WATER = 256 * 1024;
 export const PARSE_SLICE_MS = 1;
 /**
  * A job that printed more than FLOOD_BYTES within FLOOD_WINDOW_MS is flooding: its output is then
- * parsed in batches FLOOD_BATCH_MS apart (half a frame), so that what a batch holds beyond the
- * scrollback can be skipped. Output that trickles (a prompt, an echo) is parsed at once.
+ * parsed in batches, at most FLOOD_BATCH_MS (a frame) apart or as soon as twice the lines the
+ * scrollback holds are queued, so that most of a batch can be skipped. Output that trickles (a
+ * prompt, an echo) is parsed at once.
  */
 export const FLOOD_BYTES = 256 * 1024;
 export const FLOOD_WINDOW_MS = 20;
