@@ -123,7 +123,7 @@ describe("job terminal", () => {
 
   test("a job that printed while another was on screen is marked until the person looks at it", async () => {
     session = await startDashboard();
-    const { t } = session;
+    const { t, cwd } = session;
     run(t, "sleep 63.31");
     await t.waitForText(/▶ 1 sleep 63\.31\s+up/);
     run(t, "sleep 0.5; echo late-output; sleep 63.32");
@@ -131,16 +131,18 @@ describe("job terminal", () => {
     // Job 2 is on screen, so its output is seen: no mark.
     await t.waitForText("late-output");
     expect(t.screenText()).not.toMatch(/•2 /);
-    run(t, "sleep 1; echo later-still; sleep 63.33");
-    await t.waitForText(/▶ 3 sleep 1; echo/);
+    // Job 3 prints once the test says so (a file appears), whatever the machine's speed.
+    run(t, "until [ -e go ]; do sleep 0.05; done; echo later-still; sleep 63.33");
+    await t.waitForText(/▶ 3 until \[ -e go \]/);
     t.press("Alt+3");
     t.type("k");
     await t.waitForText(/▶ 2 sleep 0\.5/);
+    writeFileSync(join(cwd, "go"), "");
     // Job 3 prints while job 2 is shown: job 3 gets the mark.
-    await t.waitForText(/ •3 sleep 1; echo/);
+    await t.waitForText(/ •3 until \[ -e go \]/);
     t.type("j");
     await t.waitForText("later-still");
-    await t.waitForText(/▶ 3 sleep 1; echo/);
+    await t.waitForText(/▶ 3 until/);
     expect(t.screenText()).not.toMatch(/•3 /);
   }, 60_000);
 
@@ -179,8 +181,8 @@ describe("job terminal", () => {
     await t.waitFor(() => ((t.screenText().match(/│typed into cat/g) ?? []).length === 2 ? true : undefined), 10_000, "cat to echo the line");
     t.press("Ctrl+D");
     // Ctrl+D went to cat (end of input), not to pitwall's quit: cat ends, pitwall detaches.
-    await t.waitForText(/1 cat\s+exit 0/);
     await t.waitForText("job 1 ended: detached");
+    await t.waitForText(/1 cat\s+exit 0/);
     expect(t.hasExited).toBe(false);
   }, 40_000);
 });
