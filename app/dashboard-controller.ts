@@ -1,7 +1,8 @@
 // The dashboard's behaviour: bus events into the panes and the status line, what Enter does (a
 // prompt when idle, a steering message while the agent works, a follow-up with Alt+Enter, a slash
-// command), aborting, the queue, and quitting. Before the agent has loaded the person can already
-// type; what they send waits until it is ready.
+// command, a `!command` of the person's), aborting, the queue, and quitting (asking once while
+// jobs run). Before the agent has loaded the person can already type; what they send waits until
+// it is ready.
 import type { PitwallEvent } from "../agent/events.js";
 import type { Message, ThinkingLevel } from "../agent/messages.js";
 import { knownModelIds, resolveModel } from "../agent/models.js";
@@ -13,15 +14,16 @@ import type { RenderScheduler } from "../panes/render-scheduler.js";
 import { attr, Color, type StyledLine } from "../panes/styled-text.js";
 import { displayKeyName } from "./key-names.js";
 import { keymapHelp } from "./keymap-help.js";
+import { QuitFlow } from "./quit-flow.js";
 import type { Keymap } from "./keymap.js";
 import type { Setup } from "./session-setup.js";
+import type { DashboardJobs } from "./job-control.js";
 import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js";
 
 export type SendKind = "enter" | "followUp";
 
 const DOUBLE_PRESS_MS = 1000;
 const QUIT_PRESS_MS = 1500;
-const QUIT_CONFIRM_MS = 3000;
 
 export class DashboardController implements SlashContext {
   setup: Setup | undefined;
@@ -30,12 +32,11 @@ export class DashboardController implements SlashContext {
   private cost: number | null = null;
   private lastEscapeAt = -Infinity;
   private lastCtrlCAt = -Infinity;
-  private lastQuitAt = -Infinity;
   private transientTimer: NodeJS.Timeout | undefined;
-  private quitRequested = false;
+  private readonly quitFlow: QuitFlow;
+  jobCommands: DashboardJobs | undefined;
   /** Esc was pressed during the current run. */
   private abortRequested = false;
-  private readonly quitListeners = new Set<() => void>();
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -45,6 +46,14 @@ export class DashboardController implements SlashContext {
   ) {
     const helpKey = keymap.keysFor("global", "help")[0];
     view.status.state.helpKey = helpKey ? displayKeyName(helpKey) : "/help";
+    this.quitFlow = new QuitFlow({
+      runningJobs: () => this.setup?.coding.jobs.runningCount() ?? view.jobs.runningCount,
+      setQuestion: (text) => {
+        view.status.state.question = text;
+      },
+      flash: (text) => this.flash(text),
+      requestFrame: () => scheduler.request(),
+    });
   }
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -73,13 +82,21 @@ export class DashboardController implements SlashContext {
   }
 
   onQuit(listener: () => void): void {
-    this.quitListeners.add(listener);
+    this.quitFlow.onQuit(listener);
   }
 
+  /** Quits as the person asked (quit key, Ctrl+C twice, /quit): while jobs run, asks once first. */
   quit(): void {
-    if (this.quitRequested) return;
-    this.quitRequested = true;
-    for (const listener of this.quitListeners) listener();
+    this.quitFlow.request();
+  }
+
+  /** The "quit and stop the jobs? y/n" question is open. */
+  get quitQuestion(): boolean {
+    return this.quitFlow.asking;
+  }
+
+  answerQuit(yes: boolean): void {
+    this.quitFlow.answer(yes);
   }
 
   // ---- events ------------------------------------------------------------------------------
@@ -190,6 +207,12 @@ export class DashboardController implements SlashContext {
 
   send(text: string, kind: SendKind): void {
     if (runSlash(text, this)) return;
+    if (text.startsWith("!")) {
+      const command = text.slice(1).trim();
+      if (!command) this.notice("error", "Type a command after the !, e.g. !git status. It runs in the working directory; its output shows in the tool-output pane.");
+      else if (this.jobCommands) this.jobCommands.runShell(command);
+      return;
+    }
     const setup = this.setup;
     if (!setup) {
       this.waiting.push({ text, kind });
@@ -233,6 +256,10 @@ export class DashboardController implements SlashContext {
       if (this.view.queue.count > 0) this.flash("aborted · Esc again clears the queue");
       return;
     }
+    if (this.jobCommands?.stopShell()) {
+      this.flash("stopping your shell command…");
+      return;
+    }
     if (this.view.status.state.error) this.dismissError();
   }
 
@@ -263,18 +290,6 @@ export class DashboardController implements SlashContext {
     }
     this.lastCtrlCAt = now;
     this.flash("press Ctrl+C again to quit", QUIT_PRESS_MS);
-  }
-
-  /** The quit key: asks once while jobs run (they will be stopped), then quits. */
-  requestQuit(now = Date.now()): void {
-    const running = this.view.jobs.runningCount;
-    if (running > 0 && now - this.lastQuitAt > QUIT_CONFIRM_MS) {
-      this.lastQuitAt = now;
-      const key = this.keymap.keysFor("global", "quit")[0];
-      this.flash(`${running} job${running === 1 ? "" : "s"} running: ${key ? displayKeyName(key) : "quit"} again stops ${running === 1 ? "it" : "them"} and quits`, QUIT_CONFIRM_MS);
-      return;
-    }
-    this.quit();
   }
 
   /** A short message in the status line. */

@@ -1,12 +1,15 @@
 // Keys to actions: the overlay (when open) or the focused pane's context first, then the global
 // one. A handler that returns false lets the key fall through. Typed text goes to the input; typed
-// in another pane, an unbound character moves the focus to the input and is typed there.
+// in another pane, an unbound character moves the focus to the input and is typed there. Three
+// states take keys before all that: the quit question (y/n), a job attached (everything goes to
+// the job but the detach key) and the new-job prompt (a one-line editor).
 import type { InputEvent } from "../panes/key-decoder.js";
 import type { FocusTarget } from "../panes/dashboard-view.js";
 import type { DashboardController } from "./dashboard-controller.js";
 import type { KeyContext } from "./key-actions.js";
 import { completeSlash } from "./slash-commands.js";
 import type { JobControl } from "./job-control.js";
+import { fullView } from "../panes/files-preview.js";
 
 type Handler = () => boolean | void;
 
@@ -43,7 +46,7 @@ export class KeyDispatcher {
     };
     return {
       global: {
-        quit: () => c.requestQuit(),
+        quit: () => c.quit(),
         clearOrQuit: () => c.clearOrQuit(),
         abort: () => c.escape(),
         help: () => c.showHelp(),
@@ -128,16 +131,32 @@ export class KeyDispatcher {
       jobs: {
         up: () => v.jobs.move(-1),
         down: () => v.jobs.move(1),
-        kill: () => this.jobs.kill(v.jobs.selectedId, false),
-        killHard: () => this.jobs.kill(v.jobs.selectedId, true),
+        newJob: () => this.jobs.newJob(),
+        kill: () => this.jobs.stop(v.jobs.selectedId, false),
+        killHard: () => this.jobs.stop(v.jobs.selectedId, true),
         restart: () => this.jobs.restart(v.jobs.selectedId),
         start: () => this.jobs.start(v.jobs.selectedId),
-        zoom: () => v.toggleZoom(),
+        remove: () => this.jobs.remove(v.jobs.selectedId),
         attach: () => this.jobs.attach(v.jobs.selectedId),
+        zoom: () => v.toggleZoom(),
+        scrollUp: () => v.jobTerminal.scrollBy(-1),
+        scrollDown: () => v.jobTerminal.scrollBy(1),
+        pageUp: () => v.jobTerminal.page(-1),
+        pageDown: () => v.jobTerminal.page(1),
+        top: () => v.jobTerminal.toTop(),
+        bottom: () => v.jobTerminal.toBottom(),
+        copyScreen: () => this.jobs.copy(v.jobs.selectedId, "screen"),
+        copyLog: () => this.jobs.copy(v.jobs.selectedId, "log"),
       },
+      // While attached, keys never reach these handlers but the detach key (attach-mode.ts).
+      attached: {},
       files: {
         up: () => v.files.move(-1),
         down: () => v.files.move(1),
+        open: () => this.openFile(),
+        toggleDiff: () => v.files.toggleDiff(),
+        pageUp: () => v.files.pagePreview(-1),
+        pageDown: () => v.files.pagePreview(1),
         zoom: () => v.toggleZoom(),
       },
       overlay: {
@@ -182,6 +201,10 @@ export class KeyDispatcher {
   }
 
   handle(event: InputEvent): void {
+    if (this.takenBefore(event)) {
+      this.requestFrame();
+      return;
+    }
     const v = this.c.view;
     switch (event.type) {
       case "key":
@@ -217,6 +240,7 @@ export class KeyDispatcher {
         if (event.action === "wheelup" || event.action === "wheeldown") {
           const rows = event.action === "wheelup" ? -3 : 3;
           if (v.help.open) v.help.scrollBy(rows);
+          else if (v.jobTerminal.contains(event.x, event.y)) v.jobTerminal.scrollBy(rows);
           else if (target === "chat") v.chat.scrollBy(rows);
           else if (target === "toolOutput") v.toolOutput.scrollBy(rows);
           else if (target === "jobs") v.jobs.move(Math.sign(rows));
@@ -226,6 +250,72 @@ export class KeyDispatcher {
       }
     }
     this.requestFrame();
+  }
+
+  /** The quit question, an attached job and the new-job prompt take input first; true when one did. */
+  private takenBefore(event: InputEvent): boolean {
+    const c = this.c;
+    if (c.quitQuestion && (event.type === "key" || event.type === "text")) {
+      const answer = event.type === "text" ? event.text.trim().toLowerCase() : event.name;
+      const quitKey = event.type === "key" && ["quit", "clearOrQuit"].includes(c.keymap.lookup("global", event.name) ?? "");
+      if (answer === "y" || quitKey) c.answerQuit(true);
+      else {
+        c.answerQuit(false);
+        // "n" and Esc only answer; any other key also does what it does.
+        if (!(answer === "n" || answer === "escape")) return false;
+      }
+      return true;
+    }
+    if (this.jobs.attachMode.attachedId !== undefined) {
+      if (event.type !== "mouse") this.jobs.attachMode.handle(event);
+      return true;
+    }
+    const prompt = c.view.prompt;
+    if (prompt.open) {
+      if (event.type === "text" || event.type === "paste") prompt.insert(event.text);
+      else if (event.type === "key") this.promptKey(event.name);
+      return true;
+    }
+    return false;
+  }
+
+  /** A key in the new-job prompt: Enter starts the job, Esc (or Ctrl+C) cancels, editing keys edit. */
+  private promptKey(name: string): void {
+    const b = this.c.view.prompt.buffer;
+    const global = this.c.keymap.lookup("global", name);
+    if (global === "abort" || global === "clearOrQuit") return this.jobs.cancelPrompt();
+    const editing: Record<string, () => void> = {
+      submit: () => this.jobs.submitPrompt(),
+      left: () => b.left(),
+      right: () => b.right(),
+      lineStart: () => b.home(),
+      lineEnd: () => b.end(),
+      wordLeft: () => b.wordLeft(),
+      wordRight: () => b.wordRight(),
+      backspace: () => b.backspace(),
+      deleteForward: () => b.deleteForward(),
+      deleteWordBack: () => b.deleteWordBack(),
+      deleteToLineStart: () => b.deleteToLineStart(),
+      deleteToLineEnd: () => b.deleteToLineEnd(),
+    };
+    const action = this.c.keymap.lookup("input", name);
+    if (action && editing[action]) editing[action]!();
+    else if (name === "space") b.insert(" ");
+    else if ([...name].length === 1) b.insert(name);
+  }
+
+  /** Enter in the files pane: the whole file, or its last diff, in the tool-output pane. */
+  private openFile(): void {
+    const v = this.c.view;
+    const file = v.files.selected;
+    if (!file) return;
+    const mode = v.files.modeFor(file);
+    const path = v.files.displayPath(file.path);
+    void fullView(file, mode).then((lines) => {
+      const record = v.tools.addPersonal(mode === "diff" ? `last edit of ${path}` : `file ${path}`, { lines });
+      v.toolOutput.select(record.id);
+      this.requestFrame();
+    });
   }
 
   private typeText(text: string): void {

@@ -37,11 +37,26 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   const view = new DashboardView(screen, options.cwd);
   const scheduler = new RenderScheduler(screen, {
     beforeFrame: () => view.relayout(),
-    cursor: () => (view.overlayOpen ? null : view.input.cursorPlacement()),
+    cursor: () => {
+      if (view.prompt.open) return view.prompt.cursorPlacement();
+      if (view.overlayOpen) return null;
+      // Attached: the cursor is the job's.
+      if (view.jobTerminal.attached) return view.jobTerminal.cursorPlacement();
+      return view.input.cursorPlacement();
+    },
   });
+  view.requestFrame = () => scheduler.request();
   const controller = new DashboardController(view, scheduler, keymap);
-  const jobControl = new JobControl(controller, () => scheduler.request());
+  const jobControl = new JobControl(controller, () => scheduler.request(), {
+    // The clipboard sequence goes out between frames, never inside one.
+    writeTerminal: (data) => stdout.write(data),
+    env,
+    cwd: options.cwd,
+  });
+  controller.jobCommands = jobControl;
   const keys = new KeyDispatcher(controller, jobControl, () => scheduler.request());
+  const newJobKey = keymap.keysFor("jobs", "newJob")[0];
+  view.jobs.emptyHint = `No jobs yet: the agent's (bash_stream) and yours (${newJobKey ? `${displayKeyName(newJobKey)} here, ` : ""}/run) show here.`;
   const helpKey = keymap.keysFor("global", "help")[0];
   view.input.placeholder = `Ask pitwall to do something · / for commands${helpKey ? ` · ${displayKeyName(helpKey)} for keys` : ""}`;
   // After a resize blessed has cleared its grid: draw at once, inside one synchronized frame.
@@ -131,6 +146,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       const uninstallCleanup = installJobCleanup(setup.coding.jobs);
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
+      const registry = setup.coding.jobs;
+      view.jobTerminal.lookup = (id) => registry.get(id);
       controller.attach(setup);
       const [first, ...rest] = options.prompts;
       if (first !== undefined) controller.send(first, "enter");
@@ -150,7 +167,9 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     stdin.off("data", onData);
     decoder.dispose();
     controller.detach();
+    view.jobTerminal.dispose();
     try {
+      await jobControl.dispose();
       await setup?.coding.dispose();
     } finally {
       restoreTerminal();

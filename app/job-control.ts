@@ -1,25 +1,96 @@
-// What the jobs pane's keys do to the registry: stop (TERM then KILL), kill now, restart, start a
-// stopped job again. Attaching (typing into a job's terminal) comes with the job terminal view.
+// What the person does to jobs, from the jobs pane's keys and from slash commands: start one (a
+// prompt, or /run), stop it (TERM then KILL) or kill it now, restart it, remove a finished one,
+// attach to it (attach-mode.ts), copy its screen or its whole log to the clipboard (OSC 52), tail
+// its log into the tool-output pane, and run a one-off `!command` (person-shell.ts). Every action
+// goes through the registry with `by: "user"`, so the agent hears of it with its next request.
+import type { JobRegistry, TerminalSize } from "../tools/job-registry.js";
+import { shortCommand } from "../tools/job-format.js";
+import { attr, type StyledLine } from "../panes/styled-text.js";
+import { sanitizeText } from "../panes/terminal-text.js";
+import { AttachMode } from "./attach-mode.js";
 import type { DashboardController } from "./dashboard-controller.js";
+import { displayKeyName } from "./key-names.js";
+import { osc52 } from "./osc52.js";
+import { PersonShell } from "./person-shell.js";
+import type { JobCommands } from "./slash-commands.js";
 
-export class JobControl {
+export const DEFAULT_TAIL_LINES = 50;
+
+/** What the controller needs of job control beyond the slash commands. */
+export interface DashboardJobs extends JobCommands {
+  /** `!command`. */
+  runShell(command: string): void;
+  /** Stops the person's running `!` command; false when none runs. */
+  stopShell(): boolean;
+}
+
+export interface JobControlOptions {
+  /** Writes straight to the person's terminal, between frames (the clipboard sequence). */
+  writeTerminal: (data: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export class JobControl implements DashboardJobs {
+  readonly attachMode: AttachMode;
+  readonly shell: PersonShell;
+
   constructor(
     private readonly c: DashboardController,
     private readonly requestFrame: () => void,
-  ) {}
+    private readonly options: JobControlOptions,
+  ) {
+    const view = c.view;
+    this.attachMode = new AttachMode({
+      registry: () => this.registry(),
+      detachKeys: () => c.keymap.keysFor("attached", "detach"),
+      setAttached: (hint) => {
+        view.jobTerminal.attachedHint = hint;
+        view.jobTerminal.setAccent(hint === undefined ? undefined : "yellow");
+        if (hint !== undefined) view.setFocus("jobs");
+        requestFrame();
+      },
+      flash: (text) => c.flash(text),
+      notice: (level, text) => c.notice(level, text),
+    });
+    this.shell = new PersonShell({
+      cwd: options.cwd,
+      env: options.env,
+      store: view.tools,
+      show: (id) => view.toolOutput.select(id),
+      requestFrame,
+      tellAgent: (text) => c.setup?.coding.agent.notify(text),
+      notice: (level, text) => c.notice(level, text),
+    });
+  }
 
-  private registry() {
+  /** The job terminal pane's size, for jobs the person starts: they start at the size they are shown at. */
+  private paneSize(): TerminalSize | undefined {
+    const pane = this.c.view.jobTerminal;
+    const { width, height } = pane.inner;
+    return pane.visible && width >= 2 && height >= 1 ? { cols: width, rows: height } : undefined;
+  }
+
+  private registry(): JobRegistry | undefined {
     return this.c.setup?.coding.jobs;
   }
 
-  private act(id: string | undefined, what: string, run: (id: string) => Promise<unknown>): void {
+  /** The registry, or undefined after saying why there is none yet. */
+  private ready(): JobRegistry | undefined {
     const jobs = this.registry();
-    if (id === undefined || !jobs) {
+    if (!jobs) this.c.flash("the agent is still loading: jobs are available in a moment");
+    return jobs;
+  }
+
+  private act(id: string | undefined, what: string, run: (jobs: JobRegistry, id: string) => Promise<unknown>): void {
+    const jobs = this.ready();
+    if (!jobs) return;
+    if (id === undefined) {
       this.c.flash("no job selected");
       return;
     }
     this.c.flash(`${what} job ${id}…`);
-    run(id).then(
+    run(jobs, id).then(
       () => this.requestFrame(),
       (error: unknown) => {
         this.c.notice("error", `Could not ${what.toLowerCase()} job ${id}: ${error instanceof Error ? error.message : String(error)}`);
@@ -28,24 +99,134 @@ export class JobControl {
     );
   }
 
-  kill(id: string | undefined, hard: boolean): void {
-    this.act(id, hard ? "Killing" : "Stopping", (jobId) => this.registry()!.kill(jobId, { by: "user", ...(hard ? { signal: "SIGKILL" as const } : {}) }));
+  // ---- the selected job's keys -------------------------------------------------------------
+
+  /** Stops a job: TERM to its group then KILL after the grace period, or KILL at once (`hard`). */
+  stop(id: string | undefined, hard = false): void {
+    this.act(id, hard ? "Killing" : "Stopping", (jobs, jobId) => jobs.kill(jobId, { by: "user", ...(hard ? { signal: "SIGKILL" as const } : {}) }));
   }
 
+  /** Runs the job's command again (same cwd and env) under the same id, stopping it first if it runs. */
   restart(id: string | undefined): void {
-    this.act(id, "Restarting", (jobId) => this.registry()!.restart(jobId, "user"));
+    this.act(id, "Restarting", (jobs, jobId) => jobs.restart(jobId, "user", this.paneSize()));
   }
 
+  /** Starts a finished job again; a running one is left alone. */
   start(id: string | undefined): void {
-    const job = id === undefined ? undefined : this.c.view.jobs.list().find((j) => j.id === id);
-    if (job?.status === "running") {
+    const job = id === undefined ? undefined : this.registry()?.get(id);
+    if (job?.running) {
       this.c.flash(`job ${id} is already running (r restarts it)`);
       return;
     }
-    this.act(id, "Starting", (jobId) => this.registry()!.restart(jobId, "user"));
+    this.restart(id);
+  }
+
+  /** Takes a finished job off the list. */
+  remove(id: string | undefined): void {
+    const jobs = this.ready();
+    if (!jobs) return;
+    if (id === undefined) return this.c.flash("no job selected");
+    const job = jobs.get(id);
+    if (job?.running) {
+      const key = this.c.keymap.keysFor("jobs", "kill")[0];
+      return this.c.flash(`job ${id} is running: stop it first${key ? ` (${displayKeyName(key)})` : ""}`);
+    }
+    if (jobs.remove(id)) this.c.flash(`removed job ${id}`);
+    else this.c.flash(`no job ${id}`);
   }
 
   attach(id: string | undefined): void {
-    this.c.flash(id === undefined ? "no job selected" : `attaching to job ${id} is not available yet: it comes with the job terminal view`);
+    if (!this.ready()) return;
+    this.attachMode.attach(id);
+  }
+
+  /** Opens the prompt for a new job's command. */
+  newJob(): void {
+    if (!this.ready()) return;
+    this.c.view.prompt.show("new job: command", `Enter starts it in ${this.options.cwd} (visible to the agent) · Esc cancels`);
+  }
+
+  /** Enter in the new-job prompt. */
+  submitPrompt(): void {
+    const prompt = this.c.view.prompt;
+    const command = prompt.value.trim();
+    prompt.hide();
+    if (command) this.run(command);
+  }
+
+  cancelPrompt(): void {
+    this.c.view.prompt.hide();
+  }
+
+  /** Copies the job terminal's visible screen, or the job's whole plain-text log, to the clipboard. */
+  copy(id: string | undefined, what: "screen" | "log"): void {
+    const job = id === undefined ? undefined : this.registry()?.get(id);
+    if (!job) return this.c.flash("no job selected");
+    const text = what === "screen" ? this.c.view.jobTerminal.visibleText().join("\n") : job.log.keptText();
+    if (text.trim() === "") return this.c.flash(`job ${job.id} has printed nothing to copy`);
+    const payload = osc52(text, { tmux: this.options.env.TMUX !== undefined && this.options.env.TMUX !== "" });
+    this.options.writeTerminal(payload.sequence);
+    const lines = text.replace(/\n$/, "").split("\n").length;
+    const source = what === "screen" ? "the visible screen" : "the log";
+    this.c.flash(`copied ${source} of job ${job.id} (${lines} line${lines === 1 ? "" : "s"}${payload.cut ? ", its last 512 KiB" : ""}) to the clipboard (OSC 52)`);
+  }
+
+  // ---- slash commands and `!` ------------------------------------------------------------
+
+  focus(): void {
+    this.c.view.setFocus("jobs");
+  }
+
+  ids(): string[] {
+    return this.registry()?.list().map((j) => j.id) ?? [];
+  }
+
+  /** Starts a job of the person's in the working directory and selects it. */
+  run(command: string): void {
+    const jobs = this.ready();
+    if (!jobs) return;
+    try {
+      const size = this.paneSize();
+      const job = jobs.start({ command, startedBy: "user", ...(size ? { size } : {}) });
+      this.c.view.jobs.select(job.id);
+      this.c.flash(`started job ${job.id}: ${shortCommand(command, 60)}`);
+    } catch (error) {
+      this.c.notice("error", error instanceof Error ? error.message : String(error));
+    }
+    this.requestFrame();
+  }
+
+  /** The last `count` lines of a job's log, in the tool-output pane. */
+  tail(id: string, count: number = DEFAULT_TAIL_LINES): void {
+    const jobs = this.ready();
+    if (!jobs) return;
+    const job = jobs.get(id);
+    if (!job) {
+      const known = jobs.list().map((j) => j.id);
+      this.c.notice("error", `No job "${id}". ${known.length ? `Jobs: ${known.join(", ")}.` : "There are no jobs."}`);
+      return;
+    }
+    const lines = job.log.tail(count);
+    const body: StyledLine[] = lines.map((l) => [{ text: sanitizeText(l), attr: attr() }]);
+    const title = `/tail ${id}: last ${lines.length} line${lines.length === 1 ? "" : "s"} of job ${id} (${shortCommand(job.command, 60)})`;
+    const record = this.c.view.tools.addPersonal(title, { lines: body.length ? body : [[{ text: "(no output yet)", attr: attr() }]], followEnd: true });
+    this.c.view.toolOutput.select(record.id);
+    this.requestFrame();
+  }
+
+  /** `!command`: the person's one-off shell command. */
+  runShell(command: string): void {
+    this.shell.run(command);
+  }
+
+  /** Esc while the agent is idle: stops the person's running `!` command, if any. */
+  stopShell(): boolean {
+    return this.shell.stopLatest();
+  }
+
+  /** Stops the person's commands and leaves attach mode (quitting). */
+  async dispose(): Promise<void> {
+    this.attachMode.detach();
+    await this.shell.dispose();
   }
 }

@@ -2,7 +2,7 @@
 // the repository root binds them; this table says what they mean and is what a user's keymap is
 // checked against.
 
-export const KEY_CONTEXTS = ["global", "input", "chat", "tool-output", "jobs", "files", "overlay"] as const;
+export const KEY_CONTEXTS = ["global", "input", "chat", "tool-output", "jobs", "attached", "files", "overlay"] as const;
 export type KeyContext = (typeof KEY_CONTEXTS)[number];
 
 export const ACTIONS: Record<KeyContext, Record<string, string>> = {
@@ -72,16 +72,33 @@ export const ACTIONS: Record<KeyContext, Record<string, string>> = {
   jobs: {
     up: "Select the job above",
     down: "Select the job below",
+    newJob: "Start a new job: asks for the command (the agent sees it in list_processes)",
     kill: "Stop the selected job (TERM, then KILL after a grace period)",
     killHard: "Kill the selected job now (KILL)",
-    restart: "Restart the selected job",
+    restart: "Restart the selected job (same command, folder and environment; same id)",
     start: "Start the selected job again if it has stopped",
-    zoom: "Maximise the jobs pane",
-    attach: "Type into the selected job's terminal (comes with the job terminal view)",
+    remove: "Remove the selected job from the list once it has finished",
+    attach: "Attach: your keys go to the job's terminal until the detach key",
+    zoom: "Maximise the jobs pane (its terminal grows with it)",
+    scrollUp: "Scroll the job's terminal up a line",
+    scrollDown: "Scroll the job's terminal down a line",
+    pageUp: "Scroll the job's terminal up a page (pauses following)",
+    pageDown: "Scroll the job's terminal down a page",
+    top: "Go to the start of the job's scrollback",
+    bottom: "Go to the end of the job's output and follow it",
+    copyScreen: "Copy the job terminal's visible screen to the clipboard (OSC 52)",
+    copyLog: "Copy the job's whole output (plain text) to the clipboard (OSC 52)",
+  },
+  attached: {
+    detach: "Detach from the job (this key is never sent to it)",
   },
   files: {
     up: "Select the file above",
     down: "Select the file below",
+    open: "Open the whole file (or its last diff) in the tool-output pane",
+    toggleDiff: "Preview an edited file's content instead of its last diff, or back",
+    pageUp: "Scroll the preview up a page",
+    pageDown: "Scroll the preview down a page",
     zoom: "Maximise the files pane",
   },
   overlay: {
@@ -102,6 +119,7 @@ export const CONTEXT_TITLES: Record<KeyContext, string> = {
   chat: "Chat pane",
   "tool-output": "Tool-output pane",
   jobs: "Jobs pane",
+  attached: "Attached to a job (every other key goes to the job)",
   files: "Files pane",
   overlay: "Overlays (help, session picker)",
 };

@@ -1,9 +1,27 @@
 // Slash commands typed in the input (/help, /model, /thinking, /clear, /session, /new, /context,
-// /quit), their completion on Tab, and the answer to an unknown command: shown in the chat, never
-// sent to the model. The commands act through a small interface the dashboard implements.
+// /jobs, /tail, /kill, /restart, /run, /quit), their completion on Tab, and the answer to an unknown
+// command: shown in the chat, never sent to the model. The commands act through a small interface
+// the dashboard implements.
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
 
+/** What the job commands need (app/job-control.ts). */
+export interface JobCommands {
+  /** Focuses the jobs list. */
+  focus(): void;
+  /** The last `count` lines of a job's log into the tool-output pane. */
+  tail(id: string, count?: number): void;
+  /** TERM, then KILL after the grace period. */
+  stop(id: string): void;
+  restart(id: string): void;
+  /** Starts a job of the person's. */
+  run(command: string): void;
+  /** Ids of the jobs listed now. */
+  ids(): string[];
+}
+
 export interface SlashContext {
+  /** Undefined until the dashboard has wired its job control. */
+  jobCommands?: JobCommands;
   notice(level: "info" | "warning" | "error", text: string): void;
   showHelp(): void;
   setModel(spec: string): void;
@@ -64,8 +82,67 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   { name: "session", description: "Show the session file and its statistics", run: (ctx) => ctx.showSession() },
   { name: "new", description: "Start a new conversation in a new session file (when idle)", run: (ctx) => ctx.newSession() },
   { name: "context", description: "Show what the system prompt loaded and its size", run: (ctx) => ctx.showContext() },
-  { name: "quit", description: "Quit pitwall (ends every job)", run: (ctx) => ctx.quit() },
+  { name: "jobs", description: "Focus the jobs list", run: (ctx) => withJobs(ctx, (jobs) => jobs.focus()) },
+  {
+    name: "tail",
+    args: "<id> [n]",
+    description: "Show the last n lines (default 50) of a job's output in the tool-output pane",
+    run: (ctx, args) => {
+      const [id, n, extra] = args.split(/\s+/).filter((p) => p);
+      const count = n === undefined ? undefined : Number(n);
+      if (!id || extra !== undefined || (count !== undefined && !(Number.isInteger(count) && count > 0))) {
+        ctx.notice("error", "Usage: /tail <job id> [lines], e.g. /tail 2 100 (lines: a positive whole number, default 50).");
+        return;
+      }
+      withJobs(ctx, (jobs) => jobs.tail(id, count));
+    },
+    complete: (ctx) => ctx.jobCommands?.ids() ?? [],
+  },
+  {
+    name: "kill",
+    args: "<id>",
+    description: "Stop a job (TERM, then KILL after a grace period)",
+    run: (ctx, args) => withJobId(ctx, "kill", args, (jobs, id) => jobs.stop(id)),
+    complete: (ctx) => ctx.jobCommands?.ids() ?? [],
+  },
+  {
+    name: "restart",
+    args: "<id>",
+    description: "Run a job's command again (same folder and environment, same id)",
+    run: (ctx, args) => withJobId(ctx, "restart", args, (jobs, id) => jobs.restart(id)),
+    complete: (ctx) => ctx.jobCommands?.ids() ?? [],
+  },
+  {
+    name: "run",
+    args: "<command>",
+    description: "Start a background job of yours (the agent sees it in list_processes)",
+    run: (ctx, args) => {
+      if (!args) {
+        ctx.notice("error", "Usage: /run <command>, e.g. /run npm run dev. It runs in the working directory as a job; !<command> runs a one-off command instead.");
+        return;
+      }
+      withJobs(ctx, (jobs) => jobs.run(args));
+    },
+  },
+  { name: "quit", description: "Quit pitwall (asks first while jobs run, then ends every job)", run: (ctx) => ctx.quit() },
 ];
+
+function withJobs(ctx: SlashContext, run: (jobs: JobCommands) => void): void {
+  if (!ctx.jobCommands) {
+    ctx.notice("warning", "Jobs are not available yet; try again in a moment.");
+    return;
+  }
+  run(ctx.jobCommands);
+}
+
+function withJobId(ctx: SlashContext, name: string, args: string, run: (jobs: JobCommands, id: string) => void): void {
+  const parts = args.split(/\s+/).filter((p) => p);
+  if (parts.length !== 1) {
+    ctx.notice("error", `Usage: /${name} <job id>, e.g. /${name} 2. The jobs pane lists the ids.`);
+    return;
+  }
+  withJobs(ctx, (jobs) => run(jobs, parts[0]!));
+}
 
 export interface ParsedSlash {
   name: string;

@@ -49,6 +49,16 @@ export class Canvas {
   }
 
   /**
+   * Sets one cell (coordinates relative to the canvas), clipped. `ch` is a single grapheme, or ''
+   * for the right half of a wide one: the caller keeps the pair together.
+   */
+  cell(x: number, y: number, a: number, ch: string): void {
+    if (x < 0 || y < 0 || x >= this.rect.width || y >= this.rect.height) return;
+    const row = this.lines[this.rect.top + y];
+    if (row) this.set(row, this.rect.left + x, a, ch);
+  }
+
+  /**
    * Paints a line at row `y` from column `x`, clipped to the canvas; the rest of the row from the
    * end of the text is filled with spaces in `fill` (unless fill is null). Returns the columns used.
    */

@@ -6,11 +6,13 @@ import { FilesPane } from "./files-pane.js";
 import { HelpOverlay } from "./help-overlay.js";
 import { InputPane } from "./input-pane.js";
 import { JobsPane } from "./jobs-pane.js";
+import { JobTerminalPane } from "./job-terminal-pane.js";
 import { screenInternals } from "./blessed-internals.js";
 import { joinBorders } from "./border-joints.js";
 import { computeLayout, type Layout, type MainPane } from "./layout.js";
 import { ListPicker } from "./list-picker.js";
 import type { PaneBox } from "./pane-box.js";
+import { PromptOverlay } from "./prompt-overlay.js";
 import { QueueView } from "./queue-view.js";
 import { StatusBar } from "./status-bar.js";
 import { TooSmallNotice } from "./too-small.js";
@@ -25,13 +27,18 @@ export class DashboardView {
   readonly chat: ChatPane;
   readonly toolOutput: ToolOutputPane;
   readonly jobs: JobsPane;
+  /** The selected job's terminal: part of the jobs pane (focus and zoom go with the list). */
+  readonly jobTerminal: JobTerminalPane;
   readonly files: FilesPane;
   readonly queue: QueueView;
   readonly input: InputPane;
   readonly status: StatusBar;
   readonly help: HelpOverlay;
   readonly picker: ListPicker;
+  readonly prompt: PromptOverlay;
   private readonly tooSmall: TooSmallNotice;
+  /** Asks for a frame (set by the app to the render scheduler's request). */
+  requestFrame: () => void = () => undefined;
   focus: FocusTarget = "input";
   zoomed: MainPane | undefined;
   layout: Layout | undefined;
@@ -43,18 +50,20 @@ export class DashboardView {
     this.chat = new ChatPane(screen, this.tools);
     this.toolOutput = new ToolOutputPane(screen, this.tools);
     this.jobs = new JobsPane(screen);
-    this.files = new FilesPane(screen, cwd);
+    this.jobTerminal = new JobTerminalPane(screen, () => this.requestFrame());
+    this.files = new FilesPane(screen, cwd, () => this.requestFrame());
     this.queue = new QueueView(screen);
     this.input = new InputPane(screen);
     this.status = new StatusBar(screen);
     this.tooSmall = new TooSmallNotice(screen);
     this.help = new HelpOverlay(screen);
     this.picker = new ListPicker(screen);
+    this.prompt = new PromptOverlay(screen);
     this.chat.onSelectionChange((id) => this.toolOutput.select(id));
     // The status line renders after every pane and before the overlays: join the borders then.
     this.status.box.on("render", () => {
       if (!this.layout || this.layout.tooSmall) return;
-      const rects = [...Object.values(this.layout.main), this.layout.input];
+      const rects = [...Object.values(this.layout.main), ...(this.layout.jobTerminal ? [this.layout.jobTerminal] : []), this.layout.input];
       joinBorders(screenInternals(this.screen).lines, rects);
     });
     this.setFocus("input");
@@ -83,6 +92,7 @@ export class DashboardView {
     if (this.zoomed && target !== "input" && target !== this.zoomed) this.zoomed = target;
     this.focus = target;
     for (const t of FOCUS_ORDER) this.pane(t).setFocused(t === target);
+    this.jobTerminal.setFocused(target === "jobs");
   }
 
   cycleFocus(direction: 1 | -1): void {
@@ -98,7 +108,7 @@ export class DashboardView {
   }
 
   get overlayOpen(): boolean {
-    return this.help.open || this.picker.open;
+    return this.help.open || this.picker.open || this.prompt.open;
   }
 
   /** Places every pane for the current terminal size. Cheap: call it before each frame. */
@@ -111,6 +121,7 @@ export class DashboardView {
       inputRows: this.input.desiredRows(cols - 2),
       queueRows: this.queue.desiredRows,
       zoomed: this.zoomed,
+      jobCount: this.jobs.list().length,
     });
     this.layout = layout;
     this.tooSmall.setVisible(layout.tooSmall);
@@ -120,6 +131,11 @@ export class DashboardView {
       pane.setVisible(rect !== undefined);
       if (rect) pane.setRect(rect);
     }
+    this.jobTerminal.setVisible(layout.jobTerminal !== undefined);
+    if (layout.jobTerminal) this.jobTerminal.setRect(layout.jobTerminal);
+    // The selected job's terminal is on screen: its output counts as seen.
+    this.jobTerminal.jobId = this.jobs.selectedId;
+    this.jobs.markViewed(layout.jobTerminal ? this.jobs.selectedId : undefined);
     this.queue.setVisible(!layout.tooSmall && layout.queue.height > 0);
     if (layout.queue.height > 0) this.queue.setRect(layout.queue);
     this.input.setVisible(!layout.tooSmall);
@@ -130,6 +146,8 @@ export class DashboardView {
       overlay.setRect(layout.overlay);
       overlay.setVisible(overlay.open && !layout.tooSmall);
     }
+    this.prompt.setRect({ left: layout.overlay.left, top: Math.max(0, Math.floor(rows / 3)), width: layout.overlay.width, height: 4 });
+    this.prompt.setVisible(this.prompt.open && !layout.tooSmall);
   }
 
   /** Whether a frame soon would show something new on its own (spinners, running times). */
@@ -137,8 +155,9 @@ export class DashboardView {
     return this.status.animated || this.chat.animated || this.toolOutput.animated || this.jobs.runningCount > 0;
   }
 
-  /** The focusable pane under a screen cell. */
+  /** The focusable pane under a screen cell (the job terminal belongs to the jobs pane). */
   paneAt(x: number, y: number): FocusTarget | undefined {
+    if (this.jobTerminal.contains(x, y)) return "jobs";
     return FOCUS_ORDER.find((t) => this.pane(t).contains(x, y));
   }
 }

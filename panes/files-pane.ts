@@ -1,11 +1,13 @@
 // The files pane: every file the agent read (R), wrote (W) or edited (M) this session, newest
-// first, with the lines an edit added and removed. Fed by tool_execution_end details, which carry
-// the absolute path (and for an edit the diff and its counts).
+// first, with the lines an edit added and removed, and under the list a preview of the selected one
+// (highlighted) or of its last edit's diff (files-preview.ts). Fed by tool_execution_end details,
+// which carry the absolute path (and for an edit the diff and its counts).
 import type { Widgets } from "blessed";
 import { relative } from "node:path";
 import type { PitwallEvent } from "../agent/events.js";
 import type { Message } from "../agent/messages.js";
 import type { Canvas } from "./canvas.js";
+import { FilePreview } from "./files-preview.js";
 import { PaneBox } from "./pane-box.js";
 import { attr, Color, withStyle, type StyledLine } from "./styled-text.js";
 import { sanitizeText } from "./terminal-text.js";
@@ -34,16 +36,27 @@ function details(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
 }
 
+const RULE = attr({ fg: Color.grey });
+
 export class FilesPane extends PaneBox {
   private readonly files = new Map<string, TouchedFile>();
+  /** The file picked with the keys; until then the newest one is previewed. */
   selectedPath: string | undefined;
+  /** Show an edited file's last diff (true) or the file itself. */
+  preferDiff = true;
   private scrollTop = 0;
+  private previewTop = 0;
+  private previewHeight = 0;
+  private previewedKey: string | undefined;
+  readonly preview: FilePreview;
 
   constructor(
     screen: Widgets.Screen,
     private readonly cwd: string,
+    requestFrame: () => void = () => undefined,
   ) {
     super(screen, { title: "files" });
+    this.preview = new FilePreview(requestFrame);
   }
 
   /** Records a finished read/write/edit call. Returns true when the list changed. */
@@ -82,15 +95,36 @@ export class FilesPane extends PaneBox {
     return [...this.files.values()].reverse();
   }
 
+  /** The selected file, or the newest one when none was picked. */
   get selected(): TouchedFile | undefined {
-    return this.selectedPath === undefined ? undefined : this.files.get(this.selectedPath);
+    return this.selectedPath === undefined ? this.list()[0] : this.files.get(this.selectedPath);
   }
 
   move(direction: number): void {
     const files = this.list();
     if (files.length === 0) return;
-    const at = this.selectedPath === undefined ? -1 : files.findIndex((f) => f.path === this.selectedPath);
+    const current = this.selected?.path;
+    const at = current === undefined ? 0 : files.findIndex((f) => f.path === current);
     this.selectedPath = files[Math.min(files.length - 1, Math.max(0, at + direction))]!.path;
+  }
+
+  /** The view the preview shows for a file: its last diff when it has one (and diffs are preferred). */
+  modeFor(file: TouchedFile): "file" | "diff" {
+    return this.preferDiff && file.lastDiff !== undefined ? "diff" : "file";
+  }
+
+  /** Switches an edited file's preview between its diff and its content. */
+  toggleDiff(): void {
+    this.preferDiff = !this.preferDiff;
+  }
+
+  scrollPreview(rows: number): void {
+    const max = Math.max(0, this.preview.lineCount - Math.max(1, this.previewHeight));
+    this.previewTop = Math.max(0, Math.min(max, this.previewTop + rows));
+  }
+
+  pagePreview(direction: 1 | -1): void {
+    this.scrollPreview(direction * Math.max(1, this.previewHeight - 1));
   }
 
   displayPath(path: string): string {
@@ -107,7 +141,7 @@ export class FilesPane extends PaneBox {
         { text: fitText(sanitizeText(this.displayPath(f.path)), room), attr: attr() },
         { text: counts, attr: DIM },
       ];
-      return f.path === this.selectedPath && this.focused ? row.map((s) => ({ text: s.text, attr: withStyle(s.attr, { inverse: true }) })) : row;
+      return f.path === this.selected?.path && this.focused ? row.map((s) => ({ text: s.text, attr: withStyle(s.attr, { inverse: true }) })) : row;
     });
   }
 
@@ -118,12 +152,28 @@ export class FilesPane extends PaneBox {
       canvas.paintMessage("Files the agent reads, writes or edits show here.", DIM);
       return;
     }
-    const at = this.list().findIndex((f) => f.path === this.selectedPath);
+    // The list takes up to a third of the rows; a rule and the preview the rest.
+    const withPreview = canvas.height >= 5;
+    const listHeight = withPreview ? Math.min(rows.length, Math.max(1, Math.floor(canvas.height / 3))) : canvas.height;
+    const selected = this.selected;
+    const at = selected ? this.list().indexOf(selected) : -1;
     if (at >= 0) {
       if (at < this.scrollTop) this.scrollTop = at;
-      if (at >= this.scrollTop + canvas.height) this.scrollTop = at - canvas.height + 1;
+      if (at >= this.scrollTop + listHeight) this.scrollTop = at - listHeight + 1;
     }
-    this.scrollTop = Math.max(0, Math.min(this.scrollTop, rows.length - canvas.height));
-    canvas.paintRows(rows.slice(this.scrollTop, this.scrollTop + canvas.height));
+    this.scrollTop = Math.max(0, Math.min(this.scrollTop, rows.length - listHeight));
+    canvas.sub(0, 0, canvas.width, listHeight).paintRows(rows.slice(this.scrollTop, this.scrollTop + listHeight));
+    if (!withPreview || !selected) return;
+    const mode = this.modeFor(selected);
+    const key = `${selected.path}\0${selected.at}\0${mode}`;
+    if (key !== this.previewedKey) {
+      this.previewedKey = key;
+      this.previewTop = 0;
+    }
+    this.preview.show(selected, mode);
+    const label = `${mode === "diff" ? "last edit" : "preview"}: ${sanitizeText(this.displayPath(selected.path))}`;
+    canvas.paintLine(listHeight, [{ text: `── ${label} `, attr: RULE }, { text: "─".repeat(Math.max(0, canvas.width)), attr: RULE }]);
+    this.previewHeight = canvas.height - listHeight - 1;
+    canvas.sub(0, listHeight + 1, canvas.width, this.previewHeight).paintRows(this.preview.rows(this.previewTop, this.previewHeight));
   }
 }

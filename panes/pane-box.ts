@@ -12,11 +12,14 @@ export const BORDER = attr({ fg: Color.grey });
 export const BORDER_FOCUSED = attr({ fg: Color.cyan });
 const TITLE = attr({ bold: true });
 const TITLE_FOCUSED = attr({ fg: Color.cyan, bold: true });
+const ACCENT_COLORS: Record<string, number> = { yellow: Color.yellow, magenta: Color.magenta, green: Color.green, red: Color.red };
 
 export interface PaneBoxOptions {
   title: string;
   /** Draw a border (default true). */
   border?: boolean;
+  /** One column of space inside the border on each side (default true). */
+  padding?: boolean;
 }
 
 export abstract class PaneBox {
@@ -26,6 +29,9 @@ export abstract class PaneBox {
   /** Extra text at the right end of the top border (a count, "following"). */
   protected titleRight = "";
   private readonly bordered: boolean;
+  private readonly padded: boolean;
+  /** A border colour that overrides the focus colours (a job's terminal while attached). */
+  private accent: string | undefined;
   private rect: Rect = { left: 0, top: 0, width: 0, height: 0 };
 
   constructor(
@@ -34,6 +40,7 @@ export abstract class PaneBox {
   ) {
     this.title = options.title;
     this.bordered = options.border !== false;
+    this.padded = this.bordered && options.padding !== false;
     this.box = blessed.box({
       parent: screen,
       left: 0,
@@ -66,14 +73,24 @@ export abstract class PaneBox {
 
   setFocused(focused: boolean): void {
     this.focused = focused;
+    this.applyBorderColor();
+  }
+
+  /** Draws the border (and title) in `color` until called with undefined. */
+  setAccent(color: string | undefined): void {
+    this.accent = color;
+    this.applyBorderColor();
+  }
+
+  private applyBorderColor(): void {
     const style = this.box.style as { border?: { fg?: string } };
-    if (style.border) style.border.fg = focused ? "cyan" : "grey";
+    if (style.border) style.border.fg = this.accent ?? (this.focused ? "cyan" : "grey");
   }
 
   /** The content area: inside the border, with one column of space on each side. */
   get inner(): Rect {
     const b = this.bordered ? 1 : 0;
-    const pad = this.bordered ? 1 : 0;
+    const pad = this.padded ? 1 : 0;
     return {
       left: this.rect.left + b + pad,
       top: this.rect.top + b,
@@ -99,7 +116,8 @@ export abstract class PaneBox {
       const top = new Canvas(lines, { left: this.rect.left + 1, top: this.rect.top, width: this.rect.width - 2, height: 1 });
       const right = this.titleRight ? ` ${this.titleRight} ` : "";
       const room = Math.max(0, this.rect.width - 4 - textWidth(right));
-      const title: StyledLine = [{ text: ` ${truncateText(this.title, Math.max(0, room - 2))} `, attr: this.focused ? TITLE_FOCUSED : TITLE }];
+      const titleAttr = this.accent ? attr({ fg: ACCENT_COLORS[this.accent] ?? Color.yellow, bold: true }) : this.focused ? TITLE_FOCUSED : TITLE;
+      const title: StyledLine = [{ text: ` ${truncateText(this.title, Math.max(0, room - 2))} `, attr: titleAttr }];
       top.paintLine(0, title, 1, null);
       if (right && room > 4) top.paintLine(0, [{ text: right, attr: BORDER }], this.rect.width - 3 - textWidth(right), null);
     }

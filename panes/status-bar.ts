@@ -22,6 +22,8 @@ export interface StatusState {
   error?: string;
   /** A short-lived message ("press Ctrl+C again to quit"). */
   transient?: string;
+  /** A question waiting for an answer ("2 jobs running: quit and stop them? y/n"); shown first. */
+  question?: string;
   session?: string;
   helpKey: string;
 }
@@ -33,6 +35,7 @@ const READY = attr({ bg: Color.black, fg: Color.green });
 const WARN = attr({ bg: Color.black, fg: Color.yellow });
 const ERROR = attr({ bg: Color.red, fg: Color.white, bold: true });
 const HINT = attr({ bg: Color.black, fg: Color.grey });
+const QUESTION = attr({ bg: Color.yellow, fg: Color.black, bold: true });
 
 interface Item {
   spans: Span[];
@@ -53,6 +56,7 @@ export class StatusBar extends PaneBox {
   items(now: number): Item[] {
     const s = this.state;
     const items: Item[] = [];
+    if (s.question) items.push({ spans: [{ text: ` ${s.question} `, attr: QUESTION }], priority: 11 });
     if (s.phase === "starting") items.push({ spans: [{ text: `${spinnerFrame(now)} starting…`, attr: WORKING }], priority: 10 });
     else if (s.phase === "working") {
       const elapsed = s.turnStartedAt !== undefined ? ` ${formatDuration(now - s.turnStartedAt)}` : "";

@@ -1,8 +1,11 @@
 // What the dashboard knows about each tool call, built from bus events (or from a resumed
 // session's messages): name, arguments, status, timing, the live output and the final result.
-// The chat pane draws one line per call from it; the tool-output pane draws a call in full.
+// The chat pane draws one line per call from it; the tool-output pane draws a call in full. The
+// person's own views (a `!command`, `/tail`, a file opened from the files pane) are records too,
+// marked `personal`: the tool-output pane shows them, the chat does not list them.
 import type { PitwallEvent } from "../agent/events.js";
 import type { Message } from "../agent/messages.js";
+import type { StyledLine } from "./styled-text.js";
 import { toolCallsOf } from "../agent/messages.js";
 import { TerminalTextLog } from "./terminal-text.js";
 
@@ -26,6 +29,14 @@ export interface ToolCallRecord {
   result?: ToolCallResult;
   /** Bumped on every change. */
   version: number;
+  /** The person's own view, not a call of the agent's. */
+  personal?: boolean;
+  /** Shown as the pane's title instead of the call's name and key argument. */
+  title?: string;
+  /** Finished content to show as is (instead of the output or the result). */
+  lines?: StyledLine[];
+  /** A personal view that opens at its end (a log's tail, a command's output) rather than its start. */
+  followEnd?: boolean;
 }
 
 export class ToolCallStore {
@@ -60,6 +71,29 @@ export class ToolCallStore {
       record.args = args;
       record.version++;
     }
+    return record;
+  }
+
+  private personalCount = 0;
+
+  /** A record for something the person asked to see; never the latest call, never in the chat. */
+  addPersonal(title: string, options: { lines?: StyledLine[]; followEnd?: boolean } = {}): ToolCallRecord {
+    const { lines, followEnd } = options;
+    const id = `person-${++this.personalCount}`;
+    const record: ToolCallRecord = {
+      id,
+      name: "person",
+      args: {},
+      status: lines ? "done" : "running",
+      startedAt: Date.now(),
+      output: new TerminalTextLog(),
+      version: 0,
+      personal: true,
+      title,
+      followEnd: followEnd ?? false,
+      ...(lines ? { lines } : {}),
+    };
+    this.byId.set(id, record);
     return record;
   }
 

@@ -3,6 +3,7 @@
 // shows its diff coloured; a read shows the numbered lines; a write what was written.
 import type { Widgets } from "blessed";
 import { BlockScroller } from "./block-scroller.js";
+import { diffLines } from "./diff-lines.js";
 import type { Canvas } from "./canvas.js";
 import { formatDuration, spinnerFrame } from "./format.js";
 import { LineListSource, StaticLines, type LineList } from "./line-list-source.js";
@@ -14,25 +15,9 @@ import type { ToolCallRecord, ToolCallStore } from "./tool-calls.js";
 
 const DIM = attr({ fg: Color.grey });
 const ERROR = attr({ fg: Color.red });
-const ADDED = attr({ fg: Color.green });
-const REMOVED = attr({ fg: Color.red });
-const HUNK = attr({ fg: Color.cyan });
 
 function record(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-}
-
-export function diffLines(diff: string): StyledLine[] {
-  return sanitizeText(diff)
-    .replace(/\n$/, "")
-    .split("\n")
-    .map((l) => {
-      if (l.startsWith("+++") || l.startsWith("---")) return [{ text: l, attr: attr({ bold: true }) }];
-      if (l.startsWith("+")) return [{ text: l, attr: ADDED }];
-      if (l.startsWith("-")) return [{ text: l, attr: REMOVED }];
-      if (l.startsWith("@@")) return [{ text: l, attr: HUNK }];
-      return [{ text: l, attr: attr() }];
-    });
 }
 
 function textLines(text: string, a = attr()): StyledLine[] {
@@ -150,13 +135,15 @@ export class ToolOutputPane extends PaneBox {
     }
     if (r.id !== this.shownId) {
       this.scroller.toBottom();
-      if (this.selectedId !== undefined) this.scroller.toTop();
+      // A picked call reads from its start; the person's own views say where they start.
+      if (this.selectedId !== undefined && !(r.personal && r.followEnd)) this.scroller.toTop();
     }
     if (r.id !== this.shownId || r.version !== this.shownVersion) {
       const streamed = r.output.lineCount > 0;
       // A running call's log is shown live; the list is rebuilt only when the call's shape changes.
-      if (streamed) this.source.setList(r.status === "running" ? r.output : new LogWithFooter(r.output, footerLines(r)));
-      else this.source.setList(new StaticLines(resultLines(r)));
+      if (r.lines) this.source.setList(new StaticLines(r.lines));
+      else if (streamed) this.source.setList(r.status === "running" ? r.output : new LogWithFooter(r.output, footerLines(r)));
+      else this.source.setList(new StaticLines(r.personal && !r.result ? [[{ text: "running…", attr: DIM }]] : resultLines(r)));
       this.shownId = r.id;
       this.shownVersion = r.version;
     }
@@ -171,10 +158,11 @@ export class ToolOutputPane extends PaneBox {
       canvas.paintMessage("Tool calls show their output here. Select one in the chat with Alt+Up / Alt+Down.", DIM);
       return;
     }
-    this.title = `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
-    const state = r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? "✗ failed" : r.status === "done" ? "✓ done" : "waiting";
+    this.title = r.title ?? `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
+    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (record(r.result?.details).aborted === true ? "■ stopped" : "✗ failed") : r.status === "done" ? "✓ done" : "waiting";
     const view = this.scroller.view(canvas.width, canvas.height);
-    this.titleRight = `${state}${this.scroller.following ? "" : " · paused · End"}${this.selectedId ? " · selected" : ""}`;
+    const parts = [state, this.scroller.following ? "" : "paused · End", this.selectedId && !r.personal ? "selected" : ""].filter((p) => p);
+    this.titleRight = parts.join(" · ");
     canvas.paintRows(view.rows);
   }
 }

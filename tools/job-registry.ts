@@ -25,6 +25,13 @@ export interface StartJobOptions {
   stdinMode?: StdinMode;
   startedBy: JobStarter;
   toolCallId?: string;
+  /** The terminal's size at start (the pane it will be shown in); the settings' size otherwise. */
+  size?: TerminalSize;
+}
+
+export interface TerminalSize {
+  cols: number;
+  rows: number;
 }
 
 export interface JobRegistryOptions {
@@ -141,7 +148,7 @@ export class JobRegistry {
   }
 
   /** Runs the job's command again under the same id (stopping it first if it runs); restarts + 1. */
-  async restart(id: string, by: JobStarter): Promise<Job> {
+  async restart(id: string, by: JobStarter, size?: TerminalSize): Promise<Job> {
     const old = this.require(id);
     if (old.running) {
       old.stopRequestedBy ??= by;
@@ -153,7 +160,7 @@ export class JobRegistry {
     this.checkCapacity();
     const job = this.spawn(
       id,
-      { command: old.command, cwd: old.cwd, env: old.env, stdinMode: old.stdinMode, startedBy: by },
+      { command: old.command, cwd: old.cwd, env: old.env, stdinMode: old.stdinMode, startedBy: by, ...(size ? { size } : {}) },
       old.restarts + 1,
       true,
     );
@@ -256,8 +263,9 @@ export class JobRegistry {
       ...(options.toolCallId !== undefined ? { toolCallId: options.toolCallId } : {}),
       restarts,
       shell: this.shell,
-      cols: this.settings.cols,
-      rows: this.settings.rows,
+      // A program that starts at its final size never races a resize (vim reads the size once at start).
+      cols: options.size?.cols ?? this.settings.cols,
+      rows: options.size?.rows ?? this.settings.rows,
       scrollback: this.settings.scrollback,
     });
     if (!replacing && this.jobs.has(id)) throw new Error(`Job id ${id} is taken.`);

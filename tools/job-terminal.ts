@@ -1,10 +1,21 @@
-// A job's headless terminal emulator and the feed that writes into it. The emulator parses
-// asynchronously and can fall behind a process that floods its output, so the feed counts what was
-// written but not yet parsed and asks its source to pause above a high-water mark and resume under a
-// low one: memory stays bounded and the process is slowed to the emulator's pace instead.
+// A job's headless terminal emulator and the feed that writes into it. The feed queues what the job
+// printed and parses it with xterm's synchronous parse in 1 ms slices, one after the other through
+// setImmediate, so the pty is read between slices: the job keeps printing into the kernel's small
+// pty buffer while the emulator parses, and keys and frames wait at most one slice. (xterm's own
+// write() parses in 12 ms slices with a timer between them, during which nothing is read: the job
+// and the emulator then take turns, at about half the speed.) The synchronous parse and the two
+// facts the skipping needs (scroll region, parser state) are xterm internals, read through one typed
+// accessor; without them the feed falls back to write() and skips nothing (emulator-skip.test.ts
+// would then fail, which is how an xterm upgrade that removes them gets noticed). The emulator can still fall
+// behind a process that floods its output, so the feed counts what was queued but not parsed yet and
+// asks its source to pause above a high-water mark and resume under a low one: memory stays bounded
+// and the process is slowed to the emulator's pace instead. While a job floods, lines that more
+// queued lines would push out of the scrollback before anyone could see them are not parsed at all
+// (emulator-skip.ts): the screen and scrollback come out the same, at a fraction of the cost.
 import xtermHeadless from "@xterm/headless";
 import type { Terminal } from "@xterm/headless";
 import unicode11 from "@xterm/addon-unicode11";
+import { queuedOutput, skippableSpan, type QueuedOutput, type SkipContext } from "./emulator-skip.js";
 
 export type { Terminal } from "@xterm/headless";
 
@@ -24,6 +35,9 @@ export function createJobTerminal(options: JobTerminalOptions): Terminal {
     convertEol: options.convertEol,
     // The Unicode 11 widths are a "proposed" API; without them emoji take one column.
     allowProposedApi: true,
+    // xterm logs to the console (a warning about synchronous writes, unknown sequences): that would
+    // land on the dashboard's screen.
+    logLevel: "off",
   });
   terminal.loadAddon(new unicode11.Unicode11Addon());
   terminal.unicode.activeVersion = "11";
@@ -33,10 +47,62 @@ export function createJobTerminal(options: JobTerminalOptions): Terminal {
 export const EMULATOR_HIGH_WATER = 2 * 1024 * 1024;
 export const EMULATOR_LOW_WATER = 256 * 1024;
 
+/** How long one parsing slice may take before the event loop gets a turn (keys, frames, reads). */
+export const PARSE_SLICE_MS = 1;
+/**
+ * A job that printed more than FLOOD_BYTES within FLOOD_WINDOW_MS is flooding: its output is then
+ * parsed in batches, at most FLOOD_BATCH_MS (a frame) apart or as soon as twice the lines the
+ * scrollback holds are queued, so that most of a batch can be skipped. Output that trickles (a
+ * prompt, an echo) is parsed at once.
+ */
+export const FLOOD_BYTES = 256 * 1024;
+export const FLOOD_WINDOW_MS = 20;
+export const FLOOD_BATCH_MS = 33;
+
 export interface FlowControl {
   pause(): void;
   resume(): void;
 }
+
+/** The parts of xterm's core the feed uses that its public typings do not declare. */
+interface XtermCore {
+  writeSync?: (data: string) => void;
+  _bufferService?: { buffer?: { scrollTop?: number; scrollBottom?: number } };
+  /** The escape-sequence parser's state: 0 between sequences. */
+  _inputHandler?: { _parser?: { currentState?: number } };
+}
+
+function coreOf(terminal: Terminal): XtermCore | undefined {
+  return (terminal as unknown as { _core?: XtermCore })._core;
+}
+
+/**
+ * xterm's synchronous parse (its CoreTerminal.writeSync), or undefined when this xterm has none:
+ * the feed then falls back to the public asynchronous write() and never skips.
+ */
+function syncParser(terminal: Terminal): ((data: string) => void) | undefined {
+  const core = coreOf(terminal);
+  const writeSync = core?.writeSync;
+  return typeof writeSync === "function" ? (data) => writeSync.call(core, data) : undefined;
+}
+
+/** What the skip decision needs to know about the emulator right now. */
+function skipContext(terminal: Terminal): SkipContext {
+  const buffer = terminal.buffer.active;
+  const core = coreOf(terminal);
+  const region = core?._bufferService?.buffer;
+  return {
+    rows: terminal.rows,
+    scrollback: terminal.options.scrollback ?? 1000,
+    convertEol: terminal.options.convertEol === true,
+    following: buffer.viewportY >= buffer.baseY,
+    // Unknown internals: assume a region is set, so nothing is skipped.
+    fullScrollRegion: region?.scrollTop === 0 && region.scrollBottom === terminal.rows - 1,
+    parserInGround: core?._inputHandler?._parser?.currentState === 0,
+  };
+}
+
+const EMPTY: QueuedOutput = { text: "", newlines: 0, plain: true };
 
 export class EmulatorFeed {
   private pendingChars = 0;
@@ -45,13 +111,27 @@ export class EmulatorFeed {
   private disposed = false;
   private released = false;
   private readonly listeners = new Set<() => void>();
+  private readonly parseNow: ((data: string) => void) | undefined;
+  private readonly queue: QueuedOutput[] = [];
+  private skippedChars = 0;
+  private queueHead = 0;
+  /** A drain waiting for the next turn of the event loop (immediate) or for a flood batch (timer). */
+  private immediate: NodeJS.Immediate | undefined;
+  private batchTimer: NodeJS.Timeout | undefined;
+  /** Line feeds queued and not parsed yet. */
+  private queuedNewlines = 0;
+  private windowStart = 0;
+  private flooding = false;
+  private windowBytes = 0;
 
   constructor(
     private readonly terminal: Terminal,
     private readonly flow: FlowControl,
     private readonly highWater: number = EMULATOR_HIGH_WATER,
     private readonly lowWater: number = Math.min(EMULATOR_LOW_WATER, highWater / 2),
-  ) {}
+  ) {
+    this.parseNow = syncParser(terminal);
+  }
 
   /** Characters handed to the emulator and not parsed yet. */
   get pending(): number {
@@ -60,6 +140,11 @@ export class EmulatorFeed {
 
   get isPaused(): boolean {
     return this.paused;
+  }
+
+  /** Characters never parsed because later output would have pushed them out of the scrollback. */
+  get skipped(): number {
+    return this.skippedChars;
   }
 
   /** How many times the source was paused so far. */
@@ -71,13 +156,88 @@ export class EmulatorFeed {
     if (this.disposed) return;
     const size = chunk.length;
     this.pendingChars += size;
-    this.terminal.write(chunk, () => {
-      this.pendingChars -= size;
-      if (this.paused && this.pendingChars <= this.lowWater) this.setPaused(false);
-      if (this.disposed) return;
-      for (const listener of this.listeners) listener();
-    });
+    if (this.parseNow) {
+      const entry = queuedOutput(chunk);
+      this.queue.push(entry);
+      this.queuedNewlines += entry.newlines;
+      const now = performance.now();
+      if (now - this.windowStart > FLOOD_WINDOW_MS) {
+        // The last window decides until this one has said otherwise (a flood stays a flood between windows).
+        this.flooding = this.windowBytes > FLOOD_BYTES && now - this.windowStart < 2 * FLOOD_WINDOW_MS;
+        this.windowStart = now;
+        this.windowBytes = 0;
+      }
+      this.windowBytes += size;
+      if (this.windowBytes > FLOOD_BYTES) this.flooding = true;
+    } else {
+      this.terminal.write(chunk, () => this.parsed(size));
+    }
     if (!this.paused && !this.released && this.pendingChars > this.highWater) this.setPaused(true);
+    if (this.parseNow) this.schedule();
+  }
+
+  /**
+   * Parses at once, unless the job floods: then waits (up to a batch interval) until enough lines
+   * are queued that most of them can be skipped. A paused source waits for nothing but the parse.
+   */
+  private schedule(): void {
+    if (this.immediate) return;
+    const batchFull = this.queuedNewlines >= 2 * ((this.terminal.options.scrollback ?? 1000) + 2 * this.terminal.rows);
+    if (this.flooding && !batchFull && !this.paused) {
+      this.batchTimer ??= setTimeout(() => {
+        this.batchTimer = undefined;
+        this.drain();
+      }, FLOOD_BATCH_MS);
+      return;
+    }
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    this.immediate = setImmediate(() => {
+      this.immediate = undefined;
+      this.drain();
+    });
+  }
+
+  /** Parses queued output for up to one slice, then yields to the event loop if more is queued. */
+  private drain(): void {
+    if (this.disposed) return;
+    const started = performance.now();
+    let parsed = 0;
+    while (this.queueHead < this.queue.length) {
+      const entry = this.queue[this.queueHead]!;
+      const text = entry.text;
+      // Only worth asking while output is queued behind this chunk (a flood).
+      const skip = this.queue.length - this.queueHead > 1 ? skippableSpan(this.queue, this.queueHead, skipContext(this.terminal)) : undefined;
+      this.queue[this.queueHead++] = EMPTY;
+      this.queuedNewlines -= entry.newlines;
+      if (skip) {
+        this.parseNow!(text.slice(0, skip[0]));
+        if (skip[1] < text.length) this.parseNow!(text.slice(skip[1]));
+        this.skippedChars += skip[1] - skip[0];
+      } else {
+        this.parseNow!(text);
+      }
+      parsed += text.length;
+      if (performance.now() - started >= PARSE_SLICE_MS) break;
+    }
+    if (this.queueHead >= this.queue.length) {
+      this.queue.length = 0;
+      this.queueHead = 0;
+    } else {
+      if (this.queueHead > 1024) {
+        this.queue.splice(0, this.queueHead);
+        this.queueHead = 0;
+      }
+    }
+    this.parsed(parsed);
+    if (this.queueHead < this.queue.length) this.schedule();
+  }
+
+  private parsed(size: number): void {
+    this.pendingChars -= size;
+    if (this.paused && this.pendingChars <= this.lowWater) this.setPaused(false);
+    if (this.disposed) return;
+    for (const listener of this.listeners) listener();
   }
 
   /**
@@ -98,6 +258,11 @@ export class EmulatorFeed {
   dispose(): void {
     this.disposed = true;
     this.listeners.clear();
+    clearImmediate(this.immediate);
+    clearTimeout(this.batchTimer);
+    this.immediate = undefined;
+    this.batchTimer = undefined;
+    this.queue.length = 0;
     this.release();
   }
 

@@ -1,64 +1,13 @@
 // `npm run bench`: runs the real CLI in a pseudo-terminal against the fake LLM and prints a table
 // of what a person feels: time to the first frame, memory when idle, frame time while a long reply
-// streams, and how fast a typed key shows while a tool floods output. Each measurement is a function
-// returning rows, so adding one is adding a function to MEASUREMENTS.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startFakeLlm, type FakeLlm, type FakeScript } from "../fake-llm/index.js";
-import { PitwallTerminal } from "../helpers/terminal-harness.js";
-
-export interface Row {
-  metric: string;
-  value: string;
-  target: string;
-  /** undefined: informational, no target. */
-  pass?: boolean;
-}
-
-export type Measurement = () => Promise<Row[]>;
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
-const ms = (n: number): string => `${n.toFixed(1)} ms`;
-
-interface Run {
-  t: PitwallTerminal;
-  llm: FakeLlm;
-  spawnedAt: number;
-  statsPath: string;
-  done(): Promise<void>;
-}
-
-async function launch(replies: FakeScript[] = [], extraEnv: Record<string, string> = {}): Promise<Run> {
-  const llm = await startFakeLlm();
-  llm.enqueue(...replies);
-  const cwd = mkdtempSync(join(tmpdir(), "pitwall-bench-"));
-  const statsPath = join(cwd, "frame-stats.json");
-  // The bash tool saves long output in TMPDIR: keep it inside the run's folder, removed after.
-  const spawnedAt = performance.now();
-  const t = new PitwallTerminal({
-    cols: 120,
-    rows: 40,
-    cwd,
-    env: { ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: llm.anthropicBaseUrl, PITWALL_FRAME_STATS: statsPath, TMPDIR: cwd, ...extraEnv },
-  });
-  return {
-    t,
-    llm,
-    spawnedAt,
-    statsPath,
-    done: async () => {
-      await t.close();
-      await llm.close();
-      rmSync(cwd, { recursive: true, force: true });
-    },
-  };
-}
+// streams, how fast a typed key shows while a tool floods output, and the jobs' rows
+// (job-measurements.ts): output throughput against raw node-pty, key latency while a job floods on
+// screen, memory after eight 50 MB jobs. Each measurement is a function returning rows, so adding one
+// is adding a function to MEASUREMENTS; `npm run bench -- "job memory"` runs only the ones named.
+import { readFileSync } from "node:fs";
+import type { PitwallTerminal } from "../helpers/terminal-harness.js";
+import { launch, ms, quantile, rssOf, typingLatencies, type Measurement, type Row } from "./bench-harness.js";
+import { jobKeyLatency, jobMemory, jobThroughput } from "./job-measurements.js";
 
 /** Time of arrival of the first chunk that ends a synchronized frame. */
 function firstFrameEnd(t: PitwallTerminal): number | undefined {
@@ -87,11 +36,6 @@ const firstFrame: Measurement = async () => {
     { metric: "launch → agent loaded, status ready (median)", value: ms(quantile(ready, 0.5)), target: "" },
   ];
 };
-
-function rssOf(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
-}
 
 const idleRss: Measurement = async () => {
   const run = await launch([{ kind: "reply", text: "Hello there." }]);
@@ -154,38 +98,6 @@ const streamFrames: Measurement = async () => {
 /** A bash command that floods its output far longer than the measurement (it is aborted after). */
 const FLOOD = "for i in $(seq 1 1000); do seq 1 150000; done";
 
-/**
- * Types characters one at a time at a person's pace (50–150 ms apart, about 10 a second); each
- * one's time from the write to the pty until the emulator shows it.
- */
-async function typingLatencies(t: PitwallTerminal, keys: number, stop: () => boolean = () => false): Promise<number[]> {
-  const latencies: number[] = [];
-  let seed = 7;
-  const pause = (): Promise<void> => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return new Promise((r) => setTimeout(r, 50 + (seed % 100)));
-  };
-  const alphabet = "abcdefghijklmnopqrstuvwxyz";
-  let typed = "";
-  for (let i = 0; i < keys && !stop(); i++) {
-    const ch = alphabet[i % alphabet.length]!;
-    typed += ch;
-    const expected = `› ${typed}`;
-    await pause();
-    const sentAt = performance.now();
-    t.type(ch);
-    await t.waitForText(expected, 10_000);
-    latencies.push(performance.now() - sentAt);
-    if (typed.length > 40) {
-      t.press("Ctrl+U");
-      await t.waitForNoText(expected, 10_000);
-      typed = "";
-    }
-  }
-  t.press("Ctrl+U");
-  return latencies;
-}
-
 const keyLatency: Measurement = async () => {
   const run = await launch([
     { kind: "reply", text: "Flooding.", toolCalls: [{ name: "bash", arguments: { command: FLOOD } }] },
@@ -222,6 +134,9 @@ export const MEASUREMENTS: Array<{ name: string; run: Measurement }> = [
   { name: "idle memory", run: idleRss },
   { name: "streaming", run: streamFrames },
   { name: "key latency", run: keyLatency },
+  { name: "job throughput", run: jobThroughput },
+  { name: "job key latency", run: jobKeyLatency },
+  { name: "job memory", run: jobMemory },
 ];
 
 function printTable(rows: Row[]): void {

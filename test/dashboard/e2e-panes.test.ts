@@ -1,11 +1,12 @@
 // End to end: what the side panes show (files touched, jobs, a selected call's diff), zoom and
 // focus, mouse wheel, large pastes, retries and errors in the status line, config warnings, and
 // the terminal given back on exit.
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { waitUntil } from "../helpers/conditions.js";
+import { countLive } from "../helpers/processes.js";
 import { startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
 
 let session: DashboardSession | undefined;
@@ -16,18 +17,7 @@ afterEach(async () => {
   for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
 });
 
-function liveProcesses(args: string): number {
-  const out = execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" });
-  return out.split("\n").filter((l) => l.trim() && !l.trim().startsWith("Z") && l.trim().replace(/^\S+\s+/, "") === args).length;
-}
 
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe("panes", () => {
   test("files touched get R/W/M marks, newest first; a selected edit shows its diff coloured", async () => {
@@ -97,14 +87,14 @@ describe("panes", () => {
     t.type("x");
     screen = await t.waitForText(/1 sleep 41\.5\s+killed TERM/);
     expect(screen).toContain("1 job up");
-    await waitUntil(() => liveProcesses("sleep 41.5") === 0, "job 1 to end");
-    expect(liveProcesses("sleep 42.5")).toBe(1);
-    // With a job running, Ctrl+D asks once.
+    await waitUntil(() => countLive("sleep 41.5") === 0, "job 1 to end");
+    expect(countLive("sleep 42.5")).toBe(1);
+    // With a job running, Ctrl+D asks once; Ctrl+D again answers yes.
     t.press("Ctrl+D");
-    await t.waitForText("1 job running: Ctrl+D again stops it and quits");
+    await t.waitForText("1 job running: quit and stop it? y/n");
     t.press("Ctrl+D");
     expect(await t.waitForExit()).toBe(0);
-    await waitUntil(() => liveProcesses("sleep 42.5") === 0, "every job to end with pitwall");
+    await waitUntil(() => countLive("sleep 42.5") === 0, "every job to end with pitwall");
   }, 40_000);
 
   test("zoom maximises the focused pane; the mouse wheel scrolls the pane under the pointer with --mouse", async () => {

@@ -43,6 +43,14 @@ describe("keymap", () => {
     expect(keymap.lookup("jobs", "s")).toBe("start");
     expect(keymap.lookup("jobs", "z")).toBe("zoom");
     expect(keymap.lookup("jobs", "a")).toBe("attach");
+    expect(keymap.lookup("jobs", "n")).toBe("newJob");
+    expect(keymap.lookup("jobs", "d")).toBe("remove");
+    expect(keymap.lookup("jobs", "c")).toBe("copyScreen");
+    expect(keymap.lookup("jobs", "C")).toBe("copyLog");
+    expect(keymap.lookup("jobs", "pageup")).toBe("pageUp");
+    expect(keymap.lookup("jobs", "end")).toBe("bottom");
+    // The detach key is one no job needs and no multiplexer takes.
+    expect(keymap.keysFor("attached", "detach")).toEqual(["ctrl+]", "f12"]);
   });
 
   test("a person's file replaces single actions and takes the key from any other action", () => {

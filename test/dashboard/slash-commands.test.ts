@@ -50,4 +50,29 @@ describe("slash commands", () => {
     expect(completeSlash("/thinking m", ctx)).toEqual({ text: "/thinking m", candidates: ["minimal", "medium"] });
     expect(completeSlash("hello", ctx)).toBeUndefined();
   });
+
+  test("the job commands check their arguments and act through the job commands; ids complete", () => {
+    const ctx = context();
+    runSlash("/tail 2", ctx);
+    expect(ctx.log.at(-1)).toMatch(/^warning: Jobs are not available yet/);
+    ctx.jobCommands = {
+      focus: () => ctx.log.push("focus jobs"),
+      tail: (id, count) => ctx.log.push(`tail ${id} ${count ?? "default"}`),
+      stop: (id) => ctx.log.push(`stop ${id}`),
+      restart: (id) => ctx.log.push(`restart ${id}`),
+      run: (command) => ctx.log.push(`run ${command}`),
+      ids: () => ["1", "2", "12"],
+    };
+    const start = ctx.log.length;
+    for (const text of ["/jobs", "/tail 2", "/tail 12 100", "/kill 1", "/restart 12", "/run npm run dev -- --port 3000"]) runSlash(text, ctx);
+    expect(ctx.log.slice(start)).toEqual(["focus jobs", "tail 2 default", "tail 12 100", "stop 1", "restart 12", "run npm run dev -- --port 3000"]);
+    for (const bad of ["/tail", "/tail 1 0", "/tail 1 x", "/tail 1 2 3", "/kill", "/kill 1 2", "/restart", "/run"]) {
+      const before = ctx.log.length;
+      runSlash(bad, ctx);
+      expect(ctx.log.slice(before), bad).toHaveLength(1);
+      expect(ctx.log.at(-1), bad).toMatch(/^error: Usage: /);
+    }
+    expect(completeSlash("/kill 1", ctx)).toEqual({ text: "/kill 1", candidates: ["1", "12"] });
+    expect(completeSlash("/tail 2", ctx)).toEqual({ text: "/tail 2", candidates: ["2"] });
+  });
 });

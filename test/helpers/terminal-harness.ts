@@ -53,6 +53,8 @@ export const KEYS: Record<string, string> = {
   "Ctrl+J": "\n",
   "Ctrl+U": "\x15",
   "Ctrl+X": "\x18",
+  "Ctrl+]": "\x1d",
+  F12: "\x1b[24~",
 };
 
 export interface TerminalOptions {
@@ -195,6 +197,29 @@ export class PitwallTerminal {
       };
       attempt();
     });
+  }
+
+  /** The first cell showing `text` (searched row by row): where it is and its colours. */
+  findCell(text: string | RegExp): { x: number; y: number; fg: number; bg: number; bold: boolean; fgRgb: boolean } | undefined {
+    const buffer = this.terminal.buffer.active;
+    for (let y = 0; y < this.terminal.rows; y++) {
+      const line = buffer.getLine(buffer.viewportY + y);
+      if (!line) continue;
+      const row = line.translateToString();
+      const at = typeof text === "string" ? row.indexOf(text) : row.search(text);
+      if (at < 0) continue;
+      // translateToString drops the empty right halves of wide characters: map the string index to a column.
+      let col = 0;
+      for (let i = 0; col < this.terminal.cols; col++) {
+        const cell = line.getCell(col)!;
+        if (cell.getWidth() === 0) continue;
+        if (i >= at) break;
+        i += cell.getChars().length || 1;
+      }
+      const cell = line.getCell(col)!;
+      return { x: col, y, fg: cell.getFgColor(), bg: cell.getBgColor(), bold: cell.isBold() !== 0, fgRgb: cell.isFgRGB() };
+    }
+    return undefined;
   }
 
   type(text: string): void {

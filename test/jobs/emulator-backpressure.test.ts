@@ -41,8 +41,10 @@ describe("emulator backpressure", () => {
         spec({
           stdinMode,
           command: "seq 1 200000; echo LAST",
-          emulatorHighWater: 4 * 1024,
-          emulatorLowWater: 1024,
+          // Below one pty read (up to 4 KiB): the output is paused at nearly every read, however
+          // quickly the emulator catches up.
+          emulatorHighWater: 1024,
+          emulatorLowWater: 256,
         }),
       );
       try {

@@ -1,0 +1,108 @@
+// Attaching to a job: while attached, every key the person presses (Esc, Ctrl+C and Ctrl+D
+// included) is encoded as a terminal would send it and written to the job's pty (a y/n question,
+// a REPL, a 2FA code) until the detach key, which the job never receives. The job's terminal pane
+// says so on its border and shows the job's cursor; the agent is told the person typed into it.
+import type { InputEvent } from "../panes/key-decoder.js";
+import type { JobRegistry } from "../tools/job-registry.js";
+import { displayKeyName } from "./key-names.js";
+import { encodeKey, encodePaste, type PtyModes } from "./pty-keys.js";
+
+export interface AttachHost {
+  registry(): JobRegistry | undefined;
+  detachKeys(): string[];
+  /** Called when attaching starts or ends: the pane's border and hint change. */
+  setAttached(hint: string | undefined): void;
+  flash(text: string): void;
+  notice(level: "info" | "warning" | "error", text: string): void;
+}
+
+export class AttachMode {
+  private jobId: string | undefined;
+
+  constructor(private readonly host: AttachHost) {}
+
+  /** The job keys go to, if any. */
+  get attachedId(): string | undefined {
+    return this.jobId;
+  }
+
+  attach(id: string | undefined): void {
+    const registry = this.host.registry();
+    const job = id === undefined ? undefined : registry?.get(id);
+    if (id === undefined || !job) {
+      this.host.flash("no job selected");
+      return;
+    }
+    if (!job.running) {
+      this.host.flash(`job ${id} is not running: nothing to type into (r restarts it)`);
+      return;
+    }
+    if (job.stdinMode !== "pty") {
+      this.host.flash(`job ${id} reads a pipe, not a terminal: attaching needs a pty job`);
+      return;
+    }
+    const key = this.host.detachKeys()[0];
+    if (!key) {
+      this.host.notice("error", "No detach key is bound (attached.detach in keymap.json), so attaching is refused: you could not get back.");
+      return;
+    }
+    this.jobId = id;
+    job.terminal.scrollToBottom();
+    this.host.setAttached(`${displayKeyName(key)} to detach`);
+    void job.exited.then(() => {
+      if (this.jobId === id && registry?.get(id) === job) {
+        this.detach();
+        this.host.flash(`job ${id} ended: detached`);
+      }
+    });
+  }
+
+  detach(): void {
+    if (this.jobId === undefined) return;
+    this.jobId = undefined;
+    this.host.setAttached(undefined);
+  }
+
+  /** Forwards an input event to the attached job; the detach key detaches instead. */
+  handle(event: InputEvent): void {
+    const id = this.jobId;
+    if (id === undefined) return;
+    const detachKeys = this.host.detachKeys();
+    if (event.type === "key" && detachKeys.includes(event.name)) {
+      this.detach();
+      this.host.flash(`detached from job ${id}`);
+      return;
+    }
+    if (event.type === "text") {
+      // A detach key bound to a character: what was typed before it still goes to the job.
+      const chars = [...event.text];
+      const at = chars.findIndex((ch) => detachKeys.includes(ch === " " ? "space" : ch));
+      if (at >= 0) {
+        if (at > 0) this.handle({ type: "text", text: chars.slice(0, at).join("") });
+        this.handle({ type: "key", name: chars[at] === " " ? "space" : chars[at]! });
+        return;
+      }
+    }
+    const job = this.host.registry()?.get(id);
+    if (!job?.running) {
+      this.detach();
+      return;
+    }
+    const modes: PtyModes = {
+      applicationCursorKeys: job.terminal.modes.applicationCursorKeysMode,
+      bracketedPaste: job.terminal.modes.bracketedPasteMode,
+    };
+    let data: string | undefined;
+    if (event.type === "key") data = encodeKey(event.name, modes);
+    else if (event.type === "text") data = event.text;
+    else if (event.type === "paste") data = encodePaste(event.text, modes);
+    if (data === undefined || data === "") return;
+    try {
+      this.host.registry()!.write(id, data, { by: "user" });
+      // Typing goes to the live screen, not to a scrolled-back view.
+      job.terminal.scrollToBottom();
+    } catch (error) {
+      this.host.flash(error instanceof Error ? error.message : String(error));
+    }
+  }
+}

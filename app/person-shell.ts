@@ -1,0 +1,97 @@
+// `!command` in the input: a one-off shell command of the person's, run in the working directory
+// like the bash tool runs the agent's (own process group, stdin closed), its output streaming into
+// the tool-output pane. It is not part of the conversation; the agent is told in one line that the
+// person ran it and how it ended (not its output), since it may have changed what the agent sees.
+// Esc stops it while the agent is idle; quitting stops it too.
+import { resolveShell } from "../tools/shell.js";
+import { runShellCommand } from "../tools/shell-process.js";
+import type { ToolCallRecord, ToolCallStore } from "../panes/tool-calls.js";
+
+export interface PersonShellHost {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  store: ToolCallStore;
+  /** Shows a record in the tool-output pane. */
+  show(id: string): void;
+  requestFrame(): void;
+  /** Tells the agent with its next request. */
+  tellAgent(text: string): void;
+  notice(level: "info" | "warning" | "error", text: string): void;
+}
+
+interface Run {
+  record: ToolCallRecord;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export class PersonShell {
+  private readonly runs: Run[] = [];
+
+  constructor(private readonly host: PersonShellHost) {}
+
+  /** Whether a command of the person's is running. */
+  get active(): boolean {
+    return this.runs.length > 0;
+  }
+
+  run(command: string): void {
+    const host = this.host;
+    const record = host.store.addPersonal(`! ${command.replace(/\s+/g, " ")}`, { followEnd: true });
+    const controller = new AbortController();
+    const started = Date.now();
+    const run: Run = { record, controller, done: Promise.resolve() };
+    run.done = runShellCommand({
+      shell: resolveShell(host.env),
+      command,
+      cwd: host.cwd,
+      env: { ...host.env, PAGER: "cat", GIT_PAGER: "cat" },
+      signal: controller.signal,
+      onChunk: (chunk) => {
+        record.output.write(chunk);
+        record.version++;
+        host.requestFrame();
+      },
+    }).then(
+      (result) => {
+        record.status = result.exitCode === 0 ? "done" : "error";
+        record.durationMs = result.durationMs;
+        const details: Record<string, unknown> = { aborted: result.aborted };
+        if (result.exitCode !== null) details.exitCode = result.exitCode;
+        if (result.signal) details.signal = result.signal;
+        record.result = { content: record.output.lineCount === 0 ? "(no output)" : "", details, isError: result.exitCode !== 0 };
+        const how = result.aborted ? "stopped by the person" : result.exitCode !== null ? `exit ${result.exitCode}` : `killed by ${result.signal ?? "a signal"}`;
+        host.tellAgent(`The person ran a shell command of their own (output not shown to you): ${command.length > 200 ? `${command.slice(0, 199)}…` : command} (${how}).`);
+      },
+      (error: unknown) => {
+        record.status = "error";
+        record.durationMs = Date.now() - started;
+        record.result = { content: error instanceof Error ? error.message : String(error), details: {}, isError: true };
+        host.notice("error", `! ${command}: ${record.result.content}`);
+      },
+    ).finally(() => {
+      record.version++;
+      const at = this.runs.indexOf(run);
+      if (at >= 0) this.runs.splice(at, 1);
+      host.requestFrame();
+    });
+    this.runs.push(run);
+    host.show(record.id);
+    host.requestFrame();
+  }
+
+  /** Stops the newest running command (TERM to its group, then KILL); false when none runs. */
+  stopLatest(): boolean {
+    const run = this.runs[this.runs.length - 1];
+    if (!run) return false;
+    run.controller.abort();
+    return true;
+  }
+
+  /** Stops every running command and waits until their processes are gone. */
+  async dispose(): Promise<void> {
+    const runs = [...this.runs];
+    for (const run of runs) run.controller.abort();
+    await Promise.all(runs.map((r) => r.done));
+  }
+}

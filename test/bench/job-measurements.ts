@@ -1,0 +1,124 @@
+// The bench's job rows: how fast a job's output gets through pitwall (pty → registry → emulator →
+// the job terminal on screen) next to node-pty alone reading the same command on this machine; how
+// soon a typed key shows while a job floods with its terminal on screen; and memory after eight
+// jobs printed 50 MB each.
+import * as pty from "node-pty";
+import type { PitwallTerminal } from "../helpers/terminal-harness.js";
+import { launch, ms, quantile, rssOf, typingLatencies, type Measurement } from "./bench-harness.js";
+
+const LOG_LINE = "2026-11-22T10:00:00Z INFO request handled in 12ms path=/api/items?id=42 status=200";
+const MIB = 1024 * 1024;
+/** A job printing log lines as fast as it can: `bytes` of them, then it exits. */
+const floodCommand = (bytes: number): string => `yes "${LOG_LINE}" | head -c ${bytes}`;
+const THROUGHPUT_BYTES = 100 * MIB;
+
+/** node-pty alone reading the command: bytes received and seconds until the exit. */
+function rawPty(command: string): Promise<{ bytes: number; seconds: number }> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let bytes = 0;
+    const proc = pty.spawn("/bin/bash", ["-c", command], { cols: 120, rows: 30, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+    proc.onData((data) => {
+      bytes += Buffer.byteLength(data);
+    });
+    proc.onExit(() => resolve({ bytes, seconds: (performance.now() - started) / 1000 }));
+  });
+}
+
+function run(t: PitwallTerminal, command: string): void {
+  t.type(`/run ${command}`);
+  t.press("Enter");
+}
+
+const mbps = (bytes: number, seconds: number): number => bytes / MIB / seconds;
+
+export const jobThroughput: Measurement = async () => {
+  const command = floodCommand(THROUGHPUT_BYTES);
+  const raw: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < 3; i++) {
+    const r = await rawPty(command);
+    bytes = r.bytes;
+    raw.push(mbps(r.bytes, r.seconds));
+  }
+  const through: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const b = await launch();
+    try {
+      await b.t.waitForText("● ready", 20_000);
+      const started = performance.now();
+      run(b.t, command);
+      // The job's exit in the list; the emulator has parsed it all by then (the pty is paused while it lags).
+      await b.t.waitForText(/1 yes .*exit 0/, 300_000);
+      through.push(mbps(bytes, (performance.now() - started) / 1000));
+      // Its terminal shows the last lines, as a terminal would.
+      const screen = b.t.screenText();
+      if (!screen.includes("status=200")) throw new Error(`the job terminal does not show the output:\n${screen}`);
+    } finally {
+      await b.done();
+    }
+  }
+  // Best of three for both: the VM's noise only ever slows a run down.
+  const rawBest = Math.max(...raw);
+  const best = Math.max(...through);
+  const ratio = best / rawBest;
+  return [
+    { metric: `raw node-pty reading a job's ${THROUGHPUT_BYTES / MIB} MiB of log lines (best of 3)`, value: `${rawBest.toFixed(1)} MB/s`, target: "" },
+    { metric: "the same through registry, emulator and job terminal on screen (best of 3)", value: `${best.toFixed(1)} MB/s (${(ratio * 100).toFixed(0)} %)`, target: "≥ 60 % of raw", pass: ratio >= 0.6 },
+  ];
+};
+
+export const jobKeyLatency: Measurement = async () => {
+  const b = await launch();
+  try {
+    const { t } = b;
+    await t.waitForText("● ready", 20_000);
+    // An endless flood, its terminal on screen (a new job is selected), the input focused.
+    run(t, `yes "${LOG_LINE}"`);
+    await t.waitForText(/│2026-11-22T10:00:00Z INFO/, 20_000);
+    const flooding = (): boolean => /▶ 1 yes .*up \d/.test(t.screenText());
+    const latencies = await typingLatencies(t, 80, () => !flooding());
+    const stillFlooding = flooding();
+    t.press("Alt+3");
+    t.type("X");
+    await t.waitForText(/1 yes .*killed KILL/, 20_000);
+    const p50 = quantile(latencies, 0.5);
+    const p95 = quantile(latencies, 0.95);
+    return [
+      { metric: `key → screen latency while a job floods on screen (p50 / p95 of ${latencies.length} keys)`, value: `${ms(p50)} / ${ms(p95)}`, target: "p95 < 50 ms", pass: p95 < 50 && latencies.length >= 40 && stillFlooding },
+    ];
+  } finally {
+    await b.done();
+  }
+};
+
+export const jobMemory: Measurement = async () => {
+  const JOBS = 8;
+  const calls = Array.from({ length: JOBS }, () => ({ name: "bash_stream", arguments: { command: floodCommand(50 * MIB), yieldMs: 1000 } }));
+  // The model's jobs: they keep the registry's 120×30 emulators (the person's start at the pane's size).
+  const b = await launch([{ kind: "reply", text: "Eight floods.", toolCalls: calls }, { kind: "reply", text: "All started." }]);
+  try {
+    const { t } = b;
+    await t.waitForText("● ready", 20_000);
+    t.type("flood");
+    t.press("Enter");
+    await t.waitForText("All started.", 60_000);
+    // Every job has started; when none is up any more, all have printed their 50 MiB.
+    await t.waitFor(() => (/\d+ jobs? up/.test(t.screenText().split("\n").at(-1) ?? "") ? undefined : true), 300_000, `all ${JOBS} jobs to finish`);
+    const finished = (t.screenText().match(/exit 0/g) ?? []).length;
+    if (finished < 4) throw new Error(`expected the finished jobs in the list:\n${t.screenText()}`);
+    const atEnd = rssOf(t.pid);
+    // Finished jobs keep their terminals and logs (listed for 30 minutes). V8 hands back the heap a
+    // flood grew once the process has been idle for a while (as in the idle row): wait for that.
+    let settled = atEnd;
+    for (let waited = 0; waited < 30_000; waited += 1000) {
+      await new Promise((r) => setTimeout(r, 1000));
+      settled = Math.min(settled, rssOf(t.pid));
+    }
+    return [
+      { metric: `RSS after ${JOBS} jobs printed 50 MiB each (right after / settled, within 30 s idle)`, value: `${atEnd.toFixed(0)} MB / ${settled.toFixed(0)} MB`, target: "settled < 250 MB", pass: settled < 250 },
+    ];
+  } finally {
+    await b.done();
+  }
+};

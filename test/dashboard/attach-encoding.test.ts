@@ -1,0 +1,91 @@
+// What an attached job receives for each key (the classic xterm bytes, whatever protocol the
+// person's terminal speaks to pitwall), and the clipboard sequence (OSC 52).
+import { describe, expect, test } from "vitest";
+import { osc52 } from "../../app/osc52.js";
+import { encodeKey, encodePaste } from "../../app/pty-keys.js";
+
+const APP = { applicationCursorKeys: true, bracketedPaste: true };
+
+describe("keys for a job's pty", () => {
+  test("printable keys, Enter, Backspace, Tab, Esc and Space", () => {
+    expect(encodeKey("y")).toBe("y");
+    expect(encodeKey("Y")).toBe("Y");
+    expect(encodeKey("?")).toBe("?");
+    expect(encodeKey("enter")).toBe("\r");
+    expect(encodeKey("backspace")).toBe("\x7f");
+    expect(encodeKey("tab")).toBe("\t");
+    expect(encodeKey("shift+tab")).toBe("\x1b[Z");
+    expect(encodeKey("escape")).toBe("\x1b");
+    expect(encodeKey("space")).toBe(" ");
+  });
+
+  test("Ctrl with letters and punctuation, Alt as an ESC prefix", () => {
+    expect(encodeKey("ctrl+c")).toBe("\x03");
+    expect(encodeKey("ctrl+d")).toBe("\x04");
+    expect(encodeKey("ctrl+a")).toBe("\x01");
+    expect(encodeKey("ctrl+z")).toBe("\x1a");
+    expect(encodeKey("ctrl+j")).toBe("\n");
+    expect(encodeKey("ctrl+space")).toBe("\x00");
+    expect(encodeKey("ctrl+\\")).toBe("\x1c");
+    expect(encodeKey("ctrl+]")).toBe("\x1d");
+    expect(encodeKey("alt+x")).toBe("\x1bx");
+    expect(encodeKey("alt+enter")).toBe("\x1b\r");
+    expect(encodeKey("ctrl+alt+c")).toBe("\x1b\x03");
+  });
+
+  test("cursor keys follow the job's cursor-key mode; modifiers use xterm's parameters", () => {
+    expect(encodeKey("up")).toBe("\x1b[A");
+    expect(encodeKey("up", APP)).toBe("\x1bOA");
+    expect(encodeKey("left", APP)).toBe("\x1bOD");
+    expect(encodeKey("home")).toBe("\x1b[H");
+    expect(encodeKey("end", APP)).toBe("\x1bOF");
+    expect(encodeKey("ctrl+right")).toBe("\x1b[1;5C");
+    expect(encodeKey("shift+up", APP)).toBe("\x1b[1;2A");
+    expect(encodeKey("alt+down")).toBe("\x1b[1;3B");
+  });
+
+  test("editing and function keys", () => {
+    expect(encodeKey("delete")).toBe("\x1b[3~");
+    expect(encodeKey("insert")).toBe("\x1b[2~");
+    expect(encodeKey("pageup")).toBe("\x1b[5~");
+    expect(encodeKey("pagedown")).toBe("\x1b[6~");
+    expect(encodeKey("f1")).toBe("\x1bOP");
+    expect(encodeKey("f4")).toBe("\x1bOS");
+    expect(encodeKey("f5")).toBe("\x1b[15~");
+    expect(encodeKey("f10")).toBe("\x1b[21~");
+    expect(encodeKey("f12")).toBe("\x1b[24~");
+    expect(encodeKey("shift+f5")).toBe("\x1b[15;2~");
+    expect(encodeKey("ctrl+f1")).toBe("\x1b[1;5P");
+    expect(encodeKey("ctrl+pageup")).toBe("\x1b[5;5~");
+  });
+
+  test("a paste: line breaks as Enter, bracketed only when the program asked for it", () => {
+    expect(encodePaste("a\nb\r\nc")).toBe("a\rb\rc");
+    expect(encodePaste("a\nb", APP)).toBe("\x1b[200~a\rb\x1b[201~");
+    // A paste cannot end the bracket early.
+    expect(encodePaste("x\x1b[201~y", APP)).toBe("\x1b[200~xy\x1b[201~");
+  });
+});
+
+describe("OSC 52", () => {
+  test("the text base64-encoded in ESC ] 52 ; c ; … BEL", () => {
+    const payload = osc52("héllo\nworld");
+    expect(payload.sequence).toBe(`\x1b]52;c;${Buffer.from("héllo\nworld").toString("base64")}\x07`);
+    expect(payload.cut).toBe(false);
+    expect(payload.bytes).toBe(Buffer.byteLength("héllo\nworld"));
+  });
+
+  test("inside tmux, also wrapped in tmux's passthrough with each ESC doubled", () => {
+    const payload = osc52("hi", { tmux: true });
+    const plain = `\x1b]52;c;${Buffer.from("hi").toString("base64")}\x07`;
+    expect(payload.sequence).toBe(`${plain}\x1bPtmux;\x1b${plain}\x1b\\`);
+  });
+
+  test("past the cap only the end is copied, never starting mid-character", () => {
+    const payload = osc52("ab€cd", { maxBytes: 4 });
+    // "€" is three bytes: the last 4 bytes start inside it, so it is dropped whole.
+    expect(payload.cut).toBe(true);
+    const text = Buffer.from(/52;c;([^\x07]*)/.exec(payload.sequence)![1]!, "base64").toString("utf8");
+    expect(text).toBe("cd");
+  });
+});

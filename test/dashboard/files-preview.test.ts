@@ -1,0 +1,104 @@
+// The files pane's preview: the language from a file's name, reading capped and binary-aware, numbered
+// and highlighted rows, and where the job terminal goes in the layout.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, test } from "vitest";
+import { FilePreview, fullView, languageOf, readTextFile } from "../../panes/files-preview.js";
+import { computeLayout } from "../../panes/layout.js";
+import { loadHighlighter } from "../../panes/markdown/code-highlight.js";
+import { fgOf, lineText } from "../../panes/styled-text.js";
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
+});
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), "pitwall-preview-"));
+  folders.push(dir);
+  return dir;
+}
+
+async function until<T>(get: () => T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = get();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe("files preview", () => {
+  test("the language comes from the extension or the name", () => {
+    expect(languageOf("/a/b/app.ts")).toBe("ts");
+    expect(languageOf("/a/b/x.mjs")).toBe("javascript");
+    expect(languageOf("/a/Makefile")).toBe("makefile");
+    expect(languageOf("/a/README")).toBeUndefined();
+  });
+
+  test("reads text capped at whole lines, tells binary files and missing ones", async () => {
+    const dir = folder();
+    writeFileSync(join(dir, "a.txt"), "one\ntwo\nthree\n");
+    writeFileSync(join(dir, "bin.dat"), Buffer.from([1, 2, 0, 3]));
+    expect(await readTextFile(join(dir, "a.txt"), 1000)).toEqual({ kind: "text", lines: ["one", "two", "three"], size: 14, truncated: false });
+    expect(await readTextFile(join(dir, "a.txt"), 9)).toEqual({ kind: "text", lines: ["one", "two"], size: 14, truncated: true });
+    expect(await readTextFile(join(dir, "bin.dat"), 1000)).toEqual({ kind: "binary", size: 4 });
+    expect(await readTextFile(join(dir, "gone.txt"), 1000)).toEqual({ kind: "error", message: "The file no longer exists." });
+  });
+
+  test("a preview is read once per touch, numbered, highlighted when the highlighter is loaded; a diff is coloured", async () => {
+    await loadHighlighter();
+    const dir = folder();
+    const path = join(dir, "app.ts");
+    writeFileSync(path, Array.from({ length: 30 }, (_, i) => `const v${i} = ${i};`).join("\n") + "\n");
+    let loads = 0;
+    const preview = new FilePreview(() => loads++);
+    preview.show({ path, at: 1 }, "file");
+    expect(lineText(preview.rows(0, 3)[0]!)).toBe("loading…");
+    await until(() => (loads > 0 ? true : undefined), "the file to load");
+    preview.show({ path, at: 1 }, "file");
+    expect(loads).toBe(1);
+    expect(preview.lineCount).toBe(30);
+    const rows = preview.rows(10, 3);
+    expect(rows.map(lineText)).toEqual(["11 const v10 = 10;", "12 const v11 = 11;", "13 const v12 = 12;"]);
+    // "const" is a keyword: coloured, unlike the line number's grey and plain text.
+    const keyword = rows[0]!.find((s) => s.text === "const");
+    expect(keyword).toBeDefined();
+    expect(fgOf(keyword!.attr)).not.toBe(0x1ff);
+
+    preview.show({ path, at: 2, lastDiff: "--- a\n+++ b\n@@ -1 +1 @@\n-old\n+new\n" }, "diff");
+    expect(preview.showingDiff).toBe(true);
+    const diff = preview.rows(0, 10);
+    expect(diff.map(lineText)).toEqual(["--- a", "+++ b", "@@ -1 +1 @@", "-old", "+new"]);
+    expect(fgOf(diff[3]![0]!.attr)).toBe(1);
+    expect(fgOf(diff[4]![0]!.attr)).toBe(2);
+    expect((await fullView({ path, at: 3 }, "file")).length).toBe(30);
+  });
+});
+
+describe("layout with the job terminal", () => {
+  test("the terminal sits between the job list and the files, sharing their borders", () => {
+    const layout = computeLayout({ cols: 120, rows: 40, inputRows: 1, queueRows: 0 });
+    const jobs = layout.main.jobs!;
+    const terminal = layout.jobTerminal!;
+    const files = layout.main.files!;
+    expect(terminal.left).toBe(jobs.left);
+    expect(terminal.width).toBe(jobs.width);
+    expect(terminal.top).toBe(jobs.top + jobs.height - 1);
+    expect(files.top).toBe(terminal.top + terminal.height - 1);
+    expect(files.top + files.height).toBe(layout.main.toolOutput!.top + layout.main.toolOutput!.height);
+    expect(terminal.height).toBeGreaterThan(jobs.height);
+  });
+
+  test("zoomed, the job list is as tall as its jobs and the terminal takes the rest; other zooms hide it", () => {
+    const zoomed = computeLayout({ cols: 120, rows: 40, inputRows: 1, queueRows: 0, zoomed: "jobs", jobCount: 3 });
+    expect(zoomed.main.jobs).toEqual({ left: 0, top: 0, width: 120, height: 5 });
+    expect(zoomed.jobTerminal).toEqual({ left: 0, top: 4, width: 120, height: 33 });
+    expect(computeLayout({ cols: 120, rows: 40, inputRows: 1, queueRows: 0, zoomed: "chat" }).jobTerminal).toBeUndefined();
+    const small = computeLayout({ cols: 80, rows: 24, inputRows: 1, queueRows: 0 });
+    expect(small.jobTerminal!.height).toBeGreaterThanOrEqual(5);
+    expect(small.main.files!.height).toBeGreaterThanOrEqual(4);
+  });
+});

@@ -1,0 +1,120 @@
+// Skipping a flood's lines that can never be seen must not change what can be: the same output fed
+// through the EmulatorFeed (which skips) and written whole to another emulator (which parses all)
+// leaves the same screen, scrollback, attributes and cursor.
+import type { Terminal } from "@xterm/headless";
+import { afterEach, describe, expect, test } from "vitest";
+import { queuedOutput, skippableSpan } from "../../tools/emulator-skip.js";
+import { createJobTerminal, EmulatorFeed } from "../../tools/job-terminal.js";
+import { waitUntil } from "../helpers/conditions.js";
+
+const terminals: Terminal[] = [];
+afterEach(() => {
+  for (const t of terminals.splice(0)) t.dispose();
+});
+
+function terminal(convertEol: boolean): Terminal {
+  const t = createJobTerminal({ cols: 40, rows: 10, scrollback: 100, convertEol });
+  terminals.push(t);
+  return t;
+}
+
+/** Every line of the buffer (scrollback and screen) with each cell's colours and bold flag, and the cursor. */
+function snapshot(t: Terminal): string {
+  const buffer = t.buffer.active;
+  const out: string[] = [`cursor ${buffer.cursorX},${buffer.cursorY} base ${buffer.baseY} length ${buffer.length} type ${buffer.type}`];
+  for (let y = 0; y < buffer.length; y++) {
+    const line = buffer.getLine(y)!;
+    let attrs = "";
+    for (let x = 0; x < t.cols; x++) {
+      const cell = line.getCell(x)!;
+      attrs += `${cell.getFgColor()}/${cell.getBgColor()}/${cell.isBold()} `;
+    }
+    out.push(`${line.isWrapped ? "w" : "-"}|${line.translateToString()}|${attrs}`);
+  }
+  return out.join("\n");
+}
+
+/** Feeds `stream` through a skipping feed in pty-sized chunks, and whole into a reference emulator. */
+async function compare(stream: string, convertEol: boolean, chunkSize = 4096): Promise<{ skipped: number }> {
+  const fed = terminal(convertEol);
+  const reference = terminal(convertEol);
+  const feed = new EmulatorFeed(fed, { pause: () => undefined, resume: () => undefined }, 64 * 1024 * 1024, 1024 * 1024);
+  for (let i = 0; i < stream.length; i += chunkSize) feed.write(stream.slice(i, i + chunkSize));
+  await new Promise<void>((resolve) => reference.write(stream, resolve));
+  await waitUntil(() => feed.pending === 0, "the feed to parse everything", 10_000);
+  expect(snapshot(fed)).toBe(snapshot(reference));
+  const skipped = feed.skipped;
+  feed.dispose();
+  return { skipped };
+}
+
+function lines(count: number, eol: string, make: (i: number) => string = (i) => `log line ${i} ${"x".repeat(i % 50)}`): string {
+  let out = "";
+  for (let i = 0; i < count; i++) out += make(i) + eol;
+  return out;
+}
+
+describe("skipping lines a flood pushes out of the scrollback", () => {
+  test("CR LF lines (a pty), lines wider than the terminal included: skipped, and the same screen and scrollback", async () => {
+    const { skipped } = await compare(lines(20_000, "\r\n") + "partial at the end", false);
+    expect(skipped).toBeGreaterThan(100_000);
+  });
+
+  test("bare LF lines with convertEol (a pipe job): skipped, the same", async () => {
+    const { skipped } = await compare(lines(20_000, "\n") + "tail", true);
+    expect(skipped).toBeGreaterThan(100_000);
+  });
+
+  test("colours, progress bars (\\r), tabs and backspaces in the flood: the same", async () => {
+    // A coloured line now and then breaks the plain runs: only what lies between them can be skipped.
+    const stream = lines(40_000, "\r\n", (i) => (i % 3001 === 0 ? `\x1b[3${i % 8}mcoloured ${i}\x1b[0m` : i % 89 === 0 ? `progress 10%\rprogress 100%\tdone\bD` : `plain ${i}`));
+    const { skipped } = await compare(stream, false);
+    expect(skipped).toBeGreaterThan(0);
+  });
+
+  test("a colour left on across plain lines is not lost, nor a colour or the alternate screen turned on mid-flood", async () => {
+    await compare("\x1b[31m" + lines(20_000, "\r\n") + "\x1b[0m" + lines(5, "\r\n"), false);
+    // The state changes sit in the middle of chunks deep in the queue.
+    await compare(lines(10_000, "\r\n") + "\x1b[32mgreen from here\r\n" + lines(10_000, "\r\n"), false);
+    await compare(lines(10_000, "\r\n") + "\x1b[?1049halternate from here\r\n" + lines(10_000, "\r\n"), false);
+    // A charset shift, a tab stop set by a C1 control, a title whose string runs over many chunks.
+    // (G1 is the line-drawing set, so what follows SO is drawn as lines: "lqk" is "┌─┐".)
+    await compare("\x1b)0" + lines(10_000, "\r\n") + "\x0eshifted\r\n" + lines(10_000, "\r\n", (i) => `lqk ${i}`), false);
+    await compare(lines(10_000, "\r\n") + "ab\x88cd\r\n" + lines(10_000, "\r\n", (i) => `\tcol ${i}`), false);
+    await compare(lines(10_000, "\r\n") + "\x1b]2;" + lines(10_000, "\r\n") + "\x07after the title\r\n" + lines(50, "\r\n"), false);
+  });
+
+  test("small chunks: the last lines skipped are exactly those the lines after them push out", async () => {
+    for (const size of [64, 200, 333]) {
+      const { skipped } = await compare(lines(3_000, "\r\n", (i) => `n${i}`), false, size);
+      expect(skipped).toBeGreaterThan(0);
+    }
+  });
+
+  test("a scroll region, the alternate screen and raw LF without CR: the same", async () => {
+    const region = "\x1b[1;5r" + lines(5_000, "\r\n") + "\x1b[r" + lines(5_000, "\r\n");
+    await compare(region, false);
+    const alternate = lines(3_000, "\r\n") + "\x1b[?1049h" + lines(5_000, "\r\n") + "\x1b[?1049l" + lines(3_000, "\r\n");
+    await compare(alternate, false);
+    const rawLf = lines(20_000, "\n", (i) => `r${i}`);
+    await compare(rawLf, false);
+  });
+
+  test("a span is whole lines, only in plain text, only with enough plain lines after it", () => {
+    const ctx = { rows: 10, scrollback: 100, convertEol: false, following: true, fullScrollRegion: true, parserInGround: true };
+    const chunk = queuedOutput("end of a line\r\nfull line\r\nanother\r\npartial");
+    const plenty = queuedOutput("l\r\n".repeat(200));
+    expect(skippableSpan([chunk, plenty], 0, ctx)).toEqual([15, 35]);
+    expect(skippableSpan([chunk, queuedOutput("l\r\n".repeat(100))], 0, ctx)).toBeUndefined();
+    expect(skippableSpan([chunk, queuedOutput("\x1b[2J"), plenty], 0, ctx)).toBeUndefined();
+    expect(skippableSpan([queuedOutput("a\r\n\x1b[1mb\r\nc\r\n"), plenty], 0, ctx)).toBeUndefined();
+    expect(skippableSpan([chunk, plenty], 0, { ...ctx, following: false })).toBeUndefined();
+    expect(skippableSpan([chunk, plenty], 0, { ...ctx, fullScrollRegion: false })).toBeUndefined();
+    expect(skippableSpan([chunk, plenty], 0, { ...ctx, parserInGround: false })).toBeUndefined();
+    // Charset shifts and C1 controls change state; a bell or a form feed does not.
+    for (const stateful of ["\x0e", "\x0f", "\x9b", "\x88"]) expect(queuedOutput(`a\r\n${stateful}b\r\n`).plain).toBe(false);
+    for (const harmless of ["\x07", "\x0c", "\t", "\b", "é ✓ 中"]) expect(queuedOutput(`a\r\n${harmless}b\r\n`).plain).toBe(true);
+    expect(skippableSpan([queuedOutput("a\nb\nc\n"), plenty], 0, ctx)).toBeUndefined();
+    expect(skippableSpan([queuedOutput("a\nb\nc\n"), plenty], 0, { ...ctx, convertEol: true })).toEqual([2, 6]);
+  });
+});
