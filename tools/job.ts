@@ -43,6 +43,8 @@ export interface LogCursor {
 
 /** How long a pipe job's streams may stay open after its process exited (a grandchild holding them). */
 const PIPE_DRAIN_MS = 250;
+/** How often a running pty job checks whether its process is gone, to let go of the slave side. */
+const SLAVE_WATCH_MS = 25;
 /** How often a paused pty checks whether its process is gone (see EmulatorFeed.release). */
 const PAUSED_EXIT_CHECK_MS = 40;
 
@@ -77,6 +79,7 @@ export class Job {
   private readonly outputListeners = new Set<(chunk: string, stream: JobStream) => void>();
   private resolveExited!: (info: JobInfo) => void;
   private exitCheckTimer: NodeJS.Timeout | undefined;
+  private slaveWatchTimer: NodeJS.Timeout | undefined;
   private slaveFd: number | undefined;
   private stdinBytesValue = 0;
   private stdinClosedValue = false;
@@ -142,6 +145,7 @@ export class Job {
         spec.emulatorLowWater,
       );
       this.slaveFd = holdSlave(ptyProcess);
+      this.watchForSlaveRelease();
       ptyProcess.onData((chunk) => this.receive(chunk, "pty"));
       ptyProcess.onExit(({ exitCode, signal }) => this.finish(exitCode, signalName(signal)));
       // Answers the program's terminal queries (cursor position, device attributes), as a terminal would.
@@ -343,7 +347,21 @@ export class Job {
     for (const listener of this.outputListeners) listener(chunk, stream);
   }
 
+  /**
+   * Holding the slave keeps node-pty from seeing end of output, so it reports the exit only after
+   * its 200 ms fallback. Once the job's process is gone (reaped), the slave is let go: the master
+   * reads what is left, hits EIO, and the exit is reported at once.
+   */
+  private watchForSlaveRelease(): void {
+    if (this.slaveFd === undefined) return;
+    this.slaveWatchTimer = setInterval(() => {
+      if (processGone(this.pid)) this.releaseSlave();
+    }, SLAVE_WATCH_MS);
+    this.slaveWatchTimer.unref();
+  }
+
   private releaseSlave(): void {
+    clearInterval(this.slaveWatchTimer);
     if (this.slaveFd === undefined) return;
     try {
       closeSync(this.slaveFd);

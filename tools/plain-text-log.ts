@@ -45,6 +45,10 @@ function detach(text: string): string {
   return text.length < 13 ? text : (" " + text).slice(1);
 }
 
+/** Escapes and controls other than CR and LF (and C1 codes): text with any of them is walked. */
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
+
 function isPrintable(code: number): boolean {
   return code >= 0x20 && code !== 0x7f && (code < 0x80 || code > 0x9f);
 }
@@ -83,6 +87,12 @@ export class PlainTextLog {
 
   /** Feeds raw output (escape codes and all). Sequences split across chunks are handled. */
   write(chunk: string): void {
+    if (this.state === State.Ground && !CONTROLS.test(chunk)) this.writeLines(chunk);
+    else this.walk(chunk);
+  }
+
+  /** The state machine, one character at a time. */
+  private walk(chunk: string): void {
     const n = chunk.length;
     let i = 0;
     while (i < n) {
@@ -140,6 +150,31 @@ export class PlainTextLog {
       }
       i++;
     }
+  }
+
+  /**
+   * The common case of a log flood: printable text, CR and LF only, so lines are cut with native
+   * searches instead of a character-by-character walk. A line with a bare CR in it (a progress bar
+   * redrawn) still goes through the state machine.
+   */
+  private writeLines(chunk: string): void {
+    let from = 0;
+    let cr = -1; // the next CR at or after `from`; Infinity when there is none
+    const bareCrBefore = (end: number): boolean => {
+      if (cr < from) cr = chunk.indexOf("\r", from);
+      if (cr === -1) cr = Infinity;
+      return cr < end;
+    };
+    for (let newline = chunk.indexOf("\n"); newline !== -1; newline = chunk.indexOf("\n", from)) {
+      const end = newline > from && chunk.charCodeAt(newline - 1) === 0x0d ? newline - 1 : newline;
+      if (bareCrBefore(end)) this.walk(chunk.slice(from, end));
+      else if (end > from) this.put(chunk.slice(from, end));
+      this.commit();
+      from = newline + 1;
+    }
+    if (from === chunk.length) return;
+    if (bareCrBefore(chunk.length)) this.walk(chunk.slice(from));
+    else this.put(chunk.slice(from));
   }
 
   private escape(code: number): void {

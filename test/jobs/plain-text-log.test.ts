@@ -133,4 +133,28 @@ describe("PlainTextLog bounds", () => {
     // Retaining the chunks would cost 3000 × 64 KB ≈ 195 MB.
     expect(grown).toBeLessThan(40 * 1024 * 1024);
   });
+
+  it("gives the same text whether plain chunks take the fast path or the state machine", () => {
+    // Seeded so a failure can be reproduced.
+    let seed = 42;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pieces = ["log line", " words", "\n", "\r\n", "\r", "50%", "\r100%", "\x1b[32mgreen\x1b[0m", "\x1b[K", "\t", "日本", "\b"];
+    for (let round = 0; round < 200; round++) {
+      let text = "";
+      for (let i = 0; i < 40; i++) text += pieces[random(pieces.length)];
+      const fast = new PlainTextLog();
+      for (let at = 0, size = 1; at < text.length; at += size) {
+        size = 1 + random(12);
+        fast.write(text.slice(at, at + size));
+      }
+      // A leading BEL prints nothing but sends the whole text through the state machine.
+      const slow = new PlainTextLog();
+      slow.write(`\x07${text}`);
+      expect(fast.keptText()).toBe(slow.keptText());
+      expect(fast.lineCount).toBe(slow.lineCount);
+    }
+  });
 });
