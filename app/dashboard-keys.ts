@@ -10,6 +10,7 @@ import type { KeyContext } from "./key-actions.js";
 import { completeSlash } from "./slash-commands.js";
 import type { JobControl } from "./job-control.js";
 import { fullView } from "../panes/files-preview.js";
+import type { TextBuffer } from "../panes/text-buffer.js";
 
 type Handler = () => boolean | void;
 
@@ -88,17 +89,7 @@ export class KeyDispatcher {
           const next = input.history.next();
           if (next !== undefined) input.setText(next);
         },
-        left: () => b.left(),
-        right: () => b.right(),
-        lineStart: () => b.home(),
-        lineEnd: () => b.end(),
-        wordLeft: () => b.wordLeft(),
-        wordRight: () => b.wordRight(),
-        backspace: edit(() => b.backspace()),
-        deleteForward: edit(() => b.deleteForward()),
-        deleteWordBack: edit(() => b.deleteWordBack()),
-        deleteToLineStart: edit(() => b.deleteToLineStart()),
-        deleteToLineEnd: edit(() => b.deleteToLineEnd()),
+        ...textEditing(b, edit),
       },
       chat: {
         scrollUp: () => v.chat.scrollBy(-1),
@@ -284,20 +275,7 @@ export class KeyDispatcher {
     const b = this.c.view.prompt.buffer;
     const global = this.c.keymap.lookup("global", name);
     if (global === "abort" || global === "clearOrQuit") return this.jobs.cancelPrompt();
-    const editing: Record<string, () => void> = {
-      submit: () => this.jobs.submitPrompt(),
-      left: () => b.left(),
-      right: () => b.right(),
-      lineStart: () => b.home(),
-      lineEnd: () => b.end(),
-      wordLeft: () => b.wordLeft(),
-      wordRight: () => b.wordRight(),
-      backspace: () => b.backspace(),
-      deleteForward: () => b.deleteForward(),
-      deleteWordBack: () => b.deleteWordBack(),
-      deleteToLineStart: () => b.deleteToLineStart(),
-      deleteToLineEnd: () => b.deleteToLineEnd(),
-    };
+    const editing: Record<string, () => void> = { submit: () => this.jobs.submitPrompt(), ...textEditing(b) };
     const action = this.c.keymap.lookup("input", name);
     if (action && editing[action]) editing[action]!();
     else if (name === "space") b.insert(" ");
@@ -357,4 +335,21 @@ export class KeyDispatcher {
     if (candidate.startsWith("/")) return `${candidate} `;
     return base.replace(/\S*$/, candidate);
   }
+}
+
+/** Cursor moves and deletions in a text buffer: the input's and the new-job prompt's. `edited` wraps the deletions. */
+function textEditing(b: TextBuffer, edited: (fn: () => void) => Handler = (fn) => fn): Record<string, Handler> {
+  return {
+    left: () => b.left(),
+    right: () => b.right(),
+    lineStart: () => b.home(),
+    lineEnd: () => b.end(),
+    wordLeft: () => b.wordLeft(),
+    wordRight: () => b.wordRight(),
+    backspace: edited(() => b.backspace()),
+    deleteForward: edited(() => b.deleteForward()),
+    deleteWordBack: edited(() => b.deleteWordBack()),
+    deleteToLineStart: edited(() => b.deleteToLineStart()),
+    deleteToLineEnd: edited(() => b.deleteToLineEnd()),
+  };
 }

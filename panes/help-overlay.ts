@@ -4,7 +4,7 @@ import type { Widgets } from "blessed";
 import { BlockScroller } from "./block-scroller.js";
 import type { Canvas } from "./canvas.js";
 import { LineListSource, StaticLines } from "./line-list-source.js";
-import { PaneBox } from "./pane-box.js";
+import { ScrollingPane } from "./scrolling-pane.js";
 import { attr, Color, type StyledLine } from "./styled-text.js";
 import { fitText } from "./text-width.js";
 
@@ -30,9 +30,9 @@ export function helpLines(sections: HelpSection[], intro: StyledLine[] = []): St
   return lines;
 }
 
-export class HelpOverlay extends PaneBox {
+export class HelpOverlay extends ScrollingPane {
   private readonly source = new LineListSource(new StaticLines([]), 4);
-  private readonly scroller = new BlockScroller(this.source);
+  protected readonly scroller = new BlockScroller(this.source);
   open = false;
 
   constructor(screen: Widgets.Screen) {
@@ -53,23 +53,6 @@ export class HelpOverlay extends PaneBox {
   hide(): void {
     this.open = false;
     this.setVisible(false);
-  }
-
-  scrollBy(rows: number): void {
-    const { width, height } = this.inner;
-    this.scroller.scrollBy(rows, width, height);
-  }
-
-  page(direction: 1 | -1): void {
-    this.scrollBy(direction * Math.max(1, this.inner.height - 2));
-  }
-
-  toTop(): void {
-    this.scroller.toTop();
-  }
-
-  toBottom(): void {
-    this.scroller.toBottom();
   }
 
   protected paintContent(canvas: Canvas): void {

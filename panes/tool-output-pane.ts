@@ -7,7 +7,7 @@ import { diffLines } from "./diff-lines.js";
 import type { Canvas } from "./canvas.js";
 import { formatDuration, spinnerFrame } from "./format.js";
 import { LineListSource, StaticLines, type LineList } from "./line-list-source.js";
-import { PaneBox } from "./pane-box.js";
+import { ScrollingPane } from "./scrolling-pane.js";
 import { attr, Color, type StyledLine } from "./styled-text.js";
 import { sanitizeText, TerminalTextLog } from "./terminal-text.js";
 import { describeToolCall } from "../tools/tool-call-summary.js";
@@ -74,13 +74,13 @@ class LogWithFooter implements LineList {
   }
 }
 
-export class ToolOutputPane extends PaneBox {
+export class ToolOutputPane extends ScrollingPane {
   /** The call picked in the chat; undefined shows the running or latest call. */
   private selectedId: string | undefined;
   private shownId: string | undefined;
   private shownVersion = -1;
   private readonly source = new LineListSource(new StaticLines([]));
-  private readonly scroller = new BlockScroller(this.source);
+  protected readonly scroller = new BlockScroller(this.source);
 
   constructor(
     screen: Widgets.Screen,
@@ -100,23 +100,6 @@ export class ToolOutputPane extends PaneBox {
   get animated(): boolean {
     const id = this.currentId;
     return id !== undefined && this.tools.get(id)?.status === "running";
-  }
-
-  scrollBy(rows: number): void {
-    const { width, height } = this.inner;
-    this.scroller.scrollBy(rows, width, height);
-  }
-
-  page(direction: 1 | -1): void {
-    this.scrollBy(direction * Math.max(1, this.inner.height - 2));
-  }
-
-  toTop(): void {
-    this.scroller.toTop();
-  }
-
-  toBottom(): void {
-    this.scroller.toBottom();
   }
 
   clear(): void {

@@ -7,14 +7,14 @@ import type { Message } from "../../agent/messages.js";
 import { BlockScroller } from "../block-scroller.js";
 import type { Canvas } from "../canvas.js";
 import { spinnerFrame } from "../format.js";
-import { PaneBox } from "../pane-box.js";
+import { ScrollingPane } from "../scrolling-pane.js";
 import type { ToolCallStore } from "../tool-calls.js";
 import { ChatLog } from "./chat-log.js";
 import type { NoticeLevel } from "./chat-entries.js";
 
-export class ChatPane extends PaneBox {
+export class ChatPane extends ScrollingPane {
   readonly log: ChatLog;
-  private readonly scroller: BlockScroller;
+  protected readonly scroller: BlockScroller;
   thinkingExpanded = false;
   /** The tool call picked by the person; undefined follows the latest call. */
   selectedToolId: string | undefined;
@@ -56,22 +56,8 @@ export class ChatPane extends PaneBox {
     return this.tools.latestId !== undefined && this.tools.get(this.tools.latestId)?.status === "running";
   }
 
-  scrollBy(rows: number): void {
-    const { width, height } = this.inner;
+  protected override prepareScroll(width: number): void {
     this.prepareContext(width);
-    this.scroller.scrollBy(rows, width, height);
-  }
-
-  page(direction: 1 | -1): void {
-    this.scrollBy(direction * Math.max(1, this.inner.height - 2));
-  }
-
-  toTop(): void {
-    this.scroller.toTop();
-  }
-
-  toBottom(): void {
-    this.scroller.toBottom();
   }
 
   toggleThinking(): void {
