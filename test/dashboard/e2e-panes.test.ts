@@ -17,8 +17,6 @@ afterEach(async () => {
   for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
 });
 
-
-
 describe("panes", () => {
   test("files touched get R/W/M marks, newest first; a selected edit shows its diff coloured", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "pitwall-cwd-"));
