@@ -13,12 +13,26 @@
 // and the process is slowed to the emulator's pace instead. While a job floods, lines that more
 // queued lines would push out of the scrollback before anyone could see them are not parsed at all
 // (emulator-skip.ts): the screen and scrollback come out the same, at a fraction of the cost.
-import xtermHeadless from "@xterm/headless";
+import { createRequire } from "node:module";
 import type { Terminal } from "@xterm/headless";
-import unicode11 from "@xterm/addon-unicode11";
 import { queuedOutput, skippableSpan, type QueuedOutput, type SkipContext } from "./emulator-skip.js";
 
 export type { Terminal } from "@xterm/headless";
+
+type XtermModules = { xterm: typeof import("@xterm/headless"); unicode11: typeof import("@xterm/addon-unicode11") };
+let xtermModules: XtermModules | undefined;
+
+/**
+ * The emulator is loaded with the first job, not at start: it is ~11 MB a session without jobs never
+ * needs. Both packages are CommonJS, so a synchronous require keeps job start synchronous.
+ */
+function loadXterm(): XtermModules {
+  if (!xtermModules) {
+    const require = createRequire(import.meta.url);
+    xtermModules = { xterm: require("@xterm/headless") as XtermModules["xterm"], unicode11: require("@xterm/addon-unicode11") as XtermModules["unicode11"] };
+  }
+  return xtermModules;
+}
 
 export interface JobTerminalOptions {
   cols: number;
@@ -29,7 +43,8 @@ export interface JobTerminalOptions {
 }
 
 export function createJobTerminal(options: JobTerminalOptions): Terminal {
-  const terminal = new xtermHeadless.Terminal({
+  const { xterm, unicode11 } = loadXterm();
+  const terminal = new xterm.Terminal({
     cols: options.cols,
     rows: options.rows,
     scrollback: options.scrollback,
