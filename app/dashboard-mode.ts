@@ -13,6 +13,7 @@ import { RenderScheduler } from "../panes/render-scheduler.js";
 import { createScreen } from "../panes/screen-factory.js";
 import type { CliOptions } from "./cli-options.js";
 import { loadConfig, pitwallHome } from "./config.js";
+import { captureConsole } from "./console-capture.js";
 import { DashboardController } from "./dashboard-controller.js";
 import { KeyDispatcher } from "./dashboard-keys.js";
 import { JobControl } from "./job-control.js";
@@ -63,11 +64,16 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   screen.on("resize", () => scheduler.frameNow());
 
   const modes = enableTerminalModes({ input: stdin, output: stdout, mouse: options.mouse });
+  const releaseConsole = captureConsole((level, text) => {
+    view.chat.notice(level, text);
+    scheduler.request();
+  });
   let setup: Setup | undefined;
   let restored = false;
   const restoreTerminal = (): void => {
     if (restored) return;
     restored = true;
+    releaseConsole();
     scheduler.stop();
     modes.restore();
     screen.destroy();

@@ -71,4 +71,16 @@ describe("setup", () => {
     expect(screen).toContain("Lyon is second.");
     expect((await session.llm.waitForRequest(1)).transcript).toContain("one more question");
   }, 60_000);
+
+  test("what a library prints with console (the SDK's deprecation warning) shows in the chat, not over the frame", async () => {
+    session = await startDashboard({ args: ["--model", "claude-sonnet-4-5"], replies: [{ kind: "reply", text: "Old model answering." }] });
+    const { t } = session;
+    t.type("hello");
+    t.press("Enter");
+    const screen = await t.waitForText("Old model answering.");
+    expect(screen).toMatch(/claude-sonnet-4-5' is deprecated/);
+    // Every row still ends with the right border: nothing was printed across the frame.
+    const rows = screen.split("\n").slice(0, -1);
+    expect(rows.filter((row) => !/[│┤┐┘]\s*$/.test(row))).toEqual([]);
+  });
 });
