@@ -45,9 +45,7 @@ export class HelpOverlay extends ScrollingPane {
     this.source.setList(new StaticLines(lines));
     this.scroller.toTop();
     this.open = true;
-    this.setVisible(true);
-    this.setFocused(true);
-    this.box.setFront();
+    this.raise();
   }
 
   hide(): void {

@@ -26,9 +26,7 @@ export class ListPicker extends PaneBox {
     this.selected = 0;
     this.scrollTop = 0;
     this.open = true;
-    this.setVisible(true);
-    this.setFocused(true);
-    this.box.setFront();
+    this.raise();
   }
 
   hide(): void {

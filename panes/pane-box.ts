@@ -62,6 +62,13 @@ export abstract class PaneBox {
     this.box.height = Math.max(1, rect.height);
   }
 
+  /** Shows the pane in front of every other, focused: an overlay opening. */
+  protected raise(): void {
+    this.setVisible(true);
+    this.setFocused(true);
+    this.box.setFront();
+  }
+
   setVisible(visible: boolean): void {
     if (visible) this.box.show();
     else this.box.hide();

@@ -29,9 +29,7 @@ export class PromptOverlay extends PaneBox {
     this.buffer.text = text;
     this.buffer.end();
     this.open = true;
-    this.setVisible(true);
-    this.setFocused(true);
-    this.box.setFront();
+    this.raise();
   }
 
   hide(): void {
