@@ -3,16 +3,13 @@
 // shows above the input and comes back for editing.
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { waitUntil } from "../helpers/conditions.js";
 import { countLive } from "../helpers/processes.js";
-import { startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
+import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
 
 let session: DashboardSession | undefined;
-afterEach(async () => {
-  await session?.done();
-  session = undefined;
-});
+endDashboardsAfterEach();
 
 /** Processes (zombies aside) whose command line is exactly `args`. */
 

@@ -3,17 +3,14 @@
 // files pane's preview (highlighted file, coloured last diff, Enter opens it in the tool-output pane).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
-import { startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
+import { describe, expect, test } from "vitest";
+import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
 import { waitUntil } from "../helpers/conditions.js";
 import { countLive } from "../helpers/processes.js";
 import type { PitwallTerminal } from "../helpers/terminal-harness.js";
 
 let session: DashboardSession | undefined;
-afterEach(async () => {
-  await session?.done();
-  session = undefined;
-});
+endDashboardsAfterEach();
 
 function command(t: PitwallTerminal, text: string): void {
   t.press("Alt+0");
@@ -92,7 +89,7 @@ describe("job commands", () => {
         toolCalls: [
           { name: "read", arguments: { file_path: "src/app.ts" } },
           { name: "edit", arguments: { file_path: "src/app.ts", old_string: "41", new_string: "42" } },
-          { name: "write", arguments: { file_path: "notes/todo.md", content: "- ship it\n" } },
+          { name: "write", arguments: { file_path: "notes/plan.md", content: "- ship it\n" } },
           { name: "read", arguments: { file_path: "big.txt" } },
         ],
       },
@@ -103,7 +100,7 @@ describe("job commands", () => {
     t.press("Enter");
     await t.waitForText("All done.");
     // Newest first; the newest file is previewed until another is picked.
-    let screen = await t.waitForText(/R big\.txt[\s\S]*W notes\/todo\.md[\s\S]*M src\/app\.ts\s+\+1 −1/);
+    let screen = await t.waitForText(/R big\.txt[\s\S]*W notes\/plan\.md[\s\S]*M src\/app\.ts\s+\+1 −1/);
     await t.waitForText("── preview: big.txt");
     await t.waitForText(/│\s*1 big line 1\s/);
 

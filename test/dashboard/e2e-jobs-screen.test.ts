@@ -4,17 +4,14 @@
 // and copying the screen or the log to the clipboard with OSC 52.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
-import { startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
+import { describe, expect, test } from "vitest";
+import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
 import { waitUntil } from "../helpers/conditions.js";
 import { countLive } from "../helpers/processes.js";
 import type { PitwallTerminal } from "../helpers/terminal-harness.js";
 
 let session: DashboardSession | undefined;
-afterEach(async () => {
-  await session?.done();
-  session = undefined;
-});
+endDashboardsAfterEach();
 
 function run(t: PitwallTerminal, command: string): void {
   t.press("Alt+0");

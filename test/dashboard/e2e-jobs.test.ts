@@ -4,16 +4,13 @@
 // model hears of all that with its next request; quitting asks once and leaves no process behind.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
-import { startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
+import { describe, expect, test } from "vitest";
+import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
 import { waitUntil } from "../helpers/conditions.js";
 import { countLive } from "../helpers/processes.js";
 
 let session: DashboardSession | undefined;
-afterEach(async () => {
-  await session?.done();
-  session = undefined;
-});
+endDashboardsAfterEach();
 
 // Distinct sleep lengths name each test's processes in `ps`.
 const SERVER = `trap 'echo "winch $(stty size)"' WINCH; echo booting; sleep 0.3; echo "listening on 4321"; i=0; while true; do i=$((i+1)); echo "tick $i"; sleep 0.2; done`;

@@ -1,21 +1,14 @@
 // End to end: help, key bindings (and a person's override), slash commands, quitting.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
-import { startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
+import { describe, expect, test } from "vitest";
+import { endDashboardsAfterEach, startDashboard, tempFolder, type DashboardSession } from "../helpers/dashboard-session.js";
 
 let session: DashboardSession | undefined;
-const folders: string[] = [];
-afterEach(async () => {
-  await session?.done();
-  session = undefined;
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
-});
+endDashboardsAfterEach();
 
 function tempHome(): string {
-  const home = mkdtempSync(join(tmpdir(), "pitwall-home-"));
-  folders.push(home);
+  const home = tempFolder("pitwall-home-");
   return home;
 }
 

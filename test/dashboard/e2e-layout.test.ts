@@ -1,12 +1,9 @@
 // End to end: the layout at several sizes, resizing, the too-small notice, and wide characters.
-import { afterEach, describe, expect, test } from "vitest";
-import { startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
+import { describe, expect, test } from "vitest";
+import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
 
 let session: DashboardSession | undefined;
-afterEach(async () => {
-  await session?.done();
-  session = undefined;
-});
+endDashboardsAfterEach();
 
 /** Every row of the screen is exactly `cols` columns wide and its last column is a border (or the status line). */
 function rightEdge(screen: string): string[] {

@@ -1,26 +1,19 @@
 // End to end: what the side panes show (files touched, jobs, a selected call's diff), zoom and
 // focus, mouse wheel, large pastes, retries and errors in the status line, config warnings, and
 // the terminal given back on exit.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { waitUntil } from "../helpers/conditions.js";
 import { countLive } from "../helpers/processes.js";
-import { startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
+import { endDashboardsAfterEach, startDashboard, tempFolder, type DashboardSession } from "../helpers/dashboard-session.js";
 
 let session: DashboardSession | undefined;
-const folders: string[] = [];
-afterEach(async () => {
-  await session?.done();
-  session = undefined;
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
-});
+endDashboardsAfterEach();
 
 describe("panes", () => {
   test("files touched get R/W/M marks, newest first; a selected edit shows its diff coloured", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "pitwall-cwd-"));
-    folders.push(cwd);
+    const cwd = tempFolder("pitwall-cwd-");
     writeFileSync(join(cwd, "app.ts"), "export const answer = 41;\n");
     session = await startDashboard({
       cwd,
@@ -31,7 +24,7 @@ describe("panes", () => {
           toolCalls: [
             { name: "read", arguments: { file_path: "app.ts" } },
             { name: "edit", arguments: { file_path: "app.ts", old_string: "41", new_string: "42" } },
-            { name: "write", arguments: { file_path: "notes/todo.md", content: "- ship it\n" } },
+            { name: "write", arguments: { file_path: "notes/plan.md", content: "- ship it\n" } },
             { name: "bash", arguments: { command: "echo last-call" } },
           ],
         },
@@ -42,7 +35,7 @@ describe("panes", () => {
     t.type("fix the answer");
     t.press("Enter");
     await t.waitForText("Fixed.");
-    const screen = await t.waitForText(/W notes\/todo\.md[\s\S]*M app\.ts\s+\+1 −1/);
+    const screen = await t.waitForText(/W notes\/plan\.md[\s\S]*M app\.ts\s+\+1 −1/);
     expect(screen).not.toMatch(/R app\.ts/);
     // The last call is shown by default; Alt+Up twice selects the edit.
     expect(screen).toContain("last-call");
@@ -158,8 +151,7 @@ describe("panes", () => {
   }, 40_000);
 
   test("config warnings show in the chat at start; SIGTERM gives the terminal back", async () => {
-    const home = mkdtempSync(join(tmpdir(), "pitwall-home-"));
-    folders.push(home);
+    const home = tempFolder("pitwall-home-");
     writeFileSync(join(home, "config.json"), JSON.stringify({ colour: "blue" }));
     session = await startDashboard({ home });
     const { t } = session;

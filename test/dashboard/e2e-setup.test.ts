@@ -1,19 +1,13 @@
 // End to end: starting without an API key, resuming a session with --resume (and the picker), and
 // starting a new conversation with /new.
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { sessionFolder } from "../../agent/session-file.js";
-import { startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
+import { endDashboardsAfterEach, startDashboard, tempFolder, type DashboardSession } from "../helpers/dashboard-session.js";
 
 let session: DashboardSession | undefined;
-const folders: string[] = [];
-afterEach(async () => {
-  await session?.done();
-  session = undefined;
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
-});
+endDashboardsAfterEach();
 
 describe("setup", () => {
   test("without an API key the dashboard opens, says how to configure a provider, and a prompt gets that message", async () => {
@@ -31,9 +25,8 @@ describe("setup", () => {
   }, 40_000);
 
   test("--resume offers the directory's sessions and shows the picked conversation; /new starts another file", async () => {
-    const home = mkdtempSync(join(tmpdir(), "pitwall-home-"));
-    const cwd = mkdtempSync(join(tmpdir(), "pitwall-cwd-"));
-    folders.push(home, cwd);
+    const home = tempFolder("pitwall-home-");
+    const cwd = tempFolder("pitwall-cwd-");
     session = await startDashboard({ home, cwd, replies: [{ kind: "reply", text: "The capital is Paris." }] });
     session.t.type("what is the capital of France?");
     session.t.press("Enter");

@@ -1,10 +1,30 @@
 // One dashboard under test: the fake LLM, the real CLI in a pseudo-terminal pointed at it, and a
-// temporary working folder; `done()` ends them all.
+// temporary working folder; `done()` ends them all. `endDashboardsAfterEach()` makes sure every
+// dashboard a test started, and every folder from `tempFolder()`, is gone after the test.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeLlm, type FakeLlm, type FakeScript } from "../fake-llm/index.js";
+import { afterEach } from "vitest";
 import { PitwallTerminal, type TerminalOptions } from "./terminal-harness.js";
+
+const running = new Set<DashboardSession>();
+const folders: string[] = [];
+
+/** A temporary folder, removed after the test (with endDashboardsAfterEach). */
+export function tempFolder(prefix = "pitwall-test-"): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix));
+  folders.push(folder);
+  return folder;
+}
+
+/** Registers the cleanup: after each test, every dashboard still running ends and temp folders go. */
+export function endDashboardsAfterEach(): void {
+  afterEach(async () => {
+    for (const session of [...running]) await session.done();
+    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+}
 
 export interface DashboardSession {
   t: PitwallTerminal;
@@ -27,11 +47,16 @@ export async function startDashboard(options: DashboardSessionOptions = {}): Pro
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "pitwall-cwd-"));
   const env: Record<string, string> = options.noKey ? {} : { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: llm.anthropicBaseUrl };
   const t = new PitwallTerminal({ ...options, cwd, env: { ...env, ...options.env } });
-  const done = async (): Promise<void> => {
-    await t.close();
-    await llm.close();
-    if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
-  };
+  let ended: Promise<void> | undefined;
+  const done = (): Promise<void> =>
+    (ended ??= (async () => {
+      running.delete(session);
+      await t.close();
+      await llm.close();
+      if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
+    })());
+  const session: DashboardSession = { t, llm, cwd, done };
+  running.add(session);
   if (options.waitReady !== false) {
     try {
       await t.waitForText("● ready", 20_000);
@@ -40,5 +65,5 @@ export async function startDashboard(options: DashboardSessionOptions = {}): Pro
       throw error;
     }
   }
-  return { t, llm, cwd, done };
+  return session;
 }
