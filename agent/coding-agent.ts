@@ -2,8 +2,8 @@
 // system prompt and the Agent, wired so job events reach the bus and job notices reach the model.
 // The dashboard, print and JSON modes and library users all start from here.
 import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
-import { createJobTools } from "../tools/job-tools.js";
-import { JobRegistry, type JobSettings } from "../tools/job-registry.js";
+import { createJobTools } from "../tools/jobs/job-tools.js";
+import { JobRegistry, type JobSettings } from "../tools/jobs/job-registry.js";
 import type { AgentTool } from "../tools/tool.js";
 import { Agent } from "./agent.js";
 import { EventBus } from "./event-bus.js";

@@ -1,7 +1,7 @@
 // The one event union every front end consumes: panes, the session writer, print mode and JSON mode
 // all subscribe to the same bus and so see the same truth. Every event is plain, JSON-serialisable
 // data with a snake_case `type`.
-import type { JobEvent } from "../tools/job-events.js";
+import type { JobEvent } from "../tools/jobs/job-events.js";
 import type { AssistantMessage, Message, ThinkingLevel, ToolCall, ToolResultMessage } from "./messages.js";
 
 /** One step of an assistant message being streamed. `contentIndex` points into `message.content`. */

@@ -2,10 +2,10 @@
 // included) is encoded as a terminal would send it and written to the job's pty (a y/n question,
 // a REPL, a 2FA code) until the detach key, which the job never receives. The job's terminal pane
 // says so on its border and shows the job's cursor; the agent is told the person typed into it.
-import type { InputEvent } from "../panes/key-decoder.js";
-import type { JobRegistry } from "../tools/job-registry.js";
-import { displayKeyName } from "./key-names.js";
-import { encodeKey, encodePaste, type PtyModes } from "./pty-keys.js";
+import type { InputEvent } from "./keys/key-decoder.js";
+import type { JobRegistry } from "../tools/jobs/job-registry.js";
+import { displayKeyName } from "./keys/key-names.js";
+import { encodeKey, encodePaste, type PtyModes } from "./keys/pty-keys.js";
 
 export interface AttachHost {
   registry(): JobRegistry | undefined;

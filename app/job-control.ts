@@ -3,13 +3,13 @@
 // attach to it (attach-mode.ts), copy its screen or its whole log to the clipboard (OSC 52), tail
 // its log into the tool-output pane, and run a one-off `!command` (person-shell.ts). Every action
 // goes through the registry with `by: "user"`, so the agent hears of it with its next request.
-import type { JobRegistry, TerminalSize } from "../tools/job-registry.js";
-import { shortCommand } from "../tools/job-format.js";
-import { attr, type StyledLine } from "../panes/styled-text.js";
-import { sanitizeText } from "../panes/terminal-text.js";
+import type { JobRegistry, TerminalSize } from "../tools/jobs/job-registry.js";
+import { shortCommand } from "../tools/jobs/job-format.js";
+import { attr, type StyledLine } from "../panes/text/styled-text.js";
+import { sanitizeText } from "../panes/text/terminal-text.js";
 import { AttachMode } from "./attach-mode.js";
 import type { DashboardController } from "./dashboard-controller.js";
-import { displayKeyName } from "./key-names.js";
+import { displayKeyName } from "./keys/key-names.js";
 import { osc52 } from "./osc52.js";
 import { PersonShell } from "./person-shell.js";
 import type { JobCommands } from "./slash-commands.js";

@@ -5,7 +5,7 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { PitwallEvent } from "../agent/events.js";
-import { installJobCleanup } from "../tools/job-registry.js";
+import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import type { CliOptions } from "./cli-options.js";
 import { createSetup, type Setup } from "./session-setup.js";
 

@@ -5,7 +5,7 @@
 // Esc stops it while the agent is idle; quitting stops it too.
 import { resolveShell } from "../tools/shell.js";
 import { runShellCommand } from "../tools/shell-process.js";
-import type { ToolCallRecord, ToolCallStore } from "../panes/tool-calls.js";
+import type { ToolCallRecord, ToolCallStore } from "../panes/tool-output/tool-calls.js";
 
 export interface PersonShellHost {
   cwd: string;

@@ -2,7 +2,7 @@
 // lets --resume pick a session from a numbered list, runs, and always ends every job it started.
 import { createInterface } from "node:readline/promises";
 import { listSessions, type SessionSummary } from "../agent/session-file.js";
-import { installJobCleanup } from "../tools/job-registry.js";
+import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { runPrintMode } from "./print-mode.js";
 import { createSetup, sessionRootOf } from "./session-setup.js";

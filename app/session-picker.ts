@@ -1,10 +1,10 @@
 // --resume in the dashboard: the working directory's sessions in a list (when, first prompt,
 // messages, cost), newest first. Enter resumes the one selected; Esc starts a new session.
 import type { SessionSummary } from "../agent/session-file.js";
-import { formatCost } from "../panes/format.js";
-import { attr, Color, type StyledLine } from "../panes/styled-text.js";
-import { sanitizeText } from "../panes/terminal-text.js";
-import { fitText } from "../panes/text-width.js";
+import { formatCost } from "../panes/text/format.js";
+import { attr, Color, type StyledLine } from "../panes/text/styled-text.js";
+import { sanitizeText } from "../panes/text/terminal-text.js";
+import { fitText } from "../panes/text/text-width.js";
 
 const DIM = attr({ fg: Color.grey });
 

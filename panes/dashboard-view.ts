@@ -2,22 +2,22 @@
 // zoomed, and the overlays. It knows nothing of the agent; the app wires events and keys to it.
 import type { Widgets } from "blessed";
 import { ChatPane } from "./chat/chat-pane.js";
-import { FilesPane } from "./files-pane.js";
-import { HelpOverlay } from "./help-overlay.js";
-import { InputPane } from "./input-pane.js";
-import { JobsPane } from "./jobs-pane.js";
-import { JobTerminalPane } from "./job-terminal-pane.js";
-import { screenInternals } from "./blessed-internals.js";
-import { joinBorders } from "./border-joints.js";
+import { FilesPane } from "./files/files-pane.js";
+import { HelpOverlay } from "./overlays/help-overlay.js";
+import { InputPane } from "./input/input-pane.js";
+import { JobsPane } from "./jobs/jobs-pane.js";
+import { JobTerminalPane } from "./jobs/job-terminal-pane.js";
+import { screenInternals } from "./screen/blessed-internals.js";
+import { joinBorders } from "./screen/border-joints.js";
 import { computeLayout, type Layout, type MainPane } from "./layout.js";
-import { ListPicker } from "./list-picker.js";
-import type { PaneBox } from "./pane-box.js";
-import { PromptOverlay } from "./prompt-overlay.js";
-import { QueueView } from "./queue-view.js";
+import { ListPicker } from "./overlays/list-picker.js";
+import type { PaneBox } from "./screen/pane-box.js";
+import { PromptOverlay } from "./overlays/prompt-overlay.js";
+import { QueueView } from "./input/queue-view.js";
 import { StatusBar } from "./status-bar.js";
-import { TooSmallNotice } from "./too-small.js";
-import { ToolCallStore } from "./tool-calls.js";
-import { ToolOutputPane } from "./tool-output-pane.js";
+import { TooSmallNotice } from "./overlays/too-small.js";
+import { ToolCallStore } from "./tool-output/tool-calls.js";
+import { ToolOutputPane } from "./tool-output/tool-output-pane.js";
 
 export type FocusTarget = MainPane | "input";
 export const FOCUS_ORDER: FocusTarget[] = ["input", "chat", "toolOutput", "jobs", "files"];

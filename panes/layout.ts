@@ -3,7 +3,7 @@
 // bottom, the status line last. Neighbouring panes share a border row or column (blessed docks the
 // joints). A zoomed pane takes the whole upper area; a zoomed jobs pane keeps its terminal, which
 // gets every row the list does not need.
-import type { Rect } from "./canvas.js";
+import type { Rect } from "./screen/canvas.js";
 
 export const MIN_COLS = 80;
 export const MIN_ROWS = 24;

@@ -2,12 +2,12 @@
 // time), the model and thinking level, tokens and cost of the session, retries, jobs up, and the
 // last error until it is dismissed. Items give way by priority when the terminal is narrow.
 import type { Widgets } from "blessed";
-import type { Canvas } from "./canvas.js";
-import { formatCost, formatDuration, formatTokens, spinnerFrame } from "./format.js";
-import { PaneBox } from "./pane-box.js";
-import { attr, Color, type Span, type StyledLine } from "./styled-text.js";
-import { sanitizeText } from "./terminal-text.js";
-import { textWidth, truncateText } from "./text-width.js";
+import type { Canvas } from "./screen/canvas.js";
+import { formatCost, formatDuration, formatTokens, spinnerFrame } from "./text/format.js";
+import { PaneBox } from "./screen/pane-box.js";
+import { attr, Color, type Span, type StyledLine } from "./text/styled-text.js";
+import { sanitizeText } from "./text/terminal-text.js";
+import { textWidth, truncateText } from "./text/text-width.js";
 
 export interface StatusState {
   phase: "starting" | "idle" | "working";

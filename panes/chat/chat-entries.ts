@@ -3,14 +3,14 @@
 // the model's thinking (dimmed, collapsible), one line per tool call, and notices from pitwall.
 import type { UserOrigin } from "../../agent/messages.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
-import { formatDuration } from "../format.js";
+import { formatDuration } from "../text/format.js";
 import { MarkdownStream } from "../markdown/markdown-stream.js";
 import { renderGeneration } from "../markdown/render-generation.js";
-import { attr, Color, withStyle, type Span, type StyledLine } from "../styled-text.js";
-import { sanitizeText } from "../terminal-text.js";
-import { textWidth, truncateText } from "../text-width.js";
-import type { ToolCallStore } from "../tool-calls.js";
-import { wrapLine } from "../wrap.js";
+import { attr, Color, withStyle, type Span, type StyledLine } from "../text/styled-text.js";
+import { sanitizeText } from "../text/terminal-text.js";
+import { textWidth, truncateText } from "../text/text-width.js";
+import type { ToolCallStore } from "../tool-output/tool-calls.js";
+import { wrapLine } from "../text/wrap.js";
 
 export interface RenderContext {
   width: number;

@@ -4,10 +4,10 @@
 // shift (a /clear moves the start), which is what the scroller anchors to.
 import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage, Message } from "../../agent/messages.js";
-import type { BlockSource } from "../block-scroller.js";
-import { formatWait } from "../format.js";
-import type { StyledLine } from "../styled-text.js";
-import type { ToolCallStore } from "../tool-calls.js";
+import type { BlockSource } from "../screen/block-scroller.js";
+import { formatWait } from "../text/format.js";
+import type { StyledLine } from "../text/styled-text.js";
+import type { ToolCallStore } from "../tool-output/tool-calls.js";
 import { ChatEntry, NoticeEntry, TextEntry, ThinkingEntry, ToolEntry, UserEntry, type NoticeLevel, type RenderContext } from "./chat-entries.js";
 
 export class ChatLog implements BlockSource {

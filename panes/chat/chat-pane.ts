@@ -4,11 +4,11 @@
 import type { Widgets } from "blessed";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { Message } from "../../agent/messages.js";
-import { BlockScroller } from "../block-scroller.js";
-import type { Canvas } from "../canvas.js";
-import { spinnerFrame } from "../format.js";
-import { ScrollingPane } from "../scrolling-pane.js";
-import type { ToolCallStore } from "../tool-calls.js";
+import { BlockScroller } from "../screen/block-scroller.js";
+import type { Canvas } from "../screen/canvas.js";
+import { spinnerFrame } from "../text/format.js";
+import { ScrollingPane } from "../screen/scrolling-pane.js";
+import type { ToolCallStore } from "../tool-output/tool-calls.js";
 import { ChatLog } from "./chat-log.js";
 import type { NoticeLevel } from "./chat-entries.js";
 

@@ -1,8 +1,8 @@
 // Syntax highlighting of fenced code with cli-highlight, loaded on first use (it pulls in
 // highlight.js, a tenth of a second and several MB) so it never delays the first frame. Until it
 // has loaded, code is shown plain; the render generation then changes and the panes redraw.
-import { TerminalTextLog } from "../terminal-text.js";
-import type { StyledLine } from "../styled-text.js";
+import { TerminalTextLog } from "../text/terminal-text.js";
+import type { StyledLine } from "../text/styled-text.js";
 import { bumpRenderGeneration } from "./render-generation.js";
 import { CODE_SGR } from "./theme.js";
 

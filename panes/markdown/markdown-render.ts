@@ -4,10 +4,10 @@
 // the first frame (until then text shows plain); rendering to cells is ours, so widths are
 // measured and nothing is parsed as blessed tags.
 import type { Token, Tokens } from "marked";
-import { sanitizeText } from "../terminal-text.js";
-import { PLAIN, withStyle, type Span, type StyledLine } from "../styled-text.js";
-import { textWidth, truncateText } from "../text-width.js";
-import { wrapLine } from "../wrap.js";
+import { sanitizeText } from "../text/terminal-text.js";
+import { PLAIN, withStyle, type Span, type StyledLine } from "../text/styled-text.js";
+import { textWidth, truncateText } from "../text/text-width.js";
+import { wrapLine } from "../text/wrap.js";
 import { highlightCode } from "./code-highlight.js";
 import { bumpRenderGeneration } from "./render-generation.js";
 import { MD } from "./theme.js";

@@ -4,7 +4,7 @@
 // on each update. A code block still being written is drawn line by line, plain, each line once;
 // it is highlighted when its fence closes. So a reply of 50 000 tokens, or a 3 000-line file in a
 // code block, costs the same per frame as a short one.
-import type { StyledLine } from "../styled-text.js";
+import type { StyledLine } from "../text/styled-text.js";
 import { renderGeneration } from "./render-generation.js";
 import { codeLabelRow, codeLineRows, plainCodeLine, renderMarkdown } from "./markdown-render.js";
 

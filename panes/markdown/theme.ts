@@ -1,6 +1,6 @@
 // Colours of rendered markdown and highlighted code. Base colours only, so the person's terminal
 // theme decides the actual shades.
-import { attr, Color } from "../styled-text.js";
+import { attr, Color } from "../text/styled-text.js";
 
 export const MD = {
   text: attr(),

@@ -2,7 +2,7 @@
 // person's terminal speaks to pitwall), and the clipboard sequence (OSC 52).
 import { describe, expect, test } from "vitest";
 import { osc52 } from "../../app/osc52.js";
-import { encodeKey, encodePaste } from "../../app/pty-keys.js";
+import { encodeKey, encodePaste } from "../../app/keys/pty-keys.js";
 
 const APP = { applicationCursorKeys: true, bracketedPaste: true };
 

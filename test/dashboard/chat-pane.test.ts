@@ -6,7 +6,7 @@ import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage, Message } from "../../agent/messages.js";
 import { emptyUsage } from "../../agent/messages.js";
 import { DashboardView } from "../../panes/dashboard-view.js";
-import { RenderScheduler } from "../../panes/render-scheduler.js";
+import { RenderScheduler } from "../../panes/screen/render-scheduler.js";
 import { headlessScreen, type HeadlessScreen } from "../helpers/headless-screen.js";
 
 let h: HeadlessScreen | undefined;

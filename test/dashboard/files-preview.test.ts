@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { FilePreview, fullView, languageOf, readTextFile } from "../../panes/files-preview.js";
+import { FilePreview, fullView, languageOf, readTextFile } from "../../panes/files/files-preview.js";
 import { computeLayout } from "../../panes/layout.js";
 import { loadHighlighter } from "../../panes/markdown/code-highlight.js";
-import { fgOf, lineText } from "../../panes/styled-text.js";
+import { fgOf, lineText } from "../../panes/text/styled-text.js";
 
 const folders: string[] = [];
 afterEach(() => {

@@ -1,11 +1,11 @@
 // pitwall's frame writer and render scheduler on a headless screen: wide characters repaint
 // without shifting their row, frames are synchronized and coalesced, and italic reaches the terminal.
 import { afterEach, describe, expect, test } from "vitest";
-import { screenInternals } from "../../panes/blessed-internals.js";
-import { sgrFor } from "../../panes/blessed-patches/diff-draw.js";
-import { Canvas } from "../../panes/canvas.js";
-import { RenderScheduler, SYNC_END, SYNC_START } from "../../panes/render-scheduler.js";
-import { attr, PLAIN } from "../../panes/styled-text.js";
+import { screenInternals } from "../../panes/screen/blessed-internals.js";
+import { sgrFor } from "../../panes/screen/blessed-patches/diff-draw.js";
+import { Canvas } from "../../panes/screen/canvas.js";
+import { RenderScheduler, SYNC_END, SYNC_START } from "../../panes/screen/render-scheduler.js";
+import { attr, PLAIN } from "../../panes/text/styled-text.js";
 import { headlessScreen, type HeadlessScreen } from "../helpers/headless-screen.js";
 
 let h: HeadlessScreen | undefined;

@@ -1,6 +1,6 @@
 // The key decoder turns terminal bytes into keys, text, pastes and mouse events.
 import { describe, expect, test } from "vitest";
-import { KeyDecoder, type InputEvent } from "../../panes/key-decoder.js";
+import { KeyDecoder, type InputEvent } from "../../app/keys/key-decoder.js";
 
 function decode(...chunks: string[]): Promise<InputEvent[]> {
   const events: InputEvent[] = [];

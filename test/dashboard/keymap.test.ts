@@ -4,9 +4,9 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { ACTIONS, KEY_CONTEXTS } from "../../app/key-actions.js";
-import { canonicalKeyName, displayKeyName } from "../../app/key-names.js";
-import { defaultKeymapPath, loadKeymap, parseKeymap } from "../../app/keymap.js";
+import { ACTIONS, KEY_CONTEXTS } from "../../app/keys/key-actions.js";
+import { canonicalKeyName, displayKeyName } from "../../app/keys/key-names.js";
+import { defaultKeymapPath, loadKeymap, parseKeymap } from "../../app/keys/keymap.js";
 
 const homes: string[] = [];
 afterEach(() => {

@@ -5,7 +5,7 @@ import { highlightCode, loadHighlighter } from "../../panes/markdown/code-highli
 import { loadMarkdownParser, renderMarkdown } from "../../panes/markdown/markdown-render.js";
 import { MarkdownStream } from "../../panes/markdown/markdown-stream.js";
 import { MD } from "../../panes/markdown/theme.js";
-import { attr, Flag, flagsOf, lineText, type StyledLine } from "../../panes/styled-text.js";
+import { attr, Flag, flagsOf, lineText, type StyledLine } from "../../panes/text/styled-text.js";
 
 beforeAll(async () => {
   await loadMarkdownParser();

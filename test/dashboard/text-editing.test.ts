@@ -1,8 +1,8 @@
 // The input's editing model, history, and wrapping of long lines by character.
 import { describe, expect, test } from "vitest";
-import { InputHistory } from "../../panes/input-history.js";
-import { charWrap } from "../../panes/input-pane.js";
-import { TextBuffer } from "../../panes/text-buffer.js";
+import { InputHistory } from "../../panes/input/input-history.js";
+import { charWrap } from "../../panes/input/input-pane.js";
+import { TextBuffer } from "../../panes/input/text-buffer.js";
 
 describe("text buffer", () => {
   test("inserting text with newlines puts the cursor after it", () => {

@@ -1,9 +1,9 @@
 // Widths, word wrap, and program output with escape sequences as panes see them.
 import { describe, expect, test } from "vitest";
-import { attr, Color, lineText, PLAIN } from "../../panes/styled-text.js";
-import { applySgr, sanitizeText, TerminalTextLog } from "../../panes/terminal-text.js";
-import { graphemeWidth, textWidth, truncateText } from "../../panes/text-width.js";
-import { wrapLine } from "../../panes/wrap.js";
+import { attr, Color, lineText, PLAIN } from "../../panes/text/styled-text.js";
+import { applySgr, sanitizeText, TerminalTextLog } from "../../panes/text/terminal-text.js";
+import { graphemeWidth, textWidth, truncateText } from "../../panes/text/text-width.js";
+import { wrapLine } from "../../panes/text/wrap.js";
 
 describe("widths", () => {
   test("emoji and CJK take two columns, accents and zero-width characters none of their own", () => {

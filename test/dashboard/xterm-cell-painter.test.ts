@@ -4,10 +4,10 @@ import xtermHeadless from "@xterm/headless";
 import type { Terminal } from "@xterm/headless";
 import unicode11 from "@xterm/addon-unicode11";
 import { afterEach, describe, expect, test } from "vitest";
-import type { CellRow } from "../../panes/blessed-internals.js";
-import { Canvas } from "../../panes/canvas.js";
-import { attr, bgOf, Color, DEFAULT_COLOR, fgOf, Flag, flagsOf, PLAIN } from "../../panes/styled-text.js";
-import { paintTerminal, terminalText } from "../../panes/xterm-cell-painter.js";
+import type { CellRow } from "../../panes/screen/blessed-internals.js";
+import { Canvas } from "../../panes/screen/canvas.js";
+import { attr, bgOf, Color, DEFAULT_COLOR, fgOf, Flag, flagsOf, PLAIN } from "../../panes/text/styled-text.js";
+import { paintTerminal, terminalText } from "../../panes/jobs/xterm-cell-painter.js";
 
 const terminals: Terminal[] = [];
 afterEach(() => {

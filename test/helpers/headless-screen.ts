@@ -4,7 +4,7 @@ import { PassThrough } from "node:stream";
 import xtermHeadless from "@xterm/headless";
 import unicode11 from "@xterm/addon-unicode11";
 import type { Widgets } from "blessed";
-import { createScreen } from "../../panes/screen-factory.js";
+import { createScreen } from "../../panes/screen/screen-factory.js";
 
 export interface HeadlessScreen {
   screen: Widgets.Screen;

@@ -3,8 +3,8 @@
 // leaves the same screen, scrollback, attributes and cursor.
 import type { Terminal } from "@xterm/headless";
 import { afterEach, describe, expect, test } from "vitest";
-import { queuedOutput, skippableSpan } from "../../tools/emulator-skip.js";
-import { createJobTerminal, EmulatorFeed } from "../../tools/job-terminal.js";
+import { queuedOutput, skippableSpan } from "../../tools/jobs/emulator-skip.js";
+import { createJobTerminal, EmulatorFeed } from "../../tools/jobs/job-terminal.js";
 import { waitUntil } from "../helpers/conditions.js";
 
 const terminals: Terminal[] = [];

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { JobRegistry } from "../../tools/job-registry.js";
-import { DEFAULT_LOG_HEAD_CHARS, DEFAULT_LOG_MAX_CHARS, DEFAULT_LOG_MAX_LINE_CHARS } from "../../tools/plain-text-log.js";
-import { EMULATOR_HIGH_WATER } from "../../tools/job-terminal.js";
+import { JobRegistry } from "../../tools/jobs/job-registry.js";
+import { DEFAULT_LOG_HEAD_CHARS, DEFAULT_LOG_MAX_CHARS, DEFAULT_LOG_MAX_LINE_CHARS } from "../../tools/jobs/plain-text-log.js";
+import { EMULATOR_HIGH_WATER } from "../../tools/jobs/job-terminal.js";
 import { tempDir } from "./helpers.js";
 import { waitUntil } from "../helpers/conditions.js";
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { JobEvent } from "../../tools/job-events.js";
-import { JobRegistry, jobSettingsFromEnv, type JobSettings } from "../../tools/job-registry.js";
-import type { Job } from "../../tools/job.js";
+import type { JobEvent } from "../../tools/jobs/job-events.js";
+import { JobRegistry, jobSettingsFromEnv, type JobSettings } from "../../tools/jobs/job-registry.js";
+import type { Job } from "../../tools/jobs/job.js";
 import { tempDir } from "./helpers.js";
 import { waitUntil } from "../helpers/conditions.js";
 import { survivors } from "../helpers/processes.js";

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { JobEvent } from "../../tools/job-events.js";
-import { JobRegistry, type JobSettings } from "../../tools/job-registry.js";
-import type { CompletedJobDetails, RunningJobDetails } from "../../tools/job-result.js";
-import { createJobTools, JOB_TOOL_NAMES } from "../../tools/job-tools.js";
+import type { JobEvent } from "../../tools/jobs/job-events.js";
+import { JobRegistry, type JobSettings } from "../../tools/jobs/job-registry.js";
+import type { CompletedJobDetails, RunningJobDetails } from "../../tools/jobs/job-result.js";
+import { createJobTools, JOB_TOOL_NAMES } from "../../tools/jobs/job-tools.js";
 import type { AgentTool, ToolResult } from "../../tools/tool.js";
 import { callContext, neverAborted, tempDir } from "./helpers.js";
 import { waitUntil } from "../helpers/conditions.js";

@@ -1,0 +1,355 @@
+// Keys to actions: the overlay (when open) or the focused pane's context first, then the global
+// one. A handler that returns false lets the key fall through. Typed text goes to the input; typed
+// in another pane, an unbound character moves the focus to the input and is typed there. Three
+// states take keys before all that: the quit question (y/n), a job attached (everything goes to
+// the job but the detach key) and the new-job prompt (a one-line editor).
+import type { InputEvent } from "./key-decoder.js";
+import type { FocusTarget } from "../../panes/dashboard-view.js";
+import type { DashboardController } from "../dashboard-controller.js";
+import type { KeyContext } from "./key-actions.js";
+import { completeSlash } from "../slash-commands.js";
+import type { JobControl } from "../job-control.js";
+import { fullView } from "../../panes/files/files-preview.js";
+import type { TextBuffer } from "../../panes/input/text-buffer.js";
+
+type Handler = () => boolean | void;
+
+const CONTEXT_OF: Record<FocusTarget, KeyContext> = {
+  input: "input",
+  chat: "chat",
+  toolOutput: "tool-output",
+  jobs: "jobs",
+  files: "files",
+};
+
+export class KeyDispatcher {
+  private readonly handlers: Record<KeyContext, Record<string, Handler>>;
+  private completionIndex = -1;
+  private completionCandidates: string[] = [];
+  private completionBase = "";
+
+  constructor(
+    private readonly c: DashboardController,
+    private readonly jobs: JobControl,
+    private readonly requestFrame: () => void,
+  ) {
+    this.handlers = this.buildHandlers();
+  }
+
+  private buildHandlers(): Record<KeyContext, Record<string, Handler>> {
+    const c = this.c;
+    const v = c.view;
+    const input = v.input;
+    const b = input.buffer;
+    const edit = (fn: () => void): Handler => () => {
+      fn();
+      input.history.reset();
+    };
+    return {
+      global: {
+        quit: () => c.quit(),
+        clearOrQuit: () => c.clearOrQuit(),
+        abort: () => c.escape(),
+        help: () => c.showHelp(),
+        focusNext: () => v.cycleFocus(1),
+        focusPrev: () => v.cycleFocus(-1),
+        focusChat: () => v.setFocus("chat"),
+        focusToolOutput: () => v.setFocus("toolOutput"),
+        focusJobs: () => v.setFocus("jobs"),
+        focusFiles: () => v.setFocus("files"),
+        focusInput: () => v.setFocus("input"),
+        zoom: () => v.toggleZoom(),
+        toggleThinking: () => v.chat.toggleThinking(),
+        selectPrevTool: () => v.chat.selectTool(-1),
+        selectNextTool: () => v.chat.selectTool(1),
+        chatPageUp: () => v.chat.page(-1),
+        chatPageDown: () => v.chat.page(1),
+        chatFollow: () => {
+          v.chat.select(undefined);
+          v.chat.toBottom();
+        },
+        dismissError: () => c.dismissError(),
+        redraw: () => {
+          v.screen.realloc();
+        },
+      },
+      input: {
+        submit: () => c.submitInput("enter"),
+        followUp: () => c.submitInput("followUp"),
+        newline: edit(() => b.newline()),
+        complete: () => this.complete(),
+        historyPrev: () => {
+          if (!b.onFirstLine) return void b.up();
+          if (b.isEmpty && !input.history.browsing && c.takeBackQueued()) return;
+          const previous = input.history.previous(b.text);
+          if (previous !== undefined) input.setText(previous);
+        },
+        historyNext: () => {
+          if (!b.onLastLine) return void b.down();
+          const next = input.history.next();
+          if (next !== undefined) input.setText(next);
+        },
+        ...textEditing(b, edit),
+      },
+      chat: {
+        scrollUp: () => v.chat.scrollBy(-1),
+        scrollDown: () => v.chat.scrollBy(1),
+        pageUp: () => v.chat.page(-1),
+        pageDown: () => v.chat.page(1),
+        top: () => v.chat.toTop(),
+        bottom: () => {
+          v.chat.select(undefined);
+          v.chat.toBottom();
+        },
+        selectPrevTool: () => v.chat.selectTool(-1),
+        selectNextTool: () => v.chat.selectTool(1),
+        showTool: () => {
+          if (v.chat.selectedToolId === undefined) return false;
+          v.setFocus("toolOutput");
+        },
+        toggleThinking: () => v.chat.toggleThinking(),
+        zoom: () => v.toggleZoom(),
+      },
+      "tool-output": {
+        scrollUp: () => v.toolOutput.scrollBy(-1),
+        scrollDown: () => v.toolOutput.scrollBy(1),
+        pageUp: () => v.toolOutput.page(-1),
+        pageDown: () => v.toolOutput.page(1),
+        top: () => v.toolOutput.toTop(),
+        bottom: () => v.toolOutput.toBottom(),
+        zoom: () => v.toggleZoom(),
+      },
+      jobs: {
+        up: () => v.jobs.move(-1),
+        down: () => v.jobs.move(1),
+        newJob: () => this.jobs.newJob(),
+        kill: () => this.jobs.stop(v.jobs.selectedId, false),
+        killHard: () => this.jobs.stop(v.jobs.selectedId, true),
+        restart: () => this.jobs.restart(v.jobs.selectedId),
+        start: () => this.jobs.start(v.jobs.selectedId),
+        remove: () => this.jobs.remove(v.jobs.selectedId),
+        attach: () => this.jobs.attach(v.jobs.selectedId),
+        zoom: () => v.toggleZoom(),
+        scrollUp: () => v.jobTerminal.scrollBy(-1),
+        scrollDown: () => v.jobTerminal.scrollBy(1),
+        pageUp: () => v.jobTerminal.page(-1),
+        pageDown: () => v.jobTerminal.page(1),
+        top: () => v.jobTerminal.toTop(),
+        bottom: () => v.jobTerminal.toBottom(),
+        copyScreen: () => this.jobs.copy(v.jobs.selectedId, "screen"),
+        copyLog: () => this.jobs.copy(v.jobs.selectedId, "log"),
+      },
+      // While attached, keys never reach these handlers but the detach key (attach-mode.ts).
+      attached: {},
+      files: {
+        up: () => v.files.move(-1),
+        down: () => v.files.move(1),
+        open: () => this.openFile(),
+        toggleDiff: () => v.files.toggleDiff(),
+        pageUp: () => v.files.pagePreview(-1),
+        pageDown: () => v.files.pagePreview(1),
+        zoom: () => v.toggleZoom(),
+      },
+      overlay: {
+        close: () => {
+          if (v.picker.open) return false;
+          v.help.hide();
+        },
+        up: () => (v.picker.open ? v.picker.move(-1) : v.help.scrollBy(-1)),
+        down: () => (v.picker.open ? v.picker.move(1) : v.help.scrollBy(1)),
+        pageUp: () => (v.picker.open ? v.picker.move(-10) : v.help.page(-1)),
+        pageDown: () => (v.picker.open ? v.picker.move(10) : v.help.page(1)),
+        top: () => (v.picker.open ? v.picker.move(-1e9) : v.help.toTop()),
+        bottom: () => (v.picker.open ? v.picker.move(1e9) : v.help.toBottom()),
+        pick: () => false,
+      },
+    };
+  }
+
+  /** Runs the action bound to `key` in `context`; false when nothing handled it. */
+  private run(context: KeyContext, key: string): boolean {
+    const action = this.c.keymap.lookup(context, key);
+    if (!action) return false;
+    const handler = this.handlers[context][action];
+    if (!handler) return false;
+    return handler() !== false;
+  }
+
+  /** Handles a key in the overlay, focused-pane and global contexts; true when handled. */
+  key(name: string): boolean {
+    const v = this.c.view;
+    if (name !== "tab") this.completionIndex = -1;
+    if (v.overlayOpen) {
+      // An overlay takes every key, except the ones that quit.
+      if (!this.run("overlay", name)) {
+        const global = this.c.keymap.lookup("global", name);
+        if (global === "quit" || global === "clearOrQuit") this.run("global", name);
+      }
+      return true;
+    }
+    const context = CONTEXT_OF[v.focus];
+    return this.run(context, name) || this.run("global", name);
+  }
+
+  handle(event: InputEvent): void {
+    if (this.takenBefore(event)) {
+      this.requestFrame();
+      return;
+    }
+    const v = this.c.view;
+    switch (event.type) {
+      case "key":
+        if (!this.key(event.name) && event.name.length === 1 && !v.overlayOpen) this.typeText(event.name);
+        break;
+      case "text":
+        this.completionIndex = -1;
+        if (v.overlayOpen) {
+          for (const ch of event.text) this.key(ch === " " ? "space" : ch);
+        } else if (v.focus === "input") {
+          v.input.buffer.insert(event.text);
+          v.input.history.reset();
+        } else {
+          const chars = [...event.text];
+          for (let i = 0; i < chars.length; i++) {
+            const ch = chars[i]!;
+            // A character typed before this one may have moved the focus to the input.
+            if ((v.focus as FocusTarget) === "input") {
+              v.input.buffer.insert(chars.slice(i).join(""));
+              break;
+            }
+            if (!this.key(ch === " " ? "space" : ch)) this.typeText(ch);
+          }
+        }
+        break;
+      case "paste":
+        if (v.overlayOpen) break;
+        v.setFocus("input");
+        v.input.paste(event.text);
+        break;
+      case "mouse": {
+        const target = v.paneAt(event.x, event.y);
+        if (event.action === "wheelup" || event.action === "wheeldown") {
+          const rows = event.action === "wheelup" ? -3 : 3;
+          if (v.help.open) v.help.scrollBy(rows);
+          else if (v.jobTerminal.contains(event.x, event.y)) v.jobTerminal.scrollBy(rows);
+          else if (target === "chat") v.chat.scrollBy(rows);
+          else if (target === "toolOutput") v.toolOutput.scrollBy(rows);
+          else if (target === "jobs") v.jobs.move(Math.sign(rows));
+          else if (target === "files") v.files.move(Math.sign(rows));
+        } else if (event.action === "press" && target && !v.overlayOpen) v.setFocus(target);
+        break;
+      }
+    }
+    this.requestFrame();
+  }
+
+  /** The quit question, an attached job and the new-job prompt take input first; true when one did. */
+  private takenBefore(event: InputEvent): boolean {
+    const c = this.c;
+    if (c.quitQuestion && (event.type === "key" || event.type === "text")) {
+      const answer = event.type === "text" ? event.text.trim().toLowerCase() : event.name;
+      const quitKey = event.type === "key" && ["quit", "clearOrQuit"].includes(c.keymap.lookup("global", event.name) ?? "");
+      if (answer === "y" || quitKey) c.answerQuit(true);
+      else {
+        c.answerQuit(false);
+        // "n" and Esc only answer; any other key also does what it does.
+        if (!(answer === "n" || answer === "escape")) return false;
+      }
+      return true;
+    }
+    if (this.jobs.attachMode.attachedId !== undefined) {
+      if (event.type !== "mouse") this.jobs.attachMode.handle(event);
+      return true;
+    }
+    const prompt = c.view.prompt;
+    if (prompt.open) {
+      if (event.type === "text" || event.type === "paste") prompt.insert(event.text);
+      else if (event.type === "key") this.promptKey(event.name);
+      return true;
+    }
+    return false;
+  }
+
+  /** A key in the new-job prompt: Enter starts the job, Esc (or Ctrl+C) cancels, editing keys edit. */
+  private promptKey(name: string): void {
+    const b = this.c.view.prompt.buffer;
+    const global = this.c.keymap.lookup("global", name);
+    if (global === "abort" || global === "clearOrQuit") return this.jobs.cancelPrompt();
+    const editing: Record<string, () => void> = { submit: () => this.jobs.submitPrompt(), ...textEditing(b) };
+    const action = this.c.keymap.lookup("input", name);
+    if (action && editing[action]) editing[action]!();
+    else if (name === "space") b.insert(" ");
+    else if ([...name].length === 1) b.insert(name);
+  }
+
+  /** Enter in the files pane: the whole file, or its last diff, in the tool-output pane. */
+  private openFile(): void {
+    const v = this.c.view;
+    const file = v.files.selected;
+    if (!file) return;
+    const mode = v.files.modeFor(file);
+    const path = v.files.displayPath(file.path);
+    void fullView(file, mode).then((lines) => {
+      const record = v.tools.addPersonal(mode === "diff" ? `last edit of ${path}` : `file ${path}`, { lines });
+      v.toolOutput.select(record.id);
+      this.requestFrame();
+    });
+  }
+
+  private typeText(text: string): void {
+    const v = this.c.view;
+    v.setFocus("input");
+    v.input.buffer.insert(text);
+  }
+
+  /** Tab in the input: complete a slash command (cycling through candidates); otherwise move focus. */
+  private complete(): boolean {
+    const input = this.c.view.input;
+    const text = input.buffer.text;
+    if (this.completionIndex >= 0 && this.completionCandidates.length > 1) {
+      this.completionIndex = (this.completionIndex + 1) % this.completionCandidates.length;
+      input.setText(this.withCandidate(this.completionBase, this.completionCandidates[this.completionIndex]!));
+      return true;
+    }
+    const result = completeSlash(text, this.c);
+    if (!result) return false;
+    if (result.candidates.length === 0) {
+      this.c.flash("no completion");
+      return true;
+    }
+    input.setText(result.text);
+    if (result.candidates.length > 1) {
+      this.c.flash(result.candidates.slice(0, 12).join("  ") + (result.candidates.length > 12 ? "  …" : ""), 4000);
+      if (result.text === text) {
+        // Nothing more in common: Tab again cycles through the candidates.
+        this.completionBase = text;
+        this.completionCandidates = result.candidates;
+        this.completionIndex = 0;
+        input.setText(this.withCandidate(text, result.candidates[0]!));
+      }
+    }
+    return true;
+  }
+
+  private withCandidate(base: string, candidate: string): string {
+    if (candidate.startsWith("/")) return `${candidate} `;
+    return base.replace(/\S*$/, candidate);
+  }
+}
+
+/** Cursor moves and deletions in a text buffer: the input's and the new-job prompt's. `edited` wraps the deletions. */
+function textEditing(b: TextBuffer, edited: (fn: () => void) => Handler = (fn) => fn): Record<string, Handler> {
+  return {
+    left: () => b.left(),
+    right: () => b.right(),
+    lineStart: () => b.home(),
+    lineEnd: () => b.end(),
+    wordLeft: () => b.wordLeft(),
+    wordRight: () => b.wordRight(),
+    backspace: edited(() => b.backspace()),
+    deleteForward: edited(() => b.deleteForward()),
+    deleteWordBack: edited(() => b.deleteWordBack()),
+    deleteToLineStart: edited(() => b.deleteToLineStart()),
+    deleteToLineEnd: edited(() => b.deleteToLineEnd()),
+  };
+}

@@ -1,0 +1,145 @@
+// The jobs pane: every background job, whoever started it, with its status coloured, its runtime,
+// a mark for output the person has not seen yet, and a selection the job keys act on. Built from
+// job events only, so it knows nothing of the registry. The selected job's terminal is painted
+// below the list by JobTerminalPane.
+import type { Widgets } from "blessed";
+import type { PitwallEvent } from "../../agent/events.js";
+import type { JobInfo } from "../../tools/jobs/job-events.js";
+import type { Canvas } from "../screen/canvas.js";
+import { formatDuration } from "../text/format.js";
+import { PaneBox } from "../screen/pane-box.js";
+import { attr, Color, withStyle, type StyledLine } from "../text/styled-text.js";
+import { sanitizeText } from "../text/terminal-text.js";
+import { fitText, textWidth, truncateText } from "../text/text-width.js";
+
+const DIM = attr({ fg: Color.grey });
+const RUNNING = attr({ fg: Color.green });
+const FAILED = attr({ fg: Color.red });
+const KILLED = attr({ fg: Color.yellow });
+
+const UNSEEN = attr({ fg: Color.yellow, bold: true });
+const PERSON = attr({ fg: Color.magenta });
+
+export function jobStatusText(job: JobInfo, now: number): { text: string; attr: number } {
+  if (job.status === "running") return { text: `up ${formatDuration(now - job.startedAt)}`, attr: RUNNING };
+  const ran = formatDuration((job.endedAt ?? now) - job.startedAt);
+  if (job.status === "killed") return { text: `${job.signal ? `killed ${job.signal.replace(/^SIG/, "")}` : "killed"} ${ran}`, attr: KILLED };
+  return { text: `exit ${job.exitCode ?? "?"} ${ran}`, attr: job.exitCode === 0 ? DIM : FAILED };
+}
+
+export class JobsPane extends PaneBox {
+  private readonly jobs = new Map<string, JobInfo>();
+  selectedId: string | undefined;
+  /** The job whose terminal is on screen now (its output is seen as it comes). */
+  viewedId: string | undefined;
+  /** Jobs that printed since the person last had their terminal on screen. */
+  private readonly unseen = new Set<string>();
+  emptyHint = "No jobs. Background shells the agent starts (bash_stream) show here.";
+  private scrollTop = 0;
+
+  constructor(screen: Widgets.Screen) {
+    super(screen, { title: "jobs" });
+  }
+
+  /** Applies a job event; true when the list changed (job output changes it only the first time). */
+  handle(event: PitwallEvent): boolean {
+    switch (event.type) {
+      case "job_started":
+        this.unseen.delete(event.job.id);
+        this.jobs.set(event.job.id, event.job);
+        if (this.selectedId === undefined) this.selectedId = event.job.id;
+        return true;
+      case "job_exited":
+        this.jobs.set(event.job.id, event.job);
+        if (this.selectedId === undefined) this.selectedId = event.job.id;
+        return true;
+      case "job_removed":
+        this.jobs.delete(event.jobId);
+        this.unseen.delete(event.jobId);
+        if (this.selectedId === event.jobId) this.selectedId = this.list()[0]?.id;
+        return true;
+      case "tool_execution_output":
+        if (event.jobId === this.viewedId || this.unseen.has(event.jobId) || !this.jobs.has(event.jobId)) return false;
+        this.unseen.add(event.jobId);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Whether the job printed something the person has not had on screen. */
+  hasUnseen(id: string): boolean {
+    return this.unseen.has(id);
+  }
+
+  /** The job's terminal is on screen: its output counts as seen. */
+  markViewed(id: string | undefined): void {
+    this.viewedId = id;
+    if (id !== undefined) this.unseen.delete(id);
+  }
+
+  select(id: string): void {
+    if (this.jobs.has(id)) this.selectedId = id;
+  }
+
+  list(): JobInfo[] {
+    return [...this.jobs.values()];
+  }
+
+  get runningCount(): number {
+    let n = 0;
+    for (const job of this.jobs.values()) if (job.status === "running") n++;
+    return n;
+  }
+
+  get selected(): JobInfo | undefined {
+    return this.selectedId === undefined ? undefined : this.jobs.get(this.selectedId);
+  }
+
+  /** Moves the selection (-1 up, 1 down). */
+  move(direction: number): void {
+    const ids = this.list().map((j) => j.id);
+    if (ids.length === 0) return;
+    const at = this.selectedId === undefined ? -1 : ids.indexOf(this.selectedId);
+    this.selectedId = ids[Math.min(ids.length - 1, Math.max(0, at + direction))];
+  }
+
+  /** Rows of the job list at a width (the selected job marked). */
+  rows(width: number, now: number): StyledLine[] {
+    return this.list().map((job) => {
+      const selected = job.id === this.selectedId;
+      const status = jobStatusText(job, now);
+      const restarts = job.restarts > 0 ? `↻${job.restarts} ` : "";
+      const head = `${selected ? "▶" : " "}`;
+      const id = `${job.id} `;
+      const room = Math.max(1, width - textWidth(head) - 1 - textWidth(id) - textWidth(restarts) - textWidth(status.text) - 1);
+      const command = fitText(truncateText(sanitizeText(job.command).replace(/\s+/g, " "), room), room);
+      const unseen = this.unseen.has(job.id);
+      const row: StyledLine = [
+        { text: head, attr: selected ? attr({ fg: Color.cyan, bold: true }) : DIM },
+        { text: unseen ? "•" : " ", attr: UNSEEN },
+        { text: id, attr: selected ? attr({ fg: Color.cyan, bold: true }) : job.startedBy === "user" ? PERSON : DIM },
+        { text: `${command} `, attr: attr() },
+        { text: restarts, attr: DIM },
+        status,
+      ];
+      return selected && this.focused ? row.map((s) => ({ text: s.text, attr: withStyle(s.attr, { inverse: true }) })) : row;
+    });
+  }
+
+  protected paintContent(canvas: Canvas): void {
+    const rows = this.rows(canvas.width, Date.now());
+    this.titleRight = rows.length ? `${this.runningCount} up` : "";
+    if (rows.length === 0) {
+      canvas.paintMessage(this.emptyHint, DIM);
+      return;
+    }
+    const selectedIndex = this.list().findIndex((j) => j.id === this.selectedId);
+    if (selectedIndex >= 0) {
+      if (selectedIndex < this.scrollTop) this.scrollTop = selectedIndex;
+      if (selectedIndex >= this.scrollTop + canvas.height) this.scrollTop = selectedIndex - canvas.height + 1;
+    }
+    this.scrollTop = Math.max(0, Math.min(this.scrollTop, rows.length - canvas.height));
+    canvas.paintRows(rows.slice(this.scrollTop, this.scrollTop + canvas.height));
+  }
+}

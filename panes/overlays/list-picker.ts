@@ -1,0 +1,52 @@
+// A modal list to choose one item from (the sessions offered by --resume): Up/Down move, Enter
+// picks, Esc declines. Each item is one pre-formatted row.
+import type { Widgets } from "blessed";
+import type { Canvas } from "../screen/canvas.js";
+import { PaneBox } from "../screen/pane-box.js";
+import { attr, Color, withStyle, type StyledLine } from "../text/styled-text.js";
+
+const DIM = attr({ fg: Color.grey });
+
+export class ListPicker extends PaneBox {
+  private items: StyledLine[] = [];
+  private footer = "";
+  selected = 0;
+  private scrollTop = 0;
+  open = false;
+
+  constructor(screen: Widgets.Screen) {
+    super(screen, { title: "pick" });
+    this.setVisible(false);
+  }
+
+  show(title: string, items: StyledLine[], footer: string): void {
+    this.title = title;
+    this.items = items;
+    this.footer = footer;
+    this.selected = 0;
+    this.scrollTop = 0;
+    this.open = true;
+    this.raise();
+  }
+
+  hide(): void {
+    this.open = false;
+    this.setVisible(false);
+  }
+
+  move(direction: number): void {
+    this.selected = Math.max(0, Math.min(this.items.length - 1, this.selected + direction));
+  }
+
+  protected paintContent(canvas: Canvas): void {
+    const height = Math.max(1, canvas.height - 2);
+    if (this.selected < this.scrollTop) this.scrollTop = this.selected;
+    if (this.selected >= this.scrollTop + height) this.scrollTop = this.selected - height + 1;
+    const rows: StyledLine[] = this.items.slice(this.scrollTop, this.scrollTop + height).map((row, i) =>
+      i + this.scrollTop === this.selected ? [{ text: "▶ ", attr: attr({ fg: Color.cyan, bold: true, inverse: true }) }, ...row.map((s) => ({ text: s.text, attr: withStyle(s.attr, { inverse: true }) }))] : [{ text: "  ", attr: attr() }, ...row],
+    );
+    while (rows.length < height) rows.push([]);
+    rows.push([], [{ text: this.footer, attr: DIM }]);
+    canvas.paintRows(rows);
+  }
+}

@@ -1,0 +1,118 @@
+// Runtime patch: replaces blessed's Screen.draw with a frame writer that
+// - keeps a wide grapheme and the empty cell after it together, so a changed emoji never shifts
+//   the rest of its row (blessed's own table thinks 🚀 is one column);
+// - after a grapheme of several code points (where terminals disagree on the width) moves the
+//   cursor to the column it must be in, so the right border stays put whatever the terminal did;
+// - writes italic, strikethrough and dim, which blessed's attributes cannot express;
+// - always sends Unicode box drawing (no ACS switching), for a UTF-8 terminal.
+import blessed from "blessed";
+import type { Widgets } from "blessed";
+import { screenInternals, type CellRow, type ScreenInternals } from "../blessed-internals.js";
+import { Flag } from "../../text/styled-text.js";
+import { graphemeWidth } from "../../text/text-width.js";
+
+const sgrCache = new Map<number, string>();
+// @types/blessed declares only colors.match; reduce (256 → 16/8 colours) exists at runtime.
+const { reduce: reduceColor } = (blessed as unknown as { colors: { reduce(color: number, total: number): number } }).colors;
+
+function colorCode(color: number, base: number, colors: number): string {
+  const c = colors >= 256 ? color : reduceColor(color, colors);
+  if (c < 8) return `${base + c}`;
+  if (c < 16) return `${base + 60 + c - 8}`;
+  return `${base + 8};5;${c}`;
+}
+
+/** The SGR sequence that sets exactly this attribute (starting from a reset). */
+export function sgrFor(attr: number, colors = 256): string {
+  const key = attr * 4 + (colors >= 256 ? 3 : colors >= 16 ? 2 : 1);
+  let s = sgrCache.get(key);
+  if (s !== undefined) return s;
+  const flags = (attr >> 18) & 0x1ff;
+  const fg = (attr >> 9) & 0x1ff;
+  const bg = attr & 0x1ff;
+  s = "\x1b[0";
+  if (flags & Flag.bold) s += ";1";
+  if (flags & Flag.dim) s += ";2";
+  if (flags & Flag.italic) s += ";3";
+  if (flags & Flag.underline) s += ";4";
+  if (flags & Flag.inverse) s += ";7";
+  if (flags & Flag.strike) s += ";9";
+  if (fg !== 0x1ff) s += `;${colorCode(fg, 30, colors)}`;
+  if (bg !== 0x1ff) s += `;${colorCode(bg, 40, colors)}`;
+  s += "m";
+  sgrCache.set(key, s);
+  return s;
+}
+
+function cellWidth(ch: string): number {
+  if (ch.length === 1) {
+    const code = ch.charCodeAt(0);
+    if (code >= 0x20 && code < 0x7f) return 1;
+  }
+  return graphemeWidth(ch) === 2 ? 2 : 1;
+}
+
+/** Several code points (combining marks, flags): the terminal may count them differently. */
+function needsCursorFix(ch: string): boolean {
+  return ch.length > 2 || (ch.length === 2 && !(ch.charCodeAt(0) >= 0xd800 && ch.charCodeAt(0) <= 0xdbff));
+}
+
+/** The bytes that bring the terminal from `olines` to `lines` for rows start..end; updates `olines`. */
+export function diffRows(s: ScreenInternals, start: number, end: number): string {
+  const colors = s.tput.colors;
+  let out = "";
+  let attr = -1;
+  for (let y = start; y <= end; y++) {
+    const line: CellRow | undefined = s.lines[y];
+    const old: CellRow | undefined = s.olines[y];
+    if (!line || !old || !line.dirty) continue;
+    line.dirty = false;
+    let cursorX = -1;
+    const n = line.length;
+    for (let x = 0; x < n; ) {
+      const cell = line[x]!;
+      let ch = cell[1];
+      let w = ch === "" ? 1 : cellWidth(ch);
+      if (w === 2 && (x + 1 >= n || line[x + 1]![1] !== "")) {
+        // The right half was painted over (or there is no room): show a space instead.
+        w = 1;
+        ch = " ";
+      }
+      const o = old[x]!;
+      const same = o[0] === cell[0] && o[1] === ch && (w === 1 || (old[x + 1]![0] === line[x + 1]![0] && old[x + 1]![1] === ""));
+      if (same) {
+        x += w;
+        continue;
+      }
+      if (cursorX !== x) out += `\x1b[${y + 1};${x + 1}H`;
+      if (cell[0] !== attr) {
+        out += sgrFor(cell[0], colors);
+        attr = cell[0];
+      }
+      out += ch === "" ? " " : ch;
+      o[0] = cell[0];
+      o[1] = ch;
+      if (w === 2) {
+        const o2 = old[x + 1]!;
+        o2[0] = line[x + 1]![0];
+        o2[1] = "";
+        // Writing over the left half of an old wide character erased its right half too.
+        const o3 = old[x + 2];
+        if (o3 && o3[1] === "") o3[1] = "\0";
+      }
+      x += w;
+      cursorX = x;
+      if (needsCursorFix(ch) && x < n) out += `\x1b[${x + 1}G`;
+    }
+  }
+  if (out) out += "\x1b[0m";
+  return out;
+}
+
+export function installDiffDraw(screen: Widgets.Screen): void {
+  const s = screenInternals(screen);
+  s.draw = (start: number, end: number): void => {
+    const out = diffRows(s, start, end);
+    if (out) s.program._write(out);
+  };
+}

@@ -1,0 +1,145 @@
+// What the dashboard knows about each tool call, built from bus events (or from a resumed
+// session's messages): name, arguments, status, timing, the live output and the final result.
+// The chat pane draws one line per call from it; the tool-output pane draws a call in full. The
+// person's own views (a `!command`, `/tail`, a file opened from the files pane) are records too,
+// marked `personal`: the tool-output pane shows them, the chat does not list them.
+import type { PitwallEvent } from "../../agent/events.js";
+import type { Message } from "../../agent/messages.js";
+import type { StyledLine } from "../text/styled-text.js";
+import { toolCallsOf } from "../../agent/messages.js";
+import { TerminalTextLog } from "../text/terminal-text.js";
+
+export type ToolCallStatus = "pending" | "running" | "done" | "error";
+
+export interface ToolCallResult {
+  content: string;
+  details: unknown;
+  isError: boolean;
+}
+
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  status: ToolCallStatus;
+  startedAt?: number;
+  durationMs?: number;
+  /** Output streamed while it ran (tool_execution_update), raw as the tool sent it. */
+  output: TerminalTextLog;
+  result?: ToolCallResult;
+  /** Bumped on every change. */
+  version: number;
+  /** The person's own view, not a call of the agent's. */
+  personal?: boolean;
+  /** Shown as the pane's title instead of the call's name and key argument. */
+  title?: string;
+  /** Finished content to show as is (instead of the output or the result). */
+  lines?: StyledLine[];
+  /** A personal view that opens at its end (a log's tail, a command's output) rather than its start. */
+  followEnd?: boolean;
+}
+
+export class ToolCallStore {
+  private readonly byId = new Map<string, ToolCallRecord>();
+  /** Ids in the order the calls appeared. */
+  readonly order: string[] = [];
+  /** The call that ran most recently (running, or the last one finished). */
+  latestId: string | undefined;
+
+  get(id: string): ToolCallRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  get size(): number {
+    return this.order.length;
+  }
+
+  clear(): void {
+    this.byId.clear();
+    this.order.length = 0;
+    this.latestId = undefined;
+  }
+
+  /** Registers a call seen in an assistant message (streaming or finished). */
+  ensure(id: string, name: string, args?: Record<string, unknown>): ToolCallRecord {
+    let record = this.byId.get(id);
+    if (!record) {
+      record = { id, name, args: args ?? {}, status: "pending", output: new TerminalTextLog(), version: 0 };
+      this.byId.set(id, record);
+      this.order.push(id);
+    } else if (args) {
+      record.args = args;
+      record.version++;
+    }
+    return record;
+  }
+
+  private personalCount = 0;
+
+  /** A record for something the person asked to see; never the latest call, never in the chat. */
+  addPersonal(title: string, options: { lines?: StyledLine[]; followEnd?: boolean } = {}): ToolCallRecord {
+    const { lines, followEnd } = options;
+    const id = `person-${++this.personalCount}`;
+    const record: ToolCallRecord = {
+      id,
+      name: "person",
+      args: {},
+      status: lines ? "done" : "running",
+      startedAt: Date.now(),
+      output: new TerminalTextLog(),
+      version: 0,
+      personal: true,
+      title,
+      followEnd: followEnd ?? false,
+      ...(lines ? { lines } : {}),
+    };
+    this.byId.set(id, record);
+    return record;
+  }
+
+  /** Applies an event; returns the record it changed, if any. */
+  handle(event: PitwallEvent): ToolCallRecord | undefined {
+    switch (event.type) {
+      case "tool_execution_start": {
+        const record = this.ensure(event.toolCallId, event.toolName, event.args);
+        record.status = "running";
+        record.startedAt = Date.now();
+        record.version++;
+        this.latestId = record.id;
+        return record;
+      }
+      case "tool_execution_update": {
+        const record = this.ensure(event.toolCallId, event.toolName);
+        record.output.write(event.chunk);
+        record.version++;
+        return record;
+      }
+      case "tool_execution_end": {
+        const record = this.ensure(event.toolCallId, event.toolName);
+        record.status = event.isError ? "error" : "done";
+        record.durationMs = event.durationMs;
+        record.result = { content: event.content, details: event.details, isError: event.isError };
+        record.version++;
+        this.latestId = record.id;
+        return record;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** Rebuilds records from a conversation (a resumed session). */
+  loadMessages(messages: readonly Message[]): void {
+    for (const m of messages) {
+      if (m.role === "assistant") {
+        for (const call of toolCallsOf(m)) this.ensure(call.id, call.name, call.arguments);
+      } else if (m.role === "toolResult") {
+        const record = this.ensure(m.toolCallId, m.toolName);
+        record.status = m.isError ? "error" : "done";
+        record.result = { content: m.content, details: m.details, isError: m.isError };
+        record.version++;
+        this.latestId = record.id;
+      }
+    }
+  }
+}

@@ -1,0 +1,110 @@
+// The tools that look at jobs without touching them: list_processes (every job, running or recently
+// finished) and get_process_log (a job's plain-text log, paged by lines).
+import { Type } from "@sinclair/typebox";
+import { capOutput } from "../output-cap.js";
+import type { JobInfo } from "./job-events.js";
+import type { JobRegistry } from "./job-registry.js";
+import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "./job-format.js";
+import { clamp } from "./job-settings.js";
+import type { AgentTool } from "../tool.js";
+
+export interface JobListDetails {
+  jobs: (JobInfo & { runtimeMs: number; lastLine: string })[];
+}
+
+export const listParameters = Type.Object({});
+
+export function createListProcessesTool(registry: JobRegistry): AgentTool<typeof listParameters, JobListDetails> {
+  return {
+    name: "list_processes",
+    label: "List jobs",
+    description: `List background jobs: running ones and those finished in the last ${formatDuration(registry.settings.ttlMs)}, with id, status, exit code or signal, runtime, who started it (you or the person), command and last output line.`,
+    parameters: listParameters,
+    async execute() {
+      const jobs = registry.list();
+      if (jobs.length === 0) return { content: "No background jobs.", details: { jobs: [] } };
+      const now = Date.now();
+      const rows = jobs.map((job) => {
+        const info = job.info;
+        const last = lastLines(job.log, 1, 160)[0] ?? "";
+        return { info, last, runtimeMs: runtime(info, now) };
+      });
+      const lines = rows.map(({ info, last, runtimeMs }) => {
+        const who = info.startedBy === "user" ? "the person" : "you";
+        const restarts = info.restarts > 0 ? `, restarted ${info.restarts}×` : "";
+        const tail = last ? `\n    last: ${last}` : "";
+        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who}${restarts}, pid ${info.pid}: ${shortCommand(info.command)}${tail}`;
+      });
+      const running = rows.filter((row) => row.info.status === "running").length;
+      return {
+        content: `${running} running, ${rows.length - running} finished:\n${lines.join("\n")}`,
+        details: { jobs: rows.map(({ info, last, runtimeMs }) => ({ ...info, runtimeMs, lastLine: last })) },
+      };
+    },
+  };
+}
+
+export const DEFAULT_LOG_LIMIT = 200;
+export const MAX_LOG_LIMIT = 2_000;
+
+export const getLogParameters = Type.Object({
+  jobId: Type.String({ description: 'The job id, e.g. "3".' }),
+  offset: Type.Optional(Type.Number({ description: "First line to show, 1-based. Without it, the last `limit` lines." })),
+  limit: Type.Optional(Type.Number({ description: `Lines to show (default ${DEFAULT_LOG_LIMIT}, at most ${MAX_LOG_LIMIT}).` })),
+});
+
+export interface JobLogDetails {
+  jobId: string;
+  fromLine: number;
+  toLine: number;
+  totalLines: number;
+  firstKeptLine: number;
+}
+
+export function createGetProcessLogTool(registry: JobRegistry): AgentTool<typeof getLogParameters, JobLogDetails> {
+  return {
+    name: "get_process_log",
+    label: "Job log",
+    description: [
+      `Read a background job's output as plain text, by line numbers: offset (1-based) and limit (default ${DEFAULT_LOG_LIMIT}, at most ${MAX_LOG_LIMIT}); without offset, the last limit lines.`,
+      `Memory keeps the most recent lines of each job (about 10 000); older ones are dropped and the reply says which. Output is capped at ${registry.settings.maxOutputChars} characters. Reading the log does not affect what poll_process returns next.`,
+    ].join("\n"),
+    parameters: getLogParameters,
+    async execute(_toolCallId, params) {
+      const job = registry.get(params.jobId);
+      if (!job) {
+        throw new Error(`No job with id "${params.jobId}". list_processes shows the jobs there are (finished jobs are forgotten after ${formatDuration(registry.settings.ttlMs)}).`);
+      }
+      const log = job.log;
+      const limit = clamp(Math.floor(params.limit ?? DEFAULT_LOG_LIMIT), 1, MAX_LOG_LIMIT);
+      const partial = log.partialLine.length > 0;
+      const total = log.lineCount + (partial ? 1 : 0);
+      const first = log.firstKeptLine;
+      const label = `Job ${job.id} (${describeStatus(job.info)}): ${shortCommand(job.command)}`;
+      if (total === 0) {
+        return { content: `${label}\nNo output yet.`, details: { jobId: job.id, fromLine: 0, toLine: 0, totalLines: 0, firstKeptLine: first } };
+      }
+      let from = params.offset === undefined ? Math.max(1, total - limit + 1) : Math.floor(params.offset);
+      if (from > total) {
+        return {
+          content: `offset ${from} is past the end: job ${job.id} has printed ${total} lines. Use an offset up to ${total}, or omit it for the last lines.`,
+          isError: true,
+        };
+      }
+      const notes: string[] = [];
+      if (from < first) {
+        notes.push(`Lines ${Math.max(1, from)}–${first - 1} are no longer in memory (only recent lines are kept); showing from line ${first}.`);
+        from = first;
+      }
+      from = Math.max(1, from);
+      const to = Math.min(total, from + limit - 1);
+      const lines = log.range(from, Math.min(to, log.lineCount) + 1);
+      if (partial && to === total) lines.push(log.partialLine);
+      const capped = capOutput(lines.join("\n"), registry.settings.maxOutputChars);
+      if (capped.truncated) notes.push("These lines were cut to head and tail; ask for fewer lines to see them whole.");
+      if (to < total) notes.push(`More: offset ${to + 1} continues (lines ${to + 1}–${total}).`);
+      const content = [`${label}\nLines ${from}–${to} of ${total}:`, capped.text, ...notes.map((n) => `[${n}]`)].join("\n");
+      return { content, details: { jobId: job.id, fromLine: from, toLine: to, totalLines: total, firstKeptLine: first } };
+    },
+  };
+}

@@ -1,0 +1,365 @@
+// The one owner of every background job, whoever started it: the agent through bash_stream, or the
+// person from the jobs pane. It starts, stops, restarts and removes jobs, publishes their events,
+// keeps finished jobs listed for a while, remembers what the agent must be told, and makes sure no
+// process group outlives pitwall.
+import { existsSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
+import type { JobEvent, JobInfo, JobStarter } from "./job-events.js";
+import { shortCommand } from "./job-format.js";
+import { JobNotices } from "./job-notices.js";
+import { jobSettingsFromEnv, MAX_STDIN_BYTES, type JobSettings } from "./job-settings.js";
+import { Job, type StdinMode } from "./job.js";
+import { splitChunk } from "./output-chunks.js";
+import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
+
+export { jobSettingsFromEnv, type JobSettings } from "./job-settings.js";
+export { installJobCleanup } from "./job-cleanup.js";
+export { Job } from "./job.js";
+
+export interface StartJobOptions {
+  command: string;
+  /** Relative paths resolve against the registry's cwd. */
+  cwd?: string;
+  /** Added to (and overriding) the inherited environment. */
+  env?: Record<string, string>;
+  stdinMode?: StdinMode;
+  startedBy: JobStarter;
+  toolCallId?: string;
+  /** The terminal's size at start (the pane it will be shown in); the settings' size otherwise. */
+  size?: TerminalSize;
+}
+
+export interface TerminalSize {
+  cols: number;
+  rows: number;
+}
+
+export interface JobRegistryOptions {
+  cwd: string;
+  settings?: Partial<JobSettings>;
+  /** The environment jobs inherit and settings are read from; process.env by default. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** After KILL, how long to wait for the exit to be observed before giving up on it. */
+const KILL_OBSERVE_MS = 5_000;
+const LEFTOVER_POLL_MS = 25;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Resolves true if `promise` settled within `ms`, false otherwise. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class JobRegistry {
+  readonly settings: JobSettings;
+  readonly cwd: string;
+  private readonly baseEnv: Record<string, string>;
+  private readonly shell: string;
+  /** Insertion order is start order; a restart keeps its slot. */
+  private readonly jobs = new Map<string, Job>();
+  private readonly listeners = new Set<(event: JobEvent) => void>();
+  private readonly notices = new JobNotices();
+  private readonly ttlTimers = new Map<string, NodeJS.Timeout>();
+  /** Groups a bash call left running in the background; ended with the jobs. */
+  private readonly adopted = new Set<number>();
+  private nextId = 1;
+  private shuttingDown = false;
+
+  constructor(options: JobRegistryOptions) {
+    const env = options.env ?? process.env;
+    this.cwd = options.cwd;
+    this.settings = jobSettingsFromEnv(env, options.settings);
+    this.baseEnv = Object.fromEntries(
+      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    this.shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+  }
+
+  subscribe(listener: (event: JobEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Starts a job. Throws a clear Error past the limit of simultaneous jobs or for a missing folder. */
+  start(options: StartJobOptions): Job {
+    if (this.shuttingDown) throw new Error("Cannot start a job: pitwall is shutting down.");
+    this.checkCapacity();
+    const id = String(this.nextId++);
+    const job = this.spawn(id, options, 0);
+    if (options.startedBy === "user") {
+      this.notices.personAction(`The person started job ${id}: ${shortCommand(job.command)}`);
+    }
+    return job;
+  }
+
+  get(id: string): Job | undefined {
+    return this.jobs.get(id);
+  }
+
+  /** Running jobs and finished ones still within their TTL, oldest first. */
+  list(): Job[] {
+    return [...this.jobs.values()];
+  }
+
+  /** Jobs whose process is running. */
+  runningCount(): number {
+    let n = 0;
+    for (const job of this.jobs.values()) if (job.running) n++;
+    return n;
+  }
+
+  /**
+   * Stops a job. Without `signal`: TERM to the group, KILL after the grace period, and resolves with
+   * the final status. With `signal`: sends only that, waits up to the grace period, and resolves with
+   * the status then (a job may survive a signal such as SIGINT or SIGUSR1).
+   */
+  async kill(id: string, options: { signal?: NodeJS.Signals; by?: JobStarter } = {}): Promise<JobInfo> {
+    const job = this.require(id);
+    const by = options.by ?? "agent";
+    if (!job.running) {
+      if (groupAlive(job.pid)) await this.terminate(job);
+      return job.info;
+    }
+    job.stopRequestedBy ??= by;
+    if (by === "user") this.notices.personAction(`The person stopped job ${id} (${shortCommand(job.command)}).`);
+    if (options.signal !== undefined) {
+      job.signalGroup(options.signal);
+      await within(job.exited, this.settings.killGraceMs);
+      if (job.running && (options.signal === "SIGKILL" || options.signal === "SIGTERM")) {
+        // The signal was meant to stop it; fall back to the full escalation rather than report a survivor.
+        await this.terminate(job);
+      }
+      return job.info;
+    }
+    await this.terminate(job);
+    return job.info;
+  }
+
+  /** Runs the job's command again under the same id (stopping it first if it runs); restarts + 1. */
+  async restart(id: string, by: JobStarter, size?: TerminalSize): Promise<Job> {
+    const old = this.require(id);
+    if (old.running) {
+      old.stopRequestedBy ??= by;
+      await this.terminate(old);
+    } else if (groupAlive(old.pid)) {
+      await this.terminate(old);
+    }
+    this.clearTtl(id);
+    this.checkCapacity();
+    const job = this.spawn(
+      id,
+      { command: old.command, cwd: old.cwd, env: old.env, stdinMode: old.stdinMode, startedBy: by, ...(size ? { size } : {}) },
+      old.restarts + 1,
+      true,
+    );
+    old.dispose();
+    if (by === "user") this.notices.personAction(`The person restarted job ${id}: ${shortCommand(job.command)}`);
+    return job;
+  }
+
+  /** Removes a finished job from the list (the person's action). Running jobs are not removed: stop them first. */
+  remove(id: string): boolean {
+    const job = this.jobs.get(id);
+    if (!job || job.running) return false;
+    this.notices.personAction(`The person removed job ${id} (${shortCommand(job.command)}) from the list.`);
+    this.drop(job);
+    return true;
+  }
+
+  /**
+   * Sends input to a running job: text as is (escape sequences such as "\u0003" included), then with
+   * `eof` closes stdin (pipe) or sends ^D (pty). Throws for an unknown or finished job and past
+   * 256 KiB of input over the job's life.
+   */
+  write(id: string, data: string, options: { eof?: boolean; by?: JobStarter } = {}): void {
+    const job = this.require(id);
+    if (!job.running) {
+      throw new Error(`Job ${id} has ${describeEnd(job.info)}; it takes no more input. poll_process returns its final output.`);
+    }
+    if (job.stdinClosed) {
+      throw new Error(`Job ${id}'s input was already closed (eof). Start the command again to send more input.`);
+    }
+    const bytes = Buffer.byteLength(data, "utf8");
+    if (job.stdinBytes + bytes > MAX_STDIN_BYTES) {
+      throw new Error(
+        `Input refused: job ${id} has received ${job.stdinBytes} bytes and this would pass the limit of ${MAX_STDIN_BYTES} bytes (256 KiB) per job. Feed large input through a file instead (e.g. write it, then redirect it with <).`,
+      );
+    }
+    if (data.length > 0) job.writeInput(data);
+    if (options.eof) job.endInput();
+    if ((options.by ?? "agent") === "user") this.notices.personTyped(job);
+  }
+
+  /** What the agent must be told before its next request: one text per event since the last drain. */
+  drainNotices(): string[] {
+    return this.notices.drain();
+  }
+
+  /** Publishes that a bash_stream call yielded while its job runs on. */
+  reportYield(toolCallId: string, job: Job, tail: string): void {
+    this.emit({ type: "tool_execution_progress", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
+  }
+
+  /** Takes over a process group something else started (`server &` in a bash call) so shutdown ends it. */
+  adoptGroup(pgid: number): void {
+    this.adopted.add(pgid);
+  }
+
+  /** Ends every job's process group (TERM, grace, KILL) and frees the emulators. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    for (const timer of this.ttlTimers.values()) clearTimeout(timer);
+    this.ttlTimers.clear();
+    const jobs = [...this.jobs.values()];
+    await Promise.all(
+      jobs.map(async (job) => {
+        job.stopRequestedBy ??= "user";
+        if (job.running || groupAlive(job.pid)) await this.terminate(job);
+      }),
+    );
+    for (const job of jobs) job.dispose();
+    this.jobs.clear();
+    await Promise.all([...this.adopted].map((pgid) => terminateGroup(pgid, this.settings.killGraceMs)));
+    this.adopted.clear();
+  }
+
+  /** SIGKILL to every job's group, synchronously: for process 'exit', where nothing async runs. */
+  killAllSync(): void {
+    for (const job of this.jobs.values()) {
+      if (job.running || groupAlive(job.pid)) job.signalGroup("SIGKILL");
+    }
+    for (const pgid of this.adopted) signalGroup(pgid, "SIGKILL");
+  }
+
+  private spawn(id: string, options: StartJobOptions, restarts: number, replacing = false): Job {
+    const stdinMode = options.stdinMode ?? "pty";
+    const env: Record<string, string> = {
+      ...this.baseEnv,
+      // A pager would wait for keys nobody presses.
+      PAGER: "cat",
+      GIT_PAGER: "cat",
+      ...(stdinMode === "pty" ? { TERM: "xterm-256color" } : {}),
+      ...(options.env ?? {}),
+    };
+    const job = new Job({
+      id,
+      command: options.command,
+      cwd: resolveCwd(this.cwd, options.cwd),
+      env,
+      stdinMode,
+      startedBy: options.startedBy,
+      ...(options.toolCallId !== undefined ? { toolCallId: options.toolCallId } : {}),
+      restarts,
+      shell: this.shell,
+      // A program that starts at its final size never races a resize (vim reads the size once at start).
+      cols: options.size?.cols ?? this.settings.cols,
+      rows: options.size?.rows ?? this.settings.rows,
+      scrollback: this.settings.scrollback,
+    });
+    if (!replacing && this.jobs.has(id)) throw new Error(`Job id ${id} is taken.`);
+    this.jobs.set(id, job);
+    job.onOutput((chunk, stream) => {
+      for (const piece of splitChunk(chunk)) this.emit({ type: "tool_execution_output", jobId: id, stream, chunk: piece });
+    });
+    void job.exited.then(() => this.ended(job));
+    this.emit({ type: "job_started", job: job.info });
+    return job;
+  }
+
+  private ended(job: Job): void {
+    this.emit({ type: "job_exited", job: job.info });
+    if (this.shuttingDown) return;
+    this.notices.jobEnded(job);
+    if (this.jobs.get(job.id) !== job) return;
+    const timer = setTimeout(() => {
+      this.ttlTimers.delete(job.id);
+      if (this.jobs.get(job.id) === job) this.drop(job);
+    }, this.settings.ttlMs);
+    timer.unref();
+    this.ttlTimers.set(job.id, timer);
+  }
+
+  /** Takes a finished job out of the list, ending anything its group left behind. */
+  private drop(job: Job): void {
+    this.clearTtl(job.id);
+    this.jobs.delete(job.id);
+    this.emit({ type: "job_removed", jobId: job.id });
+    if (groupAlive(job.pid)) {
+      void this.terminate(job).then(() => job.dispose());
+    } else {
+      job.dispose();
+    }
+  }
+
+  /**
+   * TERM to the group; once the leader has exited and no member is left (zombies aside), done.
+   * Whatever is still alive after the grace period gets KILL.
+   */
+  private async terminate(job: Job): Promise<void> {
+    const deadline = Date.now() + this.settings.killGraceMs;
+    job.signalGroup("SIGTERM");
+    await within(job.exited, this.settings.killGraceMs);
+    while (Date.now() < deadline) {
+      if (!job.running && !groupAlive(job.pid)) return;
+      await sleep(LEFTOVER_POLL_MS);
+    }
+    if (!job.running && !groupAlive(job.pid)) return;
+    job.signalGroup("SIGKILL");
+    await within(job.exited, KILL_OBSERVE_MS);
+  }
+
+  private checkCapacity(): void {
+    const running = this.runningCount();
+    if (running >= this.settings.maxJobs) {
+      throw new Error(
+        `Cannot start another job: ${running} jobs are running and the limit is ${this.settings.maxJobs}. Stop one with kill_process (list_processes shows them all), then try again.`,
+      );
+    }
+  }
+
+  private require(id: string): Job {
+    const job = this.jobs.get(id);
+    if (!job) {
+      const known = [...this.jobs.keys()];
+      const hint = known.length > 0 ? `Known jobs: ${known.join(", ")}.` : "There are no jobs.";
+      throw new Error(`No job with id "${id}". ${hint} list_processes shows them.`);
+    }
+    return job;
+  }
+
+  private clearTtl(id: string): void {
+    const timer = this.ttlTimers.get(id);
+    if (timer !== undefined) clearTimeout(timer);
+    this.ttlTimers.delete(id);
+  }
+
+  private emit(event: JobEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        process.stderr.write(`pitwall: a job event listener failed on ${event.type}: ${String(error)}\n`);
+      }
+    }
+  }
+}
+
+function describeEnd(info: JobInfo): string {
+  return info.status === "killed" ? `been killed by ${info.signal ?? "a signal"}` : `exited with code ${info.exitCode ?? 0}`;
+}
+
+function resolveCwd(base: string, cwd: string | undefined): string {
+  return cwd === undefined || cwd === "" ? base : resolvePath(base, cwd);
+}

@@ -1,0 +1,408 @@
+// One background shell. It runs under a pty (the default: programs behave as in a terminal, colours
+// and progress bars included) or with pipes (stdout and stderr kept apart), always leading its own
+// process group so that stopping it reaches every child. Its output feeds a headless terminal
+// emulator (what the jobs pane paints) and plain-text logs (what the model reads), all bounded.
+import { spawn as spawnChild, type ChildProcess } from "node:child_process";
+import { closeSync, statSync } from "node:fs";
+import { spawn as spawnPty, type IPty } from "node-pty";
+import type { JobInfo, JobStarter, JobStatus, JobStream } from "./job-events.js";
+import { createJobTerminal, EmulatorFeed, type Terminal } from "./job-terminal.js";
+import { PlainTextLog } from "./plain-text-log.js";
+import { holdSlave, processGone, signalName } from "./pty-process.js";
+import { signalGroup } from "../process-group.js";
+
+export type StdinMode = "pty" | "pipe";
+
+export interface JobSpec {
+  id: string;
+  command: string;
+  cwd: string;
+  /** The complete environment of the process. */
+  env: Record<string, string>;
+  stdinMode: StdinMode;
+  startedBy: JobStarter;
+  toolCallId?: string;
+  restarts: number;
+  /** The shell that runs `command` with `-c`. */
+  shell: string;
+  cols: number;
+  rows: number;
+  scrollback: number;
+  /** Unparsed emulator input above which the job's output is paused, and below which it resumes. */
+  emulatorHighWater?: number;
+  emulatorLowWater?: number;
+}
+
+/** Where a reader has got to in a job's plain-text log (see poll_process). */
+export interface LogCursor {
+  /** The next completed line not yet delivered. */
+  line: number;
+  /** What was delivered of that line while it was still partial. */
+  partial: string;
+}
+
+/** How long a pipe job's streams may stay open after its process exited (a grandchild holding them). */
+const PIPE_DRAIN_MS = 250;
+/** How often a running pty job checks whether its process is gone, to let go of the slave side. */
+const SLAVE_WATCH_MS = 25;
+/** How often a paused pty checks whether its process is gone (see EmulatorFeed.release). */
+const PAUSED_EXIT_CHECK_MS = 40;
+
+export class Job {
+  readonly id: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  readonly stdinMode: StdinMode;
+  readonly startedBy: JobStarter;
+  readonly toolCallId: string | undefined;
+  readonly restarts: number;
+  readonly pid: number;
+  readonly startedAt: number;
+  /** What the jobs pane paints: a headless xterm with the Unicode 11 widths active. */
+  readonly terminal: Terminal;
+  /** Plain text of everything the job printed (stdout and stderr interleaved as they arrived). */
+  readonly log: PlainTextLog;
+  /** Pipe jobs only: each stream on its own. */
+  readonly stdoutLog: PlainTextLog | undefined;
+  readonly stderrLog: PlainTextLog | undefined;
+  /** Resolves once the process has exited and its output has been read. */
+  readonly exited: Promise<JobInfo>;
+
+  private statusValue: JobStatus = "running";
+  private exitCodeValue: number | undefined;
+  private signalValue: string | undefined;
+  private endedAtValue: number | undefined;
+  private readonly pty: IPty | undefined;
+  private readonly child: ChildProcess | undefined;
+  private readonly feed: EmulatorFeed;
+  private readonly outputListeners = new Set<(chunk: string, stream: JobStream) => void>();
+  private resolveExited!: (info: JobInfo) => void;
+  private exitCheckTimer: NodeJS.Timeout | undefined;
+  private slaveWatchTimer: NodeJS.Timeout | undefined;
+  private slaveFd: number | undefined;
+  private stdinBytesValue = 0;
+  private stdinClosedValue = false;
+  /** Whether the last input ended a line: a pty takes Ctrl+D as end of input only at a line start. */
+  private inputAtLineStart = true;
+  private disposed = false;
+
+  // Bookkeeping for the registry and the tools.
+  /** Who asked for this job to be stopped, if anyone did. */
+  stopRequestedBy: JobStarter | undefined;
+  /** True once a tool result carried the job's final status to the model. */
+  finalDelivered = false;
+  /** What poll_process has delivered so far. */
+  pollCursor: LogCursor = { line: 1, partial: "" };
+
+  constructor(spec: JobSpec) {
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(spec.cwd).isDirectory();
+    } catch {
+      isDirectory = false;
+    }
+    if (!isDirectory) {
+      throw new Error(`Cannot start the job: the working directory ${spec.cwd} does not exist or is not a folder. Pass an existing folder as workdir.`);
+    }
+    this.id = spec.id;
+    this.command = spec.command;
+    this.cwd = spec.cwd;
+    this.env = spec.env;
+    this.stdinMode = spec.stdinMode;
+    this.startedBy = spec.startedBy;
+    this.toolCallId = spec.toolCallId;
+    this.restarts = spec.restarts;
+    this.exited = new Promise((resolve) => {
+      this.resolveExited = resolve;
+    });
+    this.terminal = createJobTerminal({
+      cols: spec.cols,
+      rows: spec.rows,
+      scrollback: spec.scrollback,
+      convertEol: spec.stdinMode === "pipe",
+    });
+    this.log = new PlainTextLog();
+    this.startedAt = Date.now();
+
+    if (spec.stdinMode === "pty") {
+      const ptyProcess = spawnPty(spec.shell, ["-c", spec.command], {
+        name: spec.env.TERM ?? "xterm-256color",
+        cols: spec.cols,
+        rows: spec.rows,
+        cwd: spec.cwd,
+        env: spec.env,
+      });
+      this.pty = ptyProcess;
+      this.child = undefined;
+      this.stdoutLog = undefined;
+      this.stderrLog = undefined;
+      this.pid = ptyProcess.pid;
+      this.feed = new EmulatorFeed(
+        this.terminal,
+        { pause: () => this.pausePty(), resume: () => this.resumePty() },
+        spec.emulatorHighWater,
+        spec.emulatorLowWater,
+      );
+      this.slaveFd = holdSlave(ptyProcess);
+      this.watchForSlaveRelease();
+      ptyProcess.onData((chunk) => this.receive(chunk, "pty"));
+      ptyProcess.onExit(({ exitCode, signal }) => this.finish(exitCode, signalName(signal)));
+      // Answers the program's terminal queries (cursor position, device attributes), as a terminal would.
+      this.terminal.onData((reply) => {
+        if (this.statusValue === "running") ptyProcess.write(reply);
+      });
+    } else {
+      const child = spawnChild(spec.shell, ["-c", spec.command], {
+        cwd: spec.cwd,
+        env: spec.env,
+        detached: true,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      child.on("error", () => {
+        // A failed spawn is reported below (no pid); later errors surface as the exit.
+      });
+      if (child.pid === undefined) {
+        this.terminal.dispose();
+        throw new Error(`Cannot start the job: ${spec.shell} could not be run. Check that it exists and is executable.`);
+      }
+      this.pty = undefined;
+      this.child = child;
+      this.pid = child.pid;
+      this.stdoutLog = new PlainTextLog();
+      this.stderrLog = new PlainTextLog();
+      this.feed = new EmulatorFeed(this.terminal, {
+        pause: () => {
+          child.stdout?.pause();
+          child.stderr?.pause();
+        },
+        resume: () => {
+          child.stdout?.resume();
+          child.stderr?.resume();
+        },
+      }, spec.emulatorHighWater, spec.emulatorLowWater);
+      child.stdout?.setEncoding("utf8");
+      child.stderr?.setEncoding("utf8");
+      child.stdout?.on("data", (chunk: string) => this.receive(chunk, "stdout"));
+      child.stderr?.on("data", (chunk: string) => this.receive(chunk, "stderr"));
+      // Writing to a process that closed its stdin fails asynchronously; the job's status tells the story.
+      child.stdin?.on("error", () => {
+        this.stdinClosedValue = true;
+      });
+      child.once("exit", (code, signal) => {
+        this.feed.release();
+        // A grandchild may hold the pipes open; read what comes quickly, then report the exit.
+        let done = false;
+        const report = () => {
+          if (done) return;
+          done = true;
+          clearTimeout(timer);
+          this.finish(code ?? 0, signalName(signal));
+        };
+        const timer = setTimeout(report, PIPE_DRAIN_MS);
+        child.once("close", report);
+      });
+    }
+  }
+
+  get status(): JobStatus {
+    return this.statusValue;
+  }
+
+  get running(): boolean {
+    return this.statusValue === "running";
+  }
+
+  get exitCode(): number | undefined {
+    return this.exitCodeValue;
+  }
+
+  get signal(): string | undefined {
+    return this.signalValue;
+  }
+
+  get endedAt(): number | undefined {
+    return this.endedAtValue;
+  }
+
+  get stdinBytes(): number {
+    return this.stdinBytesValue;
+  }
+
+  get stdinClosed(): boolean {
+    return this.stdinClosedValue;
+  }
+
+  /** Characters written to the emulator and not parsed yet. */
+  get emulatorPending(): number {
+    return this.feed.pending;
+  }
+
+  /** How often the job's output was paused for the emulator to catch up. */
+  get emulatorPauses(): number {
+    return this.feed.pauses;
+  }
+
+  get info(): JobInfo {
+    const info: JobInfo = {
+      id: this.id,
+      command: this.command,
+      cwd: this.cwd,
+      pid: this.pid,
+      startedAt: this.startedAt,
+      status: this.statusValue,
+      startedBy: this.startedBy,
+      stdinMode: this.stdinMode,
+      restarts: this.restarts,
+    };
+    if (this.endedAtValue !== undefined) info.endedAt = this.endedAtValue;
+    if (this.exitCodeValue !== undefined) info.exitCode = this.exitCodeValue;
+    if (this.signalValue !== undefined) info.signal = this.signalValue;
+    if (this.toolCallId !== undefined) info.toolCallId = this.toolCallId;
+    return info;
+  }
+
+  /** Raw output as it arrives (escape codes included). */
+  onOutput(listener: (chunk: string, stream: JobStream) => void): () => void {
+    this.outputListeners.add(listener);
+    return () => this.outputListeners.delete(listener);
+  }
+
+  /** Fires after the emulator parsed new data: the pane schedules a frame. */
+  onTerminalWrite(listener: () => void): () => void {
+    return this.feed.onWrite(listener);
+  }
+
+  /** Resizes the pty (the program gets SIGWINCH) and the emulator. */
+  resize(cols: number, rows: number): void {
+    const c = Math.max(2, Math.floor(cols));
+    const r = Math.max(1, Math.floor(rows));
+    if (this.pty && this.running) {
+      try {
+        this.pty.resize(c, r);
+      } catch {
+        // The pty closed between the check and the call; the emulator still resizes.
+      }
+    }
+    if (!this.disposed) this.terminal.resize(c, r);
+  }
+
+  /** Sends input as is. The registry checks the caps; this only delivers. */
+  writeInput(data: string): void {
+    this.stdinBytesValue += Buffer.byteLength(data, "utf8");
+    if (data.length > 0) this.inputAtLineStart = data.endsWith("\n") || data.endsWith("\r");
+    if (this.pty) this.pty.write(data);
+    else this.child?.stdin?.write(data);
+  }
+
+  /**
+   * Ends input: closes stdin of a pipe job, sends Ctrl+D to a pty job. Mid-line, a terminal's first
+   * Ctrl+D only hands over the pending text, so a second one follows.
+   */
+  endInput(): void {
+    if (this.pty) {
+      this.pty.write(this.inputAtLineStart ? "\x04" : "\x04\x04");
+      this.inputAtLineStart = true;
+    } else {
+      this.stdinClosedValue = true;
+      this.child?.stdin?.end();
+    }
+  }
+
+  /** Sends a signal to the job's whole process group. */
+  signalGroup(signal: NodeJS.Signals): boolean {
+    if (signalGroup(this.pid, signal)) return true;
+    // node-pty returns before its child has called setsid(), so for a moment right after the start
+    // the group does not exist yet: the signal goes to the child itself (it cannot have children yet).
+    try {
+      process.kill(this.pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Frees the emulator and closes what is still open. The process must have been ended first. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.outputListeners.clear();
+    this.feed.dispose();
+    clearInterval(this.exitCheckTimer);
+    this.releaseSlave();
+    if (this.child) {
+      this.child.stdin?.destroy();
+      this.child.stdout?.destroy();
+      this.child.stderr?.destroy();
+    }
+    this.terminal.dispose();
+  }
+
+  private receive(chunk: string, stream: JobStream): void {
+    if (this.disposed) return;
+    this.log.write(chunk);
+    if (stream === "stdout") this.stdoutLog?.write(chunk);
+    else if (stream === "stderr") this.stderrLog?.write(chunk);
+    this.feed.write(chunk);
+    for (const listener of this.outputListeners) listener(chunk, stream);
+  }
+
+  /**
+   * Holding the slave keeps node-pty from seeing end of output, so it reports the exit only after
+   * its 200 ms fallback. Once the job's process is gone (reaped), the slave is let go: the master
+   * reads what is left, hits EIO, and the exit is reported at once.
+   */
+  private watchForSlaveRelease(): void {
+    if (this.slaveFd === undefined) return;
+    this.slaveWatchTimer = setInterval(() => {
+      if (processGone(this.pid)) this.releaseSlave();
+    }, SLAVE_WATCH_MS);
+    this.slaveWatchTimer.unref();
+  }
+
+  private releaseSlave(): void {
+    clearInterval(this.slaveWatchTimer);
+    if (this.slaveFd === undefined) return;
+    try {
+      closeSync(this.slaveFd);
+    } catch {
+      // Already closed: nothing to release.
+    }
+    this.slaveFd = undefined;
+  }
+
+  private pausePty(): void {
+    this.pty?.pause();
+    // node-pty tears the pty down 200 ms after the process exits whether or not its buffer was read;
+    // while paused, watch for the exit so the last output is read in time.
+    clearInterval(this.exitCheckTimer);
+    this.exitCheckTimer = setInterval(() => {
+      if (processGone(this.pid)) {
+        clearInterval(this.exitCheckTimer);
+        this.feed.release();
+      }
+    }, PAUSED_EXIT_CHECK_MS);
+    this.exitCheckTimer.unref();
+  }
+
+  private resumePty(): void {
+    clearInterval(this.exitCheckTimer);
+    this.pty?.resume();
+  }
+
+  private finish(exitCode: number, signal: string | undefined): void {
+    if (this.statusValue !== "running") return;
+    this.feed.release();
+    this.endedAtValue = Date.now();
+    if (signal !== undefined) {
+      this.statusValue = "killed";
+      this.signalValue = signal;
+    } else {
+      this.statusValue = "exited";
+      this.exitCodeValue = exitCode;
+    }
+    this.stdinClosedValue = true;
+    this.releaseSlave();
+    this.resolveExited(this.info);
+  }
+}

@@ -1,0 +1,406 @@
+// The plain text of a job's output, for the model and for get_process_log. A small state machine over
+// the raw stream (cheaper than asking the emulator): escape sequences are dropped, `\r` returns to
+// column 0 so progress bars end as their final state, `\b` and erase-line are honoured. Memory stays
+// bounded: the last lines are kept under a line and a character budget, numbered absolutely so
+// paging stays stable after old lines are dropped, and the first part of the output is kept too so a
+// capped result can show head and tail.
+import { capOutput, type CappedOutput } from "../output-cap.js";
+
+export interface PlainTextLogOptions {
+  /** Completed lines kept in memory (the most recent ones). */
+  maxLines?: number;
+  /** Characters kept in memory across those lines. */
+  maxChars?: number;
+  /** Characters of the very first output kept for the head of a capped result. */
+  headChars?: number;
+  /** A line longer than this is wrapped, as a terminal would, so one endless line stays bounded. */
+  maxLineChars?: number;
+}
+
+export const DEFAULT_LOG_MAX_LINES = 10_000;
+export const DEFAULT_LOG_MAX_CHARS = 2_000_000;
+export const DEFAULT_LOG_HEAD_CHARS = 64_000;
+export const DEFAULT_LOG_MAX_LINE_CHARS = 16_384;
+
+const enum State {
+  Ground,
+  Escape,
+  EscapeIntermediate,
+  Csi,
+  Osc,
+  OscEscape,
+  /** DCS, SOS, PM, APC: skipped up to the string terminator. */
+  ControlString,
+  ControlStringEscape,
+}
+
+const ESC = 0x1b;
+const MAX_CSI_PARAMS = 64;
+
+/**
+ * A slice of a large chunk keeps the whole chunk alive in V8; a line kept for hours must own its
+ * characters. Concatenating then slicing forces a flat copy.
+ */
+function detach(text: string): string {
+  return text.length < 13 ? text : (" " + text).slice(1);
+}
+
+/** Escapes and controls other than CR and LF (and C1 codes): text with any of them is walked. */
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
+
+function isPrintable(code: number): boolean {
+  return code >= 0x20 && code !== 0x7f && (code < 0x80 || code > 0x9f);
+}
+
+export class PlainTextLog {
+  private readonly maxLines: number;
+  private readonly maxChars: number;
+  private readonly headChars: number;
+  private readonly maxLineChars: number;
+
+  private state: State = State.Ground;
+  private csiParams = "";
+  private line = "";
+  private col = 0;
+
+  /** Kept completed lines live in lines[start..]; lines[start] is line number `firstKept`. */
+  private lines: string[] = [];
+  private start = 0;
+  private firstKept = 1;
+  private keptChars = 0;
+  private completed = 0;
+  private committedChars = 0;
+
+  private head = "";
+  private headLines = 0;
+  private headFull = false;
+
+  private readonly lineListeners = new Set<(line: string, lineNumber: number) => void>();
+
+  constructor(options: PlainTextLogOptions = {}) {
+    this.maxLines = Math.max(1, options.maxLines ?? DEFAULT_LOG_MAX_LINES);
+    this.maxChars = Math.max(1, options.maxChars ?? DEFAULT_LOG_MAX_CHARS);
+    this.headChars = Math.max(0, options.headChars ?? DEFAULT_LOG_HEAD_CHARS);
+    this.maxLineChars = Math.max(16, options.maxLineChars ?? DEFAULT_LOG_MAX_LINE_CHARS);
+  }
+
+  /** Feeds raw output (escape codes and all). Sequences split across chunks are handled. */
+  write(chunk: string): void {
+    if (this.state === State.Ground && !CONTROLS.test(chunk)) this.writeLines(chunk);
+    else this.walk(chunk);
+  }
+
+  /** The state machine, one character at a time. */
+  private walk(chunk: string): void {
+    const n = chunk.length;
+    let i = 0;
+    while (i < n) {
+      const code = chunk.charCodeAt(i);
+      switch (this.state) {
+        case State.Ground: {
+          if (isPrintable(code)) {
+            let end = i + 1;
+            while (end < n && isPrintable(chunk.charCodeAt(end))) end++;
+            this.put(chunk.slice(i, end));
+            i = end;
+            continue;
+          }
+          if (code === ESC) this.state = State.Escape;
+          else this.control(code);
+          break;
+        }
+        case State.Escape:
+          this.escape(code);
+          break;
+        case State.EscapeIntermediate:
+          if (code < 0x20 || code > 0x2f) this.state = State.Ground;
+          break;
+        case State.Csi:
+          if (code >= 0x40 && code <= 0x7e) {
+            this.csi(code, this.csiParams);
+            this.state = State.Ground;
+          } else if (code === ESC) {
+            this.state = State.Escape;
+          } else if (code === 0x18 || code === 0x1a) {
+            this.state = State.Ground;
+          } else if (code < 0x20) {
+            // C0 controls inside a sequence still act (VT500 parser behaviour).
+            this.control(code);
+          } else if (this.csiParams.length < MAX_CSI_PARAMS) {
+            this.csiParams += chunk[i];
+          }
+          break;
+        case State.Osc:
+          if (code === 0x07 || code === 0x18 || code === 0x1a) this.state = State.Ground;
+          else if (code === ESC) this.state = State.OscEscape;
+          break;
+        case State.OscEscape:
+          if (code === 0x5c) this.state = State.Ground;
+          else this.escape(code);
+          break;
+        case State.ControlString:
+          if (code === ESC) this.state = State.ControlStringEscape;
+          else if (code === 0x18 || code === 0x1a) this.state = State.Ground;
+          break;
+        case State.ControlStringEscape:
+          if (code === 0x5c) this.state = State.Ground;
+          else this.escape(code);
+          break;
+      }
+      i++;
+    }
+  }
+
+  /**
+   * The common case of a log flood: printable text, CR and LF only, so lines are cut with native
+   * searches instead of a character-by-character walk. A line with a bare CR in it (a progress bar
+   * redrawn) still goes through the state machine.
+   */
+  private writeLines(chunk: string): void {
+    let from = 0;
+    let cr = -1; // the next CR at or after `from`; Infinity when there is none
+    const bareCrBefore = (end: number): boolean => {
+      if (cr < from) cr = chunk.indexOf("\r", from);
+      if (cr === -1) cr = Infinity;
+      return cr < end;
+    };
+    for (let newline = chunk.indexOf("\n"); newline !== -1; newline = chunk.indexOf("\n", from)) {
+      const end = newline > from && chunk.charCodeAt(newline - 1) === 0x0d ? newline - 1 : newline;
+      if (bareCrBefore(end)) this.walk(chunk.slice(from, end));
+      else if (end > from) this.put(chunk.slice(from, end));
+      this.commit();
+      from = newline + 1;
+    }
+    if (from === chunk.length) return;
+    if (bareCrBefore(chunk.length)) this.walk(chunk.slice(from));
+    else this.put(chunk.slice(from));
+  }
+
+  private escape(code: number): void {
+    if (code === 0x5b) {
+      this.state = State.Csi;
+      this.csiParams = "";
+    } else if (code === 0x5d) {
+      this.state = State.Osc;
+    } else if (code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f) {
+      this.state = State.ControlString;
+    } else if (code >= 0x20 && code <= 0x2f) {
+      this.state = State.EscapeIntermediate;
+    } else if (code === ESC) {
+      this.state = State.Escape;
+    } else {
+      this.state = State.Ground;
+    }
+  }
+
+  private control(code: number): void {
+    if (code === 0x0a || code === 0x0b || code === 0x0c) {
+      this.commit();
+    } else if (code === 0x0d) {
+      this.col = 0;
+    } else if (code === 0x08) {
+      if (this.col > 0) this.col--;
+    } else if (code === 0x09) {
+      this.put("\t");
+    }
+    // Other controls (BEL, NUL, SO/SI, …) print nothing.
+  }
+
+  private csi(final: number, params: string): void {
+    if (params.startsWith("?") || params.startsWith(">") || params.startsWith("<") || params.startsWith("=")) return;
+    const first = Number.parseInt(params.split(";")[0] ?? "", 10);
+    const count = Number.isFinite(first) && first > 0 ? first : 1;
+    switch (final) {
+      case 0x4b: {
+        // K: erase in line. 0 (default): cursor to end; 1: start to cursor; 2: whole line.
+        const mode = Number.isFinite(first) ? first : 0;
+        if (mode === 0) this.line = this.line.slice(0, this.col);
+        else if (mode === 1) this.line = " ".repeat(Math.min(this.col + 1, this.line.length)) + this.line.slice(this.col + 1);
+        else if (mode === 2) this.line = "";
+        break;
+      }
+      case 0x47: // G: cursor to column
+      case 0x60: // `: same, HPA
+        this.col = count - 1;
+        break;
+      case 0x43: // C: cursor forward
+        this.col += count;
+        break;
+      case 0x44: // D: cursor back
+        this.col = Math.max(0, this.col - count);
+        break;
+      case 0x58: // X: erase characters
+        if (this.col < this.line.length) {
+          const end = Math.min(this.line.length, this.col + count);
+          this.line = this.line.slice(0, this.col) + " ".repeat(end - this.col) + this.line.slice(end);
+        }
+        break;
+      case 0x50: // P: delete characters
+        this.line = this.line.slice(0, this.col) + this.line.slice(this.col + count);
+        break;
+    }
+    if (this.col > this.maxLineChars) this.col = this.maxLineChars;
+  }
+
+  private put(text: string): void {
+    const line = this.line;
+    if (this.col === line.length) this.line = line + text;
+    else if (this.col > line.length) this.line = line + " ".repeat(this.col - line.length) + text;
+    else this.line = line.slice(0, this.col) + text + line.slice(this.col + text.length);
+    this.col += text.length;
+    while (this.line.length > this.maxLineChars) {
+      const rest = this.line.slice(this.maxLineChars);
+      this.line = this.line.slice(0, this.maxLineChars);
+      this.commit();
+      this.line = rest;
+      this.col = rest.length;
+    }
+  }
+
+  private commit(): void {
+    const text = detach(this.line);
+    this.line = "";
+    this.col = 0;
+    this.completed++;
+    this.committedChars += text.length + 1;
+    if (!this.headFull) {
+      const room = this.headChars - this.head.length;
+      if (text.length + 1 <= room) {
+        this.head += text + "\n";
+        this.headLines++;
+      } else {
+        // The first line alone may be longer than the head budget: keep its start.
+        if (this.headLines === 0 && room > 0) this.head += text.slice(0, room);
+        this.headFull = true;
+        this.head = detach(this.head);
+      }
+    }
+    this.lines.push(text);
+    this.keptChars += text.length + 1;
+    while (this.lines.length - this.start > 1 && (this.lines.length - this.start > this.maxLines || this.keptChars > this.maxChars)) {
+      this.keptChars -= (this.lines[this.start] as string).length + 1;
+      this.lines[this.start] = "";
+      this.start++;
+      this.firstKept++;
+    }
+    if (this.start > 1024 && this.start * 2 > this.lines.length) {
+      this.lines = this.lines.slice(this.start);
+      this.start = 0;
+    }
+    for (const listener of this.lineListeners) listener(text, this.completed);
+  }
+
+  /** Called with each line as it completes. */
+  onLine(listener: (line: string, lineNumber: number) => void): () => void {
+    this.lineListeners.add(listener);
+    return () => this.lineListeners.delete(listener);
+  }
+
+  /** Completed lines so far, including those no longer in memory. */
+  get lineCount(): number {
+    return this.completed;
+  }
+
+  /** The absolute (1-based) number of the oldest completed line still in memory. */
+  get firstKeptLine(): number {
+    return this.firstKept;
+  }
+
+  /** The line being written (no newline yet), as it currently reads. */
+  get partialLine(): string {
+    return this.line;
+  }
+
+  /** Characters of plain text produced so far, newlines included (kept or not). */
+  get totalChars(): number {
+    return this.committedChars + this.line.length;
+  }
+
+  /** Characters held in memory: kept lines, the head and the partial line. */
+  get retainedChars(): number {
+    return this.keptChars + this.head.length + this.line.length;
+  }
+
+  /** True once any completed line has been dropped from memory. */
+  get dropped(): boolean {
+    return this.firstKept > 1;
+  }
+
+  /** Completed line `lineNumber` (1-based) when still in memory. */
+  lineAt(lineNumber: number): string | undefined {
+    if (lineNumber < this.firstKept || lineNumber > this.completed) return undefined;
+    return this.lines[this.start + (lineNumber - this.firstKept)];
+  }
+
+  /** Kept completed lines with numbers in [from, to), clipped to what is in memory. */
+  range(from: number, to: number): string[] {
+    const lo = Math.max(from, this.firstKept);
+    const hi = Math.min(to, this.completed + 1);
+    if (hi <= lo) return [];
+    return this.lines.slice(this.start + (lo - this.firstKept), this.start + (hi - this.firstKept));
+  }
+
+  /** The last `count` lines, the partial line included as the last one when there is one. */
+  tail(count: number): string[] {
+    if (count <= 0) return [];
+    const partial = this.line.length > 0 ? [this.line] : [];
+    const fromCompleted = count - partial.length;
+    const lines = fromCompleted > 0 ? this.range(this.completed - fromCompleted + 1, this.completed + 1) : [];
+    return [...lines, ...partial];
+  }
+
+  /** Everything in memory as text: kept lines joined, then the partial line. */
+  keptText(): string {
+    const lines = this.range(this.firstKept, this.completed + 1);
+    const body = lines.length > 0 ? lines.join("\n") + "\n" : "";
+    return body + this.line;
+  }
+
+  /**
+   * The whole output capped to `maxChars`, head and tail kept and the omission stated. When lines
+   * have already left memory, the head comes from the kept beginning of the output.
+   */
+  capped(maxChars: number): CappedOutput {
+    if (!this.dropped) {
+      const text = this.keptText();
+      return capOutput(text.endsWith("\n") ? text.slice(0, -1) : text, maxChars);
+    }
+    const headBudget = Math.floor(maxChars * 0.4);
+    let head = this.head.slice(0, headBudget);
+    const cut = head.lastIndexOf("\n");
+    if (cut > headBudget * 0.5) head = head.slice(0, cut + 1);
+    const headLineCount = countNewlines(head);
+    const tailBudget = maxChars - head.length;
+    const tailLines: string[] = [];
+    let tailChars = 0;
+    if (this.line.length > 0) {
+      tailLines.push(this.line.slice(-tailBudget));
+      tailChars += tailLines[0]!.length;
+    }
+    for (let n = this.completed; n >= this.firstKept && n > headLineCount; n--) {
+      const text = this.lineAt(n) as string;
+      if (tailChars + text.length + 1 > tailBudget) break;
+      tailLines.unshift(text);
+      tailChars += text.length + 1;
+    }
+    const total = this.totalChars;
+    const omittedChars = Math.max(0, total - head.length - tailChars);
+    const lastLineNumber = this.completed + (this.line.length > 0 ? 1 : 0);
+    const omittedLines = Math.max(0, lastLineNumber - headLineCount - tailLines.length);
+    const marker = `... [${omittedChars} characters, ${omittedLines} lines omitted] ...\n`;
+    return {
+      text: head + marker + tailLines.join("\n"),
+      truncated: true,
+      omittedChars,
+      omittedLines,
+      totalChars: total,
+    };
+  }
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
