@@ -1,6 +1,8 @@
 // The one event union every front end consumes: panes, the session writer, print mode and JSON mode
 // all subscribe to the same bus and so see the same truth. Every event is plain, JSON-serialisable
-// data with a snake_case `type`.
+// data with a snake_case `type`. The agent's events are `agent_*`, `turn_*`, `message_*` and
+// `tool_execution_*` (one model tool call); the job registry's are `job_*` (tools/jobs/job-events.ts:
+// `job_started`, `job_output`, `job_yielded`, `job_exited`, `job_removed`), whoever started the job.
 import type { JobEvent } from "../tools/jobs/job-events.js";
 import type { AssistantMessage, Message, ThinkingLevel, ToolCall, ToolResultMessage } from "./messages.js";
 

@@ -125,7 +125,7 @@ export class DashboardController implements SlashContext {
     changed = view.chat.handle(event) || changed;
     changed = view.files.handle(event) || changed;
     changed = view.jobs.handle(event) || changed;
-    if (event.type !== "tool_execution_output" && event.type !== "message_update") changed = true;
+    if (event.type !== "job_output" && event.type !== "message_update") changed = true;
     switch (event.type) {
       case "agent_start":
         status.phase = "working";

@@ -19,7 +19,7 @@ describe("a job that floods its output", () => {
     let eventBytes = 0;
     let largestChunk = 0;
     registry.subscribe((e) => {
-      if (e.type !== "tool_execution_output") return;
+      if (e.type !== "job_output") return;
       eventBytes += e.chunk.length;
       largestChunk = Math.max(largestChunk, Buffer.byteLength(e.chunk));
     });

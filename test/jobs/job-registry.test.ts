@@ -89,7 +89,7 @@ describe("JobRegistry", () => {
     expect(info).toMatchObject({ status: "exited", exitCode: 4, stdinMode: "pipe" });
     expect(job.stdoutLog!.keptText()).toBe("out1\nout2\n");
     expect(job.stderrLog!.keptText()).toBe("err1\nerr2\n");
-    const streams = new Set(events.flatMap((e) => (e.type === "tool_execution_output" ? [e.stream] : [])));
+    const streams = new Set(events.flatMap((e) => (e.type === "job_output" ? [e.stream] : [])));
     expect(streams).toEqual(new Set(["stdout", "stderr"]));
     expect(events[0]).toMatchObject({ type: "job_started", job: { id: job.id } });
     await waitUntil(() => events.some((e) => e.type === "job_exited"), "job_exited", 5_000);
@@ -100,7 +100,7 @@ describe("JobRegistry", () => {
     const registry = makeRegistry();
     const chunks: string[] = [];
     registry.subscribe((e) => {
-      if (e.type === "tool_execution_output") chunks.push(e.chunk);
+      if (e.type === "job_output") chunks.push(e.chunk);
     });
     const job = registry.start({ command: "head -c 200000 /dev/zero | tr '\\0' 'é'", stdinMode: "pipe", startedBy: "agent" });
     await job.exited;

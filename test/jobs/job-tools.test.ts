@@ -70,7 +70,7 @@ describe("the job tools", () => {
     expect(details.tail).toContain("Server listening on http://localhost:4321");
     expect(result.content).toContain("The ready pattern matched");
     expect(result.content).toContain('Use poll_process with jobId "1"');
-    expect(events.some((e) => e.type === "tool_execution_progress" && e.jobId === "1")).toBe(true);
+    expect(events.some((e) => e.type === "job_yielded" && e.jobId === "1")).toBe(true);
 
     const poll = await call("poll_process", { jobId: "1", maxDrainMs: 10_000 });
     expect(poll.content).toMatch(/New output \(lines? \d+/);

@@ -209,7 +209,7 @@ export class JobRegistry {
 
   /** Publishes that a bash_stream call yielded while its job runs on. */
   reportYield(toolCallId: string, job: Job, tail: string): void {
-    this.emit({ type: "tool_execution_progress", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
+    this.emit({ type: "job_yielded", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
   }
 
   /** Takes over a process group something else started (`server &` in a bash call) so shutdown ends it. */
@@ -271,7 +271,7 @@ export class JobRegistry {
     if (!replacing && this.jobs.has(id)) throw new Error(`Job id ${id} is taken.`);
     this.jobs.set(id, job);
     job.onOutput((chunk, stream) => {
-      for (const piece of splitChunk(chunk)) this.emit({ type: "tool_execution_output", jobId: id, stream, chunk: piece });
+      for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: id, stream, chunk: piece });
     });
     void job.exited.then(() => this.ended(job));
     this.emit({ type: "job_started", job: job.info });
