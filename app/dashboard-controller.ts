@@ -17,7 +17,7 @@ import { keymapHelp } from "./keys/keymap-help.js";
 import { QuitFlow } from "./quit-flow.js";
 import type { Keymap } from "./keys/keymap.js";
 import type { Setup } from "./session-setup.js";
-import type { DashboardJobs } from "./job-control.js";
+import { JobControl, type JobControlOptions } from "./job-control.js";
 import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js";
 
 export type SendKind = "enter" | "followUp";
@@ -34,7 +34,8 @@ export class DashboardController implements SlashContext {
   private lastCtrlCAt = -Infinity;
   private transientTimer: NodeJS.Timeout | undefined;
   private readonly quitFlow: QuitFlow;
-  jobCommands: DashboardJobs | undefined;
+  /** What the person does to jobs: the jobs pane's keys, the job commands, `!command`. */
+  readonly jobControl: JobControl;
   /** Esc was pressed during the current run. */
   private abortRequested = false;
   private unsubscribe: (() => void) | undefined;
@@ -43,6 +44,7 @@ export class DashboardController implements SlashContext {
     readonly view: DashboardView,
     private readonly scheduler: RenderScheduler,
     readonly keymap: Keymap,
+    jobControlOptions: JobControlOptions,
   ) {
     const helpKey = keymap.keysFor("global", "help")[0];
     view.status.state.helpKey = helpKey ? displayKeyName(helpKey) : "/help";
@@ -54,6 +56,7 @@ export class DashboardController implements SlashContext {
       flash: (text) => this.flash(text),
       requestFrame: () => scheduler.request(),
     });
+    this.jobControl = new JobControl(this, () => scheduler.request(), jobControlOptions);
   }
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -210,7 +213,7 @@ export class DashboardController implements SlashContext {
     if (text.startsWith("!")) {
       const command = text.slice(1).trim();
       if (!command) this.notice("error", "Type a command after the !, e.g. !git status. It runs in the working directory; its output shows in the tool-output pane.");
-      else if (this.jobCommands) this.jobCommands.runShell(command);
+      else this.jobControl.runShell(command);
       return;
     }
     const setup = this.setup;
@@ -256,7 +259,7 @@ export class DashboardController implements SlashContext {
       if (this.view.queue.count > 0) this.flash("aborted · Esc again clears the queue");
       return;
     }
-    if (this.jobCommands?.stopShell()) {
+    if (this.jobControl.stopShell()) {
       this.flash("stopping your shell command…");
       return;
     }

@@ -16,7 +16,6 @@ import { loadConfig, pitwallHome } from "./config.js";
 import { captureConsole } from "./console-capture.js";
 import { DashboardController } from "./dashboard-controller.js";
 import { KeyDispatcher } from "./keys/key-dispatcher.js";
-import { JobControl } from "./job-control.js";
 import { displayKeyName } from "./keys/key-names.js";
 import { loadKeymap } from "./keys/keymap.js";
 import { sessionRow } from "./session-picker.js";
@@ -47,15 +46,13 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     },
   });
   view.requestFrame = () => scheduler.request();
-  const controller = new DashboardController(view, scheduler, keymap);
-  const jobControl = new JobControl(controller, () => scheduler.request(), {
+  const controller = new DashboardController(view, scheduler, keymap, {
     // The clipboard sequence goes out between frames, never inside one.
     writeTerminal: (data) => stdout.write(data),
     env,
     cwd: options.cwd,
   });
-  controller.jobCommands = jobControl;
-  const keys = new KeyDispatcher(controller, jobControl, () => scheduler.request());
+  const keys = new KeyDispatcher(controller, () => scheduler.request());
   const newJobKey = keymap.keysFor("jobs", "newJob")[0];
   view.jobs.emptyHint = `No jobs yet: the agent's (bash_stream) and yours (${newJobKey ? `${displayKeyName(newJobKey)} here, ` : ""}/run) show here.`;
   const helpKey = keymap.keysFor("global", "help")[0];
@@ -175,7 +172,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     controller.detach();
     view.jobTerminal.dispose();
     try {
-      await jobControl.dispose();
+      await controller.jobControl.dispose();
       await setup?.coding.dispose();
     } finally {
       restoreTerminal();

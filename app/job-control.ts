@@ -12,17 +12,8 @@ import type { DashboardController } from "./dashboard-controller.js";
 import { displayKeyName } from "./keys/key-names.js";
 import { osc52 } from "./osc52.js";
 import { PersonShell } from "./person-shell.js";
-import type { JobCommands } from "./slash-commands.js";
 
 export const DEFAULT_TAIL_LINES = 50;
-
-/** What the controller needs of job control beyond the slash commands. */
-export interface DashboardJobs extends JobCommands {
-  /** `!command`. */
-  runShell(command: string): void;
-  /** Stops the person's running `!` command; false when none runs. */
-  stopShell(): boolean;
-}
 
 export interface JobControlOptions {
   /** Writes straight to the person's terminal, between frames (the clipboard sequence). */
@@ -31,7 +22,7 @@ export interface JobControlOptions {
   cwd: string;
 }
 
-export class JobControl implements DashboardJobs {
+export class JobControl {
   readonly attachMode: AttachMode;
   readonly shell: PersonShell;
 

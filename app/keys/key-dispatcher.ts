@@ -24,15 +24,16 @@ const CONTEXT_OF: Record<FocusTarget, KeyContext> = {
 
 export class KeyDispatcher {
   private readonly handlers: Record<KeyContext, Record<string, Handler>>;
+  private readonly jobs: JobControl;
   private completionIndex = -1;
   private completionCandidates: string[] = [];
   private completionBase = "";
 
   constructor(
     private readonly c: DashboardController,
-    private readonly jobs: JobControl,
     private readonly requestFrame: () => void,
   ) {
+    this.jobs = c.jobControl;
     this.handlers = this.buildHandlers();
   }
 
