@@ -5,6 +5,7 @@ import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, T
 import { createJobTools } from "../tools/jobs/job-tools.js";
 import { JobRegistry, type JobSettings } from "../tools/jobs/job-registry.js";
 import type { AgentTool } from "../tools/tool.js";
+import type { ToolSettings } from "../tools/tool-settings.js";
 import { Agent } from "./agent.js";
 import { EventBus } from "./event-bus.js";
 import type { PitwallEvent } from "./events.js";
@@ -15,6 +16,18 @@ import type { RetryPolicy } from "./retry.js";
 import { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.js";
 
 export type ToolSelection = "default" | "read-only" | string[];
+
+/**
+ * What a coding agent works within. app/settings.ts resolves it once (flags > environment >
+ * config.json > defaults); a library user gives what it wants and gets the defaults for the rest.
+ */
+export interface CodingAgentSettings extends ToolSettings {
+  /** The environment bash calls and jobs run with; this process's own when left out. */
+  env: NodeJS.ProcessEnv;
+  /** The job registry's limits (its output cap is `maxOutputChars`). */
+  jobs: Partial<Omit<JobSettings, "maxOutputChars">>;
+  retry: Partial<RetryPolicy>;
+}
 
 export interface CodingAgentOptions {
   cwd: string;
@@ -27,9 +40,8 @@ export interface CodingAgentOptions {
   customPrompt?: string;
   /** Searched for a global AGENTS.md. */
   pitwallHome: string;
-  jobSettings?: Partial<JobSettings>;
+  settings?: Partial<CodingAgentSettings>;
   messages?: readonly Message[];
-  retry?: Partial<RetryPolicy>;
 }
 
 export interface CodingAgent {
@@ -46,10 +58,13 @@ export interface CodingAgent {
 export class UnknownToolError extends Error {}
 
 export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
+  const settings = options.settings ?? {};
+  const env = settings.env ?? process.env;
+  const toolSettings: Partial<ToolSettings> = { env, maxOutputChars: settings.maxOutputChars };
   const bus = new EventBus<PitwallEvent>();
-  const jobs = new JobRegistry({ cwd: options.cwd, settings: options.jobSettings });
+  const jobs = new JobRegistry({ cwd: options.cwd, env, settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars } });
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
-  const tools = selectTools(options.cwd, options.tools ?? "default", jobs);
+  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings);
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
   let systemPrompt = describeSystemPrompt(promptOptions);
   const agent = new Agent({
@@ -60,7 +75,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     thinkingLevel: options.thinkingLevel,
     tools,
     messages: options.messages,
-    retry: options.retry,
+    retry: settings.retry,
     noticeSources: [() => jobs.drainNotices()],
   });
   return {
@@ -83,12 +98,12 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   };
 }
 
-function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry): AgentTool[] {
+function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry, settings: Partial<ToolSettings>): AgentTool[] {
   const jobTools = createJobTools(jobs);
   // `server &` in a bash call outlives the call: the registry ends it with the jobs.
-  const toolOptions = { bash: { onBackgroundLeft: (pgid: number) => jobs.adoptGroup(pgid) } };
+  const toolOptions = { settings, bash: { onBackgroundLeft: (pgid: number) => jobs.adoptGroup(pgid) } };
   if (selection === "default") return [...createCodingTools(cwd, toolOptions), ...jobTools];
-  if (selection === "read-only") return createReadOnlyTools(cwd);
+  if (selection === "read-only") return createReadOnlyTools(cwd, toolOptions);
   const pick = (name: string): AgentTool | undefined => (isToolName(name) ? createToolByName(cwd, name, toolOptions) : jobTools.find((t) => t.name === name));
   const unknown = selection.filter((name) => !pick(name));
   if (unknown.length) {

@@ -48,6 +48,8 @@ export class DashboardController implements SlashContext {
   ) {
     const helpKey = keymap.keysFor("global", "help")[0];
     view.status.state.helpKey = helpKey ? displayKeyName(helpKey) : "/help";
+    const newJobKey = keymap.keysFor("jobs", "newJob")[0];
+    view.showKeyHints({ help: helpKey && displayKeyName(helpKey), newJob: newJobKey && displayKeyName(newJobKey) });
     this.quitFlow = new QuitFlow({
       runningJobs: () => this.setup?.coding.jobs.runningCount() ?? view.jobs.runningCount,
       setQuestion: (text) => {

@@ -12,12 +12,9 @@ import { onRenderGenerationChange } from "../panes/markdown/render-generation.js
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
 import type { CliOptions } from "./cli-options.js";
-import { loadConfig, pitwallHome } from "./config.js";
 import { captureConsole } from "./console-capture.js";
 import { DashboardController } from "./dashboard-controller.js";
 import { KeyDispatcher } from "./keys/key-dispatcher.js";
-import { displayKeyName } from "./keys/key-names.js";
-import { loadKeymap } from "./keys/keymap.js";
 import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
 import type { Setup } from "./session-setup.js";
@@ -29,9 +26,6 @@ const SLOW_TICK_MS = 1000;
 export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const stdin = process.stdin;
   const stdout = process.stdout;
-  const home = pitwallHome(env);
-  const { config } = loadConfig(home);
-  const keymap = loadKeymap({ home, configured: config.keymap });
 
   const screen = createScreen({ output: stdout, env });
   const view = new DashboardView(screen, options.cwd);
@@ -46,17 +40,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     },
   });
   view.requestFrame = () => scheduler.request();
-  const controller = new DashboardController(view, scheduler, keymap, {
-    // The clipboard sequence goes out between frames, never inside one.
-    writeTerminal: (data) => stdout.write(data),
-    env,
-    cwd: options.cwd,
-  });
-  const keys = new KeyDispatcher(controller, () => scheduler.request());
-  const newJobKey = keymap.keysFor("jobs", "newJob")[0];
-  view.jobs.emptyHint = `No jobs yet: the agent's (bash_stream) and yours (${newJobKey ? `${displayKeyName(newJobKey)} here, ` : ""}/run) show here.`;
-  const helpKey = keymap.keysFor("global", "help")[0];
-  view.input.placeholder = `Ask pitwall to do something · / for commands${helpKey ? ` · ${displayKeyName(helpKey)} for keys` : ""}`;
   // After a resize blessed has cleared its grid: draw at once, inside one synchronized frame.
   screen.on("resize", () => scheduler.frameNow());
 
@@ -87,10 +70,10 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   };
   process.on("uncaughtException", onCrash);
 
-  const decoder = new KeyDecoder((event) => {
-    if (pickerChoice && view.picker.open) return pickerChoice(event);
-    keys.handle(event);
-  });
+  // Keys typed before the key bindings have loaded wait for them.
+  const early: InputEvent[] = [];
+  let dispatch: ((event: InputEvent) => void) | undefined;
+  const decoder = new KeyDecoder((event) => (dispatch ? dispatch(event) : early.push(event)));
   const onData = (data: string): void => decoder.feed(data);
   stdin.on("data", onData);
 
@@ -105,9 +88,9 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     tickEvery = want;
   });
 
-  const quit = new Promise<void>((resolve) => controller.onQuit(resolve));
   let pickerChoice: ((event: InputEvent) => void) | undefined;
   const offGeneration = onRenderGenerationChange(() => scheduler.request());
+  let controller: DashboardController | undefined;
 
   try {
     scheduler.frameNow();
@@ -115,10 +98,27 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     // The markdown parser loads while the person reads the first frame.
     void loadMarkdownParser();
 
+    // The settings (config.json checked against its schema) and the key bindings load after the
+    // first frame: their validation brings in TypeBox, which the tools need anyway.
+    const [{ resolveSettings }, { loadKeymap }] = await Promise.all([import("./settings.js"), import("./keys/keymap.js")]);
+    const settings = resolveSettings(options, env);
+    const keymap = loadKeymap({ home: settings.home, configured: settings.keymap });
+    controller = new DashboardController(view, scheduler, keymap, {
+      // The clipboard sequence goes out between frames, never inside one.
+      writeTerminal: (data) => stdout.write(data),
+      env,
+      cwd: options.cwd,
+    });
+    const c = controller;
+    const keys = new KeyDispatcher(c, () => scheduler.request());
+    const quit = new Promise<void>((resolve) => c.onQuit(resolve));
+    dispatch = (event) => (pickerChoice && view.picker.open ? pickerChoice(event) : keys.handle(event));
+    for (const event of early.splice(0)) dispatch(event);
+    scheduler.request();
+
     let sessionPath: string | undefined;
     if (options.resume) {
-      const { sessionRootOf } = await import("./session-setup.js");
-      const sessions = listSessions(sessionRootOf(options, env), options.cwd);
+      const sessions = listSessions(settings.sessionRoot, options.cwd);
       if (sessions.length === 0) view.chat.notice("info", `No earlier sessions in ${options.cwd}: starting a new one.`);
       else {
         sessionPath = await new Promise<string | undefined>((resolve) => {
@@ -128,7 +128,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
             const action = keymap.lookup("overlay", event.name);
             if (action === "pick") resolve(sessions[view.picker.selected]?.path);
             else if (event.name === "escape") resolve(undefined);
-            else if (keymap.lookup("global", event.name) === "quit") controller.quit();
+            else if (keymap.lookup("global", event.name) === "quit") c.quit();
             else keys.handle(event);
             scheduler.request();
           };
@@ -144,17 +144,17 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     void quit.then(() => (quitEarly = true));
     if (!quitEarly) {
       const { createSetup } = await import("./session-setup.js");
-      setup = createSetup(options, env, { sessionPath });
+      setup = createSetup(options, settings, { sessionPath });
       const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
       const uninstallCleanup = installJobCleanup(setup.coding.jobs);
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
       const registry = setup.coding.jobs;
       view.jobTerminal.lookup = (id) => registry.get(id);
-      controller.attach(setup);
+      c.attach(setup);
       const [first, ...rest] = options.prompts;
-      if (first !== undefined) controller.send(first, "enter");
-      for (const prompt of rest) controller.send(prompt, "followUp");
+      if (first !== undefined) c.send(first, "enter");
+      for (const prompt of rest) c.send(prompt, "followUp");
       scheduler.request();
     }
 
@@ -169,10 +169,10 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     offGeneration();
     stdin.off("data", onData);
     decoder.dispose();
-    controller.detach();
+    controller?.detach();
     view.jobTerminal.dispose();
     try {
-      await controller.jobControl.dispose();
+      await controller?.jobControl.dispose();
       await setup?.coding.dispose();
     } finally {
       restoreTerminal();

@@ -8,6 +8,7 @@ import type { PitwallEvent } from "../agent/events.js";
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import type { CliOptions } from "./cli-options.js";
 import { createSetup, type Setup } from "./session-setup.js";
+import type { Settings } from "./settings.js";
 
 export type JsonCommand =
   | { type: "message"; content: string }
@@ -81,8 +82,8 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   return 0;
 }
 
-export async function runJsonModeFromCli(options: CliOptions): Promise<number> {
-  const setup = createSetup(options);
+export async function runJsonModeFromCli(options: CliOptions, settings: Settings): Promise<number> {
+  const setup = createSetup(options, settings);
   const uninstall = installJobCleanup(setup.coding.jobs);
   try {
     return await runJsonMode(setup, process.stdin, process.stdout);

@@ -1,19 +1,19 @@
 // Turns the command line, the config file and the environment into a running setup: the model, the
 // provider connections, the coding agent and the session file. Every mode starts here.
-import { join } from "node:path";
 import { createCodingAgent, UnknownToolError, type CodingAgent } from "../agent/coding-agent.js";
 import type { ThinkingLevel } from "../agent/messages.js";
 import { isProviderName, ModelSpecError, resolveModel, type ModelInfo } from "../agent/models.js";
 import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections, type Connections } from "../agent/providers/connections.js";
-import { retryPolicyFromEnv } from "../agent/retry.js";
 import { listSessions, SessionFileError, type LoadedSession } from "../agent/session-file.js";
 import { SessionStore } from "../agent/session-store.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
-import { loadConfig, pitwallHome, type PitwallConfig } from "./config.js";
+import type { PitwallConfig } from "./config.js";
+import type { Settings } from "./settings.js";
 import { pitwallVersion } from "./version.js";
 
 export interface Setup {
   options: CliOptions;
+  settings: Settings;
   config: PitwallConfig;
   home: string;
   sessionRoot: string;
@@ -38,14 +38,9 @@ export interface SetupChoices {
   sessionPath?: string;
 }
 
-export function sessionRootOf(options: CliOptions, env: NodeJS.ProcessEnv): string {
-  return options.sessionDir ?? join(pitwallHome(env), "sessions");
-}
-
-export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = process.env, choices: SetupChoices = {}): Setup {
-  const home = pitwallHome(env);
-  const { config, warnings } = loadConfig(home);
-  const sessionRoot = sessionRootOf(options, env);
+export function createSetup(options: CliOptions, settings: Settings, choices: SetupChoices = {}): Setup {
+  const { home, config, sessionRoot, env } = settings;
+  const warnings = [...settings.warnings];
 
   let resumePath = choices.sessionPath ?? options.sessionFile;
   if (!resumePath && options.continue) {
@@ -57,7 +52,7 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
   const flags = {
     provider: options.provider ?? config.provider,
     apiKey: options.apiKey,
-    baseUrl: options.baseUrl ?? config.baseUrl,
+    baseUrl: settings.baseUrl,
   };
   const connections = resolveConnections(flags, env);
   const secrets = [connections.anthropic.apiKey, connections.openai.apiKey].filter((k): k is string => Boolean(k));
@@ -93,9 +88,8 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
       tools: options.tools ?? "default",
       customPrompt: options.systemPrompt,
       pitwallHome: home,
-      jobSettings: options.bashYieldMs !== undefined ? { defaultYieldMs: options.bashYieldMs } : undefined,
+      settings: settings.agent,
       messages: resumed?.session.messages,
-      retry: retryPolicyFromEnv(env),
     });
   } catch (error) {
     if (error instanceof UnknownToolError) throw new UsageError(`--tools: ${error.message}`);
@@ -119,6 +113,7 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
 
   return {
     options,
+    settings,
     config,
     home,
     sessionRoot,

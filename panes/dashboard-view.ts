@@ -111,6 +111,12 @@ export class DashboardView {
     return this.help.open || this.picker.open || this.prompt.open;
   }
 
+  /** Puts the keys that open the help and start a job into the empty input's and the empty job list's hints. */
+  showKeyHints(keys: { help?: string; newJob?: string }): void {
+    this.jobs.emptyHint = `No jobs yet: the agent's (bash_stream) and yours (${keys.newJob ? `${keys.newJob} here, ` : ""}/run) show here.`;
+    this.input.placeholder = `Ask pitwall to do something · / for commands${keys.help ? ` · ${keys.help} for keys` : ""}`;
+  }
+
   /** Places every pane for the current terminal size. Cheap: call it before each frame. */
   relayout(): void {
     const cols = this.screen.width as number;

@@ -20,7 +20,7 @@ function codingAgent() {
     model: resolveModel(undefined, "anthropic", "anthropic"),
     connections: { anthropic: { apiKey: "sk-test-0123456789", baseUrl: llm.anthropicBaseUrl }, openai: {} },
     pitwallHome: join(cwd, ".pitwall-home"),
-    retry: { baseDelayMs: 5 },
+    settings: { retry: { baseDelayMs: 5 } },
   });
   const events: PitwallEvent[] = [];
   coding.bus.subscribe((e) => events.push(e));

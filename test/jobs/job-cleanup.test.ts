@@ -18,7 +18,7 @@ type Ending = "SIGTERM" | "SIGINT" | "SIGHUP" | "uncaught" | "exit";
 function childScript(ending: Ending): string {
   return `
 import { JobRegistry, installJobCleanup } from ${JSON.stringify(join(buildDir, "tools/jobs/job-registry.js"))};
-const registry = new JobRegistry({ cwd: process.cwd(), settings: { killGraceMs: 500 } });
+const registry = new JobRegistry({ cwd: process.cwd(), env: process.env, settings: { killGraceMs: 500 } });
 installJobCleanup(registry);
 const jobs = [
   registry.start({ command: "sleep 300", startedBy: "agent" }),

@@ -14,7 +14,7 @@ const LINE = "flood line 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQ
 
 describe("a job that floods its output", () => {
   it("keeps memory bounded through 100 MB of output", async () => {
-    const registry = new JobRegistry({ cwd: tempDir(), settings: { scrollback: 1_000 } });
+    const registry = new JobRegistry({ cwd: tempDir(), env: process.env, settings: { scrollback: 1_000 } });
     registries.push(registry);
     let eventBytes = 0;
     let largestChunk = 0;

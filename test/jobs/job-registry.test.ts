@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../tools/jobs/job-events.js";
-import { JobRegistry, jobSettingsFromEnv, type JobSettings } from "../../tools/jobs/job-registry.js";
+import { JobRegistry, resolveJobSettings, type JobSettings } from "../../tools/jobs/job-registry.js";
 import type { Job } from "../../tools/jobs/job.js";
 import { tempDir } from "./helpers.js";
 import { waitUntil } from "../helpers/conditions.js";
@@ -31,17 +31,10 @@ function screenText(job: Job): string {
   return lines.join("\n").trimEnd();
 }
 
-describe("jobSettingsFromEnv", () => {
-  it("reads and clamps the environment", () => {
-    expect(jobSettingsFromEnv({})).toMatchObject({ maxOutputChars: 30_000, ttlMs: 1_800_000, defaultYieldMs: 60_000 });
-    const s = jobSettingsFromEnv({ PI_BASH_MAX_OUTPUT_CHARS: "999999", PI_BASH_JOB_TTL_MS: "5", PI_BASH_YIELD_MS: "500000" });
-    expect(s).toMatchObject({ maxOutputChars: 150_000, ttlMs: 60_000, defaultYieldMs: 120_000 });
-    expect(jobSettingsFromEnv({ PI_BASH_JOB_TTL_MS: "99999999999", PI_BASH_YIELD_MS: "10" })).toMatchObject({
-      ttlMs: 10_800_000,
-      defaultYieldMs: 1_000,
-    });
-    expect(jobSettingsFromEnv({ PI_BASH_YIELD_MS: "nonsense" }).defaultYieldMs).toBe(60_000);
-    expect(jobSettingsFromEnv({}, { maxJobs: 3, defaultYieldMs: 5 })).toMatchObject({ maxJobs: 3, defaultYieldMs: 1_000 });
+describe("resolveJobSettings", () => {
+  it("fills in the defaults and clamps the yield window", () => {
+    expect(resolveJobSettings()).toMatchObject({ maxOutputChars: 30_000, ttlMs: 1_800_000, defaultYieldMs: 60_000, maxJobs: 16 });
+    expect(resolveJobSettings({ maxJobs: 3, defaultYieldMs: 5, ttlMs: undefined })).toMatchObject({ maxJobs: 3, defaultYieldMs: 1_000, ttlMs: 1_800_000 });
   });
 });
 

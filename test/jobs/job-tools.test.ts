@@ -246,8 +246,8 @@ describe("the job tools", () => {
     await expect(call("bash_stream", { command: "sleep 30", yieldMs: 1_000 })).rejects.toThrow(/limit is 1/);
   });
 
-  it("caps output from PI_BASH_MAX_OUTPUT_CHARS, keeping head and tail", async () => {
-    const { call } = setup({}, { ...process.env, PI_BASH_MAX_OUTPUT_CHARS: "2000" });
+  it("caps output at the settings' maxOutputChars, keeping head and tail", async () => {
+    const { call } = setup({ maxOutputChars: 2000 });
     const result = await call("bash_stream", { command: "seq 1 50000", stdinMode: "pipe" });
     const details = result.details as CompletedJobDetails;
     expect(details.aggregated.length).toBeLessThan(2_200);

@@ -7,12 +7,12 @@ import { resolve as resolvePath } from "node:path";
 import type { JobEvent, JobInfo, JobStarter } from "./job-events.js";
 import { shortCommand } from "./job-format.js";
 import { JobNotices } from "./job-notices.js";
-import { jobSettingsFromEnv, MAX_STDIN_BYTES, type JobSettings } from "./job-settings.js";
+import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "./job-settings.js";
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
 import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
 
-export { jobSettingsFromEnv, type JobSettings } from "./job-settings.js";
+export { resolveJobSettings, type JobSettings } from "./job-settings.js";
 export { installJobCleanup } from "./job-cleanup.js";
 export { Job } from "./job.js";
 
@@ -36,9 +36,10 @@ export interface TerminalSize {
 
 export interface JobRegistryOptions {
   cwd: string;
+  /** What is not given takes its default (job-settings.ts). */
   settings?: Partial<JobSettings>;
-  /** The environment jobs inherit and settings are read from; process.env by default. */
-  env?: NodeJS.ProcessEnv;
+  /** The environment jobs inherit. */
+  env: NodeJS.ProcessEnv;
 }
 
 /** After KILL, how long to wait for the exit to be observed before giving up on it. */
@@ -78,11 +79,10 @@ export class JobRegistry {
   private shuttingDown = false;
 
   constructor(options: JobRegistryOptions) {
-    const env = options.env ?? process.env;
     this.cwd = options.cwd;
-    this.settings = jobSettingsFromEnv(env, options.settings);
+    this.settings = resolveJobSettings(options.settings);
     this.baseEnv = Object.fromEntries(
-      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
     this.shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
   }
