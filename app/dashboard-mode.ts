@@ -88,7 +88,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     tickEvery = want;
   });
 
-  let pickerChoice: ((event: InputEvent) => void) | undefined;
   const offGeneration = onRenderGenerationChange(() => scheduler.request());
   let controller: DashboardController | undefined;
 
@@ -112,7 +111,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     const c = controller;
     const keys = new KeyDispatcher(c, () => scheduler.request());
     const quit = new Promise<void>((resolve) => c.onQuit(resolve));
-    dispatch = (event) => (pickerChoice && view.picker.open ? pickerChoice(event) : keys.handle(event));
+    dispatch = (event) => keys.handle(event);
     for (const event of early.splice(0)) dispatch(event);
     scheduler.request();
 
@@ -122,20 +121,13 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       if (sessions.length === 0) view.chat.notice("info", `No earlier sessions in ${options.cwd}: starting a new one.`);
       else {
         sessionPath = await new Promise<string | undefined>((resolve) => {
-          view.picker.show(`resume a session (${sessions.length})`, sessions.map(sessionRow), "Enter resume · Esc start a new session · Ctrl+D quit");
-          pickerChoice = (event) => {
-            if (event.type !== "key") return;
-            const action = keymap.lookup("overlay", event.name);
-            if (action === "pick") resolve(sessions[view.picker.selected]?.path);
-            else if (event.name === "escape") resolve(undefined);
-            else if (keymap.lookup("global", event.name) === "quit") c.quit();
-            else keys.handle(event);
-            scheduler.request();
-          };
+          view.picker.show(`resume a session (${sessions.length})`, sessions.map(sessionRow), "Enter resume · Esc start a new session · Ctrl+D quit", {
+            pick: (index) => resolve(sessions[index]?.path),
+            cancel: () => resolve(undefined),
+          });
           void quit.then(() => resolve(undefined));
         });
         view.picker.hide();
-        pickerChoice = undefined;
         scheduler.request();
       }
     }

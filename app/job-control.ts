@@ -131,6 +131,14 @@ export class JobControl {
     this.attachMode.attach(id);
   }
 
+  /** The detach key: keys go to pitwall again. */
+  detach(): void {
+    const id = this.attachMode.attachedId;
+    if (id === undefined) return;
+    this.attachMode.detach();
+    this.c.flash(`detached from job ${id}`);
+  }
+
   /** Opens the prompt for a new job's command. */
   newJob(): void {
     if (!this.ready()) return;
