@@ -76,6 +76,7 @@ const TABLE: Record<string, Entry> = {
   "o4-mini": gpt(200_000, 100_000, true, 1.1, 4.4, 0.275),
 };
 
+/** Each provider's default model: also the example ids --help gives (test/cli/model-examples.test.ts checks the README). */
 export const DEFAULT_MODELS: Record<ProviderName, string> = {
   anthropic: "claude-sonnet-5-5",
   openai: "gpt-5.4",
