@@ -182,6 +182,7 @@ export class DashboardController implements SlashContext {
     if (!agent) return;
     this.view.status.state.model = agent.state.model.id;
     this.view.status.state.thinking = agent.state.thinkingLevel;
+    this.view.status.state.unconfigured = this.missingKey() !== undefined;
   }
 
   // ---- sending -----------------------------------------------------------------------------

@@ -26,7 +26,7 @@ export interface TouchedFile {
 }
 
 const MARK_STYLE: Record<FileMark, number> = {
-  R: attr({ fg: Color.blue }),
+  R: attr({ fg: Color.brightBlue }),
   W: attr({ fg: Color.green }),
   M: attr({ fg: Color.yellow }),
 };
