@@ -180,7 +180,8 @@ export class ToolEntry extends ChatEntry {
         status = { text: "…", attr: STYLE.toolMarker };
     }
     const selected = ctx.selectedToolId === this.toolCallId;
-    const marker = selected ? "▶ " : "⏵ ";
+    // Glyphs every monospace font has (xterm's fixed included): U+23F5 "⏵" was an empty box.
+    const marker = selected ? "▶ " : "▸ ";
     const summary = describeToolCall(record.name, record.args, 400);
     const arg = sanitizeText(summary.slice(record.name.length)).replace(/\n/g, " ");
     const statusWidth = textWidth(status.text);

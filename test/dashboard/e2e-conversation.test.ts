@@ -32,7 +32,7 @@ describe("the dashboard in a terminal", () => {
     // The status line counts tokens and cost once the reply has ended.
     const screen = await t.waitForText("30k tok · $0.09");
     expect(screen).toContain("› what is the answer?");
-    expect(screen).toMatch(/⏵ bash echo tool-said-hello\s+✓ \d+\.\ds/);
+    expect(screen).toMatch(/▸ bash echo tool-said-hello\s+✓ \d+\.\ds/);
     // The tool-output pane shows it (its right border may be the joint where the files pane starts).
     expect(screen).toMatch(/│ tool-said-hello\s+[│├]/);
     expect((await llm.waitForRequest(1)).transcript).toContain("what is the answer?");
@@ -49,7 +49,7 @@ describe("the dashboard in a terminal", () => {
     const { t, llm, cwd } = session;
     t.type("run the tests");
     t.press("Enter");
-    await t.waitForText(/⏵ bash while .*⠋|⏵ bash while .*\d\.\ds/);
+    await t.waitForText(/▸ bash while .*⠋|▸ bash while .*\d\.\ds/);
     await t.waitForText("working");
     t.type("also run the linter");
     t.press("Enter");
@@ -72,7 +72,7 @@ describe("the dashboard in a terminal", () => {
     t.type("start");
     t.press("Enter");
     await t.waitForText("working");
-    await t.waitForText("⏵ bash while");
+    await t.waitForText("▸ bash while");
     t.type("then commit");
     t.press("Alt+Enter");
     await t.waitForText("↳ follow-up: then commit");
@@ -113,10 +113,10 @@ describe("the dashboard in a terminal", () => {
     const { t, cwd } = session;
     t.type("sleep");
     t.press("Enter");
-    await t.waitForText("⏵ bash sleep 37.25");
+    await t.waitForText("▸ bash sleep 37.25");
     await waitUntil(() => countLive("sleep 37.25") > 0, "the sleep to start");
     t.press("Escape");
-    await t.waitForText(/⏵ bash sleep 37\.25.*✗/);
+    await t.waitForText(/▸ bash sleep 37\.25.*✗/);
     await t.waitForText("Aborted: the running tool was stopped");
     await t.waitForText("● ready");
     await waitUntil(() => countLive("sleep 37.25") === 0, "the sleep to end");
