@@ -6,7 +6,8 @@ import { describeToolCall } from "../../tools/tool-call-summary.js";
 import { formatDuration } from "../text/format.js";
 import { MarkdownStream } from "../markdown/markdown-stream.js";
 import { renderGeneration } from "../markdown/render-generation.js";
-import { attr, Color, withStyle, type Span, type StyledLine } from "../text/styled-text.js";
+import { attr, Color, type Span, type StyledLine } from "../text/styled-text.js";
+import { selectedRow } from "../text/selection.js";
 import { sanitizeText } from "../text/terminal-text.js";
 import { textWidth, truncateText } from "../text/text-width.js";
 import type { ToolCallStore } from "../tool-output/tool-calls.js";
@@ -197,7 +198,7 @@ export class ToolEntry extends ChatEntry {
       { text: " ".repeat(gap), attr: STYLE.toolArg },
       status,
     ];
-    return [selected ? row.map((s) => ({ text: s.text, attr: withStyle(s.attr, { inverse: true }) })) : row];
+    return [selected ? selectedRow(row, ctx.width) : row];
   }
 }
 

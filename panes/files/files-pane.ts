@@ -9,7 +9,8 @@ import type { Message } from "../../agent/messages.js";
 import type { Canvas } from "../screen/canvas.js";
 import { FilePreview } from "./files-preview.js";
 import { PaneBox } from "../screen/pane-box.js";
-import { attr, Color, withStyle, type StyledLine } from "../text/styled-text.js";
+import { attr, Color, type StyledLine } from "../text/styled-text.js";
+import { selectedRow } from "../text/selection.js";
 import { sanitizeText } from "../text/terminal-text.js";
 import { fitText, textWidth } from "../text/text-width.js";
 
@@ -141,7 +142,7 @@ export class FilesPane extends PaneBox {
         { text: fitText(sanitizeText(this.displayPath(f.path)), room), attr: attr() },
         { text: counts, attr: DIM },
       ];
-      return f.path === this.selected?.path && this.focused ? row.map((s) => ({ text: s.text, attr: withStyle(s.attr, { inverse: true }) })) : row;
+      return f.path === this.selected?.path && this.focused ? selectedRow(row, width) : row;
     });
   }
 

@@ -8,7 +8,8 @@ import type { JobInfo } from "../../tools/jobs/job-events.js";
 import type { Canvas } from "../screen/canvas.js";
 import { formatDuration } from "../text/format.js";
 import { PaneBox } from "../screen/pane-box.js";
-import { attr, Color, withStyle, type StyledLine } from "../text/styled-text.js";
+import { attr, Color, type StyledLine } from "../text/styled-text.js";
+import { selectedRow } from "../text/selection.js";
 import { sanitizeText } from "../text/terminal-text.js";
 import { fitText, textWidth, truncateText } from "../text/text-width.js";
 
@@ -123,7 +124,7 @@ export class JobsPane extends PaneBox {
         { text: restarts, attr: DIM },
         status,
       ];
-      return selected && this.focused ? row.map((s) => ({ text: s.text, attr: withStyle(s.attr, { inverse: true }) })) : row;
+      return selected && this.focused ? selectedRow(row, width) : row;
     });
   }
 

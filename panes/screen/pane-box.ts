@@ -9,7 +9,8 @@ import { attr, Color, type StyledLine } from "../text/styled-text.js";
 import { textWidth, truncateText } from "../text/text-width.js";
 
 export const BORDER = attr({ fg: Color.grey });
-const TITLE = attr({ bold: true });
+// Only the focused pane's title is bold: without colours (NO_COLOR) that is what shows the focus.
+const TITLE = attr();
 const TITLE_FOCUSED = attr({ fg: Color.cyan, bold: true });
 const ACCENT_COLORS: Record<string, number> = { yellow: Color.yellow, magenta: Color.magenta, green: Color.green, red: Color.red };
 

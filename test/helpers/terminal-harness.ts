@@ -100,7 +100,8 @@ export class PitwallTerminal {
       PITWALL_RETRY_BASE_MS: "5",
       ...options.env,
     };
-    this.proc = pty.spawn(process.execPath, [cliPath(), ...(options.args ?? [])], { name: "xterm-256color", cols, rows, cwd: options.cwd ?? this.home, env });
+    // node-pty sets TERM to `name`: a test's TERM (TERM=linux) must be the name.
+    this.proc = pty.spawn(process.execPath, [cliPath(), ...(options.args ?? [])], { name: env.TERM ?? "xterm-256color", cols, rows, cwd: options.cwd ?? this.home, env });
     this.proc.onData((data) => {
       const at = performance.now();
       this.chunks.push({ at, data });
