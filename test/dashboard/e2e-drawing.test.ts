@@ -47,12 +47,14 @@ function allCells(t: PitwallTerminal): CellInfo[] {
 }
 
 describe("drawing", () => {
-  test("the quit question is black on yellow, not bold (bold black is grey in many terminals); links are bright blue", async () => {
-    session = await startDashboard({ replies: [{ kind: "reply", text: "See [the docs](https://example.com/docs) for more." }] });
+  test("the quit question is black on yellow, not bold (bold black is grey in many terminals); links are bright blue; a closing fence is not text", async () => {
+    session = await startDashboard({ replies: [{ kind: "reply", text: "See [the docs](https://example.com/docs) for more.\n\n```ts\nconst docs = 1;\n```" }] });
     const { t } = session;
     t.type("where are the docs?");
     t.press("Enter");
     await t.waitForText("the docs (https://example.com/docs)");
+    // The reply ended with its closing fence: the code is shown as code, the fence is not.
+    expect(await t.waitForText("const docs = 1;")).not.toContain("```");
     const link = t.findCell("the docs (")!;
     expect(link.fg).toBe(12);
     t.type("/run sleep 30");
