@@ -9,10 +9,10 @@ import { knownModelIds, resolveModel } from "../agent/models.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
 import { formatCost, formatTokens, formatWait } from "../panes/text/format.js";
-import { helpLines } from "../panes/overlays/help-overlay.js";
 import type { RenderScheduler } from "../panes/screen/render-scheduler.js";
-import { attr, Color, type StyledLine } from "../panes/text/styled-text.js";
 import { displayKeyName } from "./keys/key-names.js";
+import type { ActionOf } from "./keys/key-actions.js";
+import type { Key } from "./keys/key.js";
 import { keymapHelp } from "./keys/keymap-help.js";
 import { QuitFlow } from "./quit-flow.js";
 import type { Keymap } from "./keys/keymap.js";
@@ -46,10 +46,15 @@ export class DashboardController implements SlashContext {
     readonly keymap: Keymap,
     jobControlOptions: JobControlOptions,
   ) {
-    const helpKey = keymap.keysFor("global", "help")[0];
-    view.status.state.helpKey = helpKey ? displayKeyName(helpKey) : "/help";
-    const newJobKey = keymap.keysFor("jobs", "newJob")[0];
-    view.showKeyHints({ help: helpKey && displayKeyName(helpKey), newJob: newJobKey && displayKeyName(newJobKey) });
+    const first = (keys: readonly Key[]): string | undefined => (keys[0] === undefined ? undefined : displayKeyName(keys[0]));
+    const helpKey = first(keymap.keysFor("global", "help"));
+    view.status.state.helpKey = helpKey ?? "/help";
+    const global = (action: ActionOf<"global">): string | undefined => first(keymap.keysFor("global", action));
+    view.showKeyHints({
+      help: helpKey,
+      newJob: first(keymap.keysFor("jobs", "newJob")),
+      panes: { chat: global("focusChat"), toolOutput: global("focusToolOutput"), jobs: global("focusJobs"), files: global("focusFiles") },
+    });
     this.quitFlow = new QuitFlow({
       runningJobs: () => this.setup?.coding.jobs.runningCount() ?? view.jobs.runningCount,
       setQuestion: (text) => {
@@ -317,11 +322,10 @@ export class DashboardController implements SlashContext {
   }
 
   showHelp(): void {
-    const intro: StyledLine[] = [
-      [{ text: "Commands: ", attr: attr({ bold: true }) }, { text: SLASH_COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}`).join("  "), attr: attr() }],
-      [{ text: `Key bindings from ${this.keymap.sources.join(" + ") || "(none)"}`, attr: attr({ fg: Color.grey }) }],
-    ];
-    this.view.help.show("help: keys and commands", helpLines(keymapHelp(this.keymap), intro));
+    const keys = keymapHelp(this.keymap);
+    if (keys[0]) keys[0] = { ...keys[0], note: `Key bindings from ${this.keymap.sources.join(" + ") || "(none)"}` };
+    const commands = { title: "Commands (type in the input)", rows: SLASH_COMMANDS.map((c) => ({ keys: `/${c.name}${c.args ? ` ${c.args}` : ""}`, description: c.description })) };
+    this.view.help.show("help: keys and commands", [...keys, commands]);
   }
 
   setModel(spec: string): void {

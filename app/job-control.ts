@@ -55,11 +55,10 @@ export class JobControl {
     });
   }
 
-  /** The job terminal pane's size, for jobs the person starts: they start at the size they are shown at. */
-  private paneSize(): TerminalSize | undefined {
-    const pane = this.c.view.jobTerminal;
-    const { width, height } = pane.inner;
-    return pane.visible && width >= 2 && height >= 1 ? { cols: width, rows: height } : undefined;
+  /** The job terminal's size with `added` more jobs listed: jobs the person starts begin at the size they are shown at. */
+  private paneSize(added = 0): TerminalSize | undefined {
+    const view = this.c.view;
+    return view.jobTerminalSize(view.jobs.list().length + added);
   }
 
   private registry(): JobRegistry | undefined {
@@ -185,7 +184,7 @@ export class JobControl {
     const jobs = this.ready();
     if (!jobs) return;
     try {
-      const size = this.paneSize();
+      const size = this.paneSize(1);
       const job = jobs.start({ command, startedBy: "user", ...(size ? { size } : {}) });
       this.c.view.jobs.select(job.id);
       this.c.flash(`started job ${job.id}: ${shortCommand(command, 60)}`);

@@ -167,11 +167,12 @@ export class FilesPane extends PaneBox {
     if (!withPreview || !selected) return;
     const mode = this.modeFor(selected);
     const key = `${selected.path}\0${selected.at}\0${mode}`;
+    this.preview.show(selected, mode);
     if (key !== this.previewedKey) {
       this.previewedKey = key;
-      this.previewTop = 0;
+      // A small preview would show a diff's hunk header and context, not what changed.
+      this.previewTop = this.preview.startRow;
     }
-    this.preview.show(selected, mode);
     const label = `${mode === "diff" ? "last edit" : "preview"}: ${sanitizeText(this.displayPath(selected.path))}`;
     canvas.paintLine(listHeight, [{ text: `── ${label} `, attr: RULE }, { text: "─".repeat(Math.max(0, canvas.width)), attr: RULE }]);
     this.previewHeight = canvas.height - listHeight - 1;

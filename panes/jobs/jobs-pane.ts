@@ -68,6 +68,11 @@ export class JobsPane extends PaneBox {
     }
   }
 
+  /** Whether any job printed something the person has not had on screen. */
+  get anyUnseen(): boolean {
+    return this.unseen.size > 0;
+  }
+
   /** Whether the job printed something the person has not had on screen. */
   hasUnseen(id: string): boolean {
     return this.unseen.has(id);
@@ -107,12 +112,14 @@ export class JobsPane extends PaneBox {
 
   /** Rows of the job list at a width (the selected job marked). */
   rows(width: number, now: number): StyledLine[] {
+    // Ids padded to the widest, so job 10 does not push its command out of the column.
+    const idWidth = Math.max(0, ...this.list().map((job) => textWidth(job.id)));
     return this.list().map((job) => {
       const selected = job.id === this.selectedId;
       const status = jobStatusText(job, now);
       const restarts = job.restarts > 0 ? `↻${job.restarts} ` : "";
       const head = `${selected ? "▶" : " "}`;
-      const id = `${job.id} `;
+      const id = `${job.id.padStart(idWidth)} `;
       const room = Math.max(1, width - textWidth(head) - 1 - textWidth(id) - textWidth(restarts) - textWidth(status.text) - 1);
       const command = fitText(truncateText(sanitizeText(job.command).replace(/\s+/g, " "), room), room);
       const unseen = this.unseen.has(job.id);

@@ -96,13 +96,18 @@ export abstract class PaneBox {
 
   /** The content area: inside the border, with one column of space on each side. */
   get inner(): Rect {
+    return this.innerOf(this.rect);
+  }
+
+  /** The content area this pane would have at `rect`. */
+  innerOf(rect: Rect): Rect {
     const b = this.bordered ? 1 : 0;
     const pad = this.padded ? 1 : 0;
     return {
-      left: this.rect.left + b + pad,
-      top: this.rect.top + b,
-      width: Math.max(0, this.rect.width - 2 * (b + pad)),
-      height: Math.max(0, this.rect.height - 2 * b),
+      left: rect.left + b + pad,
+      top: rect.top + b,
+      width: Math.max(0, rect.width - 2 * (b + pad)),
+      height: Math.max(0, rect.height - 2 * b),
     };
   }
 

@@ -131,4 +131,53 @@ describe("drawing", () => {
     expect(cellsAt(t, " chat ", 5, 1).some((c) => c.bold)).toBe(false);
     expect(cellsAt(t, "● ready", 7).every((c) => c.inverse)).toBe(true);
   }, 40_000);
+
+  test("F1 at 80x24 is a two-column table: descriptions wrap inside their column, keys are never cut, the box ends above the input", async () => {
+    session = await startDashboard({ cols: 80, rows: 24 });
+    const { t } = session;
+    t.press("F1");
+    const screen = await t.waitForText("help: keys and commands");
+    const rows = screen.split("\n");
+    expect(screen).not.toMatch(/Alt\+Ri…|[A-Za-z]…\s{2}/);
+    // Every row of the table starts its description at one column; continuation rows leave the key column blank.
+    const descriptionColumn = rows.find((r) => r.includes("Quit; while jobs run"))!.indexOf("Quit;");
+    const continued = rows[rows.findIndex((r) => r.includes("Quit; while jobs run")) + 1]!;
+    expect(continued.slice(0, descriptionColumn).replace(/[│ ]/g, "")).toBe("");
+    expect(continued.slice(descriptionColumn).trim()).not.toBe("");
+    // The box's bottom border is above the input's top border.
+    const inputTop = rows.findIndex((r) => r.includes("─ input"));
+    expect(rows[inputTop - 1]).toMatch(/└─+┘/);
+    t.press("Escape");
+    await t.waitForNoText("help: keys and commands");
+  }, 40_000);
+
+  test("at 80x24: the job terminal has a left margin, two-digit job ids keep the command column, the files preview shows the changed lines", async () => {
+    const cwd = tempFolder("pitwall-cwd-");
+    writeFileSync(join(cwd, "app.ts"), Array.from({ length: 20 }, (_, i) => `const line${i} = ${i};`).join("\n") + "\n");
+    session = await startDashboard({
+      cwd,
+      cols: 80,
+      rows: 24,
+      replies: [{ kind: "reply", text: "Edited.", toolCalls: [{ name: "edit", arguments: { file_path: "app.ts", old_string: "line10 = 10", new_string: "line10 = 100" } }] }, { kind: "reply", text: "Done." }],
+    });
+    const { t } = session;
+    t.type("fix it");
+    t.press("Enter");
+    await t.waitForText("Done.");
+    // In the files pane (the right column), not only in the tool output.
+    await t.waitForText(/^│.+│ -const line10 = 10;/m);
+    expect(t.screenText()).toMatch(/^│.+│ \+const line10 = 100;/m);
+    for (let i = 1; i <= 10; i++) {
+      t.type(`/run echo job-${i}-says-hi`);
+      t.press("Enter");
+      await t.waitForText(`echo job-${i}-says`);
+    }
+    // The terminal's text starts one column in from its border.
+    await t.waitForText(/│ job-10-says-hi/);
+    // Ids right-aligned in one column: the commands start in the same column.
+    const rows = (await t.waitForText(/ 9 echo job-9[\s\S]*10 echo job-1/)).split("\n");
+    const nine = rows.find((r) => / 9 echo job-9/.test(r))!;
+    const ten = rows.find((r) => /10 echo job-1/.test(r))!;
+    expect(nine.indexOf("echo")).toBe(ten.indexOf("echo"));
+  }, 60_000);
 });

@@ -39,8 +39,8 @@ describe("jobs pane", () => {
     expect(screen).toContain("listening on 4321");
     await t.waitForText("tick 3");
     await t.waitForText("tick 6");
-    // The model's job started at the registry's 120x30; shown, its pty takes the pane's size (46 columns inside its border).
-    await t.waitForText(/winch \d+ 46\b/);
+    // The model's job started at the registry's 120x30; shown, its pty takes the pane's size (44 columns inside its border and margins).
+    await t.waitForText(/winch \d+ 44\b/);
     expect(countLive("bash server.sh")).toBe(1);
 
     // The person stops it with x: the list shows it killed and the process is gone.
