@@ -161,6 +161,9 @@ export class DashboardController implements SlashContext {
       case "message_end":
         this.countUsage(event.message);
         break;
+      case "tool_execution_start":
+        view.toolCallStarted();
+        break;
       case "retry":
         status.retry = `retrying in ${formatWait(event.delayMs)}, attempt ${event.attempt}/${event.maxAttempts}`;
         break;

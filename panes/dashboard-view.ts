@@ -104,6 +104,17 @@ export class DashboardView {
     this.jobTerminal.setFocused(target === "jobs");
   }
 
+  /** Back to the live tool call: the chat's selection and the tool-output pane's hold are dropped. */
+  followLiveTool(): void {
+    this.chat.select(undefined);
+    this.toolOutput.select(undefined);
+  }
+
+  /** A new tool call started: the tool-output pane goes to it, unless the person is reading another call. */
+  toolCallStarted(now = Date.now()): void {
+    if (this.toolOutput.held && !this.toolOutput.reading(now, this.focus === "toolOutput")) this.followLiveTool();
+  }
+
   /** Whether the terminal is small enough for one pane at a time. */
   get tabbed(): boolean {
     return this.layout?.mode === "tabs";

@@ -22,7 +22,7 @@ export const ACTIONS = {
     zoom: "Maximise the focused pane, or restore the layout",
     toggleThinking: "Show or hide the model's thinking",
     selectPrevTool: "Select the previous tool call (its output shows in the tool-output pane)",
-    selectNextTool: "Select the next tool call",
+    selectNextTool: "Select the next tool call; past the last, follow the live one again",
     chatPageUp: "Scroll the chat up a page",
     chatPageDown: "Scroll the chat down a page",
     chatFollow: "Follow the end of the chat again",
@@ -67,7 +67,7 @@ export const ACTIONS = {
     pageUp: "Page up",
     pageDown: "Page down",
     top: "Go to the start",
-    bottom: "Go to the end and follow the output",
+    bottom: "Go to the end and follow the output; held on an older call, go to the live one",
     zoom: "Maximise the tool output",
   },
   jobs: {

@@ -79,7 +79,7 @@ export class KeyDispatcher {
         chatPageUp: () => v.chat.page(-1),
         chatPageDown: () => v.chat.page(1),
         chatFollow: () => {
-          v.chat.select(undefined);
+          v.followLiveTool();
           v.chat.toBottom();
         },
         dismissError: () => c.dismissError(),
@@ -112,7 +112,7 @@ export class KeyDispatcher {
         pageDown: () => v.chat.page(1),
         top: () => v.chat.toTop(),
         bottom: () => {
-          v.chat.select(undefined);
+          v.followLiveTool();
           v.chat.toBottom();
         },
         selectPrevTool: () => v.chat.selectTool(-1),
@@ -130,7 +130,8 @@ export class KeyDispatcher {
         pageUp: () => v.toolOutput.page(-1),
         pageDown: () => v.toolOutput.page(1),
         top: () => v.toolOutput.toTop(),
-        bottom: () => v.toolOutput.toBottom(),
+        // Held on an older call while a newer one runs: End goes to the live one.
+        bottom: () => (v.toolOutput.newerCall ? v.followLiveTool() : v.toolOutput.toBottom()),
         zoom: () => v.toggleZoom(),
       },
       jobs: {

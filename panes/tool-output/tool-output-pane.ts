@@ -1,6 +1,8 @@
 // The tool-output pane: the selected tool call in full, or, when nothing is selected, the call
 // running now (its output streaming live) or the last one. bash output keeps its colours; an edit
-// shows its diff coloured; a read shows the numbered lines; a write what was written.
+// shows its diff coloured; a read shows the numbered lines; a write what was written. A selection
+// holds the pane only while the person is reading it (see `reading`): the view then says that a
+// newer call started and that End goes to it.
 import type { Widgets } from "blessed";
 import { BlockScroller } from "../screen/block-scroller.js";
 import { diffLines } from "../text/diff-lines.js";
@@ -10,11 +12,14 @@ import { LineListSource, StaticLines, type LineList } from "../screen/line-list-
 import { ScrollingPane } from "../screen/scrolling-pane.js";
 import { attr, Color, type StyledLine } from "../text/styled-text.js";
 import { sanitizeText, TerminalTextLog } from "../text/terminal-text.js";
+import { truncateText } from "../text/text-width.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
 import type { ToolCallRecord, ToolCallStore } from "./tool-calls.js";
 
 const DIM = attr({ fg: Color.grey });
 const ERROR = attr({ fg: Color.red });
+/** A selected call holds the pane this long after the person last selected or scrolled it. */
+export const READING_HOLD_MS = 15_000;
 
 function record(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
@@ -77,6 +82,10 @@ class LogWithFooter implements LineList {
 export class ToolOutputPane extends ScrollingPane {
   /** The call picked in the chat; undefined shows the running or latest call. */
   private selectedId: string | undefined;
+  /** When the person last picked or scrolled what the pane shows. */
+  private lastInteraction = -Infinity;
+  /** The latest call when the selection was made: a later one is "new". */
+  private latestAtSelection: string | undefined;
   private shownId: string | undefined;
   private shownVersion = -1;
   private readonly source = new LineListSource(new StaticLines([]));
@@ -91,6 +100,43 @@ export class ToolOutputPane extends ScrollingPane {
 
   select(id: string | undefined): void {
     this.selectedId = id;
+    this.latestAtSelection = this.tools.latestId;
+    this.lastInteraction = Date.now();
+  }
+
+  /** Whether the pane shows a picked call (or a view of the person's) instead of following the live one. */
+  get held(): boolean {
+    return this.selectedId !== undefined;
+  }
+
+  /**
+   * Whether the person is reading what the pane holds: they picked or scrolled it within the last
+   * READING_HOLD_MS, or the pane has focus and is scrolled away from the end.
+   */
+  reading(now: number, focused: boolean): boolean {
+    return this.held && (now - this.lastInteraction < READING_HOLD_MS || (focused && !this.scroller.following));
+  }
+
+  /** A call that started after the held one was picked, if any. */
+  get newerCall(): ToolCallRecord | undefined {
+    const latest = this.tools.latestId;
+    if (!this.held || latest === undefined || latest === this.selectedId || latest === this.latestAtSelection) return undefined;
+    return this.tools.get(latest);
+  }
+
+  override scrollBy(rows: number): void {
+    this.lastInteraction = Date.now();
+    super.scrollBy(rows);
+  }
+
+  override toTop(): void {
+    this.lastInteraction = Date.now();
+    super.toTop();
+  }
+
+  override toBottom(): void {
+    this.lastInteraction = Date.now();
+    super.toBottom();
   }
 
   get currentId(): string | undefined {
@@ -144,8 +190,11 @@ export class ToolOutputPane extends ScrollingPane {
     this.title = r.title ?? `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
     const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (record(r.result?.details).aborted === true ? "■ stopped" : "✗ failed") : r.status === "done" ? "✓ done" : "waiting";
     const view = this.scroller.view(canvas.width, canvas.height);
-    const parts = [state, this.scroller.following ? "" : "paused · End", this.selectedId && !r.personal ? "selected" : ""].filter((p) => p);
-    this.titleRight = parts.join(" · ");
+    const newer = this.newerCall;
+    const parts = newer
+      ? [state, `new: ${truncateText(describeToolCall(newer.name, newer.args, 80).replace(/\s+/g, " "), 24)} · End`]
+      : [state, this.scroller.following ? "" : "paused · End", this.selectedId && !r.personal ? "selected" : ""];
+    this.titleRight = parts.filter((p) => p).join(" · ");
     canvas.paintRows(view.rows);
   }
 }
