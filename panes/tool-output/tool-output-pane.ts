@@ -62,20 +62,39 @@ function footerLines(r: ToolCallRecord): StyledLine[] {
   return lines;
 }
 
-/** A streamed log followed by a few footer lines, as one list. */
-class LogWithFooter implements LineList {
+/** Where the whole output of a call is, for the line that says earlier lines were let go. */
+function fullOutputNote(r: ToolCallRecord): string {
+  const details = record(r.result?.details);
+  if (typeof details.fullOutputPath === "string") return ` · full output: ${details.fullOutputPath}`;
+  if (r.jobId !== undefined) return ` · the whole log: /tail ${r.jobId} <lines>`;
+  return r.name === "bash" && r.status === "running" ? " · the full output is saved when it ends" : "";
+}
+
+/**
+ * A streamed log as one list: a first line saying how many earlier lines the pane let go (it
+ * keeps the last few thousand) and where the whole output is, the log, then a few footer lines.
+ */
+class OutputView implements LineList {
   constructor(
-    private readonly log: TerminalTextLog,
+    private readonly r: ToolCallRecord,
     private readonly footer: StyledLine[],
   ) {}
+  private get log(): TerminalTextLog {
+    return this.r.output;
+  }
+  private get header(): number {
+    return this.log.dropped > 0 ? 1 : 0;
+  }
   get dropped(): number {
     return this.log.dropped;
   }
   get lineCount(): number {
-    return this.log.lineCount + this.footer.length;
+    return this.header + this.log.lineCount + this.footer.length;
   }
   line(i: number): StyledLine | undefined {
-    return i < this.log.lineCount ? this.log.line(i) : this.footer[i - this.log.lineCount];
+    if (this.header && i === 0) return [{ text: `… ${this.log.dropped.toLocaleString("en-US")} earlier lines${fullOutputNote(this.r)}`, attr: DIM }];
+    const at = i - this.header;
+    return at < this.log.lineCount ? this.log.line(at) : this.footer[at - this.log.lineCount];
   }
 }
 
@@ -88,6 +107,7 @@ export class ToolOutputPane extends ScrollingPane {
   private latestAtSelection: string | undefined;
   private shownId: string | undefined;
   private shownVersion = -1;
+  private liveView: { record: ToolCallRecord; list: OutputView } | undefined;
   private readonly source = new LineListSource(new StaticLines([]));
   protected readonly scroller = new BlockScroller(this.source);
 
@@ -169,9 +189,13 @@ export class ToolOutputPane extends ScrollingPane {
     }
     if (r.id !== this.shownId || r.version !== this.shownVersion) {
       const streamed = r.output.lineCount > 0;
-      // A running call's log is shown live; the list is rebuilt only when the call's shape changes.
+      // A running call's log is shown live: one list for as long as it runs, so its wrapped rows stay cached.
+      const live = r.status === "running";
       if (r.lines) this.source.setList(new StaticLines(r.lines));
-      else if (streamed) this.source.setList(r.status === "running" ? r.output : new LogWithFooter(r.output, footerLines(r)));
+      else if (streamed && live) {
+        if (this.liveView?.record !== r) this.liveView = { record: r, list: new OutputView(r, []) };
+        this.source.setList(this.liveView.list);
+      } else if (streamed) this.source.setList(new OutputView(r, footerLines(r)));
       else this.source.setList(new StaticLines(r.personal && !r.result ? [[{ text: "running…", attr: DIM }]] : resultLines(r)));
       this.shownId = r.id;
       this.shownVersion = r.version;

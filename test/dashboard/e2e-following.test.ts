@@ -34,4 +34,45 @@ describe("following what is live", () => {
     expect(screen).toMatch(/│ flood-400\s/);
     expect(screen).not.toContain("new: bash");
   }, 40_000);
+
+  test("a long output's first line says how many earlier lines the pane let go and where the full output is", async () => {
+    session = await startDashboard({
+      replies: [{ kind: "reply", text: "Printing.", toolCalls: [{ name: "bash", arguments: { command: "seq 1 7000" } }] }, { kind: "reply", text: "Printed." }],
+    });
+    const { t } = session;
+    t.type("print a lot");
+    t.press("Enter");
+    await t.waitForText("Printed.");
+    t.press("Alt+2");
+    t.press("Home");
+    const screen = await t.waitForText(/^│ … [\d,]+ earlier lines · full output:/m);
+    expect(screen).toMatch(/pitwall-bash-\S+\.log/);
+    const dropped = Number(/… ([\d,]+) earlier lines/.exec(screen)![1]!.replace(/,/g, ""));
+    // The line after the note is the first one kept: the note counts exactly what was let go.
+    expect(screen).toMatch(new RegExp(`^│ ${dropped + 1}\\s`, "m"));
+  }, 40_000);
+
+  test("bash_stream's output in the tool-output pane keeps its colours, as in the job's terminal", async () => {
+    session = await startDashboard({
+      replies: [
+        { kind: "reply", text: "Starting.", toolCalls: [{ name: "bash_stream", arguments: { command: "printf '\\033[31mred-server-line\\033[0m\\n'; sleep 30", yieldMs: 1000 } }] },
+        { kind: "reply", text: "Started." },
+      ],
+    });
+    const { t } = session;
+    t.type("start it");
+    t.press("Enter");
+    await t.waitForText("Started.");
+    await t.waitForText(/tool output: bash_stream/);
+    const cell = await t.waitFor(() => {
+      const buffer = t.terminal.buffer.active;
+      for (let y = 0; y < t.terminal.rows; y++) {
+        const line = buffer.getLine(y)!;
+        // The left column: the tool-output pane (the job's terminal on the right shows it too).
+        if (line.translateToString().startsWith("│ red-server-line")) return line.getCell(2)!;
+      }
+      return undefined;
+    }, 10_000, "the red line in the tool-output pane");
+    expect(cell.getFgColor()).toBe(1);
+  }, 40_000);
 });
