@@ -4,6 +4,8 @@
 // jobs run). Before the agent has loaded the person can already type; what they send waits until
 // it is ready.
 import type { PitwallEvent } from "../agent/events.js";
+import type { JobInfo } from "../tools/jobs/job-events.js";
+import { describeStatus, failed, formatDuration, lastLines, runtime, shortCommand } from "../tools/jobs/job-format.js";
 import type { Message, ThinkingLevel } from "../agent/messages.js";
 import { knownModelIds, resolveModel } from "../agent/models.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
@@ -75,6 +77,10 @@ export class DashboardController implements SlashContext {
     this.unsubscribe = bus.subscribe((event) => this.onEvent(event));
     this.view.chat.notice("info", `pitwall in ${setup.options.cwd} · ${agent.state.model.provider}/${agent.state.model.id} · ${this.view.status.state.helpKey} shows the keys, /help the commands`);
     if (setup.resumed) this.loadConversation(setup.resumed.messages, setup.resumed.path);
+    if (setup.earlierJobs.length > 0) {
+      const jobs = setup.earlierJobs.map((j) => `job ${j.id}${j.command ? ` (${shortCommand(j.command, 60)})` : ""}`).join(", ");
+      this.view.chat.notice("info", `The earlier run's jobs ended when it quit: ${jobs}. The agent is told with its next request.`);
+    }
     for (const warning of setup.warnings) this.view.chat.notice("warning", warning);
     for (const warning of this.keymap.warnings) this.view.chat.notice("warning", warning);
     if (this.missingKey()) this.view.chat.notice("warning", `${this.missingKey()} Until then, prompts are not sent.`);
@@ -164,6 +170,9 @@ export class DashboardController implements SlashContext {
       case "tool_execution_start":
         view.toolCallStarted();
         break;
+      case "job_exited":
+        this.jobEnded(event.job);
+        break;
       case "retry":
         status.retry = `retrying in ${formatWait(event.delayMs)}, attempt ${event.attempt}/${event.maxAttempts}`;
         break;
@@ -183,6 +192,18 @@ export class DashboardController implements SlashContext {
     }
     status.jobsUp = view.jobs.runningCount;
     if (changed) this.scheduler.request();
+  }
+
+  /** A job ended that nobody asked to stop (a server crashed): said in the chat, and flashed while the agent is idle. */
+  private jobEnded(info: JobInfo): void {
+    if (info.stopRequestedBy !== undefined) return;
+    // A bash_stream call still waiting on its job reports the end itself.
+    if (info.toolCallId !== undefined && this.view.tools.get(info.toolCallId)?.status === "running") return;
+    const job = this.setup?.coding.jobs.get(info.id);
+    const last = job ? lastLines(job.log, 1, 120)[0] : undefined;
+    const what = `Job ${info.id} (${shortCommand(info.command, 60)}) ${describeStatus(info)} after ${formatDuration(runtime(info))}`;
+    this.notice(failed(info) ? "warning" : "info", `${what}.${last ? `\nLast line: ${last}` : ""}\nThe agent is told with its next request.`);
+    if (!this.working) this.flash(`job ${info.id} ${describeStatus(info)}`, 5_000);
   }
 
   private refreshModel(): void {

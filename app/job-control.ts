@@ -50,7 +50,8 @@ export class JobControl {
       store: view.tools,
       show: (id) => view.toolOutput.select(id),
       requestFrame,
-      tellAgent: (text) => c.setup?.coding.agent.notify(text),
+      // Through the registry's notices, so it reaches the model in order with the job actions.
+      tellAgent: (text) => c.setup?.coding.jobs.notePersonAction(text),
       notice: (level, text) => c.notice(level, text),
     });
   }

@@ -1,6 +1,7 @@
 // Turns the command line, the config file and the environment into a running setup: the model, the
 // provider connections, the coding agent and the session file. Every mode starts here.
 import { createCodingAgent, UnknownToolError, type CodingAgent } from "../agent/coding-agent.js";
+import { earlierJobsNotice, earlierRunningJobs, type EarlierJob } from "../agent/earlier-jobs.js";
 import type { ThinkingLevel } from "../agent/messages.js";
 import { isProviderName, ModelSpecError, resolveModel, type ModelInfo } from "../agent/models.js";
 import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections, type Connections } from "../agent/providers/connections.js";
@@ -27,6 +28,8 @@ export interface Setup {
   newSession(): SessionStore | undefined;
   /** The session being continued, if any. */
   resumed: LoadedSession | undefined;
+  /** Jobs the resumed conversation last knew as running: they ended with the earlier run (the model is told). */
+  earlierJobs: EarlierJob[];
   /** Things a person should know (bad config fields, a torn session line); shown, never fatal. */
   warnings: string[];
   /** Set when no provider is usable: the message says how to configure one. */
@@ -108,6 +111,11 @@ export function createSetup(options: CliOptions, settings: Settings, choices: Se
           pitwallVersion: pitwallVersion(),
           secrets,
         });
+  // The earlier run's jobs ended with it, and ids start again at 1: the model hears so first.
+  const earlierJobs = resumed ? earlierRunningJobs(resumed.session.messages) : [];
+  const jobsNotice = earlierJobsNotice(earlierJobs);
+  if (jobsNotice) coding.agent.notify(jobsNotice);
+
   let session = resumed?.store ?? freshStore();
   let detach = session?.attach(coding.bus);
 
@@ -132,6 +140,7 @@ export function createSetup(options: CliOptions, settings: Settings, choices: Se
       return session;
     },
     resumed: resumed?.session,
+    earlierJobs,
     warnings,
     missingKey: isConfigured(connections[model.provider]) ? undefined : missingKeyMessage(model.provider),
   };

@@ -75,6 +75,9 @@ describe("job commands", () => {
     expect(request).toContain("echo started-sleeping; sleep 64.12 (stopped by the person).");
     // The command's output is the person's: it is not in the conversation.
     expect(request).not.toContain("bang-42");
+    // In the order the person acted: the ! commands came after /restart and before X and d.
+    const order = ["The person started job 1", "The person restarted job 1", "echo bang-", "echo started-sleeping", "The person removed job 1"].map((text) => request.indexOf(text));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
   }, 60_000);
 
   test("the files pane previews the selected file highlighted, or its last diff coloured; Enter opens it in the tool-output pane", async () => {

@@ -5,8 +5,7 @@
 import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { JobEvent, JobInfo, JobStarter } from "./job-events.js";
-import { shortCommand } from "./job-format.js";
-import { JobNotices } from "./job-notices.js";
+import { JobNotices, personActions } from "./job-notices.js";
 import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "./job-settings.js";
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
@@ -24,6 +23,8 @@ export interface StartJobOptions {
   env?: Record<string, string>;
   stdinMode?: StdinMode;
   startedBy: JobStarter;
+  /** Who ran it again under the same id (restart keeps who started it). */
+  restartedBy?: JobStarter;
   toolCallId?: string;
   /** The terminal's size at start (the pane it will be shown in); the settings' size otherwise. */
   size?: TerminalSize;
@@ -98,9 +99,7 @@ export class JobRegistry {
     this.checkCapacity();
     const id = String(this.nextId++);
     const job = this.spawn(id, options, 0);
-    if (options.startedBy === "user") {
-      this.notices.personAction(`The person started job ${id}: ${shortCommand(job.command)}`);
-    }
+    if (options.startedBy === "user") this.notices.personAction(personActions.started(job));
     return job;
   }
 
@@ -133,7 +132,7 @@ export class JobRegistry {
       return job.info;
     }
     job.stopRequestedBy ??= by;
-    if (by === "user") this.notices.personAction(`The person stopped job ${id} (${shortCommand(job.command)}).`);
+    if (by === "user") this.notices.personAction(personActions.stopped(job));
     if (options.signal !== undefined) {
       job.signalGroup(options.signal);
       await within(job.exited, this.settings.killGraceMs);
@@ -160,12 +159,12 @@ export class JobRegistry {
     this.checkCapacity();
     const job = this.spawn(
       id,
-      { command: old.command, cwd: old.cwd, env: old.env, stdinMode: old.stdinMode, startedBy: by, ...(size ? { size } : {}) },
+      { command: old.command, cwd: old.cwd, env: old.env, stdinMode: old.stdinMode, startedBy: old.startedBy, restartedBy: by, ...(size ? { size } : {}) },
       old.restarts + 1,
       true,
     );
     old.dispose();
-    if (by === "user") this.notices.personAction(`The person restarted job ${id}: ${shortCommand(job.command)}`);
+    if (by === "user") this.notices.personAction(personActions.restarted(job));
     return job;
   }
 
@@ -173,7 +172,7 @@ export class JobRegistry {
   remove(id: string): boolean {
     const job = this.jobs.get(id);
     if (!job || job.running) return false;
-    this.notices.personAction(`The person removed job ${id} (${shortCommand(job.command)}) from the list.`);
+    this.notices.personAction(personActions.removed(job));
     this.drop(job);
     return true;
   }
@@ -200,6 +199,14 @@ export class JobRegistry {
     if (data.length > 0) job.writeInput(data);
     if (options.eof) job.endInput();
     if ((options.by ?? "agent") === "user") this.notices.personTyped(job);
+  }
+
+  /**
+   * Tells the agent something else the person did (a command of their own), in order with what
+   * they did to jobs: both reach the model as one notice, oldest first.
+   */
+  notePersonAction(text: string): void {
+    this.notices.personAction(text);
   }
 
   /** What the agent must be told before its next request: one text per event since the last drain. */
@@ -260,6 +267,7 @@ export class JobRegistry {
       env,
       stdinMode,
       startedBy: options.startedBy,
+      ...(options.restartedBy !== undefined ? { restartedBy: options.restartedBy } : {}),
       ...(options.toolCallId !== undefined ? { toolCallId: options.toolCallId } : {}),
       restarts,
       shell: this.shell,
