@@ -42,6 +42,12 @@ export interface AgentOptions {
 
 export type QueuedKind = "steer" | "follow_up";
 
+/** A message waiting in the queue, with its kind. */
+export interface QueuedMessage {
+  kind: QueuedKind;
+  text: string;
+}
+
 export class AgentBusyError extends Error {
   constructor() {
     super("The agent is still working: queue the message with steer() or followUp(), or abort() first.");
@@ -57,8 +63,8 @@ export class Agent {
   private messages: Message[];
   private streamMessage: AssistantMessage | null = null;
   private pendingToolCalls = new Set<string>();
-  private steering: string[] = [];
-  private followUps: string[] = [];
+  /** Both queues in the order the messages were queued (steers are delivered first all the same). */
+  private queued: QueuedMessage[] = [];
   private notices: string[] = [];
   private readonly noticeSources: Array<() => string[]>;
   private readonly retry: RetryPolicy;
@@ -157,7 +163,7 @@ export class Agent {
       takeNotices: () => this.takeNotices(),
       batchYieldSignal: () => {
         this.yieldController = new AbortController();
-        if (this.steering.length > 0) this.yieldController.abort();
+        if (this.queued.some((m) => m.kind === "steer")) this.yieldController.abort();
         return AbortSignal.any([this.yieldController.signal, signal]);
       },
       onStreamMessage: (message) => {
@@ -178,32 +184,30 @@ export class Agent {
 
   /** Delivered after the tool batch in flight finishes; nothing is skipped. Ends a background wait early. */
   steer(text: string): void {
-    this.steering.push(text);
+    this.queued.push({ kind: "steer", text });
     this.yieldController?.abort();
     this.emitQueue();
   }
 
   /** Delivered when the agent would otherwise stop. */
   followUp(text: string): void {
-    this.followUps.push(text);
+    this.queued.push({ kind: "follow_up", text });
     this.emitQueue();
   }
 
-  /** Takes the most recently queued message back (for editing), steering first. */
-  dequeueLast(): { kind: QueuedKind; text: string } | undefined {
-    const steer = this.steering.pop();
-    const followUp = steer === undefined ? this.followUps.pop() : undefined;
-    if (steer === undefined && followUp === undefined) return undefined;
-    this.emitQueue();
-    return steer !== undefined ? { kind: "steer", text: steer } : { kind: "follow_up", text: followUp! };
+  /** Takes the most recently queued message back (for editing), whichever its kind. */
+  dequeueLast(): QueuedMessage | undefined {
+    const last = this.queued.pop();
+    if (last) this.emitQueue();
+    return last;
   }
 
-  clearQueue(): QueueState {
-    const cleared = this.queueState();
-    this.steering = [];
-    this.followUps = [];
-    this.emitQueue();
-    return cleared;
+  /** Empties the queue; returns what was in it, in the order it was queued. */
+  takeQueue(): QueuedMessage[] {
+    const taken = this.queued;
+    this.queued = [];
+    if (taken.length > 0) this.emitQueue();
+    return taken;
   }
 
   /** Tells the model something with its next request (a job exited, the person acted). */
@@ -221,12 +225,11 @@ export class Agent {
   }
 
   private take(kind: QueuedKind): UserMessage[] {
-    const texts = kind === "steer" ? this.steering : this.followUps;
-    if (texts.length === 0) return [];
-    if (kind === "steer") this.steering = [];
-    else this.followUps = [];
+    const taken = this.queued.filter((m) => m.kind === kind);
+    if (taken.length === 0) return [];
+    this.queued = this.queued.filter((m) => m.kind !== kind);
     this.emitQueue();
-    return texts.map((text) => userMessage(text, kind));
+    return taken.map((m) => userMessage(m.text, kind));
   }
 
   private takeNotices(): UserMessage[] {
@@ -236,7 +239,7 @@ export class Agent {
   }
 
   private queueState(): QueueState {
-    return { steering: [...this.steering], followUp: [...this.followUps] };
+    return { steering: this.queued.filter((m) => m.kind === "steer").map((m) => m.text), followUp: this.queued.filter((m) => m.kind === "follow_up").map((m) => m.text) };
   }
 
   private emitQueue(): void {

@@ -6,6 +6,7 @@
 import type { PitwallEvent } from "../agent/events.js";
 import type { JobInfo } from "../tools/jobs/job-events.js";
 import { describeStatus, failed, formatDuration, lastLines, runtime, shortCommand } from "../tools/jobs/job-format.js";
+import type { QueuedKind } from "../agent/agent.js";
 import type { Message, ThinkingLevel } from "../agent/messages.js";
 import { knownModelIds, resolveModel } from "../agent/models.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
@@ -24,7 +25,6 @@ import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js
 
 export type SendKind = "enter" | "followUp";
 
-const DOUBLE_PRESS_MS = 1000;
 const QUIT_PRESS_MS = 1500;
 
 export class DashboardController implements SlashContext {
@@ -32,7 +32,8 @@ export class DashboardController implements SlashContext {
   private readonly waiting: Array<{ text: string; kind: SendKind }> = [];
   private tokens = 0;
   private cost: number | null = null;
-  private lastEscapeAt = -Infinity;
+  /** The kind of the queued message taken back into the input (Up): sent again, it keeps it. */
+  private editing: QueuedKind | undefined;
   private lastCtrlCAt = -Infinity;
   private transientTimer: NodeJS.Timeout | undefined;
   private readonly quitFlow: QuitFlow;
@@ -150,6 +151,7 @@ export class DashboardController implements SlashContext {
         this.abortRequested = false;
         break;
       case "agent_end": {
+        this.restoreQueue();
         status.phase = "idle";
         status.turnStartedAt = undefined;
         status.retry = undefined;
@@ -228,14 +230,16 @@ export class DashboardController implements SlashContext {
     return isConfigured(setup.connections[model.provider]) ? undefined : missingKeyMessage(model.provider);
   }
 
-  /** What Enter (or Alt+Enter) does with the input's text. */
+  /** What Enter (or Alt+Enter) does with the input's text; a follow-up taken back with Up stays one. */
   submitInput(kind: SendKind): void {
     const input = this.view.input;
     const text = input.value;
     if (!text.trim()) return;
     input.history.add(input.buffer.text);
     input.reset();
-    this.send(text, kind);
+    const sendAs = this.editing === "follow_up" ? "followUp" : kind;
+    this.setEditing(undefined);
+    this.send(text, sendAs);
     this.view.chat.toBottom();
     this.scheduler.request();
   }
@@ -274,21 +278,15 @@ export class DashboardController implements SlashContext {
 
   // ---- abort, queue, quit ----------------------------------------------------------------
 
-  /** Esc: abort the turn; a second Esc within a second clears the queue; idle: dismiss the error. */
-  escape(now = Date.now()): void {
+  /**
+   * Esc: abort the turn (the queued messages come back into the input when it has ended, see
+   * agent_end); idle: stop the person's ! command, or dismiss the error.
+   */
+  escape(): void {
     const agent = this.setup?.coding.agent;
-    const double = now - this.lastEscapeAt < DOUBLE_PRESS_MS;
-    this.lastEscapeAt = now;
-    if (agent && double && this.view.queue.count > 0) {
-      const cleared = agent.clearQueue();
-      const n = cleared.steering.length + cleared.followUp.length;
-      this.flash(`queue cleared (${n} message${n === 1 ? "" : "s"})`);
-      return;
-    }
     if (agent?.state.isStreaming) {
       this.abortRequested = true;
       agent.abort();
-      if (this.view.queue.count > 0) this.flash("aborted · Esc again clears the queue");
       return;
     }
     if (this.jobControl.stopShell()) {
@@ -302,13 +300,36 @@ export class DashboardController implements SlashContext {
     this.view.status.state.error = undefined;
   }
 
-  /** Up on an empty input: the last queued message comes back for editing. */
+  /** Up on an empty input: the last queued message, of either kind, comes back for editing and keeps its kind. */
   takeBackQueued(): boolean {
     const agent = this.setup?.coding.agent;
     const item = agent?.dequeueLast();
     if (!item) return false;
     this.view.input.setText(item.text);
+    this.setEditing(item.kind);
     return true;
+  }
+
+  /** Remembers (and shows on the input's border) the kind of the queued message being edited. */
+  private setEditing(kind: QueuedKind | undefined): void {
+    this.editing = kind;
+    this.view.input.hint = kind === undefined ? "" : `editing a queued ${kind === "steer" ? "steer" : "follow-up"} · Enter queues it again`;
+  }
+
+  /**
+   * Messages still queued when a run ended (Esc, or a failed request) go back into the input, in
+   * the order they were queued and before what the person was typing: sent again they are one
+   * prompt, never a surprise ahead of the next one.
+   */
+  private restoreQueue(): void {
+    const queued = this.setup?.coding.agent.takeQueue() ?? [];
+    if (queued.length === 0) return;
+    const input = this.view.input;
+    input.setText([...queued.map((m) => m.text), input.value].filter((t) => t.trim() !== "").join("\n\n"));
+    this.setEditing(undefined);
+    const steers = queued.filter((m) => m.kind === "steer").length;
+    const kinds = [steers ? `${steers} steer${steers === 1 ? "" : "s"}` : "", queued.length - steers ? `${queued.length - steers} follow-up${queued.length - steers === 1 ? "" : "s"}` : ""].filter((k) => k).join(", ");
+    this.flash(`${queued.length === 1 ? "the queued message is" : `${queued.length} queued messages are`} back in the input (${kinds}): Enter sends ${queued.length === 1 ? "it" : "them as one prompt"}`, 6_000);
   }
 
   /** Ctrl+C: clear the input, or quit when pressed twice on an empty input. */
@@ -316,6 +337,7 @@ export class DashboardController implements SlashContext {
     const input = this.view.input;
     if (!input.buffer.isEmpty) {
       input.reset();
+      this.setEditing(undefined);
       this.lastCtrlCAt = -Infinity;
       return;
     }

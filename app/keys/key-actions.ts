@@ -10,7 +10,7 @@ export const ACTIONS = {
   global: {
     quit: "Quit; while jobs run it asks once, then stops them",
     clearOrQuit: "Clear the input; twice on an empty input quits",
-    abort: "Abort the turn; twice within a second also clears the queue; when idle, dismiss the error",
+    abort: "Abort the turn (queued messages come back into the input); when idle, stop your ! command or dismiss the error",
     help: "Show the key bindings in force",
     focusNext: "Focus the next pane",
     focusPrev: "Focus the previous pane",
@@ -34,7 +34,7 @@ export const ACTIONS = {
     followUp: "While the agent works, queue a follow-up (delivered when it would stop)",
     newline: "New line",
     complete: "Complete a slash command",
-    historyPrev: "Previous line, or at the top: the last queued message, then history",
+    historyPrev: "Previous line, or at the top: the last queued message (it keeps its kind), then history",
     historyNext: "Next line, or at the bottom: newer history",
     left: "Cursor left",
     right: "Cursor right",
