@@ -25,6 +25,14 @@ import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js
 
 export type SendKind = "enter" | "followUp";
 
+/** What the controller may do to the terminal itself (dashboard-mode.ts provides it). */
+export interface TerminalControl {
+  /** Ctrl+Z: stops pitwall until the shell continues it; false when the shell cannot. */
+  suspend(): boolean;
+  /** Ctrl+L: draws the whole screen again. */
+  redraw(): void;
+}
+
 const QUIT_PRESS_MS = 1500;
 
 export class DashboardController implements SlashContext {
@@ -48,6 +56,7 @@ export class DashboardController implements SlashContext {
     private readonly scheduler: RenderScheduler,
     readonly keymap: Keymap,
     jobControlOptions: JobControlOptions,
+    private readonly terminal: TerminalControl = { suspend: () => false, redraw: () => view.screen.realloc() },
   ) {
     const first = (keys: readonly Key[]): string | undefined => (keys[0] === undefined ? undefined : displayKeyName(keys[0]));
     const helpKey = first(keymap.keysFor("global", "help"));
@@ -349,6 +358,16 @@ export class DashboardController implements SlashContext {
     this.flash("press Ctrl+C again to quit", QUIT_PRESS_MS);
   }
 
+  /** Ctrl+Z: suspends pitwall (its jobs keep running); says so when the shell cannot suspend it. */
+  suspend(): void {
+    if (!this.terminal.suspend()) this.flash("Ctrl+Z did nothing: the shell that started pitwall has no job control; pitwall keeps running", 5_000);
+  }
+
+  /** Ctrl+L: the whole screen drawn again. */
+  redraw(): void {
+    this.terminal.redraw();
+  }
+
   /** A short message in the status line. */
   flash(text: string, ms = 2500): void {
     const status = this.view.status.state;
@@ -369,7 +388,9 @@ export class DashboardController implements SlashContext {
 
   showHelp(): void {
     const keys = keymapHelp(this.keymap);
-    if (keys[0]) keys[0] = { ...keys[0], note: `Key bindings from ${this.keymap.sources.join(" + ") || "(none)"}` };
+    const altNote =
+      "Alt keys need a terminal that sends Alt as Esc: pitwall turns that on in xterm while it runs; elsewhere turn on \"Alt/Option sends Esc\" (or \"Option as Meta\"). If Alt+1 types a character such as ±, Tab and Shift+Tab still move the focus.";
+    if (keys[0]) keys[0] = { ...keys[0], note: `Key bindings from ${this.keymap.sources.join(" + ") || "(none)"}. ${altNote}` };
     const commands = { title: "Commands (type in the input)", rows: SLASH_COMMANDS.map((c) => ({ keys: `/${c.name}${c.args ? ` ${c.args}` : ""}`, description: c.description })) };
     this.view.help.show("help: keys and commands", [...keys, commands]);
   }
@@ -397,12 +418,6 @@ export class DashboardController implements SlashContext {
     this.notice("info", `Thinking: ${level}.${agent.state.model.reasoning ? "" : ` ${agent.state.model.id} does not think; the level is kept for models that do.`}`);
   }
 
-  clearChat(): void {
-    this.view.chat.clear();
-    this.view.toolOutput.clear();
-    this.notice("info", "Screen cleared. The conversation goes on; /new starts a fresh one.");
-  }
-
   showSession(): void {
     const session = this.setup?.session;
     if (!this.setup) return this.notice("warning", "The agent is still loading.");
@@ -415,14 +430,16 @@ export class DashboardController implements SlashContext {
     );
   }
 
+  /** /clear and /new: a new conversation, the chat, tool output and files empty; jobs keep running. */
   newSession(): void {
     const setup = this.setup;
     if (!setup) return this.notice("warning", "The agent is still loading.");
-    if (this.working) return this.notice("warning", "The agent is working: wait for it to finish or press Esc, then /new.");
+    if (this.working) return this.notice("warning", "The agent is working: wait for it to finish or press Esc, then /clear.");
     const session = setup.newSession();
     this.view.chat.clear();
     this.view.toolOutput.clear();
     this.view.tools.clear();
+    this.view.files.clear();
     this.tokens = 0;
     this.cost = null;
     this.view.status.state.tokens = 0;

@@ -11,12 +11,14 @@ import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
+import { screenInternals } from "../panes/screen/blessed-internals.js";
 import type { CliOptions } from "./cli-options.js";
 import { captureConsole } from "./console-capture.js";
 import { DashboardController } from "./dashboard-controller.js";
 import { KeyDispatcher } from "./keys/key-dispatcher.js";
 import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
+import { suspendProcess } from "./suspend.js";
 import type { Setup } from "./session-setup.js";
 
 /** How often animated things (spinners, running times) are redrawn. */
@@ -102,12 +104,36 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     const [{ resolveSettings }, { loadKeymap }] = await Promise.all([import("./settings.js"), import("./keys/keymap.js")]);
     const settings = resolveSettings(options, env);
     const keymap = loadKeymap({ home: settings.home, configured: settings.keymap });
-    controller = new DashboardController(view, scheduler, keymap, {
-      // The clipboard sequence goes out between frames, never inside one.
-      writeTerminal: (data) => stdout.write(data),
-      env,
-      cwd: options.cwd,
-    });
+    const redraw = (): void => {
+      screen.realloc();
+      scheduler.frameNow();
+    };
+    controller = new DashboardController(
+      view,
+      scheduler,
+      keymap,
+      {
+        // The clipboard sequence goes out between frames, never inside one.
+        writeTerminal: (data) => stdout.write(data),
+        env,
+        cwd: options.cwd,
+      },
+      {
+        suspend: () =>
+          suspendProcess({
+            leave: () => {
+              screenInternals(screen).leave();
+              modes.suspend();
+            },
+            enter: () => {
+              modes.resume();
+              screenInternals(screen).enter();
+              redraw();
+            },
+          }),
+        redraw,
+      },
+    );
     const c = controller;
     const keys = new KeyDispatcher(c, () => scheduler.request());
     const quit = new Promise<void>((resolve) => c.onQuit(resolve));

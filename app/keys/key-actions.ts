@@ -28,6 +28,7 @@ export const ACTIONS = {
     chatFollow: "Follow the end of the chat again",
     dismissError: "Dismiss the error in the status bar",
     redraw: "Redraw the whole screen",
+    suspend: "Suspend pitwall (fg in the shell brings it back; jobs keep running)",
   },
   input: {
     submit: "Send; while the agent works, queue a steering message",

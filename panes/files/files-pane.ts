@@ -91,6 +91,15 @@ export class FilesPane extends PaneBox {
     for (const m of messages) if (m.role === "toolResult") this.record(m.toolName, m.details, m.isError, m.timestamp);
   }
 
+  /** Forgets every file (a new conversation). */
+  clear(): void {
+    this.files.clear();
+    this.selectedPath = undefined;
+    this.previewedKey = undefined;
+    this.scrollTop = 0;
+    this.previewTop = 0;
+  }
+
   /** Newest first. */
   list(): TouchedFile[] {
     return [...this.files.values()].reverse();
