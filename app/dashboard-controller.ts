@@ -298,8 +298,9 @@ export class DashboardController implements SlashContext {
       agent.abort();
       return;
     }
-    if (this.jobControl.stopShell()) {
-      this.flash("stopping your shell command…");
+    const stopping = this.jobControl.stopShell();
+    if (stopping) {
+      this.flashWhile("stopping your shell command…", stopping.then(() => "your shell command stopped"));
       return;
     }
     if (this.view.status.state.error) this.dismissError();
@@ -378,6 +379,23 @@ export class DashboardController implements SlashContext {
       this.scheduler.request();
     }, ms);
     this.transientTimer.unref();
+  }
+
+  /**
+   * A message in the status line for as long as something is under way ("stopping job 4…"), then
+   * what became of it (a short flash), or nothing. A newer message replaces it meanwhile.
+   */
+  flashWhile(text: string, outcome: Promise<string | undefined>): void {
+    const status = this.view.status.state;
+    if (this.transientTimer) clearTimeout(this.transientTimer);
+    this.transientTimer = undefined;
+    status.transient = text;
+    void outcome.then((after) => {
+      if (status.transient !== text) return;
+      if (after) this.flash(after);
+      else status.transient = undefined;
+      this.scheduler.request();
+    });
   }
 
   // ---- slash command context -------------------------------------------------------------

@@ -9,11 +9,13 @@ import { JobNotices, personActions } from "./job-notices.js";
 import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "./job-settings.js";
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
+import { JobEndedError, JobInputLimitError, JobLimitError, NoSuchJobError } from "./job-errors.js";
 import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
 
 export { resolveJobSettings, type JobSettings } from "./job-settings.js";
 export { installJobCleanup } from "./job-cleanup.js";
 export { Job } from "./job.js";
+export { JobEndedError, JobInputLimitError, JobLimitError, NoSuchJobError } from "./job-errors.js";
 
 export interface StartJobOptions {
   command: string;
@@ -184,18 +186,12 @@ export class JobRegistry {
    */
   write(id: string, data: string, options: { eof?: boolean; by?: JobStarter } = {}): void {
     const job = this.require(id);
-    if (!job.running) {
-      throw new Error(`Job ${id} has ${describeEnd(job.info)}; it takes no more input. poll_process returns its final output.`);
-    }
+    if (!job.running) throw new JobEndedError(id, describeEnd(job.info));
     if (job.stdinClosed) {
       throw new Error(`Job ${id}'s input was already closed (eof). Start the command again to send more input.`);
     }
     const bytes = Buffer.byteLength(data, "utf8");
-    if (job.stdinBytes + bytes > MAX_STDIN_BYTES) {
-      throw new Error(
-        `Input refused: job ${id} has received ${job.stdinBytes} bytes and this would pass the limit of ${MAX_STDIN_BYTES} bytes (256 KiB) per job. Feed large input through a file instead (e.g. write it, then redirect it with <).`,
-      );
-    }
+    if (job.stdinBytes + bytes > MAX_STDIN_BYTES) throw new JobInputLimitError(id, job.stdinBytes, MAX_STDIN_BYTES);
     if (data.length > 0) job.writeInput(data);
     if (options.eof) job.endInput();
     if ((options.by ?? "agent") === "user") this.notices.personTyped(job);
@@ -330,20 +326,12 @@ export class JobRegistry {
 
   private checkCapacity(): void {
     const running = this.runningCount();
-    if (running >= this.settings.maxJobs) {
-      throw new Error(
-        `Cannot start another job: ${running} jobs are running and the limit is ${this.settings.maxJobs}. Stop one with kill_process (list_processes shows them all), then try again.`,
-      );
-    }
+    if (running >= this.settings.maxJobs) throw new JobLimitError(running, this.settings.maxJobs);
   }
 
   private require(id: string): Job {
     const job = this.jobs.get(id);
-    if (!job) {
-      const known = [...this.jobs.keys()];
-      const hint = known.length > 0 ? `Known jobs: ${known.join(", ")}.` : "There are no jobs.";
-      throw new Error(`No job with id "${id}". ${hint} list_processes shows them.`);
-    }
+    if (!job) throw new NoSuchJobError(id, [...this.jobs.keys()]);
     return job;
   }
 
