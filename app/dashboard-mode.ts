@@ -28,7 +28,13 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   const stdout = process.stdout;
 
   const screen = createScreen({ output: stdout, env });
-  const view = new DashboardView(screen, options.cwd);
+  let setup: Setup | undefined;
+  const view = new DashboardView(screen, {
+    cwd: options.cwd,
+    // The scheduler is made next; nothing asks for a frame before then.
+    requestFrame: () => scheduler.request(),
+    jobLookup: (id) => setup?.coding.jobs.get(id),
+  });
   const scheduler = new RenderScheduler(screen, {
     beforeFrame: () => view.relayout(),
     cursor: () => {
@@ -39,7 +45,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       return view.input.cursorPlacement();
     },
   });
-  view.requestFrame = () => scheduler.request();
   // After a resize blessed has cleared its grid: draw at once, inside one synchronized frame.
   screen.on("resize", () => scheduler.frameNow());
 
@@ -48,7 +53,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     view.chat.notice(level, text);
     scheduler.request();
   });
-  let setup: Setup | undefined;
   let restored = false;
   const restoreTerminal = (): void => {
     if (restored) return;
@@ -141,8 +145,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       const uninstallCleanup = installJobCleanup(setup.coding.jobs);
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
-      const registry = setup.coding.jobs;
-      view.jobTerminal.lookup = (id) => registry.get(id);
       c.attach(setup);
       const [first, ...rest] = options.prompts;
       if (first !== undefined) c.send(first, "enter");

@@ -6,7 +6,7 @@ import { FilesPane } from "./files/files-pane.js";
 import { HelpOverlay } from "./overlays/help-overlay.js";
 import { InputPane } from "./input/input-pane.js";
 import { JobsPane } from "./jobs/jobs-pane.js";
-import { JobTerminalPane } from "./jobs/job-terminal-pane.js";
+import { JobTerminalPane, type JobLookup } from "./jobs/job-terminal-pane.js";
 import { screenInternals } from "./screen/blessed-internals.js";
 import { joinBorders } from "./screen/border-joints.js";
 import { computeLayout, type Layout, type MainPane } from "./layout.js";
@@ -20,6 +20,15 @@ import { ToolCallStore } from "./tool-output/tool-calls.js";
 import { ToolOutputPane } from "./tool-output/tool-output-pane.js";
 
 export type FocusTarget = MainPane | "input";
+
+export interface DashboardViewOptions {
+  /** The working directory: the files pane shows paths relative to it. */
+  cwd: string;
+  /** Asks for a frame (the render scheduler's request). */
+  requestFrame: () => void;
+  /** Finds the job the job terminal shows; undefined until the job registry has loaded. */
+  jobLookup: JobLookup;
+}
 export const FOCUS_ORDER: FocusTarget[] = ["input", "chat", "toolOutput", "jobs", "files"];
 
 export class DashboardView {
@@ -37,21 +46,19 @@ export class DashboardView {
   readonly picker: ListPicker;
   readonly prompt: PromptOverlay;
   private readonly tooSmall: TooSmallNotice;
-  /** Asks for a frame (set by the app to the render scheduler's request). */
-  requestFrame: () => void = () => undefined;
   focus: FocusTarget = "input";
   zoomed: MainPane | undefined;
   layout: Layout | undefined;
 
   constructor(
     readonly screen: Widgets.Screen,
-    cwd: string,
+    options: DashboardViewOptions,
   ) {
     this.chat = new ChatPane(screen, this.tools);
     this.toolOutput = new ToolOutputPane(screen, this.tools);
     this.jobs = new JobsPane(screen);
-    this.jobTerminal = new JobTerminalPane(screen, () => this.requestFrame());
-    this.files = new FilesPane(screen, cwd, () => this.requestFrame());
+    this.jobTerminal = new JobTerminalPane(screen, options.requestFrame, options.jobLookup);
+    this.files = new FilesPane(screen, options.cwd, options.requestFrame);
     this.queue = new QueueView(screen);
     this.input = new InputPane(screen);
     this.status = new StatusBar(screen);
