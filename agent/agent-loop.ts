@@ -108,6 +108,7 @@ async function runToolBatch(
       toolName: call.name,
       content: result.content,
       details: result.details,
+      ...(result.file ? { file: result.file } : {}),
       isError,
       durationMs: Date.now() - started,
     });
@@ -117,6 +118,7 @@ async function runToolBatch(
       toolName: call.name,
       content: result.content,
       details: result.details,
+      ...(result.file ? { file: result.file } : {}),
       isError,
       timestamp: Date.now(),
     };

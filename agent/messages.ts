@@ -1,5 +1,6 @@
 // The conversation's message types: what the agent keeps, what sessions store, and what providers
 // translate to their wire formats. Plain data only, so every message serialises as JSON.
+import type { FileTouch } from "../tools/file-touch.js";
 
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high";
 export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
@@ -81,6 +82,8 @@ export interface ToolResultMessage {
   content: string;
   /** What the UI shows; never sent to the model. */
   details?: unknown;
+  /** The file the call read, wrote or edited (tools/file-touch.ts); never sent to the model. */
+  file?: FileTouch;
   isError: boolean;
   timestamp: number;
 }

@@ -1,6 +1,7 @@
 // The tool-output pane: the selected tool call in full, or, when nothing is selected, the call
 // running now (its output streaming live) or the last one. bash output keeps its colours; an edit
-// shows its diff coloured; a read shows the numbered lines; a write what was written.
+// shows its diff coloured; a read shows the numbered lines; a write what was written (the result's
+// typed `file`, tools/file-touch.ts).
 import type { Widgets } from "blessed";
 import { BlockScroller } from "../screen/block-scroller.js";
 import { diffLines } from "../text/diff-lines.js";
@@ -28,13 +29,11 @@ function textLines(text: string, a = attr()): StyledLine[] {
 export function resultLines(r: ToolCallRecord): StyledLine[] {
   const result = r.result;
   if (!result) return [[{ text: r.status === "pending" ? "waiting to run…" : "running…", attr: DIM }]];
-  const details = record(result.details);
   if (result.isError) return textLines(result.content, ERROR);
-  if (r.name === "edit" && typeof details.diff === "string") return diffLines(details.diff);
-  if (r.name === "write") {
-    const path = typeof details.path === "string" ? details.path : String(r.args.file_path ?? "");
-    const size = typeof details.size === "number" ? `${details.size} bytes` : "";
-    const head: StyledLine = [{ text: `${details.isNew === true ? "Created" : "Wrote"} ${path}${size ? ` (${size})` : ""}`, attr: DIM }];
+  const file = result.file;
+  if (file?.kind === "edit") return diffLines(file.diff);
+  if (file?.kind === "write") {
+    const head: StyledLine = [{ text: `${file.created ? "Created" : "Wrote"} ${file.path} (${file.bytes} bytes)`, attr: DIM }];
     const content = typeof r.args.content === "string" ? textLines(r.args.content) : [];
     return [head, [], ...content];
   }
