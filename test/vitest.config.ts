@@ -1,11 +1,28 @@
-// The test runner's settings: the suite is test/, every file gets the shared cleanup (helpers/setup.ts).
+// The test runner's settings. Every file gets the shared cleanup (helpers/setup.ts). Two tiers:
+// "fast" (`npm run test:fast`): unit tests that start no terminal, no CLI and no job, well under
+// 30 s; "full" adds the rest (jobs under real ptys, the CLI, the dashboard end to end). `npm test`
+// runs both, and so does CI.
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+const FAST = [
+  "test/unit/**/*.test.ts",
+  "test/app/**/*.test.ts",
+  "test/tools/**/*.test.ts",
+  "test/sessions/**/*.test.ts",
+  "test/agent/connections.test.ts",
+  "test/agent/context-files.test.ts",
+  "test/agent/provider-params.test.ts",
+  "test/dashboard/!(e2e-)*.test.ts",
+];
 
 export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
   test: {
-    dir: "test",
     setupFiles: ["test/helpers/setup.ts"],
+    projects: [
+      { extends: true, test: { name: "fast", include: FAST } },
+      { extends: true, test: { name: "full", include: ["test/**/*.test.ts"], exclude: FAST } },
+    ],
   },
 });

@@ -122,7 +122,7 @@ describe("chat pane", () => {
     };
     const short = await measure(10);
     const long = await measure(5000);
-    expect(long).toBeLessThan(15);
-    expect(long).toBeLessThan(short * 3 + 1);
-  });
+    // Relative, not absolute: a loaded machine slows both alike. Drawing every message would be ~500x.
+    expect(long).toBeLessThan(short * 5 + 2);
+  }, 60_000);
 });

@@ -7,7 +7,7 @@ import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage, ToolResultMessage } from "../../agent/messages.js";
 import { resolveModel } from "../../agent/models.js";
 import type { AgentTool } from "../../tools/tool.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { ScriptedProvider, type ScriptStep } from "./scripted-provider.js";
 
 const echo: AgentTool = {
@@ -115,7 +115,7 @@ describe("agent loop (scripted provider)", () => {
   it("an abort keeps the partial reply, marked aborted", async () => {
     const { agent } = scripted([{ hang: "Partial answ" }]);
     const done = agent.prompt("go");
-    await waitUntil(() => agent.state.isStreaming && (agent.state.streamMessage?.content.length ?? 0) > 0, "the reply to start");
+    await waitFor(() => agent.state.isStreaming && (agent.state.streamMessage?.content.length ?? 0) > 0, "the reply to start");
     agent.abort();
     await done;
     expect(assistants(agent)[0]).toMatchObject({ stopReason: "aborted", content: [{ type: "text", text: "Partial answ" }] });
@@ -132,7 +132,7 @@ describe("agent loop (scripted provider)", () => {
     };
     const { agent, provider } = scripted([{ reply: { toolCalls: [{ id: "g1", name: "gate", arguments: "{}" }] } }, { reply: { text: "Steered." } }], [gate]);
     const done = agent.prompt("start");
-    await waitUntil(() => release !== undefined, "the tool to start");
+    await waitFor(() => release !== undefined, "the tool to start");
     agent.steer("also do this");
     release();
     await done;
