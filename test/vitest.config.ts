@@ -22,7 +22,9 @@ export default defineConfig({
     setupFiles: ["test/helpers/setup.ts"],
     projects: [
       { extends: true, test: { name: "fast", include: FAST } },
-      { extends: true, test: { name: "full", include: ["test/**/*.test.ts"], exclude: FAST } },
+      // These start CLIs, ptys and dashboards: on a loaded 2-core machine one can take far longer
+      // than vitest's 5 s default without anything being wrong. Each still waits for conditions.
+      { extends: true, test: { name: "full", include: ["test/**/*.test.ts"], exclude: FAST, testTimeout: 30_000 } },
     ],
   },
 });
