@@ -103,6 +103,9 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
     // The settings (config.json checked against its schema) and the key bindings load after the
     // first frame: their validation brings in TypeBox, which the tools need anyway.
+    // The agent's modules (SDKs, tools) start loading at the same time; they are awaited further down.
+    const setupModule = import("./session-setup.js");
+    setupModule.catch(() => undefined);
     const [{ resolveSettings }, { loadKeymap }] = await Promise.all([import("./settings.js"), import("./keys/keymap.js")]);
     const settings = resolveSettings(options, env);
     const keymap = loadKeymap({ home: settings.home, configured: settings.keymap });
@@ -139,7 +142,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     let quitEarly = false;
     void quit.then(() => (quitEarly = true));
     if (!quitEarly) {
-      const { createSetup } = await import("./session-setup.js");
+      const { createSetup } = await setupModule;
       setup = createSetup(options, settings, { sessionPath });
       const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
       const uninstallCleanup = installJobCleanup(setup.coding.jobs);
