@@ -109,6 +109,7 @@ async function runToolBatch(
       content: result.content,
       details: result.details,
       ...(result.file ? { file: result.file } : {}),
+      ...(result.command ? { command: result.command } : {}),
       isError,
       durationMs: Date.now() - started,
     });
@@ -119,6 +120,7 @@ async function runToolBatch(
       content: result.content,
       details: result.details,
       ...(result.file ? { file: result.file } : {}),
+      ...(result.command ? { command: result.command } : {}),
       isError,
       timestamp: Date.now(),
     };

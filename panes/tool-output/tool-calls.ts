@@ -6,6 +6,7 @@
 import type { PitwallEvent } from "../../agent/events.js";
 import type { Message } from "../../agent/messages.js";
 import type { StyledLine } from "../text/styled-text.js";
+import type { CommandEnd } from "../../tools/command-end.js";
 import type { FileTouch } from "../../tools/file-touch.js";
 import { toolCallsOf } from "../../agent/messages.js";
 import { TerminalTextLog } from "../text/terminal-text.js";
@@ -17,6 +18,8 @@ export interface ToolCallResult {
   details: unknown;
   /** The file the call read, wrote or edited. */
   file?: FileTouch;
+  /** How the command the call ran ended. */
+  command?: CommandEnd;
   isError: boolean;
 }
 
@@ -121,7 +124,7 @@ export class ToolCallStore {
         const record = this.ensure(event.toolCallId, event.toolName);
         record.status = event.isError ? "error" : "done";
         record.durationMs = event.durationMs;
-        record.result = { content: event.content, details: event.details, file: event.file, isError: event.isError };
+        record.result = { content: event.content, details: event.details, file: event.file, command: event.command, isError: event.isError };
         record.version++;
         this.latestId = record.id;
         return record;
@@ -139,7 +142,7 @@ export class ToolCallStore {
       } else if (m.role === "toolResult") {
         const record = this.ensure(m.toolCallId, m.toolName);
         record.status = m.isError ? "error" : "done";
-        record.result = { content: m.content, details: m.details, file: m.file, isError: m.isError };
+        record.result = { content: m.content, details: m.details, file: m.file, command: m.command, isError: m.isError };
         record.version++;
         this.latestId = record.id;
       }

@@ -17,10 +17,6 @@ import type { ToolCallRecord, ToolCallStore } from "./tool-calls.js";
 const DIM = attr({ fg: Color.grey });
 const ERROR = attr({ fg: Color.red });
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-}
-
 function textLines(text: string, a = attr()): StyledLine[] {
   return sanitizeText(text).replace(/\n$/, "").split("\n").map((l) => (l ? [{ text: l, attr: a }] : []));
 }
@@ -43,16 +39,16 @@ export function resultLines(r: ToolCallRecord): StyledLine[] {
 /** The footer of a call that streamed output: how it ended. */
 function footerLines(r: ToolCallRecord): StyledLine[] {
   if (!r.result) return [];
-  const details = record(r.result.details);
+  const command = r.result.command;
   const parts: string[] = [];
-  if (typeof details.exitCode === "number") parts.push(`exit ${details.exitCode}`);
-  if (typeof details.signal === "string") parts.push(`killed by ${details.signal}`);
-  if (details.timedOut === true) parts.push("timed out");
-  if (details.aborted === true) parts.push("aborted");
+  if (typeof command?.exitCode === "number") parts.push(`exit ${command.exitCode}`);
+  if (command?.signal !== undefined) parts.push(`killed by ${command.signal}`);
+  if (command?.timedOut) parts.push("timed out");
+  if (command?.aborted) parts.push("aborted");
   if (r.durationMs !== undefined) parts.push(formatDuration(r.durationMs));
-  if (typeof details.fullOutputPath === "string") parts.push(`full output: ${details.fullOutputPath}`);
+  if (command?.fullOutputPath !== undefined) parts.push(`full output: ${command.fullOutputPath}`);
   const lines: StyledLine[] = [[], [{ text: `── ${parts.join(" · ") || (r.result.isError ? "failed" : "done")}`, attr: r.result.isError ? ERROR : DIM }]];
-  if (r.result.isError && typeof details.exitCode !== "number") lines.push(...textLines(r.result.content, ERROR));
+  if (r.result.isError && typeof command?.exitCode !== "number") lines.push(...textLines(r.result.content, ERROR));
   return lines;
 }
 
@@ -141,7 +137,7 @@ export class ToolOutputPane extends ScrollingPane {
       return;
     }
     this.title = r.title ?? `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
-    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (record(r.result?.details).aborted === true ? "■ stopped" : "✗ failed") : r.status === "done" ? "✓ done" : "waiting";
+    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (r.result?.command?.aborted ? "■ stopped" : "✗ failed") : r.status === "done" ? "✓ done" : "waiting";
     const view = this.scroller.view(canvas.width, canvas.height);
     const parts = [state, this.scroller.following ? "" : "paused · End", this.selectedId && !r.personal ? "selected" : ""].filter((p) => p);
     this.titleRight = parts.join(" · ");

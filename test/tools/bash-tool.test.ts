@@ -52,6 +52,7 @@ describe("bash", () => {
     expect(result.isError).toBe(true);
     expect(result.content).toBe("oops\n\nCommand exited with code 3");
     expect(result.details).toMatchObject({ exitCode: 3 });
+    expect(result.command).toEqual({ exitCode: 3, timedOut: false, aborted: false });
   });
 
   it("says when there was no output", async () => {

@@ -19,6 +19,7 @@ describe("read", () => {
     expect(result.content).toBe("     1\tconst a = 1;\n     2\t\n     3\t  return a;");
     expect(result.isError).toBeUndefined();
     expect(result.details).toEqual({ path: join(cwd, "src/a.ts"), totalLines: 3, linesRead: 3, offset: 1, truncated: false });
+    expect(result.file).toEqual({ kind: "read", path: join(cwd, "src/a.ts") });
   });
 
   it("counts a last line without a newline", async () => {
