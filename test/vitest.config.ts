@@ -8,12 +8,14 @@ import { defineConfig } from "vitest/config";
 const FAST = [
   "test/unit/**/*.test.ts",
   "test/app/**/*.test.ts",
-  "test/tools/**/*.test.ts",
+  // bash runs real shells (and one test pipes a million lines): it belongs with the processes.
+  "test/tools/!(bash-tool).test.ts",
   "test/sessions/**/*.test.ts",
   "test/agent/connections.test.ts",
   "test/agent/context-files.test.ts",
   "test/agent/provider-params.test.ts",
-  "test/dashboard/!(e2e-)*.test.ts",
+  // Not the end-to-end tests, nor the chat pane's 10 000-message scrolling comparison.
+  "test/dashboard/!(e2e-*|chat-pane).test.ts",
 ];
 
 export default defineConfig({
