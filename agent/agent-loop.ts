@@ -108,6 +108,8 @@ async function runToolBatch(
       toolName: call.name,
       content: result.content,
       details: result.details,
+      ...(result.file ? { file: result.file } : {}),
+      ...(result.command ? { command: result.command } : {}),
       isError,
       durationMs: Date.now() - started,
     });
@@ -117,6 +119,8 @@ async function runToolBatch(
       toolName: call.name,
       content: result.content,
       details: result.details,
+      ...(result.file ? { file: result.file } : {}),
+      ...(result.command ? { command: result.command } : {}),
       isError,
       timestamp: Date.now(),
     };

@@ -1,5 +1,7 @@
 // The conversation's message types: what the agent keeps, what sessions store, and what providers
 // translate to their wire formats. Plain data only, so every message serialises as JSON.
+import type { CommandEnd } from "../tools/command-end.js";
+import type { FileTouch } from "../tools/file-touch.js";
 
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high";
 export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
@@ -81,6 +83,10 @@ export interface ToolResultMessage {
   content: string;
   /** What the UI shows; never sent to the model. */
   details?: unknown;
+  /** The file the call read, wrote or edited (tools/file-touch.ts); never sent to the model. */
+  file?: FileTouch;
+  /** How the command the call ran ended (tools/command-end.ts); never sent to the model. */
+  command?: CommandEnd;
   isError: boolean;
   timestamp: number;
 }

@@ -64,7 +64,7 @@ export const HELP = `
     --system-prompt <text>    Replace the built-in instructions (text, or @file)
     --tools <list>            Comma-separated tool names, or read-only (read, grep, find, ls)
     --cwd <dir>               Working directory (default: the current one)
-    --bash-yield-ms <ms>      How long bash_stream waits before yielding (default 60000; PI_BASH_YIELD_MS)
+    --bash-yield-ms <ms>      How long bash_stream waits before yielding (default 60000; PITWALL_BASH_YIELD_MS)
     --print-system-prompt     Show the system prompt and what it loaded, then exit
     --mouse                   Let the mouse wheel scroll panes (the terminal's own selection stops working)
 

@@ -30,7 +30,13 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   const stdout = process.stdout;
 
   const screen = createScreen({ output: stdout, env });
-  const view = new DashboardView(screen, options.cwd);
+  let setup: Setup | undefined;
+  const view = new DashboardView(screen, {
+    cwd: options.cwd,
+    // The scheduler is made next; nothing asks for a frame before then.
+    requestFrame: () => scheduler.request(),
+    jobLookup: (id) => setup?.coding.jobs.get(id),
+  });
   const scheduler = new RenderScheduler(screen, {
     beforeFrame: () => view.relayout(),
     cursor: () => {
@@ -41,7 +47,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       return view.input.cursorPlacement();
     },
   });
-  view.requestFrame = () => scheduler.request();
   // After a resize blessed has cleared its grid: draw at once, inside one synchronized frame.
   screen.on("resize", () => scheduler.frameNow());
 
@@ -50,7 +55,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     view.chat.notice(level, text);
     scheduler.request();
   });
-  let setup: Setup | undefined;
   let restored = false;
   const restoreTerminal = (): void => {
     if (restored) return;
@@ -101,6 +105,9 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
     // The settings (config.json checked against its schema) and the key bindings load after the
     // first frame: their validation brings in TypeBox, which the tools need anyway.
+    // The agent's modules (SDKs, tools) start loading at the same time; they are awaited further down.
+    const setupModule = import("./session-setup.js");
+    setupModule.catch(() => undefined);
     const [{ resolveSettings }, { loadKeymap }] = await Promise.all([import("./settings.js"), import("./keys/keymap.js")]);
     const settings = resolveSettings(options, env);
     const keymap = loadKeymap({ home: settings.home, configured: settings.keymap });
@@ -161,14 +168,12 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     let quitEarly = false;
     void quit.then(() => (quitEarly = true));
     if (!quitEarly) {
-      const { createSetup } = await import("./session-setup.js");
+      const { createSetup } = await setupModule;
       setup = createSetup(options, settings, { sessionPath });
       const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
       const uninstallCleanup = installJobCleanup(setup.coding.jobs);
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
-      const registry = setup.coding.jobs;
-      view.jobTerminal.lookup = (id) => registry.get(id);
       c.attach(setup);
       const [first, ...rest] = options.prompts;
       if (first !== undefined) c.send(first, "enter");

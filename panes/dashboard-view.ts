@@ -7,7 +7,7 @@ import { FilesPane } from "./files/files-pane.js";
 import { HelpOverlay } from "./overlays/help-overlay.js";
 import { InputPane } from "./input/input-pane.js";
 import { JobsPane } from "./jobs/jobs-pane.js";
-import { JobTerminalPane } from "./jobs/job-terminal-pane.js";
+import { JobTerminalPane, type JobLookup } from "./jobs/job-terminal-pane.js";
 import { screenInternals } from "./screen/blessed-internals.js";
 import { joinBorders } from "./screen/border-joints.js";
 import { computeLayout, MAIN_PANES, type Layout, type MainPane } from "./layout.js";
@@ -23,6 +23,15 @@ import { ToolOutputPane } from "./tool-output/tool-output-pane.js";
 import { spinnerFrame } from "./text/format.js";
 
 export type FocusTarget = MainPane | "input";
+
+export interface DashboardViewOptions {
+  /** The working directory: the files pane shows paths relative to it. */
+  cwd: string;
+  /** Asks for a frame (the render scheduler's request). */
+  requestFrame: () => void;
+  /** Finds the job the job terminal shows; undefined until the job registry has loaded. */
+  jobLookup: JobLookup;
+}
 export const FOCUS_ORDER: FocusTarget[] = ["input", "chat", "toolOutput", "jobs", "files"];
 
 export class DashboardView {
@@ -41,8 +50,6 @@ export class DashboardView {
   readonly prompt: PromptOverlay;
   readonly tabBar: TabBar;
   private readonly tooSmall: TooSmallNotice;
-  /** Asks for a frame (set by the app to the render scheduler's request). */
-  requestFrame: () => void = () => undefined;
   focus: FocusTarget = "input";
   zoomed: MainPane | undefined;
   /** The pane a small terminal shows: the last main pane that had focus. */
@@ -51,13 +58,13 @@ export class DashboardView {
 
   constructor(
     readonly screen: Widgets.Screen,
-    cwd: string,
+    options: DashboardViewOptions,
   ) {
     this.chat = new ChatPane(screen, this.tools);
     this.toolOutput = new ToolOutputPane(screen, this.tools);
     this.jobs = new JobsPane(screen);
-    this.jobTerminal = new JobTerminalPane(screen, () => this.requestFrame());
-    this.files = new FilesPane(screen, cwd, () => this.requestFrame());
+    this.jobTerminal = new JobTerminalPane(screen, options.requestFrame, options.jobLookup);
+    this.files = new FilesPane(screen, options.cwd, options.requestFrame);
     this.queue = new QueueView(screen);
     this.input = new InputPane(screen);
     this.status = new StatusBar(screen);

@@ -153,6 +153,13 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
       return {
         content: parts.length === 0 ? "(no output)" : parts.join("\n\n"),
         details,
+        command: {
+          exitCode: run.exitCode,
+          ...(run.signal !== null ? { signal: run.signal } : {}),
+          timedOut: run.timedOut,
+          aborted: run.aborted,
+          ...(spooled.fullOutputPath !== undefined ? { fullOutputPath: spooled.fullOutputPath } : {}),
+        },
         ...(status !== undefined ? { isError: true } : {}),
       };
     },

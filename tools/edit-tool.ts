@@ -180,6 +180,7 @@ export function createEditTool(
       return {
         content: `Edited ${shownPath}: replaced ${occurrences} (+${linesAdded} -${linesRemoved} lines).`,
         details: { path: absolutePath, diff, linesAdded, linesRemoved, matchCount: indices.length },
+        file: { kind: "edit", path: absolutePath, diff, linesAdded, linesRemoved },
       };
     },
   };

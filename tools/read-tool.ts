@@ -117,7 +117,7 @@ export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, Re
       };
       if (totalLines === 0) {
         if (offset > 1) throw new Error(`Offset ${offset} is past the end of ${shownPath}: the file is empty.`);
-        return { content: `[${displayPath(cwd, absolutePath)} is empty: 0 lines]`, details };
+        return { content: `[${displayPath(cwd, absolutePath)} is empty: 0 lines]`, details, file: { kind: "read", path: absolutePath } };
       }
       if (offset > totalLines) {
         throw new Error(
@@ -132,7 +132,7 @@ export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, Re
         const next = `read(file_path=${JSON.stringify(shownPath)}, offset=${lastShown + 1}${limitPart})`;
         content = `[Showing lines ${offset}-${lastShown} of ${totalLines}. Next: ${next}]\n${content}`;
       }
-      return { content, details };
+      return { content, details, file: { kind: "read", path: absolutePath } };
     },
   };
 }

@@ -2,6 +2,8 @@
 // `parameters`, calls `execute`, and turns the result into a tool-result message; tools know nothing
 // about providers, sessions or screens.
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { CommandEnd } from "./command-end.js";
+import type { FileTouch } from "./file-touch.js";
 
 export interface ToolResult<TDetails = unknown> {
   /** What the model reads: short, and when cut it ends with the exact next step to take. */
@@ -10,6 +12,10 @@ export interface ToolResult<TDetails = unknown> {
   details?: TDetails;
   /** True when the call failed; the model still reads `content`. */
   isError?: boolean;
+  /** The file the call read, wrote or edited (file-touch.ts): the UI lists and shows it. */
+  file?: FileTouch;
+  /** How the command the call ran ended (command-end.ts): the UI shows it under the output. */
+  command?: CommandEnd;
 }
 
 /** Live output of a running call; each update is appended to the ones before it. */

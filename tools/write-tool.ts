@@ -64,6 +64,7 @@ export function createWriteTool(cwd: string): AgentTool<typeof writeToolSchema, 
       return {
         content: `${verb} ${shownPath} (${size} bytes)`,
         details: { path: absolutePath, isNew, size },
+        file: { kind: "write", path: absolutePath, created: isNew, bytes: size },
       };
     },
   };

@@ -1,8 +1,8 @@
 // The tool-output pane: the selected tool call in full, or, when nothing is selected, the call
 // running now (its output streaming live) or the last one. bash output keeps its colours; an edit
-// shows its diff coloured; a read shows the numbered lines; a write what was written. A selection
-// holds the pane only while the person is reading it (see `reading`): the view then says that a
-// newer call started and that End goes to it.
+// shows its diff coloured; a read shows the numbered lines; a write what was written (the result's
+// typed `file`, tools/file-touch.ts). A selection holds the pane only while the person is reading
+// it (see `reading`): the view then says that a newer call started and that End goes to it.
 import type { Widgets } from "blessed";
 import { BlockScroller } from "../screen/block-scroller.js";
 import { diffLines } from "../text/diff-lines.js";
@@ -21,10 +21,6 @@ const ERROR = attr({ fg: Color.red });
 /** A selected call holds the pane this long after the person last selected or scrolled it. */
 export const READING_HOLD_MS = 15_000;
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-}
-
 function textLines(text: string, a = attr()): StyledLine[] {
   return sanitizeText(text).replace(/\n$/, "").split("\n").map((l) => (l ? [{ text: l, attr: a }] : []));
 }
@@ -33,13 +29,11 @@ function textLines(text: string, a = attr()): StyledLine[] {
 export function resultLines(r: ToolCallRecord): StyledLine[] {
   const result = r.result;
   if (!result) return [[{ text: r.status === "pending" ? "waiting to run…" : "running…", attr: DIM }]];
-  const details = record(result.details);
   if (result.isError) return textLines(result.content, ERROR);
-  if (r.name === "edit" && typeof details.diff === "string") return diffLines(details.diff);
-  if (r.name === "write") {
-    const path = typeof details.path === "string" ? details.path : String(r.args.file_path ?? "");
-    const size = typeof details.size === "number" ? `${details.size} bytes` : "";
-    const head: StyledLine = [{ text: `${details.isNew === true ? "Created" : "Wrote"} ${path}${size ? ` (${size})` : ""}`, attr: DIM }];
+  const file = result.file;
+  if (file?.kind === "edit") return diffLines(file.diff);
+  if (file?.kind === "write") {
+    const head: StyledLine = [{ text: `${file.created ? "Created" : "Wrote"} ${file.path} (${file.bytes} bytes)`, attr: DIM }];
     const content = typeof r.args.content === "string" ? textLines(r.args.content) : [];
     return [head, [], ...content];
   }
@@ -49,23 +43,23 @@ export function resultLines(r: ToolCallRecord): StyledLine[] {
 /** The footer of a call that streamed output: how it ended. */
 function footerLines(r: ToolCallRecord): StyledLine[] {
   if (!r.result) return [];
-  const details = record(r.result.details);
+  const command = r.result.command;
   const parts: string[] = [];
-  if (typeof details.exitCode === "number") parts.push(`exit ${details.exitCode}`);
-  if (typeof details.signal === "string") parts.push(`killed by ${details.signal}`);
-  if (details.timedOut === true) parts.push("timed out");
-  if (details.aborted === true) parts.push("aborted");
+  if (typeof command?.exitCode === "number") parts.push(`exit ${command.exitCode}`);
+  if (command?.signal !== undefined) parts.push(`killed by ${command.signal}`);
+  if (command?.timedOut) parts.push("timed out");
+  if (command?.aborted) parts.push("aborted");
   if (r.durationMs !== undefined) parts.push(formatDuration(r.durationMs));
-  if (typeof details.fullOutputPath === "string") parts.push(`full output: ${details.fullOutputPath}`);
+  if (command?.fullOutputPath !== undefined) parts.push(`full output: ${command.fullOutputPath}`);
   const lines: StyledLine[] = [[], [{ text: `── ${parts.join(" · ") || (r.result.isError ? "failed" : "done")}`, attr: r.result.isError ? ERROR : DIM }]];
-  if (r.result.isError && typeof details.exitCode !== "number") lines.push(...textLines(r.result.content, ERROR));
+  if (r.result.isError && typeof command?.exitCode !== "number") lines.push(...textLines(r.result.content, ERROR));
   return lines;
 }
 
 /** Where the whole output of a call is, for the line that says earlier lines were let go. */
 function fullOutputNote(r: ToolCallRecord): string {
-  const details = record(r.result?.details);
-  if (typeof details.fullOutputPath === "string") return ` · full output: ${details.fullOutputPath}`;
+  const path = r.result?.command?.fullOutputPath;
+  if (path !== undefined) return ` · full output: ${path}`;
   if (r.jobId !== undefined) return ` · the whole log: /tail ${r.jobId} <lines>`;
   return r.name === "bash" && r.status === "running" ? " · the full output is saved when it ends" : "";
 }
@@ -212,7 +206,7 @@ export class ToolOutputPane extends ScrollingPane {
       return;
     }
     this.title = r.title ?? `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
-    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (record(r.result?.details).aborted === true ? "■ stopped" : "✗ failed") : r.status === "done" ? "✓ done" : "waiting";
+    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (r.result?.command?.aborted ? "■ stopped" : "✗ failed") : r.status === "done" ? "✓ done" : "waiting";
     const view = this.scroller.view(canvas.width, canvas.height);
     const newer = this.newerCall;
     const parts = newer

@@ -5,7 +5,7 @@ import { mkdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { sessionFolder } from "../../agent/session-file.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder, type DashboardSession } from "../helpers/dashboard-session.js";
 
 let session: DashboardSession | undefined;
@@ -26,8 +26,8 @@ function writeSessions(home: string, cwd: string, count: number): void {
 
 describe("keys", () => {
   test("the --resume picker moves with j/k, g/G and Space, and q declines it", async () => {
-    const home = tempFolder("pitwall-home-");
-    const cwd = tempFolder("pitwall-cwd-");
+    const home = tempFolder("home");
+    const cwd = tempFolder("cwd");
     writeSessions(home, cwd, 12);
     session = await startDashboard({ home, cwd, args: ["--resume"], waitReady: false });
     const { t } = session;
@@ -85,7 +85,7 @@ describe("keys", () => {
     t.type("/run while :; do echo tick >> ticks; sleep 0.05; done");
     t.press("Enter");
     await t.waitForText(/▶ 1 while :; do echo tick/);
-    await waitUntil(() => statSync(join(cwd, "ticks"), { throwIfNoEntry: false }) !== undefined, "the job to write");
+    await waitFor(() => statSync(join(cwd, "ticks"), { throwIfNoEntry: false }) !== undefined, "the job to write");
     const modesBefore = t.rawOutput.split("\x1b[?1036h").length;
     t.press("Ctrl+Z");
     let screen = await t.waitForText(/Stopped/);
@@ -93,7 +93,7 @@ describe("keys", () => {
     expect(screen).not.toContain("─ chat");
     // The job keeps running while pitwall is stopped.
     const size = statSync(join(cwd, "ticks")).size;
-    await waitUntil(() => statSync(join(cwd, "ticks")).size > size + 20, "the job to go on writing");
+    await waitFor(() => statSync(join(cwd, "ticks")).size > size + 20, "the job to go on writing");
     t.type("fg\r");
     screen = await t.waitForText("─ chat");
     expect(screen).toContain("● ready");
@@ -129,7 +129,7 @@ describe("keys", () => {
   }, 40_000);
 
   test("/clear starts a new conversation: the chat, tool output and files start empty, the model sees nothing of before", async () => {
-    const cwd = tempFolder("pitwall-cwd-");
+    const cwd = tempFolder("cwd");
     writeFileSync(join(cwd, "app.ts"), "export const answer = 41;\n");
     session = await startDashboard({
       cwd,

@@ -69,7 +69,7 @@ describe("drawing", () => {
   }, 40_000);
 
   test("a selected job or file is one background colour across the row: no reverse-video blocks for the marks", async () => {
-    const cwd = tempFolder("pitwall-cwd-");
+    const cwd = tempFolder("cwd");
     writeFileSync(join(cwd, "app.ts"), "export const answer = 41;\n");
     session = await startDashboard({
       cwd,
@@ -152,7 +152,7 @@ describe("drawing", () => {
   }, 40_000);
 
   test("at 80x24: the job terminal has a left margin, two-digit job ids keep the command column, the files preview shows the changed lines", async () => {
-    const cwd = tempFolder("pitwall-cwd-");
+    const cwd = tempFolder("cwd");
     writeFileSync(join(cwd, "app.ts"), Array.from({ length: 20 }, (_, i) => `const line${i} = ${i};`).join("\n") + "\n");
     session = await startDashboard({
       cwd,

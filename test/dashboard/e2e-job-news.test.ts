@@ -32,8 +32,8 @@ describe("job news", () => {
   }, 40_000);
 
   test("--continue: the model is told the earlier run's jobs are gone, and so is the person", async () => {
-    const home = tempFolder("pitwall-home-");
-    const cwd = tempFolder("pitwall-cwd-");
+    const home = tempFolder("home");
+    const cwd = tempFolder("cwd");
     session = await startDashboard({
       home,
       cwd,

@@ -1,9 +1,8 @@
 // Key bindings: the defaults in keymap.json, a person's overrides, and bad files.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { ACTIONS, KEY_CONTEXTS } from "../../app/keys/key-actions.js";
 import { canonicalKeyName, displayKeyName, key } from "../../app/keys/key-names.js";
 import { defaultKeymapPath, loadKeymap, parseKeymap } from "../../app/keys/keymap.js";
@@ -12,15 +11,10 @@ import { DashboardController } from "../../app/dashboard-controller.js";
 import { DashboardView } from "../../panes/dashboard-view.js";
 import { RenderScheduler } from "../../panes/screen/render-scheduler.js";
 import { headlessScreen } from "../helpers/headless-screen.js";
-
-const homes: string[] = [];
-afterEach(() => {
-  for (const h of homes.splice(0)) rmSync(h, { recursive: true, force: true });
-});
+import { tempDir } from "../helpers/temp-dir.js";
 
 function home(files: Record<string, string> = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), "pitwall-keys-"));
-  homes.push(dir);
+  const dir = tempDir("keys");
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }
@@ -38,7 +32,7 @@ describe("keymap", () => {
   test("every action of every context has a handler in the key dispatcher", () => {
     const screen = headlessScreen(100, 30);
     try {
-      const view = new DashboardView(screen.screen, "/work");
+      const view = new DashboardView(screen.screen, { cwd: "/work", requestFrame: () => undefined, jobLookup: () => undefined });
       const scheduler = new RenderScheduler(screen.screen, { beforeFrame: () => view.relayout() });
       const keymap = loadKeymap({ home: home() });
       const controller = new DashboardController(view, scheduler, keymap, { writeTerminal: () => undefined, env: {}, cwd: "/work" });

@@ -1,14 +1,14 @@
 // The one temporary-folder fixture: every folder a test makes is removed after the test file ends
 // (test/helpers/setup.ts registers the cleanup in each file), so a test run leaves nothing in /tmp.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const made: string[] = [];
 
-/** A new empty folder under the system's temp folder, named pitwall-<purpose>-…, removed after the file's tests. */
+/** A new empty folder under the system's temp folder (its real path), named pitwall-<purpose>-…, removed after the file's tests. */
 export function tempDir(purpose = "test"): string {
-  const path = mkdtempSync(join(tmpdir(), `pitwall-${purpose}-`));
+  const path = realpathSync(mkdtempSync(join(tmpdir(), `pitwall-${purpose}-`)));
   made.push(path);
   return path;
 }

@@ -3,7 +3,7 @@ import type { JobEvent } from "../../tools/jobs/job-events.js";
 import { JobRegistry, resolveJobSettings, type JobSettings } from "../../tools/jobs/job-registry.js";
 import type { Job } from "../../tools/jobs/job.js";
 import { tempDir } from "./helpers.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { survivors } from "../helpers/processes.js";
 
 const registries: JobRegistry[] = [];
@@ -21,7 +21,7 @@ afterEach(async () => {
 /** Waits until the emulator has parsed everything written to it. */
 async function settled(job: Job): Promise<void> {
   await job.exited;
-  await waitUntil(() => job.emulatorPending === 0, "the emulator to catch up", 10_000);
+  await waitFor(() => job.emulatorPending === 0, "the emulator to catch up", 10_000);
 }
 
 function screenText(job: Job): string {
@@ -85,7 +85,7 @@ describe("JobRegistry", () => {
     const streams = new Set(events.flatMap((e) => (e.type === "job_output" ? [e.stream] : [])));
     expect(streams).toEqual(new Set(["stdout", "stderr"]));
     expect(events[0]).toMatchObject({ type: "job_started", job: { id: job.id } });
-    await waitUntil(() => events.some((e) => e.type === "job_exited"), "job_exited", 5_000);
+    await waitFor(() => events.some((e) => e.type === "job_exited"), "job_exited", 5_000);
     expect(events.find((e) => e.type === "job_exited")).toMatchObject({ job: { exitCode: 4 } });
   });
 
@@ -129,7 +129,7 @@ describe("JobRegistry", () => {
     const registry = makeRegistry();
     const job = registry.start({ command: "cat", startedBy: "agent" });
     registry.write(job.id, "hello cat\n");
-    await waitUntil(() => job.log.keptText().split("hello cat").length >= 3, "the echo and cat's copy", 10_000);
+    await waitFor(() => job.log.keptText().split("hello cat").length >= 3, "the echo and cat's copy", 10_000);
     registry.write(job.id, "", { eof: true });
     const info = await job.exited;
     expect(info).toMatchObject({ status: "exited", exitCode: 0 });
@@ -176,21 +176,20 @@ describe("JobRegistry", () => {
       command: "trap '' TERM; (trap '' TERM; sleep 300) & echo ready; while true; do sleep 0.1; done",
       startedBy: "agent",
     });
-    await waitUntil(() => job.log.keptText().includes("ready"), "ready", 10_000);
+    await waitFor(() => job.log.keptText().includes("ready"), "ready", 10_000);
     const started = Date.now();
     const info = await registry.kill(job.id);
     expect(Date.now() - started).toBeGreaterThanOrEqual(650);
     expect(info).toMatchObject({ status: "killed", signal: "SIGKILL" });
-    await waitUntil(() => survivors([job.pid]).length === 0, "the group to be gone", 5_000);
+    await waitFor(() => survivors([job.pid]).length === 0, "the group to be gone", 5_000);
   });
 
   it("stops a job with TERM quickly when it obeys", async () => {
     const registry = makeRegistry({ killGraceMs: 5_000 });
     const job = registry.start({ command: "sleep 300", stdinMode: "pipe", startedBy: "agent" });
-    const started = Date.now();
     const info = await registry.kill(job.id);
+    // Ended by TERM, not by the KILL that follows the 5 s grace period.
     expect(info).toMatchObject({ status: "killed", signal: "SIGTERM" });
-    expect(Date.now() - started).toBeLessThan(4_000);
   });
 
   it("restarts under the same id with restarts + 1, and tells the agent when the person did it", async () => {
@@ -198,7 +197,7 @@ describe("JobRegistry", () => {
     const events: JobEvent[] = [];
     registry.subscribe((e) => events.push(e));
     const first = registry.start({ command: "echo run-$RANDOM; sleep 300", env: { X: "1" }, startedBy: "agent" });
-    await waitUntil(() => first.log.keptText().includes("run-"), "first output", 10_000);
+    await waitFor(() => first.log.keptText().includes("run-"), "first output", 10_000);
     const second = await registry.restart(first.id, "user");
     expect(second.id).toBe(first.id);
     // Who started it stays; who restarted it is added.
@@ -219,7 +218,7 @@ describe("JobRegistry", () => {
     const registry = makeRegistry();
     const job = registry.start({ command: "echo starting server; echo 'Error: port 3000 in use' >&2; exit 3", startedBy: "agent" });
     await job.exited;
-    await waitUntil(() => job.info.endedAt !== undefined, "the end", 1_000);
+    await waitFor(() => job.info.endedAt !== undefined, "the end", 1_000);
     const notices = registry.drainNotices();
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/^Job 1 \(echo starting server.*\) exited with code 3 after .*Last lines:\nstarting server\nError: port 3000 in use$/s);
@@ -264,7 +263,7 @@ describe("JobRegistry", () => {
     const slow = registry.start({ command: "sleep 300", startedBy: "agent" });
     await quick.exited;
     expect(registry.list()).toContain(quick);
-    await waitUntil(() => removed.includes(quick.id), "job_removed", 10_000);
+    await waitFor(() => removed.includes(quick.id), "job_removed", 10_000);
     expect(registry.get(quick.id)).toBeUndefined();
     expect(registry.get(slow.id)).toBe(slow);
     expect(registry.remove(slow.id)).toBe(false);
@@ -302,8 +301,8 @@ describe("JobRegistry", () => {
       registry.start({ command: "trap '' TERM HUP; echo ready; while true; do sleep 0.1; done", startedBy: "user" }),
       registry.start({ command: "(setsid_not_used=1; sleep 302) & echo child-left; exit 0", stdinMode: "pipe", startedBy: "agent" }),
     ];
-    await waitUntil(() => jobs[2]!.log.keptText().includes("ready"), "ready", 10_000);
-    await waitUntil(() => !jobs[3]!.running, "the parent of the leftover child to exit", 10_000);
+    await waitFor(() => jobs[2]!.log.keptText().includes("ready"), "ready", 10_000);
+    await waitFor(() => !jobs[3]!.running, "the parent of the leftover child to exit", 10_000);
     const pgids = jobs.map((j) => j.pid);
     expect(survivors(pgids).length).toBeGreaterThanOrEqual(5);
     await registry.shutdown();

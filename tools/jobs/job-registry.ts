@@ -4,6 +4,7 @@
 // process group outlives pitwall.
 import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
+import { EventBus } from "../event-bus.js";
 import type { JobEvent, JobInfo, JobStarter } from "./job-events.js";
 import { JobNotices, personActions } from "./job-notices.js";
 import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "./job-settings.js";
@@ -73,7 +74,7 @@ export class JobRegistry {
   private readonly shell: string;
   /** Insertion order is start order; a restart keeps its slot. */
   private readonly jobs = new Map<string, Job>();
-  private readonly listeners = new Set<(event: JobEvent) => void>();
+  private readonly events = new EventBus<JobEvent>();
   private readonly notices = new JobNotices();
   private readonly ttlTimers = new Map<string, NodeJS.Timeout>();
   /** Groups a bash call left running in the background; ended with the jobs. */
@@ -90,9 +91,9 @@ export class JobRegistry {
     this.shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
   }
 
+  /** Job events, in order; the coding agent forwards them to the session's bus. */
   subscribe(listener: (event: JobEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.subscribe(listener);
   }
 
   /** Starts a job. Throws a clear Error past the limit of simultaneous jobs or for a missing folder. */
@@ -342,13 +343,7 @@ export class JobRegistry {
   }
 
   private emit(event: JobEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        process.stderr.write(`pitwall: a job event listener failed on ${event.type}: ${String(error)}\n`);
-      }
-    }
+    this.events.emit(event);
   }
 }
 
