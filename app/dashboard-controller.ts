@@ -205,9 +205,13 @@ export class DashboardController implements SlashContext {
     if (changed) this.scheduler.request();
   }
 
-  /** A job ended that nobody asked to stop (a server crashed): said in the chat, and flashed while the agent is idle. */
+  /**
+   * A job ended that nobody asked to stop (a server crashed): said in the chat, and flashed while
+   * the agent is idle. The person's own job that finished well is only its list row.
+   */
   private jobEnded(info: JobInfo): void {
     if (info.stopRequestedBy !== undefined) return;
+    if (info.startedBy === "user" && !failed(info)) return;
     // A bash_stream call still waiting on its job reports the end itself.
     if (info.toolCallId !== undefined && this.view.tools.get(info.toolCallId)?.status === "running") return;
     const job = this.setup?.coding.jobs.get(info.id);

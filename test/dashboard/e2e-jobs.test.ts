@@ -107,7 +107,8 @@ describe("jobs pane", () => {
     expect(request).toContain("The person typed into job 2 (bash ask.sh).");
     const listing = (await llm.waitForRequest(4)).transcript;
     expect(listing).toMatch(/job 2: running, [^\n]*started by the person[^\n]*bash ask\.sh/);
-    expect(listing).toMatch(/job 1: running, [^\n]*started by the person, restarted 1×/);
+    // The model's job, restarted by the person: still the model's, and who restarted it is said.
+    expect(listing).toMatch(/job 1: running, [^\n]*started by you, restarted 1× \(last by the person\)/);
 
     // Quitting asks once, then ends every job's process group.
     t.press("Ctrl+D");

@@ -8,7 +8,7 @@ let session: DashboardSession | undefined;
 endDashboardsAfterEach();
 
 function tempHome(): string {
-  const home = tempFolder("home");
+  const home = tempFolder("pitwall-home-");
   return home;
 }
 

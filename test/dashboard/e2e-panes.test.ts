@@ -13,7 +13,7 @@ endDashboardsAfterEach();
 
 describe("panes", () => {
   test("files touched get R/W/M marks, newest first; a selected edit shows its diff coloured", async () => {
-    const cwd = tempFolder("cwd");
+    const cwd = tempFolder("pitwall-cwd-");
     writeFileSync(join(cwd, "app.ts"), "export const answer = 41;\n");
     session = await startDashboard({
       cwd,
@@ -149,7 +149,7 @@ describe("panes", () => {
   }, 40_000);
 
   test("config warnings show in the chat at start; SIGTERM gives the terminal back", async () => {
-    const home = tempFolder("home");
+    const home = tempFolder("pitwall-home-");
     writeFileSync(join(home, "config.json"), JSON.stringify({ colour: "blue" }));
     session = await startDashboard({ home });
     const { t } = session;

@@ -28,8 +28,8 @@ describe("setup", () => {
   }, 40_000);
 
   test("--resume offers the directory's sessions and shows the picked conversation; /new starts another file", async () => {
-    const home = tempFolder("home");
-    const cwd = tempFolder("cwd");
+    const home = tempFolder("pitwall-home-");
+    const cwd = tempFolder("pitwall-cwd-");
     session = await startDashboard({ home, cwd, replies: [{ kind: "reply", text: "The capital is Paris." }] });
     session.t.type("what is the capital of France?");
     session.t.press("Enter");
