@@ -2,6 +2,7 @@
 // results back → repeat until the model stops calling tools. Steering messages are delivered after
 // the tool batch in flight; follow-ups only when the agent would otherwise stop.
 import type { AgentTool } from "../tools/tool.js";
+import { linkAbort } from "./abort-link.js";
 import type { PitwallEvent } from "./events.js";
 import type { AssistantMessage, Message, ThinkingLevel, ToolResultMessage, UserMessage } from "./messages.js";
 import { emptyUsage, toolCallsOf } from "./messages.js";
@@ -140,9 +141,10 @@ async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: Ab
   for (let attempt = 1; ; attempt++) {
     let started = false;
     let partial: AssistantMessage | undefined;
+    const link = linkAbort(signal);
     try {
       const provider = await config.getProvider(config.model);
-      const stream = provider.stream(request, signal);
+      const stream = provider.stream(request, link.signal);
       partial = stream.partial;
       for await (const delta of stream) {
         if (!started) {
@@ -179,6 +181,8 @@ async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: Ab
       if (!started) hooks.emit({ type: "message_start", message });
       hooks.emit({ type: "error", message: message.errorMessage!, source: "provider" });
       return message;
+    } finally {
+      link.release();
     }
   }
 }
