@@ -1,5 +1,8 @@
 // Turns whatever an SDK threw into a ProviderError whose message says what happened and what to do
 // next, and decides whether trying again can help (429, 5xx, dropped connections: yes; 4xx: no).
+// A request longer than the model's context window is its own kind, "overflow": the agent loop
+// answers it by compacting the conversation, not by waiting.
+import { isContextOverflow } from "../context/overflow.js";
 import { ProviderError } from "./provider.js";
 
 export interface FailureContext {
@@ -30,6 +33,15 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
   const e = (typeof error === "object" && error !== null ? error : { message: String(error) }) as HttpLikeError;
   const status = typeof e.status === "number" ? e.status : undefined;
   const serverMessage = extractServerMessage(e);
+  const overflowText = `${errorCodeOf(e.error) ?? ""} ${serverMessage}`;
+  if ((status !== undefined || errorTypeOf(e.error)) && isContextOverflow(status, overflowText)) {
+    const said = serverMessage ? ` (${serverMessage})` : "";
+    return new ProviderError(`${context.label} rejected the request as longer than the context window of ${context.model}${said}.`, "overflow", {
+      status,
+      retryable: false,
+      detail: serverMessage,
+    });
+  }
   if (status !== undefined) {
     const retryAfterMs = retryAfterFrom(e.headers);
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
@@ -87,6 +99,14 @@ function errorTypeOf(body: unknown): string | undefined {
   const inner = (body as { error?: unknown }).error;
   const type = typeof inner === "object" && inner !== null ? (inner as { type?: unknown }).type : (body as { type?: unknown }).type;
   return typeof type === "string" && type !== "error" ? type : undefined;
+}
+
+/** OpenAI's machine-readable `code` (context_length_exceeded, …). */
+function errorCodeOf(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const inner = (body as { error?: unknown }).error;
+  const code = typeof inner === "object" && inner !== null ? (inner as { code?: unknown }).code : (body as { code?: unknown }).code;
+  return typeof code === "string" ? code : undefined;
 }
 
 function connectionCode(e: HttpLikeError): string | undefined {
