@@ -141,6 +141,11 @@ export class Agent {
     return this.context.usage(this.loopConfig(), this.messages);
   }
 
+  /** A resumed session's messages still on disk, waiting to be summarised before the next request. */
+  get olderPending(): number {
+    return this.context.olderPending;
+  }
+
   get contextSettings(): ContextSettings {
     return this.context.settings;
   }

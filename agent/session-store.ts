@@ -1,6 +1,8 @@
-// Writes the session as it happens: each completed message, model change and thinking change is
-// appended as one whole line. The file is created with the first message, so a session that never
-// said anything leaves nothing behind. Secrets in use (API keys) are replaced before any write.
+// Writes the session as it happens: each completed message, model change, thinking change and
+// compaction is appended as one whole line with an id of its own. The file is created with the
+// first message, so a session that never said anything leaves nothing behind. Secrets in use (API
+// keys) are replaced before any write. Memory stays flat: counts instead of the messages, and the
+// ids of the messages still in the conversation (what a compaction record points into).
 import { randomUUID } from "node:crypto";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -9,17 +11,13 @@ import type { PitwallEvent } from "./events.js";
 import type { Message, ThinkingLevel, ToolResultMessage } from "./messages.js";
 import { toolCallsOf } from "./messages.js";
 import { INTERRUPTED_RESULT } from "./providers/transcript.js";
-import { readSession, sessionFolder, type LoadedSession, type SessionHeader, type SessionLine } from "./session-file.js";
+import { newRecordId } from "./session-ids.js";
+import { sessionFolder, type CompactionRecord, type SessionHeader, type SessionLine } from "./session-file.js";
+import { countMessage, loadSession, type LoadedSession, type LoadOptions, type SessionStats as FileStats } from "./session-load.js";
 
-export interface SessionStats {
+export interface SessionStats extends FileStats {
   path: string;
   id: string;
-  messages: number;
-  userMessages: number;
-  toolCalls: number;
-  tokens: number;
-  /** Dollars, or null when no message had a known price. */
-  cost: number | null;
 }
 
 export interface NewSessionOptions {
@@ -33,18 +31,30 @@ export interface NewSessionOptions {
   secrets?: string[];
 }
 
+export interface OpenSessionOptions extends LoadOptions {
+  secrets?: string[];
+}
+
+type CompactionEnd = Extract<PitwallEvent, { type: "compaction_end" }>;
+
 export class SessionStore {
   private written: boolean;
-  private readonly messages: Message[] = [];
+  private readonly counts: FileStats;
+  /** Ids of every record in the file. */
+  private readonly ids: Set<string>;
+  /** Ids of the message records the conversation still holds, oldest first. */
+  private contextIds: string[];
 
   private constructor(
     readonly path: string,
     private header: SessionHeader,
     private readonly secrets: string[],
-    existing: Message[] | undefined,
+    existing: LoadedSession | undefined,
   ) {
     this.written = existing !== undefined;
-    if (existing) this.messages.push(...existing);
+    this.counts = existing ? { ...existing.stats } : { messages: 0, userMessages: 0, toolCalls: 0, tokens: 0, cost: null };
+    this.ids = existing?.ids ?? new Set();
+    this.contextIds = existing ? [...existing.messageIds] : [];
   }
 
   static create(options: NewSessionOptions): SessionStore {
@@ -66,15 +76,15 @@ export class SessionStore {
   }
 
   /**
-   * Opens an existing session to continue it. Tool calls left without a result (pitwall was killed
-   * mid-call) are closed with an error result, appended to the file, so the provider accepts it.
+   * Opens an existing session to continue it, streamed (see session-load.ts). Tool calls left
+   * without a result (pitwall was killed mid-call) are closed with an error result, appended to the
+   * file, so the provider accepts it.
    */
-  static open(path: string, secrets?: string[]): { store: SessionStore; session: LoadedSession } {
-    const session = readSession(path);
-    const store = new SessionStore(path, session.header, cleanSecrets(secrets), session.messages);
+  static async open(path: string, options: OpenSessionOptions = {}): Promise<{ store: SessionStore; session: LoadedSession }> {
+    const session = await loadSession(path, options);
+    const store = new SessionStore(path, session.header, cleanSecrets(options.secrets), session);
     for (const result of unansweredCalls(session.messages)) {
-      store.append({ type: "message", message: result });
-      store.messages.push(result);
+      store.recordMessage(result);
       session.messages.push(result);
     }
     return { store, session };
@@ -84,39 +94,47 @@ export class SessionStore {
     return this.header.id;
   }
 
-  /** Records what the bus says: completed messages, model and thinking changes. */
+  /** Records what the bus says: completed messages, model and thinking changes, compactions. */
   attach(bus: EventBus<PitwallEvent>): () => void {
     return bus.subscribe((event) => {
       if (event.type === "message_end") this.recordMessage(event.message);
-      else if (event.type === "model_change") this.append({ type: "model_change", provider: event.provider, model: event.model, timestamp: new Date().toISOString() });
-      else if (event.type === "thinking_change") this.append({ type: "thinking_change", level: event.level, timestamp: new Date().toISOString() });
+      else if (event.type === "model_change") this.append({ type: "model_change", id: this.newId(), provider: event.provider, model: event.model, timestamp: new Date().toISOString() });
+      else if (event.type === "thinking_change") this.append({ type: "thinking_change", id: this.newId(), level: event.level, timestamp: new Date().toISOString() });
+      else if (event.type === "compaction_end" && event.summary !== undefined) this.recordCompaction(event, event.summary);
     });
   }
 
   recordMessage(message: Message): void {
-    this.messages.push(message);
-    this.append({ type: "message", message });
+    const id = this.newId();
+    this.contextIds.push(id);
+    countMessage(this.counts, message);
+    this.append({ type: "message", id, message });
+  }
+
+  /**
+   * A compaction: the summary stands for everything before the `messagesKept` newest messages of
+   * the conversation, which this record names by the id of the first of them.
+   */
+  recordCompaction(event: CompactionEnd, summary: string): void {
+    const kept = Math.min(event.messagesKept, this.contextIds.length);
+    const firstKeptId = kept > 0 ? this.contextIds[this.contextIds.length - kept]! : null;
+    this.contextIds = kept > 0 ? this.contextIds.slice(-kept) : [];
+    const record: CompactionRecord = {
+      type: "compaction",
+      id: this.newId(),
+      summary,
+      firstKeptId,
+      reason: event.reason,
+      tokensBefore: event.tokensBefore,
+      tokensAfter: event.tokensAfter,
+      messagesSummarized: event.messagesSummarized,
+      timestamp: new Date().toISOString(),
+    };
+    this.append(record);
   }
 
   stats(): SessionStats {
-    let tokens = 0;
-    let cost: number | null = null;
-    let toolCalls = 0;
-    for (const m of this.messages) {
-      if (m.role !== "assistant") continue;
-      tokens += m.usage.totalTokens;
-      toolCalls += toolCallsOf(m).length;
-      if (m.usage.cost) cost = (cost ?? 0) + m.usage.cost.total;
-    }
-    return {
-      path: this.path,
-      id: this.id,
-      messages: this.messages.length,
-      userMessages: this.messages.filter((m) => m.role === "user").length,
-      toolCalls,
-      tokens,
-      cost,
-    };
+    return { path: this.path, id: this.id, ...this.counts };
   }
 
   /** True once the file exists on disk. */
@@ -124,7 +142,11 @@ export class SessionStore {
     return this.written;
   }
 
-  private append(line: SessionLine): void {
+  private newId(): string {
+    return newRecordId(this.ids);
+  }
+
+  private append(line: Exclude<SessionLine, SessionHeader>): void {
     // Model or thinking changes before the first message only update the header.
     if (!this.written && line.type !== "message") {
       if (line.type === "model_change") this.header = { ...this.header, provider: line.provider, model: line.model };

@@ -4,7 +4,7 @@
 // terminal is given back as it was and every job is ended.
 import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { listSessions } from "../agent/session-file.js";
+import { listSessions } from "../agent/session-list.js";
 import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
 import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
@@ -121,7 +121,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     let sessionPath: string | undefined;
     if (options.resume) {
       const { sessionRootOf } = await import("./session-setup.js");
-      const sessions = listSessions(sessionRootOf(options, env), options.cwd);
+      const sessions = await listSessions(sessionRootOf(options, env), options.cwd);
       if (sessions.length === 0) view.chat.notice("info", `No earlier sessions in ${options.cwd}: starting a new one.`);
       else {
         sessionPath = await new Promise<string | undefined>((resolve) => {
@@ -147,7 +147,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     void quit.then(() => (quitEarly = true));
     if (!quitEarly) {
       const { createSetup } = await import("./session-setup.js");
-      setup = createSetup(options, env, { sessionPath });
+      setup = await createSetup(options, env, { sessionPath });
       const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
       const uninstallCleanup = installJobCleanup(setup.coding.jobs);
       jobCleanupInstalled = true;

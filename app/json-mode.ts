@@ -82,7 +82,7 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
 }
 
 export async function runJsonModeFromCli(options: CliOptions): Promise<number> {
-  const setup = createSetup(options);
+  const setup = await createSetup(options);
   const uninstall = installJobCleanup(setup.coding.jobs);
   try {
     return await runJsonMode(setup, process.stdin, process.stdout);

@@ -3,10 +3,13 @@
 import { join } from "node:path";
 import { createCodingAgent, UnknownToolError, type CodingAgent } from "../agent/coding-agent.js";
 import type { ThinkingLevel } from "../agent/messages.js";
-import { isProviderName, ModelSpecError, resolveModel, type ModelInfo } from "../agent/models.js";
+import { isProviderName, ModelSpecError, resolveModel, type ModelInfo, type ProviderName } from "../agent/models.js";
 import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections, type Connections } from "../agent/providers/connections.js";
 import { retryPolicyFromEnv } from "../agent/retry.js";
-import { listSessions, SessionFileError, type LoadedSession } from "../agent/session-file.js";
+import { contextBudget, type ContextSettings } from "../agent/context/context-budget.js";
+import { SessionFileError } from "../agent/session-file.js";
+import { newestSession } from "../agent/session-list.js";
+import { olderHistoryOf, type LoadedSession } from "../agent/session-load.js";
 import { SessionStore } from "../agent/session-store.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { loadConfig, pitwallHome, type PitwallConfig } from "./config.js";
@@ -38,18 +41,30 @@ export interface SetupChoices {
   sessionPath?: string;
 }
 
+/** The model whose window bounds what a resumed session loads: the one named on the command line, else the session's. */
+function modelForBudget(options: CliOptions, configProvider: ProviderName | undefined, provider: string, model: string): ModelInfo {
+  try {
+    if (options.model) return resolveModel(options.model, options.provider ?? configProvider, "anthropic");
+  } catch {
+    // A bad --model is reported when the setup resolves it; the session's model serves here.
+  }
+  const sessionProvider = isProviderName(provider) ? provider : "anthropic";
+  return resolveModel(model || undefined, options.provider ?? sessionProvider, sessionProvider);
+}
+
 export function sessionRootOf(options: CliOptions, env: NodeJS.ProcessEnv): string {
   return options.sessionDir ?? join(pitwallHome(env), "sessions");
 }
 
-export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = process.env, choices: SetupChoices = {}): Setup {
+export async function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = process.env, choices: SetupChoices = {}): Promise<Setup> {
   const home = pitwallHome(env);
   const { config, warnings } = loadConfig(home);
   const sessionRoot = sessionRootOf(options, env);
+  const context: ContextSettings = { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt };
 
   let resumePath = choices.sessionPath ?? options.sessionFile;
   if (!resumePath && options.continue) {
-    resumePath = listSessions(sessionRoot, options.cwd)[0]?.path;
+    resumePath = await newestSession(sessionRoot, options.cwd);
     if (!resumePath) warnings.push(`No earlier session in ${options.cwd}: starting a new one.`);
   }
 
@@ -63,7 +78,12 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
   const secrets = [connections.anthropic.apiKey, connections.openai.apiKey].filter((k): k is string => Boolean(k));
   if (resumePath) {
     try {
-      resumed = SessionStore.open(resumePath, secrets);
+      // Only what the model in force can be sent is loaded; older messages stay on disk.
+      const budgetFor = (provider: string, model: string): number => {
+        const budget = contextBudget(modelForBudget(options, config.provider, provider, model), context);
+        return budget.window - budget.reserve;
+      };
+      resumed = await SessionStore.open(resumePath, { secrets, budgetFor });
     } catch (error) {
       if (error instanceof SessionFileError) throw new UsageError(error.message);
       throw error;
@@ -95,7 +115,9 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
       pitwallHome: home,
       jobSettings: options.bashYieldMs !== undefined ? { defaultYieldMs: options.bashYieldMs } : undefined,
       messages: resumed?.session.messages,
+      olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
       retry: retryPolicyFromEnv(env),
+      context,
     });
   } catch (error) {
     if (error instanceof UnknownToolError) throw new UsageError(`--tools: ${error.message}`);
