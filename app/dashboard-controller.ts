@@ -18,6 +18,7 @@ import { QuitFlow } from "./quit-flow.js";
 import type { Keymap } from "./keys/keymap.js";
 import type { Setup } from "./session-setup.js";
 import type { DashboardJobs } from "./job-control.js";
+import { contextReportLines } from "./context-report.js";
 import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js";
 
 export type SendKind = "enter" | "followUp";
@@ -71,6 +72,7 @@ export class DashboardController implements SlashContext {
     const status = this.view.status.state;
     status.phase = agent.state.isStreaming ? "working" : "idle";
     this.refreshModel();
+    this.refreshContext();
     status.session = setup.session ? undefined : "no session file";
     for (const item of this.waiting.splice(0)) this.send(item.text, item.kind);
     this.scheduler.request();
@@ -150,6 +152,14 @@ export class DashboardController implements SlashContext {
         break;
       case "message_end":
         this.countUsage(event.message);
+        this.refreshContext();
+        break;
+      case "compaction_start":
+        status.phase = "working";
+        break;
+      case "compaction_end":
+        if (!this.working) status.phase = "idle";
+        this.refreshContext();
         break;
       case "retry":
         status.retry = `retrying in ${formatWait(event.delayMs)}, attempt ${event.attempt}/${event.maxAttempts}`;
@@ -164,12 +174,21 @@ export class DashboardController implements SlashContext {
       case "model_change":
       case "thinking_change":
         this.refreshModel();
+        this.refreshContext();
         break;
       default:
         break;
     }
     status.jobsUp = view.jobs.runningCount;
     if (changed) this.scheduler.request();
+  }
+
+  /** The status bar's context meter, from the agent's measure of the next request. */
+  private refreshContext(): void {
+    const agent = this.setup?.coding.agent;
+    if (!agent) return;
+    const usage = agent.contextUsage();
+    this.view.status.state.context = { percent: usage.percent, window: usage.window, compactAt: (usage.triggerAt / usage.window) * 100 };
   }
 
   private refreshModel(): void {
@@ -375,12 +394,26 @@ export class DashboardController implements SlashContext {
   }
 
   showContext(): void {
-    const report = this.setup?.coding.systemPrompt;
-    if (!report) return this.notice("warning", "The agent is still loading.");
-    const lines = [`System prompt: ${formatTokens(report.tokens)} tokens (estimated).`];
-    if (report.contextFiles.length === 0) lines.push("No AGENTS.md or CLAUDE.md was loaded.");
-    for (const f of report.contextFiles) lines.push(`Loaded ${f.path} (${formatTokens(f.tokens)} tokens)`);
-    this.notice("info", lines.join("\n"));
+    if (!this.setup) return this.notice("warning", "The agent is still loading.");
+    this.notice("info", contextReportLines(this.setup.coding.contextReport()).join("\n"));
+  }
+
+  compact(instructions: string): void {
+    const agent = this.setup?.coding.agent;
+    if (!agent) return this.notice("warning", "The agent is still loading; try again in a moment.");
+    if (agent.state.isStreaming) return this.notice("warning", "The agent is working: /compact once it is idle (Esc stops it).");
+    if (this.missingKey()) return this.notice("error", `Not compacted: ${this.missingKey()}`);
+    agent.compact(instructions).then(
+      (result) => {
+        if (result.note) this.notice(result.compacted ? "info" : "warning", result.note);
+        this.view.status.state.phase = "idle";
+        this.scheduler.request();
+      },
+      (error: unknown) => {
+        this.notice("error", `Compacting could not start: ${error instanceof Error ? error.message : String(error)}`);
+        this.scheduler.request();
+      },
+    );
   }
 
   modelIds(): string[] {

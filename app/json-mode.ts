@@ -1,5 +1,6 @@
 // JSON mode: commands arrive as JSON lines on stdin ({"type":"message"|"steer"|"follow_up",
-// "content":…} or {"type":"interrupt"}); every bus event leaves as one JSON line on stdout, in
+// "content":…}, {"type":"compact","instructions"?:…} or {"type":"interrupt"}); every bus event
+// leaves as one JSON line on stdout, in
 // order, as it happens. A malformed line becomes an `error` event naming the line, and the process
 // keeps going. EOF lets the current and queued work finish, then exits 0.
 import { createInterface } from "node:readline";
@@ -13,6 +14,7 @@ export type JsonCommand =
   | { type: "message"; content: string }
   | { type: "steer"; content: string }
   | { type: "follow_up"; content: string }
+  | { type: "compact"; instructions?: string }
   | { type: "interrupt" };
 
 const EXAMPLE = '{"type":"message","content":"…"}';
@@ -26,13 +28,17 @@ export function parseJsonCommand(line: string): JsonCommand | { problem: string 
     return { problem: `is not valid JSON (${(error as Error).message}); expected e.g. ${EXAMPLE}` };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: `is not a JSON object; expected e.g. ${EXAMPLE}` };
-  const { type, content } = value as { type?: unknown; content?: unknown };
+  const { type, content, instructions } = value as { type?: unknown; content?: unknown; instructions?: unknown };
   if (type === "interrupt") return { type };
+  if (type === "compact") {
+    if (instructions !== undefined && typeof instructions !== "string") return { problem: 'has type "compact" but "instructions" is not a string' };
+    return instructions ? { type, instructions } : { type };
+  }
   if (type === "message" || type === "steer" || type === "follow_up") {
     if (typeof content !== "string" || content.trim() === "") return { problem: `has type "${type}" but no "content" string` };
     return { type, content };
   }
-  return { problem: `has unknown type ${JSON.stringify(type)}: use message, steer, follow_up or interrupt` };
+  return { problem: `has unknown type ${JSON.stringify(type)}: use message, steer, follow_up, compact or interrupt` };
 }
 
 export async function runJsonMode(setup: Setup, input: Readable, output: Writable): Promise<number> {
@@ -43,13 +49,21 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   for (const warning of setup.warnings) bus.emit({ type: "error", message: warning, source: "config" });
   if (setup.missingKey) bus.emit({ type: "error", message: setup.missingKey, source: "config" });
 
-  const waiting: string[] = [];
+  // Messages and compactions run one after another, in the order they came.
+  const waiting: Array<{ prompt: string } | { compact: string | undefined }> = [];
   let running: Promise<void> | undefined;
+  const start = (item: (typeof waiting)[number]): Promise<void> => {
+    if ("prompt" in item) return agent.prompt(item.prompt);
+    return agent.compact(item.compact).then((result) => {
+      // A compaction that ran is on the bus already; one that did not says why.
+      if (!result.compacted && result.note) bus.emit({ type: "error", message: result.note, source: "input" });
+    });
+  };
   const runNext = (): void => {
     if (running) return;
     const next = waiting.shift();
     if (next === undefined) return;
-    running = agent.prompt(next).finally(() => {
+    running = start(next).finally(() => {
       running = undefined;
       runNext();
     });
@@ -67,11 +81,15 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
     }
     const busy = running !== undefined;
     if (command.type === "interrupt") agent.abort();
+    else if (command.type === "compact") {
+      waiting.push({ compact: command.instructions });
+      runNext();
+    }
     else if (command.type === "steer" && busy) agent.steer(command.content);
     else if (command.type === "follow_up" && busy) agent.followUp(command.content);
     else {
       // A new message while busy waits its turn; a steer or follow-up when idle is simply a message.
-      waiting.push(command.content);
+      waiting.push({ prompt: command.content });
       runNext();
     }
   }
