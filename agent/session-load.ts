@@ -65,7 +65,7 @@ export interface LoadOptions {
 
 /** One line of a file with its number, streamed. */
 export async function* readLines(path: string): AsyncGenerator<{ text: string; number: number }> {
-  const stream = createReadStream(path, { encoding: "utf8", highWaterMark: 256 * 1024 });
+  const stream = createReadStream(path, { encoding: "utf8", highWaterMark: 64 * 1024 });
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
   let number = 0;
   try {
