@@ -5,6 +5,7 @@
 // it is ready.
 import type { PitwallEvent } from "../agent/events.js";
 import type { Message, ThinkingLevel } from "../agent/messages.js";
+import type { LoadedSession } from "../agent/session-load.js";
 import { knownModelIds, resolveModel } from "../agent/models.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
@@ -65,7 +66,7 @@ export class DashboardController implements SlashContext {
     const { agent, bus } = setup.coding;
     this.unsubscribe = bus.subscribe((event) => this.onEvent(event));
     this.view.chat.notice("info", `pitwall in ${setup.options.cwd} · ${agent.state.model.provider}/${agent.state.model.id} · ${this.view.status.state.helpKey} shows the keys, /help the commands`);
-    if (setup.resumed) this.loadConversation(setup.resumed.messages, setup.resumed.path);
+    if (setup.resumed) this.loadConversation(setup.resumed);
     for (const warning of setup.warnings) this.view.chat.notice("warning", warning);
     for (const warning of this.keymap.warnings) this.view.chat.notice("warning", warning);
     if (this.missingKey()) this.view.chat.notice("warning", `${this.missingKey()} Until then, prompts are not sent.`);
@@ -103,11 +104,21 @@ export class DashboardController implements SlashContext {
 
   // ---- events ------------------------------------------------------------------------------
 
-  private loadConversation(messages: readonly Message[], path: string): void {
+  /** A resumed session: what the model will be sent is shown; tokens and cost count the whole file. */
+  private loadConversation(session: LoadedSession): void {
+    const { messages, stats } = session;
     this.view.chat.loadMessages(messages);
     this.view.files.loadMessages(messages);
-    for (const m of messages) if (m.role === "assistant") this.countUsage(m);
-    this.view.chat.notice("info", `Resumed ${path} (${messages.length} messages).`);
+    this.tokens = stats.tokens;
+    this.cost = stats.cost;
+    this.view.status.state.tokens = stats.tokens;
+    this.view.status.state.cost = stats.cost;
+    const shown = messages.filter((m) => !(m.role === "user" && m.origin === "summary")).length;
+    const notes = [`${stats.messages} messages`];
+    if (shown < stats.messages) notes.push(`the ${shown} newest shown${session.compaction ? ", the older ones as the summary above" : ""}`);
+    if (session.older) notes.push(`${session.older.count} older ones did not fit the context window and are summarised before the next request`);
+    if (session.older?.omitted) notes.push(`the ${session.older.omitted.count} oldest are left out of that summary to bound its cost`);
+    this.view.chat.notice("info", `Resumed ${session.path} (${notes.join("; ")}).`);
     for (const m of messages) if (m.role === "user" && (m.origin ?? "prompt") === "prompt") this.view.input.history.add(m.content);
   }
 

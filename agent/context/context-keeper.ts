@@ -3,7 +3,7 @@
 // request as too long, and compacts on demand. Every compaction is announced on the bus
 // (compaction_start / compaction_end) so front ends, the session file and library users see it.
 import type { CompactionReason, PitwallEvent } from "../events.js";
-import type { AssistantMessage, Message } from "../messages.js";
+import type { Message } from "../messages.js";
 import type { ModelInfo } from "../models.js";
 import type { Provider } from "../providers/provider.js";
 import { contextBudget, type ContextBudget, type ContextSettings } from "./context-budget.js";
@@ -54,8 +54,6 @@ const SUMMARY_PROMPT_TOKENS = 2_000;
 export class ContextKeeper {
   settings: ContextSettings;
   private older: OlderHistory | undefined;
-  /** Replies whose usage describes a conversation that has since been compacted. */
-  private readonly stale = new WeakSet<AssistantMessage>();
 
   constructor(private readonly options: ContextKeeperOptions) {
     this.settings = options.settings ?? {};
@@ -68,7 +66,8 @@ export class ContextKeeper {
 
   usage(shape: Pick<RequestShape, "systemPrompt" | "model" | "tools">, messages: readonly Message[]): ContextUsage {
     const budget = this.budget(shape.model);
-    const measure = measureContext({ systemPrompt: shape.systemPrompt, tools: shape.tools, messages }, this.stale);
+    // While a resumed session's older part waits, the last reply's count includes it: estimate instead.
+    const measure = measureContext({ systemPrompt: shape.systemPrompt, tools: shape.tools, messages }, this.older === undefined);
     return { ...budget, ...measure, percent: (measure.tokens / budget.window) * 100 };
   }
 
@@ -132,7 +131,6 @@ export class ContextKeeper {
         summarize: (prompt) => requestSummary({ provider, model: shape.model, maxOutputTokens }, prompt, signal),
       });
       this.older = undefined;
-      for (const m of messages) if (m.role === "assistant") this.stale.add(m);
       const tokensAfter = this.usage(shape, messages).tokens;
       emit({ type: "compaction_end", reason, tokensBefore, tokensAfter, summary: outcome.summary, messagesSummarized: outcome.summarized, messagesKept: outcome.kept });
       return { outcome };

@@ -2,6 +2,8 @@
 // (input, cache reads and writes, and the reply it produced) plus an estimate for every message
 // added since. Without a usable count (a server that reports none, or right after a compaction
 // changed what is sent) the whole request is estimated: system prompt, tool definitions, messages.
+// A reply older than the conversation's summary was counted before that compaction, so its count
+// no longer says anything about the next request.
 import type { AssistantMessage, Message } from "../messages.js";
 import { estimateMessagesTokens, estimateMessageTokens, estimateTextTokens } from "./token-estimate.js";
 
@@ -42,15 +44,14 @@ export function countedTokens(message: AssistantMessage): number {
   return u.input + u.cacheRead + u.cacheWrite + u.output;
 }
 
-/**
- * `stale` holds replies whose counts describe a conversation that has since been compacted: their
- * numbers no longer say what the next request carries.
- */
-export function measureContext(input: ContextInput, stale: WeakSet<AssistantMessage>): ContextMeasure {
+/** `counts: false` ignores what providers reported (they counted messages that will not be sent again). */
+export function measureContext(input: ContextInput, counts = true): ContextMeasure {
   const { messages } = input;
-  for (let i = messages.length - 1; i >= 0; i--) {
+  const first = messages[0];
+  const compactedAt = first?.role === "user" && first.origin === "summary" ? first.timestamp : -Infinity;
+  for (let i = messages.length - 1; counts && i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role !== "assistant" || !usable(m, stale)) continue;
+    if (m.role !== "assistant" || m.timestamp <= compactedAt || !usable(m)) continue;
     const counted = countedTokens(m);
     let estimated = 0;
     for (let j = i + 1; j < messages.length; j++) estimated += estimateMessageTokens(messages[j]!);
@@ -60,8 +61,8 @@ export function measureContext(input: ContextInput, stale: WeakSet<AssistantMess
   return { tokens: estimated, counted: 0, estimated };
 }
 
-function usable(message: AssistantMessage, stale: WeakSet<AssistantMessage>): boolean {
-  if (message.stopReason === "error" || message.stopReason === "aborted" || stale.has(message)) return false;
+function usable(message: AssistantMessage): boolean {
+  if (message.stopReason === "error" || message.stopReason === "aborted") return false;
   const u = message.usage;
   return u.input + u.cacheRead + u.cacheWrite > 0;
 }
