@@ -146,15 +146,6 @@ export class Agent {
     return this.context.olderPending;
   }
 
-  get contextSettings(): ContextSettings {
-    return this.context.settings;
-  }
-
-  /** Changes the window cap or the threshold from the next request on. */
-  setContextSettings(settings: ContextSettings): void {
-    this.context.settings = settings;
-  }
-
   /**
    * Compacts the conversation now (/compact): the older part becomes a summary, the newest turns stay.
    * `instructions` tell the summary what to focus on. Resolves when done; events tell the rest.

@@ -29,7 +29,9 @@ const QUIT_PRESS_MS = 1500;
 
 export class DashboardController implements SlashContext {
   setup: Setup | undefined;
+  /** Sent before the agent loaded, or while /compact runs: sent once it is ready. */
   private readonly waiting: Array<{ text: string; kind: SendKind }> = [];
+  private compacting = false;
   private tokens = 0;
   private cost: number | null = null;
   private lastEscapeAt = -Infinity;
@@ -250,6 +252,11 @@ export class DashboardController implements SlashContext {
       return;
     }
     const agent = setup.coding.agent;
+    if (this.compacting) {
+      this.waiting.push({ text, kind });
+      this.view.chat.notice("info", `Sent once compacting ends: "${text.length > 60 ? `${text.slice(0, 59)}…` : text}".`);
+      return;
+    }
     if (agent.state.isStreaming) {
       if (kind === "followUp") agent.followUp(text);
       else agent.steer(text);
@@ -414,17 +421,26 @@ export class DashboardController implements SlashContext {
     if (!agent) return this.notice("warning", "The agent is still loading; try again in a moment.");
     if (agent.state.isStreaming) return this.notice("warning", "The agent is working: /compact once it is idle (Esc stops it).");
     if (this.missingKey()) return this.notice("error", `Not compacted: ${this.missingKey()}`);
-    agent.compact(instructions).then(
-      (result) => {
-        if (result.note) this.notice(result.compacted ? "info" : "warning", result.note);
+    this.compacting = true;
+    agent
+      .compact(instructions)
+      .then(
+        (result) => {
+          // A compaction that ran (or failed) is in the chat already, from its events.
+          if (result.note) this.notice("info", result.note);
+        },
+        (error: unknown) => {
+          this.notice("error", `Compacting could not start: ${error instanceof Error ? error.message : String(error)}`);
+        },
+      )
+      .finally(() => {
+        this.compacting = false;
         this.view.status.state.phase = "idle";
+        const [first, ...rest] = this.waiting.splice(0);
+        if (first) this.send(first.text, "enter");
+        for (const item of rest) this.send(item.text, "followUp");
         this.scheduler.request();
-      },
-      (error: unknown) => {
-        this.notice("error", `Compacting could not start: ${error instanceof Error ? error.message : String(error)}`);
-        this.scheduler.request();
-      },
-    );
+      });
   }
 
   modelIds(): string[] {

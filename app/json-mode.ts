@@ -52,11 +52,13 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   // Messages and compactions run one after another, in the order they came.
   const waiting: Array<{ prompt: string } | { compact: string | undefined }> = [];
   let running: Promise<void> | undefined;
+  let compacting = false;
   const start = (item: (typeof waiting)[number]): Promise<void> => {
+    compacting = "compact" in item;
     if ("prompt" in item) return agent.prompt(item.prompt);
     return agent.compact(item.compact).then((result) => {
-      // A compaction that ran is on the bus already; one that did not says why.
-      if (!result.compacted && result.note) bus.emit({ type: "error", message: result.note, source: "input" });
+      // A compaction that ran or failed is on the bus already; one with nothing to do says why.
+      if (result.note) bus.emit({ type: "error", message: result.note, source: "input" });
     });
   };
   const runNext = (): void => {
@@ -79,7 +81,8 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
       bus.emit({ type: "error", message: `Input line ${lineNumber} ${command.problem}.`, source: "input" });
       continue;
     }
-    const busy = running !== undefined;
+    // A steer or follow-up during a compaction has no run to join: it waits its turn as a message.
+    const busy = running !== undefined && !compacting;
     if (command.type === "interrupt") agent.abort();
     else if (command.type === "compact") {
       waiting.push({ compact: command.instructions });

@@ -33,8 +33,10 @@ export interface ContextStep {
 
 export interface ManualCompaction {
   compacted: boolean;
-  /** Why nothing was compacted, or what failed. */
+  /** Why there was nothing to compact (no events were sent then). */
   note?: string;
+  /** What failed (compaction_end said so too); the conversation is unchanged. */
+  error?: string;
 }
 
 export interface ContextKeeperOptions {
@@ -52,7 +54,7 @@ const SUMMARY_MAX_TOKENS = 8_192;
 const SUMMARY_PROMPT_TOKENS = 2_000;
 
 export class ContextKeeper {
-  settings: ContextSettings;
+  private readonly settings: ContextSettings;
   private older: OlderHistory | undefined;
 
   constructor(private readonly options: ContextKeeperOptions) {
@@ -102,7 +104,7 @@ export class ContextKeeper {
   async compactNow(messages: Message[], shape: RequestShape, signal: AbortSignal, instructions?: string): Promise<ManualCompaction> {
     const result = await this.compact(messages, shape, signal, "manual", instructions);
     if (result.outcome) return { compacted: true };
-    if (result.error) return { compacted: false, note: `Compacting failed: ${result.error}. The conversation is unchanged.` };
+    if (result.error) return { compacted: false, error: result.error };
     const keep = this.budget(shape.model).keepRecent;
     return { compacted: false, note: `Nothing to compact yet: the conversation is within the ${tokens(keep)} most recent tokens, which are always kept word for word.` };
   }

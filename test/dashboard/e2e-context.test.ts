@@ -21,7 +21,8 @@ describe("the context window in the dashboard", () => {
       replies: [bigTurn(1), bigTurn(2), bigTurn(3), { kind: "reply", text: "Three commands ran.", estimateUsage: true }],
     });
     const { t, llm } = session;
-    llm.setSummaryReply({ kind: "reply", text: "## Goal\n- Run three commands (DASHBOARD-SUMMARY)", estimateUsage: true });
+    // A slow summary, so a message can be typed while /compact runs.
+    llm.setSummaryReply({ kind: "reply", text: "## Goal\n- Run three commands (DASHBOARD-SUMMARY)", estimateUsage: true, delayMs: 100 });
     await t.waitForText(/\d+% of 40k/);
     t.type("run three commands");
     t.press("Enter");
@@ -31,13 +32,24 @@ describe("the context window in the dashboard", () => {
 
     t.type("/compact keep the command outputs");
     t.press("Enter");
-    const screen = await t.waitForText(/compacted [\d.]+k → [\d.]+k? tokens \(\d+ earlier messages summarised, \d+ kept\)/, 20_000);
-    expect(screen).toContain("Compacting the conversation");
+    await t.waitForText("Compacting the conversation");
+    // Typed while compacting: sent once it ends, as a new prompt.
+    llm.enqueue({ kind: "reply", text: "Still here.", estimateUsage: true });
+    t.type("anything left?");
+    t.press("Enter");
+    await t.waitForText('Sent once compacting ends: "anything left?"');
+    await t.waitForText(/compacted [\d.]+k → [\d.]+k? tokens \(\d+ earlier messages summarised, \d+ kept\)/, 20_000);
+    await t.waitForText("Still here.");
     const summaryRequest = llm.requests.find(isSummaryRequest)!;
     expect(summaryRequest.transcript).toContain("focus on: keep the command outputs");
     expect(summaryRequest.transcript).toContain("run three commands");
     const after = meterPercent(await t.waitForText(/● ready.*\d+% of 40k/));
     expect(after).toBeLessThan(before);
+    // The prompt sent after compacting carries the summary, not the old turns.
+    const last = llm.requests.at(-1)!;
+    expect(last.transcript).toContain("DASHBOARD-SUMMARY");
+    expect(last.transcript).toContain("anything left?");
+    expect(last.transcript).not.toContain("run three commands");
 
     t.type("/context");
     t.press("Enter");
@@ -45,15 +57,6 @@ describe("the context window in the dashboard", () => {
     expect(report).toMatch(/Context: \d+% of 40k tokens \(your --context-window/);
     expect(report).toMatch(/summary\s+[\d.]+k?/);
     expect(report).toContain("tool definitions");
-
-    // The next request carries the summary, not the old turns.
-    llm.enqueue({ kind: "reply", text: "Still here.", estimateUsage: true });
-    t.type("anything left?");
-    t.press("Enter");
-    await t.waitForText("Still here.");
-    const last = llm.requests.at(-1)!;
-    expect(last.transcript).toContain("DASHBOARD-SUMMARY");
-    expect(last.transcript).not.toContain("run three commands");
   }, 60_000);
 
   test("a reply cut at the output limit says so", async () => {
