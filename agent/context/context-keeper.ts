@@ -96,7 +96,7 @@ export class ContextKeeper {
   async afterOverflow(messages: Message[], shape: RequestShape, signal: AbortSignal): Promise<ContextStep> {
     const result = await this.compact(messages, shape, signal, "overflow");
     if (result.outcome) return { compacted: true };
-    const why = result.error ? `compacting failed (${result.error})` : "there is nothing older to compact: the newest messages alone are too long";
+    const why = result.error ? `Compacting failed (${result.error})` : "There is nothing older to compact: the newest messages alone are too long";
     return { compacted: false, failure: `${why}. Shorten the message, lower --context-window, or /new to start afresh.` };
   }
 

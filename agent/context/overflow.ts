@@ -12,7 +12,6 @@ const OVERFLOW_PATTERNS: readonly RegExp[] = [
   /context (?:window|size|length) (?:is |was |has been )?(?:exceeded|overflow)/i,
   /exceed_context_size/i,
   /input (?:length|is too long|too long).*(?:context|token)/i,
-  /too many (?:input )?tokens/i,
   /reduce the length of the (?:messages|input|prompt)/i,
   /input length and `?max_tokens`? exceed context limit/i,
   /context (?:length|size|window) of only/i,
