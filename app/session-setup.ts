@@ -58,6 +58,7 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
     provider: options.provider ?? config.provider,
     apiKey: options.apiKey,
     baseUrl: options.baseUrl ?? config.baseUrl,
+    api: options.api,
   };
   const connections = resolveConnections(flags, env);
   const secrets = [connections.anthropic.apiKey, connections.openai.apiKey].filter((k): k is string => Boolean(k));
