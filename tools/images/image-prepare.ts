@@ -5,7 +5,7 @@
 // image only: it costs a few hundred milliseconds, which startup must never pay.
 import { open, stat } from "node:fs/promises";
 import type { Sharp, SharpOptions } from "sharp";
-import { formatName, sniffImageType, type ImageContent, type ImageMimeType } from "./image-content.js";
+import { formatName, IMAGE_SNIFF_BYTES, sniffImageType, type ImageContent, type ImageMimeType } from "./image-content.js";
 
 export interface ImageLimits {
   /** Longest side, pixels. */
@@ -21,7 +21,7 @@ export const IMAGE_MAX_FILE_BYTES = 50 * 1024 * 1024;
 
 export interface PreparedImage {
   image: ImageContent & { width: number; height: number };
-  original: { width: number; height: number; bytes: number; mimeType: ImageMimeType };
+  original: { width: number; height: number; bytes: number; mimeType: ImageMimeType; frames: number };
   /** The pixel size changed. */
   resized: boolean;
 }
@@ -41,6 +41,18 @@ function loadSharp(): Promise<SharpFactory> {
     },
   );
   return sharpLoading;
+}
+
+/** The image format of a file by its first bytes, or undefined for anything else. */
+export async function imageTypeOfFile(path: string): Promise<ImageMimeType | undefined> {
+  const handle = await open(path, "r");
+  try {
+    const head = Buffer.alloc(IMAGE_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(head, 0, IMAGE_SNIFF_BYTES, 0);
+    return sniffImageType(head.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Reads an image file and prepares it (see prepareImage). `name` defaults to the path. */
@@ -76,9 +88,10 @@ export async function prepareImage(bytes: Buffer, name: string, limits: ImageLim
   }
   const width = meta.autoOrient.width;
   const height = meta.autoOrient.height;
-  const original = { width, height, bytes: bytes.length, mimeType };
+  const frames = meta.pages ?? 1;
+  const original = { width, height, bytes: bytes.length, mimeType, frames };
   const turned = (meta.orientation ?? 1) !== 1;
-  const animated = (meta.pages ?? 1) > 1;
+  const animated = frames > 1;
   const fits = Math.max(width, height) <= limits.maxSide && bytes.length <= limits.maxBytes;
   if (fits && !turned && !animated) {
     return { image: { type: "image", mimeType, data: bytes.toString("base64"), name, width, height }, original, resized: false };
@@ -127,6 +140,18 @@ export async function prepareImage(bytes: Buffer, name: string, limits: ImageLim
     original,
     resized: result.width !== width || result.height !== height,
   };
+}
+
+/** What the model reads beside the image: its size, and how to map coordinates when it was scaled. */
+export function describeImageForModel(prepared: PreparedImage, shownPath: string): string {
+  const { image, original } = prepared;
+  const parts = [`${original.width}×${original.height} ${formatName(original.mimeType)}`];
+  if (original.frames > 1) parts.push(`first frame of ${original.frames}`);
+  if (prepared.resized) {
+    const factor = (original.width / image.width).toFixed(2);
+    parts.push(`sent scaled to ${image.width}×${image.height} (multiply coordinates in it by ${factor} for the original's pixels)`);
+  }
+  return `[Image ${shownPath}: ${parts.join(", ")}]`;
 }
 
 /** "shot.png 1280×800" and, when resized, what was sent. */
