@@ -15,6 +15,7 @@ import type { CliOptions } from "./cli-options.js";
 import { loadConfig, pitwallHome } from "./config.js";
 import { captureConsole } from "./console-capture.js";
 import { DashboardController } from "./dashboard-controller.js";
+import { imageFileAt, pastedImageFiles } from "./image-attachments.js";
 import { KeyDispatcher } from "./keys/key-dispatcher.js";
 import { JobControl } from "./job-control.js";
 import { displayKeyName } from "./keys/key-names.js";
@@ -59,6 +60,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   const newJobKey = keymap.keysFor("jobs", "newJob")[0];
   view.jobs.emptyHint = `No jobs yet: the agent's (bash_stream) and yours (${newJobKey ? `${displayKeyName(newJobKey)} here, ` : ""}/run) show here.`;
   const helpKey = keymap.keysFor("global", "help")[0];
+  view.input.findImage = (path) => imageFileAt(path, options.cwd);
+  view.input.findPastedImages = (text) => pastedImageFiles(text, options.cwd);
   view.input.placeholder = `Ask pitwall to do something · / for commands${helpKey ? ` · ${displayKeyName(helpKey)} for keys` : ""}`;
   // After a resize blessed has cleared its grid: draw at once, inside one synchronized frame.
   screen.on("resize", () => scheduler.frameNow());

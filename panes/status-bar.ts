@@ -16,6 +16,8 @@ export interface StatusState {
   model: string;
   thinking: string;
   tokens: number;
+  /** Of `tokens`, the ones read from the provider's prompt cache. */
+  cachedTokens?: number;
   cost: number | null;
   jobsUp: number;
   retry?: string;
@@ -69,7 +71,8 @@ export class StatusBar extends PaneBox {
       const thinking = s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
       items.push({ spans: [{ text: `${s.model}${thinking}`, attr: BAR }], priority: 7 });
     }
-    items.push({ spans: [{ text: `${formatTokens(s.tokens)} tok · ${formatCost(s.cost)}`, attr: BAR }], priority: 6 });
+    const cached = s.cachedTokens ? ` (${formatTokens(s.cachedTokens)} cached)` : "";
+    items.push({ spans: [{ text: `${formatTokens(s.tokens)} tok${cached} · ${formatCost(s.cost)}`, attr: BAR }], priority: 6 });
     if (s.jobsUp > 0) items.push({ spans: [{ text: `${s.jobsUp} job${s.jobsUp === 1 ? "" : "s"} up`, attr: READY }], priority: 5 });
     if (s.session) items.push({ spans: [{ text: s.session, attr: HINT }], priority: 2 });
     return items;

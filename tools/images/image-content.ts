@@ -15,6 +15,8 @@ export interface ImageContent {
   /** Pixel size of what is sent (after any resizing). */
   width?: number;
   height?: number;
+  /** The file's own size, when it was scaled down to be sent. */
+  original?: { width: number; height: number };
 }
 
 /** The image format of a file's first bytes (PNG, JPEG, GIF, WebP), or undefined. */

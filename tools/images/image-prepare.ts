@@ -135,11 +135,10 @@ export async function prepareImage(bytes: Buffer, name: string, limits: ImageLim
   if (result.data.length > limits.maxBytes) {
     throw new ImageError(`${name} is still ${formatBytes(result.data.length)} at ${result.width}×${result.height}: too large to send (limit ${formatBytes(limits.maxBytes)}).`);
   }
-  return {
-    image: { type: "image", mimeType: result.mimeType, data: result.data.toString("base64"), name, width: result.width, height: result.height },
-    original,
-    resized: result.width !== width || result.height !== height,
-  };
+  const resized = result.width !== width || result.height !== height;
+  const image: PreparedImage["image"] = { type: "image", mimeType: result.mimeType, data: result.data.toString("base64"), name, width: result.width, height: result.height };
+  if (resized) image.original = { width, height };
+  return { image, original, resized };
 }
 
 /** What the model reads beside the image: its size, and how to map coordinates when it was scaled. */
@@ -152,13 +151,6 @@ export function describeImageForModel(prepared: PreparedImage, shownPath: string
     parts.push(`sent scaled to ${image.width}×${image.height} (multiply coordinates in it by ${factor} for the original's pixels)`);
   }
   return `[Image ${shownPath}: ${parts.join(", ")}]`;
-}
-
-/** "shot.png 1280×800" and, when resized, what was sent. */
-export function describePreparedImage(prepared: PreparedImage): string {
-  const { image, original } = prepared;
-  const size = `${original.width}×${original.height}`;
-  return prepared.resized ? `${image.name ?? "image"} ${size} (sent at ${image.width}×${image.height})` : `${image.name ?? "image"} ${size}`;
 }
 
 export function formatBytes(bytes: number): string {
