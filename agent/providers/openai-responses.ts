@@ -170,7 +170,9 @@ export function buildResponsesParams(request: ProviderRequest, official: boolean
     ...(request.systemPrompt ? { instructions: request.systemPrompt } : {}),
     input: toResponsesInput(withoutImagesFor(model, request.messages), model.id),
     ...(tools.length ? { tools } : {}),
-    ...(reasoning ? { reasoning: { ...(effort ? { effort } : {}), summary: "auto" }, include: ["reasoning.encrypted_content"] } : {}),
+    // Reasoning switched off ("none") has nothing to summarise or carry over.
+    ...(effort === "none" ? { reasoning: { effort } } : {}),
+    ...(reasoning && effort !== "none" ? { reasoning: { ...(effort ? { effort } : {}), summary: "auto" }, include: ["reasoning.encrypted_content"] } : {}),
   };
 }
 
