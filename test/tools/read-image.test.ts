@@ -44,11 +44,14 @@ describe("read on an image", () => {
     await expect(callTool(createReadTool(cwd), { file_path: "app.bin" })).rejects.toThrow(/Cannot read binary file 'app.bin'/);
   });
 
-  it("reports an image whose bytes do not decode", async () => {
+  it("reports an image whose bytes do not decode, even one whose header is whole", async () => {
     const cwd = await makeTempDir();
-    const png = await makeImage(10, 10, "png");
+    const png = await makeNoise(64, 64, "png");
     await writeFile(join(cwd, "broken.png"), png.subarray(0, 20));
     await expect(callTool(createReadTool(cwd), { file_path: "broken.png" })).rejects.toThrow(/broken.png could not be decoded as PNG/);
+    // The header (and the size in it) is intact; the pixel data stops half way.
+    await writeFile(join(cwd, "cut.png"), png.subarray(0, Math.floor(png.length / 2)));
+    await expect(callTool(createReadTool(cwd), { file_path: "cut.png" })).rejects.toThrow(/cut.png could not be decoded as PNG/);
   });
 });
 

@@ -3,8 +3,9 @@
 // side is at most 1568 px (what Claude uses without scaling it down again; OpenAI scales to 768 px on
 // the short side anyway) and re-encoded until it is at most 1.5 MiB. sharp is imported on the first
 // image only: it costs a few hundred milliseconds, which startup must never pay.
-import { open, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type { Sharp, SharpOptions } from "sharp";
+import { readFileHead } from "../binary-file.js";
 import { formatName, IMAGE_SNIFF_BYTES, sniffImageType, type ImageContent, type ImageMimeType } from "./image-content.js";
 
 export interface ImageLimits {
@@ -45,14 +46,7 @@ function loadSharp(): Promise<SharpFactory> {
 
 /** The image format of a file by its first bytes, or undefined for anything else. */
 export async function imageTypeOfFile(path: string): Promise<ImageMimeType | undefined> {
-  const handle = await open(path, "r");
-  try {
-    const head = Buffer.alloc(IMAGE_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(head, 0, IMAGE_SNIFF_BYTES, 0);
-    return sniffImageType(head.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
+  return sniffImageType(await readFileHead(path, IMAGE_SNIFF_BYTES));
 }
 
 /** Reads an image file and prepares it (see prepareImage). `name` defaults to the path. */
@@ -61,14 +55,7 @@ export async function loadImageFile(path: string, name = path, limits: ImageLimi
   if (size > IMAGE_MAX_FILE_BYTES) {
     throw new ImageError(`${name} is ${formatBytes(size)}: images over ${formatBytes(IMAGE_MAX_FILE_BYTES)} are not sent. Make a smaller copy first.`);
   }
-  const handle = await open(path, "r");
-  let bytes: Buffer;
-  try {
-    bytes = await handle.readFile();
-  } finally {
-    await handle.close();
-  }
-  return prepareImage(bytes, name, limits);
+  return prepareImage(await readFile(path), name, limits);
 }
 
 /**
@@ -80,12 +67,16 @@ export async function prepareImage(bytes: Buffer, name: string, limits: ImageLim
   const mimeType = sniffImageType(bytes);
   if (!mimeType) throw new ImageError(`${name} is not a PNG, JPEG, GIF or WebP image.`);
   const sharp = await loadSharp();
-  let meta;
   try {
-    meta = await sharp(bytes).metadata();
+    return await fitImage(sharp, bytes, mimeType, name, limits);
   } catch (error) {
+    if (error instanceof ImageError) throw error;
     throw new ImageError(`${name} could not be decoded as ${formatName(mimeType)}: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+async function fitImage(sharp: SharpFactory, bytes: Buffer, mimeType: ImageMimeType, name: string, limits: ImageLimits): Promise<PreparedImage> {
+  const meta = await sharp(bytes).metadata();
   const width = meta.autoOrient.width;
   const height = meta.autoOrient.height;
   const frames = meta.pages ?? 1;
@@ -94,6 +85,9 @@ export async function prepareImage(bytes: Buffer, name: string, limits: ImageLim
   const animated = frames > 1;
   const fits = Math.max(width, height) <= limits.maxSide && bytes.length <= limits.maxBytes;
   if (fits && !turned && !animated) {
+    // Decoded once all the same: a damaged file sent as it is would be refused by the provider on
+    // every later request of the conversation.
+    await sharp(bytes, { pages: 1 }).raw().toBuffer();
     return { image: { type: "image", mimeType, data: bytes.toString("base64"), name, width, height }, original, resized: false };
   }
 
