@@ -200,7 +200,9 @@ export class DashboardController implements SlashContext {
   /** What Enter (or Alt+Enter) does with the input's text (and the images its chips stand for). */
   submitInput(kind: SendKind): void {
     const input = this.view.input;
-    const images = input.takeImages();
+    // A command's arguments stay text, even one that names an image.
+    const command = /^\s*[/!]/.test(input.buffer.text);
+    const images = command ? [] : input.takeImages();
     const text = input.value;
     if (!text.trim()) return;
     input.history.add(input.buffer.text);

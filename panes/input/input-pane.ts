@@ -118,11 +118,6 @@ export class InputPane extends PaneBox {
     else b.backspace();
   }
 
-  /** Inserts a chip for an image (and a space after it). */
-  attach(image: ImageAttachment): void {
-    this.buffer.insert(`${this.chipFor(image)} `);
-  }
-
   /**
    * The images whose chips are in the text, in order, after turning any remaining `@path` into a
    * chip (the last one typed, not followed by a space yet).
@@ -137,13 +132,13 @@ export class InputPane extends PaneBox {
       .map((c) => c.image);
   }
 
-  /** Puts back text whose chips name images already read (a queued message taken back). */
+  /** Puts back text whose chips name images already read (a queued message taken back), in order. */
   restore(text: string, images: readonly ImageContent[] = []): void {
-    for (const image of images) {
-      const name = image.name ?? "image";
-      const chip = `[image: ${name}]`;
-      if (text.includes(chip)) this.chips.set(chip, { name, image });
-    }
+    const chips = text.match(/\[image: [^\]\n]+\]/g) ?? [];
+    images.forEach((image, i) => {
+      const chip = chips[i];
+      if (chip) this.chips.set(chip, { name: image.name ?? "image", image });
+    });
     this.setText(text);
   }
 

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { ImageInputError } from "../../agent/agent.js";
 import type { ImageContent } from "../../agent/messages.js";
 import type { AgentTool } from "../../tools/tool.js";
-import { agentFor } from "../helpers/agent-harness.js";
+import { agentFor, gateTool } from "../helpers/agent-harness.js";
+import { waitUntil } from "../helpers/conditions.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 
 const llm = useFakeLlm();
@@ -43,6 +44,25 @@ describe.each(["anthropic", "openai", "responses"] as const)("with %s", (api) =>
     expect(request.images).toEqual([{ in: api === "openai" ? "user" : "tool_result", mimeType: "image/jpeg", data: JPEG.data }]);
     expect(request.transcript).toContain("[Image photo.jpg 2×2]");
     if (api === "openai") expect(request.transcript).toContain("Image(s) returned by the tool call(s) above:");
+  });
+});
+
+describe("queued messages", () => {
+  it("a steer carries its image to the next request, and one taken back returns it", async () => {
+    const gate = gateTool();
+    const agent = agentFor(llm, "anthropic", [gate.tool]);
+    llm.enqueue({ kind: "reply", toolCalls: [{ name: "slow", arguments: {} }] }, { kind: "reply", text: "Seen." });
+    const run = agent.prompt("work");
+    await waitUntil(gate.started, "the slow tool to start", 10_000);
+    agent.followUp("later [image: photo.jpg]", [JPEG]);
+    expect(agent.dequeueLast()).toEqual({ kind: "follow_up", text: "later [image: photo.jpg]", images: [JPEG] });
+    agent.steer("now look at [image: shot.png]", [PNG]);
+    expect(agent.state.queue.steering).toEqual(["now look at [image: shot.png]"]);
+    gate.release();
+    await run;
+    const second = await llm.waitForRequest(2);
+    expect(second.images).toEqual([{ in: "user", mimeType: "image/png", data: PNG.data }]);
+    expect(second.transcript).toContain("now look at [image: shot.png]");
   });
 });
 

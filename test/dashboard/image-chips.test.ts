@@ -1,6 +1,6 @@
 // Image attachments in the input: which pasted texts are image paths, how @path becomes a chip,
 // a chip deleted whole, and the images taken at submit in the order of their chips.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -81,13 +81,21 @@ describe("chips in the input", () => {
 
   test("the same name from two folders gets two chips; text recalled later brings its image back", () => {
     const i = input();
-    i.attach({ name: "a.png", path: join(cwd, "a.png") });
-    i.attach({ name: "a.png", path: "/elsewhere/a.png" });
+    mkdirSync(join(cwd, "sub"));
+    writeFileSync(join(cwd, "sub", "a.png"), "");
+    i.paste("a.png sub/a.png");
     expect(i.buffer.text).toBe("[image: a.png] [image: a.png (2)] ");
     const text = i.buffer.text;
     i.reset();
     expect(i.takeImages()).toEqual([]);
     i.setText(text);
-    expect(i.takeImages().map((x) => x.path)).toEqual([join(cwd, "a.png"), "/elsewhere/a.png"]);
+    expect(i.takeImages().map((x) => x.path)).toEqual([join(cwd, "a.png"), join(cwd, "sub", "a.png")]);
+  });
+
+  test("a queued message taken back gets its images, already read, behind its chips", () => {
+    const i = input();
+    const read = (name: string) => ({ type: "image" as const, mimeType: "image/png" as const, data: name, name });
+    i.restore("compare [image: x.png] with [image: x.png (2)]", [read("x.png"), read("x.png")]);
+    expect(i.takeImages().map((x) => x.image?.data)).toEqual(["x.png", "x.png"]);
   });
 });
