@@ -93,12 +93,13 @@ async function fitImage(sharp: SharpFactory, bytes: Buffer, mimeType: ImageMimeT
 
   const scale = Math.min(1, limits.maxSide / Math.max(width, height));
   const encodeAt = async (factor: number, format: "keep" | "jpeg", quality = 80): Promise<{ data: Buffer; width: number; height: number; mimeType: ImageMimeType }> => {
-    const target = { width: Math.max(1, Math.round(width * factor)), height: Math.max(1, Math.round(height * factor)) };
-    let pipeline = sharp(bytes, { pages: 1 }).autoOrient().resize({ ...target, fit: "inside" });
+    // Only the longest side is given: sharp keeps the aspect ratio without rounding it twice.
+    const target = width >= height ? { width: Math.max(1, Math.round(width * factor)) } : { height: Math.max(1, Math.round(height * factor)) };
+    let pipeline = sharp(bytes, { pages: 1 }).autoOrient().resize(target);
     let outType: ImageMimeType;
     if (format === "jpeg" || mimeType === "image/jpeg") {
       // JPEG has no transparency: lay it on white rather than black.
-      pipeline = pipeline.flatten({ background: "#ffffff" }).jpeg({ quality, mozjpeg: true });
+      pipeline = pipeline.flatten({ background: "#ffffff" }).jpeg({ quality });
       outType = "image/jpeg";
     } else if (mimeType === "image/webp") {
       pipeline = pipeline.webp({ quality });
