@@ -15,6 +15,7 @@ import type {
   ResponseStreamEvent,
   ResponseUsage,
 } from "openai/resources/responses/responses";
+import type { ReasoningEffort } from "openai/resources/shared";
 import { imageDataUrl } from "../../tools/images/image-content.js";
 import type { AssistantMessage, ImageContent, Message } from "../messages.js";
 import { inStreamError, toProviderError, type FailureContext } from "./errors.js";
@@ -161,8 +162,6 @@ export function buildResponsesParams(request: ProviderRequest, official: boolean
     strict: false,
   }));
   const effort = reasoningEffort(model, request.thinkingLevel, official);
-  // Reasoning comes back encrypted only when asked for, and only reasoning models have any.
-  const reasoning = effort !== undefined || (official && model.reasoning);
   return {
     model: model.id,
     stream: true,
@@ -170,10 +169,18 @@ export function buildResponsesParams(request: ProviderRequest, official: boolean
     ...(request.systemPrompt ? { instructions: request.systemPrompt } : {}),
     input: toResponsesInput(withoutImagesFor(model, request.messages), model.id),
     ...(tools.length ? { tools } : {}),
-    // Reasoning switched off ("none") has nothing to summarise or carry over.
-    ...(effort === "none" ? { reasoning: { effort } } : {}),
-    ...(reasoning && effort !== "none" ? { reasoning: { ...(effort ? { effort } : {}), summary: "auto" }, include: ["reasoning.encrypted_content"] } : {}),
+    ...reasoningParams(effort, effort !== undefined || (official && model.reasoning)),
   };
+}
+
+/**
+ * A summary to show as thinking and the reasoning itself, encrypted, to send back: only asked of
+ * models that reason. Reasoning switched off ("none") has nothing to summarise or carry over.
+ */
+function reasoningParams(effort: ReasoningEffort | undefined, reasons: boolean): Pick<ResponseCreateParamsStreaming, "reasoning" | "include"> {
+  if (effort === "none") return { reasoning: { effort } };
+  if (!reasons) return {};
+  return { reasoning: { ...(effort ? { effort } : {}), summary: "auto" }, include: ["reasoning.encrypted_content"] };
 }
 
 /**
