@@ -13,7 +13,7 @@ import type {
 import type { ImageContent, Message, ThinkingLevel } from "../messages.js";
 import type { ModelInfo } from "../models.js";
 import { toProviderError, type FailureContext } from "./errors.js";
-import { withoutImagesFor } from "./image-input.js";
+import { resultText, withoutImagesFor } from "./image-input.js";
 import { streamInto, type MessageBuilder } from "./message-builder.js";
 import type { AssistantStream, Provider, ProviderConnection, ProviderRequest } from "./provider.js";
 import { repairTranscript, safeToolCallId } from "./transcript.js";
@@ -162,7 +162,7 @@ export function toAnthropicMessages(messages: Message[], modelId: string): Messa
       for (const image of m.images ?? []) pushUser(imageBlock(image));
       pushUser({ type: "text", text: m.content || "(empty message)" });
     } else if (m.role === "toolResult") {
-      const text = m.content || (m.images?.length ? "(image)" : "(no output)");
+      const text = resultText(m);
       const content = m.images?.length ? [{ type: "text" as const, text }, ...m.images.map(imageBlock)] : text;
       pushUser({ type: "tool_result", tool_use_id: safeToolCallId(m.toolCallId), content, is_error: m.isError });
     } else {

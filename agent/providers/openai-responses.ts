@@ -19,7 +19,7 @@ import type { ReasoningEffort } from "openai/resources/shared";
 import { imageDataUrl } from "../../tools/images/image-content.js";
 import type { AssistantMessage, ImageContent, Message } from "../messages.js";
 import { inStreamError, toProviderError, type FailureContext } from "./errors.js";
-import { withoutImagesFor } from "./image-input.js";
+import { resultText, withoutImagesFor } from "./image-input.js";
 import { streamInto, type MessageBuilder } from "./message-builder.js";
 import { isOfficialOpenAI } from "./openai-api.js";
 import { createOpenAIClient, openaiFailureContext, reasoningEffort } from "./openai-common.js";
@@ -195,7 +195,7 @@ export function toResponsesInput(messages: Message[], modelId: string): Response
       const content: ResponseInputContent[] = [...(m.images ?? []).map(inputImage), { type: "input_text", text: m.content || "(empty message)" }];
       out.push({ type: "message", role: "user", content });
     } else if (m.role === "toolResult") {
-      const text = m.content || (m.images?.length ? "(image)" : "(no output)");
+      const text = resultText(m);
       const output: string | ResponseFunctionCallOutputItemList = m.images?.length ? [{ type: "input_text", text }, ...m.images.map(inputImage)] : text;
       out.push({ type: "function_call_output", call_id: safeToolCallId(m.toolCallId), output });
     } else {

@@ -11,7 +11,7 @@ import type {
 import type { ImageContent, Message } from "../messages.js";
 import { imageDataUrl } from "../../tools/images/image-content.js";
 import { toProviderError } from "./errors.js";
-import { withoutImagesFor } from "./image-input.js";
+import { resultText, withoutImagesFor } from "./image-input.js";
 import { streamInto, type MessageBuilder } from "./message-builder.js";
 import { isOfficialOpenAI } from "./openai-api.js";
 import { createOpenAIClient, openaiFailureContext, reasoningEffort } from "./openai-common.js";
@@ -117,7 +117,7 @@ export function toOpenAIMessages(systemPrompt: string, messages: Message[]): Cha
       out.push({ role: "user", content: m.images?.length ? [...m.images.map(imagePart), { type: "text", text }] : text });
     } else if (m.role === "toolResult") {
       const images = m.images ?? [];
-      const text = m.content || (images.length ? "(image)" : "(no output)");
+      const text = resultText(m);
       out.push({ role: "tool", tool_call_id: safeToolCallId(m.toolCallId), content: images.length ? `${text}\n(${images.length === 1 ? "the image follows" : "the images follow"} in the next message)` : text });
       resultImages.push(...images.map(imagePart));
     } else {
