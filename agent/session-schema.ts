@@ -119,10 +119,11 @@ function messageValidator(): Validator<Extract<SessionRecord, { type: "message" 
   return {
     check: whole.check,
     firstProblem: (value) => {
-      const role = (value as { message?: { role?: unknown } }).message?.role;
+      const message = (value as { message?: unknown }).message;
+      if (typeof message !== "object" || message === null) return whole.firstProblem(value);
+      const role = (message as { role?: unknown }).role;
       const own = typeof role === "string" && Object.hasOwn(byRole, role) ? byRole[role] : undefined;
-      if (own) return own.firstProblem(value);
-      return `/message/role: expected "user", "assistant" or "toolResult"`;
+      return own ? own.firstProblem(value) : `/message/role: expected "user", "assistant" or "toolResult"`;
     },
   };
 }

@@ -56,7 +56,10 @@ export interface NewSessionOptions extends StoreOptions {
 /** What a person needs to know about saving: undefined problem means everything is on disk. */
 export interface SaveState {
   unsavedRecords: number;
+  /** The whole message: what failed, what is kept, what happens next. */
   problem: string | undefined;
+  /** Just why the last write failed ("the disk is full (ENOSPC); free some space"). */
+  reason: string | undefined;
 }
 
 export class SessionLockedError extends Error {
@@ -80,6 +83,7 @@ export class SessionStore {
   /** A short write left the file in the middle of one of our lines: go on with its rest, no newline. */
   private midLine = false;
   private problem: string | undefined;
+  private reason: string | undefined;
   private lock: SessionLock | undefined;
   private bus: EventBus<PitwallEvent> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -221,7 +225,7 @@ export class SessionStore {
   }
 
   get saveState(): SaveState {
-    return { unsavedRecords: this.pendingRecords, problem: this.problem };
+    return { unsavedRecords: this.pendingRecords, problem: this.problem, reason: this.reason };
   }
 
   /** Called whenever saving fails or recovers. */
@@ -297,8 +301,9 @@ export class SessionStore {
   private failed(error: NodeJS.ErrnoException): void {
     const first = this.problem === undefined;
     const records = this.pendingRecords === 1 ? "1 record is" : `${this.pendingRecords} records are`;
+    this.reason = saveErrorReason(error);
     this.problem =
-      `The session could not be saved to ${this.path}: ${saveErrorReason(error)}. ${records} kept in memory and ` +
+      `The session could not be saved to ${this.path}: ${this.reason}. ${records} kept in memory and ` +
       `retried with the next message and every ${Math.round((this.options.retryMs ?? DEFAULT_RETRY_MS) / 1000)} s; they are lost if pitwall exits first.`;
     if (first) {
       const message = this.problem;
@@ -312,6 +317,7 @@ export class SessionStore {
 
   private recovered(): void {
     this.problem = undefined;
+    this.reason = undefined;
     if (this.retryTimer) clearInterval(this.retryTimer);
     this.retryTimer = undefined;
     this.notify();

@@ -171,8 +171,8 @@ export function closeSession(setup: Setup): string | undefined {
   const session = setup.session;
   if (!session) return undefined;
   session.close();
-  const { unsavedRecords, problem } = session.saveState;
+  const { unsavedRecords, reason } = session.saveState;
   if (unsavedRecords === 0) return undefined;
   const records = unsavedRecords === 1 ? "1 record" : `${unsavedRecords} records`;
-  return `${records} of this conversation could not be saved to ${session.path} and are lost. ${problem ?? ""}`.trim();
+  return `${records} of this conversation could not be saved to ${session.path} (${reason ?? "unknown error"}) and are lost.`;
 }

@@ -1,12 +1,13 @@
 // A real, tiny file system for "the disk is full" tests: a tmpfs of a few KiB mounted on a fresh
 // temp folder. Mounting needs root and a kernel that allows it in this container; when it cannot be
-// had, `reason` says why and the test skips with it.
+// had, `reason` says why and the test skips with it. It can be switched to read-only (EROFS even
+// for root, unlike a chmod).
 import { execFileSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export type SmallFilesystem = { path: string; unmount: () => void } | { reason: string };
+export type SmallFilesystem = { path: string; unmount: () => void; setReadOnly: (readOnly: boolean) => void } | { reason: string };
 
 export function mountSmallFilesystem(sizeKiB: number): SmallFilesystem {
   if (process.getuid?.() !== 0) return { reason: "mounting a tmpfs needs root" };
@@ -20,6 +21,9 @@ export function mountSmallFilesystem(sizeKiB: number): SmallFilesystem {
   }
   return {
     path,
+    setReadOnly: (readOnly) => {
+      execFileSync("mount", ["-o", `remount,${readOnly ? "ro" : "rw"}`, path], { stdio: "pipe" });
+    },
     unmount: () => {
       execFileSync("umount", [path], { stdio: "pipe" });
       rmSync(path, { recursive: true, force: true });
