@@ -129,10 +129,18 @@ export class SessionLock {
   }
 }
 
-/** "pid 1234 since 10:41" or what is known of the holder, for messages. */
+function shortTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const pad = (n: number): string => String(n).padStart(2, "0");
+  const time = `${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return date.toDateString() === new Date().toDateString() ? time : `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
+}
+
+/** "another pitwall (pid 1234, since 10:41)" or what is known of the holder, for messages. */
 export function describeHolder(holder: LockHolder): string {
   if (holder.pid === 0) return "another pitwall";
-  const since = holder.since ? `, since ${new Date(holder.since).toLocaleString()}` : "";
+  const since = holder.since ? `, since ${shortTime(holder.since)}` : "";
   const host = holder.host && holder.host !== hostname() ? ` on ${holder.host}` : "";
   return `another pitwall (pid ${holder.pid}${host}${since})`;
 }

@@ -3,6 +3,7 @@
 // dynamic import afterwards), keys typed meanwhile are kept, and however the dashboard ends the
 // terminal is given back as it was and every job is ended.
 import { writeFileSync } from "node:fs";
+import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
 import { listSessions } from "../agent/session-file.js";
 import { describeHolder, sessionLockHolder } from "../agent/session-lock.js";
@@ -132,9 +133,9 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     void loadMarkdownParser();
 
     /** Shows the list picker and resolves with the index picked, or undefined for Esc or quit. */
-    const choose = (title: string, rows: StyledLine[], footer: string): Promise<number | undefined> =>
+    const choose = (title: string, rows: StyledLine[], footer: string, intro?: string[]): Promise<number | undefined> =>
       new Promise<number | undefined>((resolve) => {
-        view.picker.show(title, rows, footer);
+        view.picker.show(title, rows, footer, intro);
         scheduler.request();
         pickerChoice = (event) => {
           if (event.type !== "key") return;
@@ -168,8 +169,11 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     const wanted = sessionPath ?? (options.resume ? undefined : sessionSetup.requestedSessionPath(options, env));
     const holder = wanted === undefined ? undefined : sessionLockHolder(wanted);
     if (wanted !== undefined && holder !== undefined) {
-      view.chat.notice("warning", `${wanted} is open in ${describeHolder(holder)}. Writing to it from both would interleave their messages.`);
-      const answer = await choose("this session is open in another pitwall", SESSION_IN_USE_CHOICES, "Enter choose · Esc start a new session · Ctrl+D quit");
+      const answer = await choose("this session is open in another pitwall", SESSION_IN_USE_CHOICES, "Enter choose · Esc start a new session · Ctrl+D quit", [
+        `${describeHolder(holder)} is writing this session:`.replace(/^a/, "A"),
+        basename(wanted),
+        "Writing to it from both would interleave their messages.",
+      ]);
       if (answer === 2) controller.quit();
       fresh = answer !== 0;
       sessionPath = wanted;
