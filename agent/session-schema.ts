@@ -62,7 +62,7 @@ const MESSAGE_SCHEMAS = {
 };
 const MessageSchema = Type.Union([MESSAGE_SCHEMAS.user, MESSAGE_SCHEMAS.assistant, MESSAGE_SCHEMAS.toolResult]);
 
-export const SessionHeaderSchema = Type.Object({
+const SessionHeaderSchema = Type.Object({
   type: Type.Literal("session"),
   version: Type.Integer({ minimum: 1 }),
   id: Type.String(),
@@ -77,7 +77,7 @@ export const SessionHeaderSchema = Type.Object({
 });
 
 /** Records after the header, by `type`. */
-export const RECORD_SCHEMAS = {
+const RECORD_SCHEMAS = {
   message: Type.Object({ type: Type.Literal("message"), message: MessageSchema }),
   model_change: Type.Object({ type: Type.Literal("model_change"), provider: Type.String(), model: Type.String(), timestamp: Type.String() }),
   thinking_change: Type.Object({ type: Type.Literal("thinking_change"), level: ThinkingLevel, timestamp: Type.String() }),

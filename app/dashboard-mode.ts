@@ -27,7 +27,7 @@ import { enableTerminalModes } from "./terminal-modes.js";
 import type { Setup } from "./session-setup.js";
 
 const SESSION_IN_USE_CHOICES: StyledLine[] = [
-  [{ text: "Continue in a copy of this session (a fork); the other pitwall keeps the original", attr: attr() }],
+  [{ text: "Continue in a copy (fork); the other pitwall keeps the original", attr: attr() }],
   [{ text: "Start a new session", attr: attr() }],
   [{ text: "Quit", attr: attr() }],
 ];

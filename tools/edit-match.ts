@@ -86,7 +86,7 @@ function dropTrailingWhitespace(units: string[], start: number[], end: number[])
 }
 
 /** CRLF when most line breaks in `text` are CRLF; LF otherwise (including text with no breaks). */
-export function detectLineEnding(text: string): LineEnding {
+function detectLineEnding(text: string): LineEnding {
   let crlf = 0;
   let lf = 0;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
@@ -102,7 +102,7 @@ export function withLineEnding(text: string, eol: LineEnding): string {
 }
 
 /** Start indices of the non-overlapping occurrences of `needle`, left to right. */
-export function findOccurrences(haystack: string, needle: string): number[] {
+function findOccurrences(haystack: string, needle: string): number[] {
   const found: number[] = [];
   if (needle.length === 0) return found;
   for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) found.push(i);

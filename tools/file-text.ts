@@ -12,8 +12,6 @@ export type FileText =
   | { kind: "utf8"; text: string; bom: boolean }
   | { kind: "bytes"; text: string; firstBadByte: number };
 
-export class UneditableFileError extends Error {}
-
 function wideEncoding(bytes: Uint8Array): string | undefined {
   const [a, b, c, d] = bytes;
   if (a === 0xff && b === 0xfe && c === 0 && d === 0) return "UTF-32 (little-endian)";
@@ -35,14 +33,14 @@ function firstInvalidUtf8(bytes: Buffer): number {
 export function decodeFileText(bytes: Buffer, shownPath: string): FileText {
   const wide = wideEncoding(bytes);
   if (wide) {
-    throw new UneditableFileError(
+    throw new Error(
       `${shownPath} is encoded as ${wide}; edit only changes UTF-8 or single-byte text, so it was not changed. ` +
         `Convert it with bash (iconv) first, or rewrite it with write if UTF-8 is fine.`,
     );
   }
   const nul = bytes.indexOf(0);
   if (nul !== -1) {
-    throw new UneditableFileError(
+    throw new Error(
       `${shownPath} looks binary (a NUL byte at offset ${nul}); edit only changes text files, so it was not changed. Use bash for binary files.`,
     );
   }

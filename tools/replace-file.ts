@@ -40,7 +40,7 @@ export interface ReplaceFileResult {
 }
 
 /** Why the file must be rewritten in place, or undefined when a rename keeps everything. */
-export function inPlaceReason(info: Stats): string | undefined {
+function inPlaceReason(info: Stats): string | undefined {
   if (info.nlink > 1) return "it has other hard links";
   const uid = process.getuid?.();
   const gid = process.getgid?.();

@@ -26,7 +26,7 @@ const SPELLING_GROUPS: Spelling[][] = [
 ];
 
 /** Every spelling of `filePath` worth trying, the path as written first, without repeats. */
-export function pathSpellings(filePath: string): string[] {
+function pathSpellings(filePath: string): string[] {
   let spellings = [filePath];
   for (const group of SPELLING_GROUPS) spellings = spellings.flatMap((s) => group.map((spell) => spell(s)));
   return [...new Set(spellings)];

@@ -56,7 +56,7 @@ describe("session safety in the dashboard", () => {
 
     const { t } = await startDashboard({ home, cwd, args: ["--continue"], waitReady: false, replies: [{ kind: "reply", text: "Barcelona is second." }] });
     let screen = await t.waitForText("this session is open in another pitwall");
-    expect(screen).toContain("Continue in a copy of this session (a fork)");
+    expect(screen).toContain("Continue in a copy (fork); the other pitwall keeps the original");
     expect(screen).toContain("Start a new session");
     expect(screen).toMatch(new RegExp(`Another pitwall \\(pid ${process.pid}, since \\d\\d:\\d\\d\\) is writing this session:`));
     t.press("Enter");

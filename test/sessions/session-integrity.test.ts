@@ -49,6 +49,20 @@ function switchable(code: string, failing: () => boolean): WriteFn {
   };
 }
 
+/** A disk with `room` bytes left: writes are cut short at the limit, then fail with ENOSPC. */
+function limitedDisk(): { room: number; write: WriteFn } {
+  const disk = {
+    room: Number.POSITIVE_INFINITY,
+    write: (fd: number, buffer: Buffer, offset: number, length: number): number => {
+      if (disk.room <= 0) throw errno("ENOSPC");
+      const n = Math.min(length, disk.room);
+      disk.room -= n;
+      return writeSync(fd, buffer, offset, n);
+    },
+  };
+  return disk;
+}
+
 describe("every record starts on a fresh line", () => {
   it("a torn tail left by a crash is ended before the next record, which survives the next load", () => {
     const first = newStore();
@@ -66,20 +80,14 @@ describe("every record starts on a fresh line", () => {
   });
 
   it("a short write (a disk filling up mid-record) is finished where it stopped once there is room", () => {
-    let room = Number.POSITIVE_INFINITY;
-    const write: WriteFn = (fd, buffer, offset, length) => {
-      if (room <= 0) throw errno("ENOSPC");
-      const n = Math.min(length, room);
-      room -= n;
-      return writeSync(fd, buffer, offset, n);
-    };
-    const store = newStore(undefined, write);
+    const disk = limitedDisk();
+    const store = newStore(undefined, disk.write);
     store.recordMessage(user("one"));
-    room = 20;
+    disk.room = 20;
     store.recordMessage(user("two: this record does not fit"));
     expect(store.unsavedRecords).toBe(1);
     expect(readFileSync(store.path, "utf8").endsWith("\n")).toBe(false);
-    room = Number.POSITIVE_INFINITY;
+    disk.room = Number.POSITIVE_INFINITY;
     store.recordMessage(user("three"));
     expect(store.unsavedRecords).toBe(0);
     const loaded = readSession(store.path);
@@ -88,16 +96,10 @@ describe("every record starts on a fresh line", () => {
   });
 
   it("a short write followed by a crash leaves one skipped line; the next pitwall starts a fresh one", () => {
-    let room = Number.POSITIVE_INFINITY;
-    const write: WriteFn = (fd, buffer, offset, length) => {
-      if (room <= 0) throw errno("ENOSPC");
-      const n = Math.min(length, room);
-      room -= n;
-      return writeSync(fd, buffer, offset, n);
-    };
-    const crashed = newStore(undefined, write);
+    const disk = limitedDisk();
+    const crashed = newStore(undefined, disk.write);
     crashed.recordMessage(user("one"));
-    room = 10;
+    disk.room = 10;
     crashed.recordMessage(user("lost with the crash"));
     // The process dies here: its lock goes with it (played by removing the lock file).
     rmSync(lockPathOf(crashed.path));
