@@ -110,15 +110,32 @@ function locate(file: FileText, params: EditToolParams, shownPath: string): Loca
     );
   }
   let fallback: Located | undefined;
-  for (const spelling of ["UTF-8", "Latin-1"] as const) {
+  for (const spelling of likelySpellings(file.text)) {
     const oldString = spellAsBytes(params.old_string, spelling);
+    if (oldString === undefined) continue;
+    const result = findMatches(file.text, oldString, false);
     const newString = spellAsBytes(params.new_string, spelling);
-    if (oldString === undefined || newString === undefined) continue;
-    const located: Located = { result: findMatches(file.text, oldString, false), newString, spelling };
-    if (located.result.matches.length > 0) return located;
+    if (newString === undefined) {
+      if (result.matches.length === 0) continue;
+      throw new Error(
+        `${shownPath} looks like Latin-1 text (it is not valid UTF-8), and new_string has characters Latin-1 cannot hold, ` +
+          `so writing it would mix two encodings in one file. Use only Latin-1 characters, or convert the file to UTF-8 ` +
+          `first (bash: iconv -f latin1 -t utf-8). The file was not changed.`,
+      );
+    }
+    const located: Located = { result, newString, spelling };
+    if (result.matches.length > 0) return located;
     fallback ??= located;
   }
   return fallback ?? { result: { matches: [], normalisations: [] }, newString: params.new_string };
+}
+
+/**
+ * The order to try spellings in for a file that is not valid UTF-8: UTF-8 first when the file holds
+ * UTF-8 sequences (UTF-8 with a stray byte), Latin-1 first when it does not (Latin-1 or Windows-1252).
+ */
+function likelySpellings(bytesAsText: string): ByteSpelling[] {
+  return /[\xC2-\xF4][\x80-\xBF]/.test(bytesAsText) ? ["UTF-8", "Latin-1"] : ["Latin-1", "UTF-8"];
 }
 
 function notFound(file: FileText, oldString: string, shownPath: string): Error {

@@ -192,6 +192,24 @@ describe("edit changes no byte outside what it replaces", () => {
     expect(result.content).toContain("old_string matched as Latin-1 bytes and new_string was written as Latin-1");
   });
 
+  it("writes new_string as Latin-1 into a Latin-1 file even when old_string is plain ASCII", async () => {
+    const cwd = await makeTempDir();
+    const file = join(cwd, "menu.txt");
+    await writeFile(file, Buffer.from("caf\xe9\ndessert: none\n", "latin1"));
+    await callTool(createEditTool(cwd), { file_path: "menu.txt", old_string: "none", new_string: "crème brûlée" });
+    expect((await readFile(file)).toString("latin1")).toBe("caf\xe9\ndessert: cr\xe8me br\xfbl\xe9e\n");
+  });
+
+  it("refuses characters Latin-1 cannot hold in a Latin-1 file rather than mixing encodings", async () => {
+    const cwd = await makeTempDir();
+    const file = join(cwd, "prices.txt");
+    await writeFile(file, Buffer.from("caf\xe9: 2 EUR\n", "latin1"));
+    await expect(callTool(createEditTool(cwd), { file_path: "prices.txt", old_string: "EUR", new_string: "€" })).rejects.toThrow(
+      "prices.txt looks like Latin-1 text (it is not valid UTF-8), and new_string has characters Latin-1 cannot hold",
+    );
+    expect((await readFile(file)).toString("latin1")).toBe("caf\xe9: 2 EUR\n");
+  });
+
   it("in UTF-8 text with one stray byte, edits the UTF-8 around it and keeps the stray byte", async () => {
     const cwd = await makeTempDir();
     const file = join(cwd, "notes.txt");
