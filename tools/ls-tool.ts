@@ -2,8 +2,8 @@
 // read-only tool set; entries git ignores are named at the end instead of listed; long listings are
 // capped with the next step.
 import { readdir } from "node:fs/promises";
-import { Type, type Static } from "@sinclair/typebox";
 import { join } from "node:path";
+import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted } from "./aborted.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { resolveSearchRoot } from "./search-scope.js";
