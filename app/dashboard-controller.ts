@@ -7,6 +7,7 @@ import type { PitwallEvent } from "../agent/events.js";
 import type { ImageContent, Message, ThinkingLevel } from "../agent/messages.js";
 import { knownModelIds, resolveModel } from "../agent/models.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
+import type { SessionStore } from "../agent/session-store.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
 import type { ImageAttachment } from "../panes/input/input-pane.js";
 import { formatCost, formatTokens, formatWait } from "../panes/text/format.js";
@@ -40,6 +41,7 @@ export class DashboardController implements SlashContext {
   /** Esc was pressed during the current run. */
   private abortRequested = false;
   private unsubscribe: (() => void) | undefined;
+  private unwatchSession: (() => void) | undefined;
 
   constructor(
     readonly view: DashboardView,
@@ -67,19 +69,21 @@ export class DashboardController implements SlashContext {
     this.unsubscribe = bus.subscribe((event) => this.onEvent(event));
     this.view.chat.notice("info", `pitwall in ${setup.options.cwd} · ${agent.state.model.provider}/${agent.state.model.id} · ${this.view.status.state.helpKey} shows the keys, /help the commands`);
     if (setup.resumed) this.loadConversation(setup.resumed.messages, setup.resumed.path);
-    for (const warning of setup.warnings) this.view.chat.notice("warning", warning);
+    for (const warning of [...setup.warnings, ...setup.sessionWarnings]) this.view.chat.notice("warning", warning);
     for (const warning of this.keymap.warnings) this.view.chat.notice("warning", warning);
     if (this.missingKey()) this.view.chat.notice("warning", `${this.missingKey()} Until then, prompts are not sent.`);
     const status = this.view.status.state;
     status.phase = agent.state.isStreaming ? "working" : "idle";
     this.refreshModel();
     status.session = setup.session ? undefined : "no session file";
+    this.watchSession(setup.session);
     for (const item of this.waiting.splice(0)) this.send(item.text, item.kind, item.images);
     this.scheduler.request();
   }
 
   detach(): void {
     this.unsubscribe?.();
+    this.unwatchSession?.();
     if (this.transientTimer) clearTimeout(this.transientTimer);
   }
 
@@ -102,6 +106,23 @@ export class DashboardController implements SlashContext {
   }
 
   // ---- events ------------------------------------------------------------------------------
+
+  /**
+   * Keeps the status bar saying when the session file is not being saved; the failure itself arrives
+   * as an `error` event (a chat notice); getting saved again is a notice too.
+   */
+  private watchSession(session: SessionStore | undefined): void {
+    this.unwatchSession?.();
+    const status = this.view.status.state;
+    status.sessionProblem = undefined;
+    this.unwatchSession = session?.onSaveState((state) => {
+      const failing = status.sessionProblem !== undefined;
+      const records = state.unsavedRecords === 1 ? "1 record" : `${state.unsavedRecords} records`;
+      status.sessionProblem = state.problem ? `session not saved: ${records} only in memory` : undefined;
+      if (failing && !state.problem) this.view.chat.notice("info", `The session is saved again: everything is in ${session.path}.`);
+      this.scheduler.request();
+    });
+  }
 
   private loadConversation(messages: readonly Message[], path: string): void {
     this.view.chat.loadMessages(messages);
@@ -415,6 +436,7 @@ export class DashboardController implements SlashContext {
     if (!setup) return this.notice("warning", "The agent is still loading.");
     if (this.working) return this.notice("warning", "The agent is working: wait for it to finish or press Esc, then /new.");
     const session = setup.newSession();
+    this.watchSession(session);
     this.view.chat.clear();
     this.view.toolOutput.clear();
     this.view.tools.clear();

@@ -27,6 +27,8 @@ export interface StatusState {
   /** A question waiting for an answer ("2 jobs running: quit and stop them? y/n"); shown first. */
   question?: string;
   session?: string;
+  /** Set while part of the conversation could not be written to the session file. */
+  sessionProblem?: string;
   helpKey: string;
 }
 
@@ -67,6 +69,7 @@ export class StatusBar extends PaneBox {
     if (s.transient) items.push({ spans: [{ text: s.transient, attr: WARN }], priority: 9 });
     if (s.error) items.push({ spans: [{ text: ` ✗ ${sanitizeText(s.error).replace(/\s+/g, " ")} `, attr: ERROR }], priority: 8 });
     if (s.retry) items.push({ spans: [{ text: s.retry, attr: WARN }], priority: 8 });
+    if (s.sessionProblem) items.push({ spans: [{ text: ` ✗ ${s.sessionProblem} `, attr: ERROR }], priority: 9 });
     if (s.model) {
       const thinking = s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
       items.push({ spans: [{ text: `${s.model}${thinking}`, attr: BAR }], priority: 7 });
