@@ -5,6 +5,7 @@
 // part": its line range, read again when it is summarised. Counts for /session and the session
 // list are gathered on the way.
 import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { OlderHistory } from "./context/compaction.js";
 import { summaryMessageText, transcriptOf } from "./context/summary-prompt.js";
@@ -12,7 +13,8 @@ import { estimateMessageTokens } from "./context/token-estimate.js";
 import type { Message, ThinkingLevel } from "./messages.js";
 import { toolCallsOf } from "./messages.js";
 import { lineRecordId } from "./session-ids.js";
-import { badLineWarning, parseSessionLine, SessionFileError, type CompactionRecord, type SessionHeader, type SessionRecord } from "./session-file.js";
+import { recordValidators } from "./session-schema.js";
+import { SessionFileError, SessionLineChecker, type CompactionRecord, type SessionHeader, type SessionRecord } from "./session-file.js";
 
 export interface SessionStats {
   messages: number;
@@ -20,12 +22,16 @@ export interface SessionStats {
   toolCalls: number;
   /** Tokens the provider counted, over every reply. */
   tokens: number;
+  /** Of those, the ones read from the provider's prompt cache. */
+  cachedTokens: number;
   /** Dollars, or null when no message had a known price. */
   cost: number | null;
 }
 
 /** Message records left on disk, by line number (1-based, inclusive). */
 export interface OlderPart {
+  /** The file they are in (a copy made of a session keeps reading its original). */
+  path: string;
   fromLine: number;
   toLine: number;
   count: number;
@@ -89,11 +95,25 @@ interface Entry {
   message: Message | undefined;
 }
 
+/** Whether the file's last byte is a newline (else its last line was torn by a crash mid-write). */
+async function endsWithNewline(path: string): Promise<boolean> {
+  const handle = await open(path, "r");
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function loadSession(path: string, options: LoadOptions = {}): Promise<LoadedSession> {
-  const warnings: string[] = [];
+  const checker = new SessionLineChecker(path);
+  const notes: string[] = [];
   const ids = new Set<string>();
-  const stats: SessionStats = { messages: 0, userMessages: 0, toolCalls: 0, tokens: 0, cost: null };
-  let header: SessionHeader | undefined;
+  const stats: SessionStats = { messages: 0, userMessages: 0, toolCalls: 0, tokens: 0, cachedTokens: 0, cost: null };
   let provider = "";
   let model = "";
   let thinkingLevel: ThinkingLevel = "off";
@@ -104,9 +124,6 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   let entries: Entry[] = [];
   let tailStart = 0;
   let tailTokens = 0;
-  /** A line that did not parse: torn if nothing follows it. */
-  let bad: number | undefined;
-
   const fitTail = (): void => {
     while (tailTokens > budget && tailStart < entries.length - 1) {
       const entry = entries[tailStart++]!;
@@ -115,24 +132,17 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     }
   };
 
+  let finalNewline: boolean;
   try {
+    finalNewline = await endsWithNewline(path);
     for await (const { text, number } of readLines(path)) {
-      if (!text.trim()) continue;
-      if (bad !== undefined) warnings.push(badLineWarning(path, bad, false));
-      const line = parseSessionLine(text);
-      bad = line === undefined ? number : undefined;
-      if (!line) continue;
-      if (!header) {
-        if (line.type !== "session") throw new SessionFileError(`${path} is not a pitwall session: its first line is not a session header.`);
-        header = line;
-        provider = line.provider;
-        model = line.model;
-        thinkingLevel = line.thinkingLevel;
+      const hadHeader = checker.header !== undefined;
+      const record: SessionRecord | undefined = checker.check(text, number);
+      if (!hadHeader && checker.header) {
+        ({ provider, model, thinkingLevel } = checker.header);
         budget = options.budgetFor?.(provider, model) ?? Infinity;
-        continue;
       }
-      if (line.type === "session") continue;
-      const record = line as SessionRecord;
+      if (!record) continue;
       const id = record.id ?? lineRecordId(number);
       ids.add(id);
       if (record.type === "message") {
@@ -146,10 +156,10 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
       } else if (record.type === "compaction") {
         compaction = record;
         const kept = record.firstKeptId === null ? -1 : entries.findIndex((e) => e.id === record.firstKeptId);
-        if (kept === -1 && record.firstKeptId !== null) warnings.push(`${path}: a compaction names message ${record.firstKeptId}, which is not in the file; its summary alone is used.`);
-        entries = kept === -1 ? [] : entries.slice(kept);
-        tailStart = Math.max(0, tailStart - Math.max(kept, 0));
-        if (kept === -1) tailStart = 0;
+        if (kept === -1 && record.firstKeptId !== null) notes.push(`${path}: a compaction names message ${record.firstKeptId}, which is not in the file; its summary alone is used.`);
+        const dropped = kept === -1 ? entries.length : kept;
+        entries = entries.slice(dropped);
+        tailStart = Math.max(0, tailStart - dropped);
         tailTokens = entries.slice(tailStart).reduce((sum, e) => sum + e.tokens, 0);
       } else if (record.type === "model_change") {
         provider = record.provider;
@@ -164,8 +174,8 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     if (error instanceof SessionFileError) throw error;
     throw new SessionFileError(`Cannot open session ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
   }
-  if (bad !== undefined) warnings.push(badLineWarning(path, bad, true));
-  if (!header) throw new SessionFileError(`${path} is not a pitwall session: its first line is not a session header.`);
+  const { header, warnings } = checker.finish(finalNewline);
+  warnings.push(...notes);
 
   // The kept part never starts with a tool result whose call stayed on disk.
   while (tailStart < entries.length && entries[tailStart]!.message?.role === "toolResult") {
@@ -181,7 +191,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
     messages,
     messageIds: tail.map((e) => e.id),
     compaction,
-    older: olderPart(entries.slice(0, tailStart), options.olderCapTokens ?? 4 * budget),
+    older: olderPart(path, entries.slice(0, tailStart), options.olderCapTokens ?? 4 * budget),
     firstPrompt: firstPrompt ?? "",
     stats,
     ids,
@@ -193,13 +203,13 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
 }
 
 /** The part left on disk, newest first up to the cap; anything older is named as omitted. */
-function olderPart(left: Entry[], capTokens: number): OlderPart | undefined {
+function olderPart(path: string, left: Entry[], capTokens: number): OlderPart | undefined {
   if (left.length === 0) return undefined;
   let start = left.length;
   let chars = 0;
   while (start > 0 && chars + left[start - 1]!.transcriptChars <= capTokens * 4) chars += left[--start]!.transcriptChars;
   if (start === left.length) start--; // at least the newest one
-  const part: OlderPart = { fromLine: left[start]!.line, toLine: left.at(-1)!.line, count: left.length - start };
+  const part: OlderPart = { path, fromLine: left[start]!.line, toLine: left.at(-1)!.line, count: left.length - start };
   if (start > 0) part.omitted = { count: start, fromLine: left[0]!.line, toLine: left[start - 1]!.line };
   return part;
 }
@@ -210,17 +220,23 @@ export function countMessage(stats: SessionStats, message: Message): void {
   if (message.role === "user") stats.userMessages++;
   if (message.role !== "assistant") return;
   stats.tokens += message.usage.totalTokens;
+  stats.cachedTokens += message.usage.cacheRead;
   stats.toolCalls += toolCallsOf(message).length;
   if (message.usage.cost) stats.cost = (stats.cost ?? 0) + message.usage.cost.total;
 }
 
 /** The messages of an older part, read again from the file, oldest first. */
-export async function* readOlderMessages(path: string, part: OlderPart): AsyncGenerator<Message> {
-  for await (const { text, number } of readLines(path)) {
+export async function* readOlderMessages(part: OlderPart): AsyncGenerator<Message> {
+  for await (const { text, number } of readLines(part.path)) {
     if (number < part.fromLine) continue;
     if (number > part.toLine) return;
-    const line = parseSessionLine(text);
-    if (line?.type === "message") yield line.message;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue; // A damaged line: it was named when the session was loaded.
+    }
+    if (recordValidators.message.check(value)) yield value.message;
   }
 }
 
@@ -229,7 +245,7 @@ export function olderHistoryOf(session: LoadedSession): OlderHistory | undefined
   const part = session.older;
   if (!part) return undefined;
   const omitted = part.omitted
-    ? `The ${part.omitted.count} oldest messages of this session (lines ${part.omitted.fromLine}–${part.omitted.toLine} of ${session.path}) are left out of this summary to keep its cost bounded.${session.firstPrompt ? ` The session began with the request: ${JSON.stringify(session.firstPrompt)}` : ""}`
+    ? `The ${part.omitted.count} oldest messages of this session (lines ${part.omitted.fromLine}–${part.omitted.toLine} of ${part.path}) are left out of this summary to keep its cost bounded.${session.firstPrompt ? ` The session began with the request: ${JSON.stringify(session.firstPrompt)}` : ""}`
     : undefined;
-  return { count: part.count, omitted, messages: () => readOlderMessages(session.path, part) };
+  return { count: part.count, omitted, messages: () => readOlderMessages(part) };
 }

@@ -2,13 +2,14 @@
 // "content":…}, {"type":"compact","instructions"?:…} or {"type":"interrupt"}); every bus event
 // leaves as one JSON line on stdout, in
 // order, as it happens. A malformed line becomes an `error` event naming the line, and the process
-// keeps going. EOF lets the current and queued work finish, then exits 0.
+// keeps going. EOF lets the current and queued work finish, then exits 0 (1 when part of the
+// conversation could not be saved to the session file).
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { PitwallEvent } from "../agent/events.js";
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import type { CliOptions } from "./cli-options.js";
-import { createSetup, type Setup } from "./session-setup.js";
+import { closeSession, createSetup, type Setup } from "./session-setup.js";
 
 export type JsonCommand =
   | { type: "message"; content: string }
@@ -47,6 +48,7 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
     output.write(`${JSON.stringify(event)}\n`);
   });
   for (const warning of setup.warnings) bus.emit({ type: "error", message: warning, source: "config" });
+  for (const warning of setup.sessionWarnings) bus.emit({ type: "error", message: warning, source: "session" });
   if (setup.missingKey) bus.emit({ type: "error", message: setup.missingKey, source: "config" });
 
   // Messages and compactions run one after another, in the order they came.
@@ -98,8 +100,10 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   }
   // EOF: finish what is running and what is waiting.
   while (running) await running;
+  const unsaved = closeSession(setup);
+  if (unsaved) bus.emit({ type: "error", message: unsaved, source: "session" });
   unsubscribe();
-  return 0;
+  return unsaved ? 1 : 0;
 }
 
 export async function runJsonModeFromCli(options: CliOptions): Promise<number> {
@@ -108,6 +112,7 @@ export async function runJsonModeFromCli(options: CliOptions): Promise<number> {
   try {
     return await runJsonMode(setup, process.stdin, process.stdout);
   } finally {
+    setup.session?.close();
     await setup.coding.dispose();
     uninstall();
   }

@@ -1,10 +1,11 @@
 // Print mode: runs the prompts in order and streams the assistant's text as plain text to stdout.
 // Tool activity, retries and errors go to stderr (dimmed on a terminal unless NO_COLOR), so stdout
-// holds only the answer. Exits 0 when every prompt finished, non-zero with the error otherwise.
+// holds only the answer. Exits 0 when every prompt finished and was saved, non-zero with the error
+// otherwise (a conversation that could not be saved to its session file is a failure).
 import type { PitwallEvent } from "../agent/events.js";
 import type { AssistantMessage } from "../agent/messages.js";
 import { describeToolCall } from "../tools/tool-call-summary.js";
-import type { Setup } from "./session-setup.js";
+import { closeSession, type Setup } from "./session-setup.js";
 
 // Control sequences never reach stdout: models occasionally echo them from tool output.
 // eslint-disable-next-line no-control-regex
@@ -20,7 +21,7 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
   const note = (text: string): void => {
     process.stderr.write(useColor ? `\u001b[2m${text}\u001b[22m\n` : `${text}\n`);
   };
-  for (const warning of setup.warnings) note(`pitwall: ${warning}`);
+  for (const warning of [...setup.warnings, ...setup.sessionWarnings]) note(`pitwall: ${warning}`);
   if (setup.missingKey) {
     process.stderr.write(`pitwall: ${setup.missingKey}\n`);
     return 1;
@@ -52,6 +53,9 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
       case "compaction_end":
         note(event.error ? `compacting failed: ${event.error}` : `compacted ${event.tokensBefore} → ${event.tokensAfter} tokens`);
         break;
+      case "error":
+        if (event.source === "session") note(`pitwall: ${event.message}`);
+        break;
       case "retry":
         note(`retrying in ${Math.ceil(event.delayMs / 1000)} s, attempt ${event.attempt}/${event.maxAttempts}: ${event.reason}`);
         break;
@@ -76,6 +80,11 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
         process.stderr.write(`pitwall: the reply was cut off: it reached the output limit of ${last.model} (max_tokens). What arrived is above; ask for a shorter answer or for the rest.\n`);
         return 1;
       }
+    }
+    const unsaved = closeSession(setup);
+    if (unsaved) {
+      process.stderr.write(`pitwall: ${unsaved}\n`);
+      return 1;
     }
     return 0;
   } finally {

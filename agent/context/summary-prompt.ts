@@ -59,6 +59,11 @@ export function summaryUserPrompt(input: SummaryPromptInput): string {
   return parts.join("\n\n");
 }
 
+/** Images are not sent to the summariser; the transcript says they were there. */
+function imagesNote(count: number | undefined): string {
+  return count ? ` [${count} image${count === 1 ? "" : "s"} attached]` : "";
+}
+
 function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
 }
@@ -67,10 +72,10 @@ function cut(text: string, max: number): string {
 export function transcriptOf(message: Message): string {
   if (message.role === "user") {
     const label = { prompt: "Person", steer: "Person (while the agent worked)", follow_up: "Person (follow-up)", notice: "pitwall notice", summary: "" }[message.origin ?? "prompt"];
-    return label ? `[${label}]: ${cut(message.content, MAX_TEXT_CHARS)}` : "";
+    return label ? `[${label}]: ${cut(message.content, MAX_TEXT_CHARS)}${imagesNote(message.images?.length)}` : "";
   }
   if (message.role === "toolResult") {
-    return `[${message.toolName} ${message.isError ? "failed" : "result"}]: ${cut(message.content, MAX_TOOL_RESULT_CHARS)}`;
+    return `[${message.toolName} ${message.isError ? "failed" : "result"}]: ${cut(message.content, MAX_TOOL_RESULT_CHARS)}${imagesNote(message.images?.length)}`;
   }
   const lines: string[] = [];
   const text = message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("");

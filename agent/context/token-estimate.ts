@@ -11,13 +11,15 @@ export function estimateTextTokens(text: string): number {
 
 /** What each message adds on the wire besides its text: role markers, ids, the tool name. */
 const MESSAGE_OVERHEAD_TOKENS = 4;
+/** An image as the providers count it, roughly (a 1,000 × 1,000 picture is about 1,300 tokens). */
+const IMAGE_CHARS = 1_200 * CHARS_PER_TOKEN;
 
 const cache = new WeakMap<Message, number>();
 
 /** Characters of a message as the model reads it (text, thinking, tool calls with their arguments). */
 export function messageChars(message: Message): number {
-  if (message.role === "user") return message.content.length;
-  if (message.role === "toolResult") return message.content.length + message.toolName.length;
+  if (message.role === "user") return message.content.length + (message.images?.length ?? 0) * IMAGE_CHARS;
+  if (message.role === "toolResult") return message.content.length + message.toolName.length + (message.images?.length ?? 0) * IMAGE_CHARS;
   let chars = 0;
   for (const block of message.content) {
     if (block.type === "text") chars += block.text.length;

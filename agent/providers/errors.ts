@@ -34,7 +34,7 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
   const status = typeof e.status === "number" ? e.status : undefined;
   const serverMessage = extractServerMessage(e);
   const overflowText = `${errorCodeOf(e.error) ?? ""} ${serverMessage}`;
-  if ((status !== undefined || errorTypeOf(e.error)) && isContextOverflow(status, overflowText)) {
+  if (status !== undefined && isContextOverflow(status, overflowText)) {
     const said = serverMessage ? ` (${serverMessage})` : "";
     return new ProviderError(`${context.label} rejected the request as longer than the context window of ${context.model}${said}.`, "overflow", {
       status,
@@ -48,11 +48,8 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
     return new ProviderError(describeStatus(status, serverMessage, context), "http", { status, retryAfterMs, retryable, detail: serverMessage });
   }
   const errorType = errorTypeOf(e.error);
-  if (errorType) {
-    // An error event inside the stream (Anthropic sends overloaded_error this way).
-    const retryable = /overloaded|api_error|rate_limit|timeout/i.test(errorType);
-    return new ProviderError(`${context.label} reported ${errorType} mid-stream: ${serverMessage}`, "stream", { retryable, detail: serverMessage });
-  }
+  // An error event inside the stream (Anthropic sends overloaded_error this way).
+  if (errorType) return inStreamError(`${errorType} ${errorCodeOf(e.error) ?? ""}`.trim(), serverMessage, context);
   const code = connectionCode(e);
   const where = context.baseUrl ?? context.label;
   if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
@@ -67,6 +64,18 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
     "connection",
     { retryable: true, detail: code ?? serverMessage },
   );
+}
+
+/**
+ * An error the server reported inside a stream that had started (Anthropic's `error` event, the
+ * Responses API's `error` and `response.failed`): retried when the type says the server was busy.
+ */
+export function inStreamError(errorType: string, serverMessage: string, context: FailureContext): ProviderError {
+  if (isContextOverflow(undefined, `${errorType} ${serverMessage}`)) {
+    return new ProviderError(`${context.label} rejected the request as longer than the context window of ${context.model} (${serverMessage}).`, "overflow", { retryable: false, detail: serverMessage });
+  }
+  const retryable = /overloaded|api_error|server_error|rate_limit|timeout/i.test(errorType);
+  return new ProviderError(`${context.label} reported ${errorType} mid-stream: ${serverMessage}`, "stream", { retryable, detail: serverMessage });
 }
 
 function describeStatus(status: number, serverMessage: string, c: FailureContext): string {

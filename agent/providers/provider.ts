@@ -4,7 +4,7 @@ import type { TSchema } from "@sinclair/typebox";
 import type { AssistantDelta } from "../events.js";
 import type { EventStream } from "../event-stream.js";
 import type { AssistantMessage, Message, ThinkingLevel } from "../messages.js";
-import type { ModelInfo, ProviderName } from "../models.js";
+import type { ModelInfo, OpenAIApi, ProviderName } from "../models.js";
 
 export interface ToolSpec {
   name: string;
@@ -39,6 +39,8 @@ export interface Provider {
 export interface ProviderConnection {
   apiKey?: string;
   baseUrl?: string;
+  /** OpenAI only: `--api`, forcing Chat Completions or Responses whatever the model. */
+  api?: OpenAIApi;
 }
 
 export type ProviderErrorKind =

@@ -77,7 +77,7 @@ export class ChatLog implements BlockSource {
     this.tools.loadMessages(messages);
     for (const m of messages) {
       if (m.role === "user" && m.origin === "summary") this.add(new SummaryEntry(m.content));
-      else if (m.role === "user") this.add(new UserEntry(m.content, m.origin ?? "prompt"));
+      else if (m.role === "user") this.add(new UserEntry(m.content, m.origin ?? "prompt", m.images));
       else if (m.role === "assistant") this.addFinishedAssistant(m);
     }
   }
@@ -87,7 +87,7 @@ export class ChatLog implements BlockSource {
     switch (event.type) {
       case "message_start":
         if (event.message.role === "user") {
-          this.add(new UserEntry(event.message.content, event.message.origin ?? "prompt"));
+          this.add(new UserEntry(event.message.content, event.message.origin ?? "prompt", event.message.images));
           return true;
         }
         if (event.message.role === "assistant") {

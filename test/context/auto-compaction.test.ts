@@ -23,7 +23,7 @@ function longTask(turns: number): (request: RecordedRequest) => FakeReply {
 
 const compactions = (events: PitwallEvent[]) => events.filter((e): e is Extract<PitwallEvent, { type: "compaction_end" }> => e.type === "compaction_end");
 
-describe.each(["anthropic", "openai"] as const)("with %s", (provider) => {
+describe.each(["anthropic", "openai", "responses"] as const)("with %s", (provider) => {
   it("compacts before the request that would pass 80 % of the window, and the next request holds summary + recent turns", async () => {
     const agent = agentFor(llm, provider, [echoTool], { context: { contextWindow: 20_000 } });
     const events = recordEvents(agent);

@@ -12,7 +12,7 @@ const llm = useFakeLlm();
 const bigTurn = (tag: string): FakeReply => ({ kind: "reply", text: `Working on ${tag}.`, toolCalls: [{ name: "echo", arguments: { text: `${tag}:${"z".repeat(494)}`, times: 16 } }], estimateUsage: true });
 const answer: FakeReply = { kind: "reply", text: "Done.", estimateUsage: true };
 
-describe.each(["anthropic", "openai"] as const)("with %s", (provider) => {
+describe.each(["anthropic", "openai", "responses"] as const)("with %s", (provider) => {
   it("compacts now with focus instructions, and merges the previous summary the next time", async () => {
     const agent = agentFor(llm, provider, [echoTool], { context: { contextWindow: 40_000 } });
     const events = recordEvents(agent);

@@ -5,13 +5,14 @@ import { describe, expect, it } from "vitest";
 import { isContextOverflow } from "../../agent/context/overflow.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { FakeError, FakeReply, RecordedRequest } from "../fake-llm/index.js";
+import type { TestApi } from "../helpers/agent-harness.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { agentFor, echoTool, recordEvents } from "../helpers/agent-harness.js";
 import { isSummaryRequest, orphanToolResults } from "../helpers/wire-check.js";
 
 const llm = useFakeLlm();
 
-const OVERFLOW: Record<"anthropic" | "openai", FakeError> = {
+const OVERFLOW: Record<TestApi, FakeError | FakeReply> = {
   anthropic: { kind: "error", status: 400, message: "prompt is too long: 212345 tokens > 200000 maximum" },
   openai: {
     kind: "error",
@@ -19,10 +20,15 @@ const OVERFLOW: Record<"anthropic" | "openai", FakeError> = {
     code: "context_length_exceeded",
     message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
   },
+  // The Responses API says it inside the stream, as response.failed.
+  responses: {
+    kind: "reply",
+    responsesFailure: { event: "response.failed", code: "context_length_exceeded", message: "Your input exceeds the context window of this model. Please adjust your input and try again." },
+  },
 };
 
 /** Five tool turns of ~2 000 tokens each, then `rejections` overflow errors, then an answer. */
-function script(overflow: FakeError, rejections: number): (request: RecordedRequest) => FakeReply | FakeError {
+function script(overflow: FakeError | FakeReply, rejections: number): (request: RecordedRequest) => FakeReply | FakeError {
   let turn = 0;
   let rejected = 0;
   return () => {
@@ -35,7 +41,7 @@ function script(overflow: FakeError, rejections: number): (request: RecordedRequ
   };
 }
 
-describe.each(["anthropic", "openai"] as const)("with %s", (provider) => {
+describe.each(["anthropic", "openai", "responses"] as const)("with %s", (provider) => {
   // 40k window at 95 %: no automatic compaction below 30k, so only the provider's rejection triggers it.
   const context = { contextWindow: 40_000, compactAtPercent: 95 };
 

@@ -56,6 +56,7 @@ describe.each(["anthropic", "openai"] as const)("with %s", (provider) => {
     expect(orphanToolResults(main)).toEqual([]);
     expect(agent.olderPending).toBe(0);
 
+    store.close();
     const again = await loadSession(path, { budgetFor });
     expect(again.older).toBeUndefined();
     expect(again.messages[0]).toMatchObject({ origin: "summary", content: expect.stringContaining(`CHUNK-SUMMARY-${summaries.length}`) });
@@ -65,7 +66,8 @@ describe.each(["anthropic", "openai"] as const)("with %s", (provider) => {
   it("tells the summary which oldest messages were left out when the older part passes the cost cap", async () => {
     const path = join(folder, `${provider}-capped.jsonl`);
     writeLongSession(path, { turns: 250, resultChars: 20_000 });
-    const { session } = await SessionStore.open(path, { budgetFor: () => WINDOW - 16_000, olderCapTokens: 30_000 });
+    const { store, session } = await SessionStore.open(path, { budgetFor: () => WINDOW - 16_000, olderCapTokens: 30_000 });
+    store.close();
     expect(session.older!.omitted!.count).toBeGreaterThan(0);
     const agent = agentFor(llm, provider, [], { messages: session.messages, olderHistory: olderHistoryOf(session), context: { contextWindow: WINDOW } });
     const events: PitwallEvent[] = recordEvents(agent);

@@ -38,6 +38,12 @@ const ReplySchema = Type.Object(
     delayMs: Type.Optional(Count),
     dropAfterChunks: Type.Optional(Count),
     holdOpen: Type.Optional(Type.Boolean()),
+    responsesFailure: Type.Optional(
+      Type.Object(
+        { event: Type.Union([Type.Literal("response.failed"), Type.Literal("error")]), code: Type.String(), message: Type.Optional(Type.String()) },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

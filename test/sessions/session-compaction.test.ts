@@ -39,6 +39,7 @@ describe("session records", () => {
     store.attach(bus);
     for (let i = 0; i < 50; i++) bus.emit({ type: "message_end", message: user(`m${i}`) });
     bus.emit({ type: "model_change", provider: "openai", model: "gpt-5.4" });
+    store.close();
     const ids = lines(store.path).slice(1).map((l) => l["id"]);
     expect(ids.every((id) => typeof id === "string" && /^[0-9a-f]{8}$/.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
@@ -68,11 +69,13 @@ describe("session records", () => {
     expect(loaded.firstPrompt).toBe("first");
 
     // A second compaction after resuming points into what was loaded.
+    store.close();
     const { store: reopened } = await SessionStore.open(store.path);
     const bus2 = new EventBus<PitwallEvent>();
     reopened.attach(bus2);
     bus2.emit({ type: "message_end", message: user("fourth") });
     bus2.emit(compactionEnd(1));
+    reopened.close();
     const again = await loadSession(store.path);
     expect(again.messages.slice(1)).toEqual([user("fourth")]);
   });
@@ -89,6 +92,7 @@ describe("session records", () => {
     const bus = new EventBus<PitwallEvent>();
     store.attach(bus);
     bus.emit(compactionEnd(1));
+    store.close();
     expect(lines(path).at(-1)).toMatchObject({ type: "compaction", firstKeptId: "L3" });
     expect((await loadSession(path)).messages.slice(1)).toEqual([assistant("old two")]);
   });
@@ -102,6 +106,7 @@ describe("loading within a budget", () => {
       store.recordMessage(user(`prompt ${i}`));
       store.recordMessage(assistant(`reply ${i} ${"r".repeat(4_000)}`));
     }
+    store.close();
     return store.path;
   }
 
@@ -117,7 +122,7 @@ describe("loading within a budget", () => {
     expect(older.fromLine).toBe(2);
     expect(older.omitted).toBeUndefined();
     const read: Message[] = [];
-    for await (const m of readOlderMessages(path, older)) read.push(m);
+    for await (const m of readOlderMessages(older)) read.push(m);
     expect(read).toHaveLength(older.count);
     expect(read[0]).toEqual(user("prompt 0"));
     expect(olderHistoryOf(loaded)?.count).toBe(older.count);
