@@ -10,6 +10,7 @@ import { contextBudget, type ContextBudget, type ContextSettings } from "./conte
 import { measureContext, type ContextMeasure, type ToolDefinition } from "./context-usage.js";
 import { planCompaction, runCompaction, type CompactionOutcome, type OlderHistory } from "./compaction.js";
 import { requestSummary } from "./summary-request.js";
+import { estimateMessagesTokens } from "./token-estimate.js";
 
 /** What a compaction needs to know about the request it prepares. */
 export interface RequestShape {
@@ -83,6 +84,10 @@ export class ContextKeeper {
     const usage = this.usage(shape, messages);
     const reason: CompactionReason | undefined = this.older ? "resume" : usage.tokens > usage.triggerAt ? "threshold" : undefined;
     if (!reason) return { compacted: false };
+    // In a small window the fixed part (system prompt, tools, summary) can keep a request above the
+    // threshold: summarising a sliver before every request would cost more than it saves, so that
+    // waits until there is more to summarise or the request would no longer fit.
+    if (reason === "threshold" && usage.tokens <= usage.window - usage.reserve && summarisable(messages, usage.keepRecent) < usage.triggerAt / 8) return { compacted: false };
     const result = await this.compact(messages, shape, signal, reason);
     if (result.outcome || signal.aborted) return { compacted: result.outcome !== undefined };
     const now = this.usage(shape, messages);
@@ -142,6 +147,12 @@ export class ContextKeeper {
       return { error: message };
     }
   }
+}
+
+/** Tokens a compaction now would summarise from memory. */
+function summarisable(messages: readonly Message[], keepRecent: number): number {
+  const plan = planCompaction(messages, keepRecent);
+  return plan ? estimateMessagesTokens(messages.slice(plan.start, plan.cut)) : 0;
 }
 
 function tokens(n: number): string {

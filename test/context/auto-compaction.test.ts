@@ -69,6 +69,20 @@ describe.each(["anthropic", "openai", "responses"] as const)("with %s", (provide
     expect(agent.contextUsage().tokens).toBeLessThan(15_000);
   });
 
+  it("in a small window whose fixed part sits near the threshold, does not summarise a sliver before every request", async () => {
+    // 8k window at 50 %: threshold 4k, requests fit up to 6k; the system prompt alone is ~3.5k.
+    const agent = agentFor(llm, provider, [echoTool], { context: { contextWindow: 8_000, compactAtPercent: 50 }, systemPrompt: "You are a test agent. ".repeat(640) });
+    let n = 0;
+    llm.setFallback(() => (n < 12 ? { kind: "reply", toolCalls: [{ name: "echo", arguments: { text: `small-${++n}:${"s".repeat(300)}`, times: 2 } }], estimateUsage: true } : { kind: "reply", text: "done", estimateUsage: true }));
+    llm.setSummaryReply({ kind: "reply", text: "## Goal\n- short", estimateUsage: true });
+    await agent.prompt("many small steps");
+    const kinds = llm.requests.map((r) => (isSummaryRequest(r) ? "S" : "r")).join("");
+    expect(kinds).toContain("S");
+    // Every summary is followed by several requests before the next one.
+    expect(kinds).not.toMatch(/Sr{0,2}S/);
+    expect(agent.state.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "stop" });
+  });
+
   it("goes on without compacting when the summary request fails and the request still fits, and says so", async () => {
     // Compacting at 60 % leaves room between the threshold (12k) and what still fits (20k − 5k reserve).
     const agent = agentFor(llm, provider, [echoTool], { context: { contextWindow: 20_000, compactAtPercent: 60 } });
