@@ -2,6 +2,8 @@
 // results back → repeat until the model stops calling tools. Steering messages are delivered after
 // the tool batch in flight; follow-ups only when the agent would otherwise stop.
 import type { AgentTool } from "../tools/tool.js";
+import { linkAbort } from "./abort-link.js";
+import type { ContextStep } from "./context/context-keeper.js";
 import type { PitwallEvent } from "./events.js";
 import type { AssistantMessage, Message, ThinkingLevel, ToolResultMessage, UserMessage } from "./messages.js";
 import { emptyUsage, toolCallsOf } from "./messages.js";
@@ -33,11 +35,20 @@ export interface LoopHooks {
   batchYieldSignal(): AbortSignal;
   onStreamMessage(message: AssistantMessage | null): void;
   onPendingToolCalls(ids: readonly string[]): void;
+  /** Before each model request: may compact `messages` in place (summary + recent turns). */
+  prepareContext(messages: Message[], signal: AbortSignal): Promise<ContextStep>;
+  /** The provider rejected the request as too long: may compact `messages` in place for one more try. */
+  recoverOverflow(messages: Message[], signal: AbortSignal): Promise<ContextStep>;
 }
 
 /** Runs until the model is done; appends every message to `messages` and returns the ones added. */
 export async function runAgentLoop(messages: Message[], initial: UserMessage[], hooks: LoopHooks, signal: AbortSignal): Promise<Message[]> {
-  const added: Message[] = [];
+  let added: Message[] = [];
+  // A compaction replaced older messages by a summary: the run stops holding on to them too.
+  const forgetCompacted = (): void => {
+    const inContext = new Set(messages);
+    added = added.filter((m) => inContext.has(m));
+  };
   const append = (message: Message): void => {
     messages.push(message);
     added.push(message);
@@ -54,7 +65,7 @@ export async function runAgentLoop(messages: Message[], initial: UserMessage[], 
         for (const m of [...pending, ...hooks.takeNotices()]) append(m);
         pending = [];
 
-        const assistant = await streamAssistant(messages, hooks, signal);
+        const assistant = await streamAssistant(messages, hooks, signal, forgetCompacted);
         messages.push(assistant);
         added.push(assistant);
         hooks.emit({ type: "message_end", message: assistant });
@@ -128,22 +139,31 @@ async function runToolBatch(
   return results;
 }
 
-/** One assistant reply, with retries. Never throws: failures end as a message with stopReason "error". */
-async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: AbortSignal): Promise<AssistantMessage> {
+/**
+ * One assistant reply, with retries, after making sure the request fits the context window (a
+ * compaction first when it would not, and once more when the provider still says it is too long).
+ * Never throws: failures end as a message with stopReason "error".
+ */
+async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: AbortSignal, onCompacted: () => void): Promise<AssistantMessage> {
   const config = hooks.config();
-  const request = {
-    model: config.model,
-    systemPrompt: config.systemPrompt,
-    messages: [...messages],
-    tools: config.tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.parameters })),
-    thinkingLevel: config.thinkingLevel,
-  };
+  const prepared = await hooks.prepareContext(messages, signal);
+  if (prepared.compacted) onCompacted();
+  if (prepared.failure && !signal.aborted) return failedMessage(config.model, prepared.failure, hooks);
+  let overflowHandled = false;
   for (let attempt = 1; ; attempt++) {
+    const request = {
+      model: config.model,
+      systemPrompt: config.systemPrompt,
+      messages: [...messages],
+      tools: config.tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      thinkingLevel: config.thinkingLevel,
+    };
     let started = false;
     let partial: AssistantMessage | undefined;
+    const link = linkAbort(signal);
     try {
       const provider = await config.getProvider(config.model);
-      const stream = provider.stream(request, signal);
+      const stream = provider.stream(request, link.signal);
       partial = stream.partial;
       for await (const delta of stream) {
         if (!started) {
@@ -164,6 +184,19 @@ async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: Ab
         return message;
       }
       const failure = error instanceof ProviderError ? error : new ProviderError(String(error), "connection", { retryable: false });
+      if (failure.kind === "overflow" && !overflowHandled && !started) {
+        // Compact and try once more; the compaction events tell the person why.
+        overflowHandled = true;
+        hooks.onStreamMessage(null);
+        const recovered = await hooks.recoverOverflow(messages, signal);
+        if (recovered.compacted) {
+          onCompacted();
+          attempt--;
+          continue;
+        }
+        if (signal.aborted) continue;
+        return failedMessage(config.model, `${failure.message} ${recovered.failure ?? ""}`.trim(), hooks);
+      }
       const delay = retryDelay(failure, attempt, config.retry);
       if (delay !== undefined) {
         // The partial reply streamed so far is discarded; a new message_start follows the wait.
@@ -173,15 +206,23 @@ async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: Ab
         continue;
       }
       const tried = attempt > 1 ? ` (gave up after ${attempt} attempts)` : "";
+      const overflowAgain = failure.kind === "overflow" && overflowHandled ? " It was still too long after compacting: shorten the message, lower --context-window, or /new to start afresh." : "";
       // Whatever was streamed before the failure is kept, like an abort keeps it.
-      const message = partial ?? blankMessage(config.model);
-      message.stopReason = "error";
-      message.errorMessage = `${failure.message}${tried}`;
-      if (!started) hooks.emit({ type: "message_start", message });
-      hooks.emit({ type: "error", message: message.errorMessage!, source: "provider" });
-      return message;
+      return failedMessage(config.model, `${failure.message}${tried}${overflowAgain}`, hooks, partial, started);
+    } finally {
+      link.release();
     }
   }
+}
+
+/** Ends the reply as failed: what streamed is kept, the error is announced. */
+function failedMessage(model: ModelInfo, errorMessage: string, hooks: LoopHooks, partial?: AssistantMessage, started = false): AssistantMessage {
+  const message = partial ?? blankMessage(model);
+  message.stopReason = "error";
+  message.errorMessage = errorMessage;
+  if (!started) hooks.emit({ type: "message_start", message });
+  hooks.emit({ type: "error", message: errorMessage, source: "provider" });
+  return message;
 }
 
 function blankMessage(model: ModelInfo): AssistantMessage {

@@ -2,7 +2,10 @@
 // streaming flag, pending tool calls), runs the loop for each prompt, and owns the two queues:
 // steering (delivered after the tool batch in flight) and follow-up (delivered when it would stop).
 import type { AgentTool } from "../tools/tool.js";
-import { runAgentLoop, type LoopHooks } from "./agent-loop.js";
+import { runAgentLoop, type LoopConfig, type LoopHooks } from "./agent-loop.js";
+import type { ContextSettings } from "./context/context-budget.js";
+import { ContextKeeper, type ContextUsage, type ManualCompaction } from "./context/context-keeper.js";
+import type { OlderHistory } from "./context/compaction.js";
 import { EventBus } from "./event-bus.js";
 import type { PitwallEvent, QueueState } from "./events.js";
 import type { AssistantMessage, ImageContent, Message, ThinkingLevel, UserMessage, UserOrigin } from "./messages.js";
@@ -38,6 +41,12 @@ export interface AgentOptions {
   retry?: Partial<RetryPolicy>;
   /** Pulled before every model request; each line becomes part of one notice to the model. */
   noticeSources?: Array<() => string[]>;
+  /** The context window (when the model table has none, or smaller) and the compaction threshold. */
+  context?: ContextSettings;
+  /** One line per background job, given to the model that writes a compaction's summary. */
+  jobsForSummary?: () => string[];
+  /** A resumed session's older messages left on disk: summarised before the first request. */
+  olderHistory?: OlderHistory;
 }
 
 export type QueuedKind = "steer" | "follow_up";
@@ -79,6 +88,7 @@ export class Agent {
   private yieldController: AbortController | undefined;
   private running: Promise<void> | undefined;
   private lastError: string | undefined;
+  private readonly context: ContextKeeper;
 
   constructor(options: AgentOptions) {
     this.bus = options.bus ?? new EventBus<PitwallEvent>();
@@ -90,6 +100,12 @@ export class Agent {
     this.messages = [...(options.messages ?? [])];
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.noticeSources = options.noticeSources ?? [];
+    this.context = new ContextKeeper({
+      settings: options.context,
+      emit: (event) => this.bus.emit(event),
+      jobs: options.jobsForSummary,
+      older: options.olderHistory,
+    });
     this.bus.subscribe((event) => {
       if (event.type === "error" && event.source === "provider") this.lastError = event.message;
     });
@@ -132,6 +148,36 @@ export class Agent {
     this.tools = tools;
   }
 
+  /** How full the context of the next request is, against the model's window. */
+  contextUsage(): ContextUsage {
+    return this.context.usage(this.loopConfig(), this.messages);
+  }
+
+  /** A resumed session's messages still on disk, waiting to be summarised before the next request. */
+  get olderPending(): number {
+    return this.context.olderPending;
+  }
+
+  /**
+   * Compacts the conversation now (/compact): the older part becomes a summary, the newest turns stay.
+   * `instructions` tell the summary what to focus on. Resolves when done; events tell the rest.
+   */
+  async compact(instructions?: string): Promise<ManualCompaction> {
+    if (this.running) throw new AgentBusyError();
+    this.abortController = new AbortController();
+    const work = this.context.compactNow(this.messages, this.loopConfig(), this.abortController.signal, instructions?.trim() || undefined);
+    this.running = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      return await work;
+    } finally {
+      this.running = undefined;
+      this.abortController = undefined;
+    }
+  }
+
   replaceMessages(messages: readonly Message[]): void {
     this.assertIdle();
     this.messages = [...messages];
@@ -159,14 +205,7 @@ export class Agent {
     const signal = this.abortController.signal;
     const initial = [userMessage({ text, images }, "prompt")];
     const hooks: LoopHooks = {
-      config: () => ({
-        systemPrompt: this.systemPrompt,
-        model: this.model,
-        thinkingLevel: this.thinkingLevel,
-        tools: this.tools,
-        getProvider: this.getProvider,
-        retry: this.retry,
-      }),
+      config: () => this.loopConfig(),
       emit: (event) => this.bus.emit(event),
       takeSteering: () => this.take("steer"),
       takeFollowUps: () => this.take("follow_up"),
@@ -182,6 +221,8 @@ export class Agent {
       onPendingToolCalls: (ids) => {
         this.pendingToolCalls = new Set(ids);
       },
+      prepareContext: (messages, runSignal) => this.context.beforeRequest(messages, this.loopConfig(), runSignal),
+      recoverOverflow: (messages, runSignal) => this.context.afterOverflow(messages, this.loopConfig(), runSignal),
     };
     const run = runAgentLoop(this.messages, initial, hooks, signal).then(() => undefined);
     this.running = run.finally(() => {
@@ -237,6 +278,17 @@ export class Agent {
 
   waitForIdle(): Promise<void> {
     return this.running ?? Promise.resolve();
+  }
+
+  private loopConfig(): LoopConfig {
+    return {
+      systemPrompt: this.systemPrompt,
+      model: this.model,
+      thinkingLevel: this.thinkingLevel,
+      tools: this.tools,
+      getProvider: this.getProvider,
+      retry: this.retry,
+    };
   }
 
   private take(kind: QueuedKind): UserMessage[] {

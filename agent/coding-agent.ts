@@ -3,9 +3,14 @@
 // The dashboard, print and JSON modes and library users all start from here.
 import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
 import { createJobTools } from "../tools/jobs/job-tools.js";
+import { jobSnapshotLines } from "../tools/jobs/job-format.js";
 import { JobRegistry, type JobSettings } from "../tools/jobs/job-registry.js";
 import type { AgentTool } from "../tools/tool.js";
 import { Agent } from "./agent.js";
+import type { ContextSettings } from "./context/context-budget.js";
+import type { ContextUsage } from "./context/context-keeper.js";
+import { contextBreakdown, type ContextBreakdown } from "./context/context-usage.js";
+import type { OlderHistory } from "./context/compaction.js";
 import { EventBus } from "./event-bus.js";
 import type { PitwallEvent } from "./events.js";
 import type { Message, ThinkingLevel } from "./messages.js";
@@ -29,7 +34,19 @@ export interface CodingAgentOptions {
   pitwallHome: string;
   jobSettings?: Partial<JobSettings>;
   messages?: readonly Message[];
+  /** A resumed session's older messages left on disk, summarised before the first request. */
+  olderHistory?: OlderHistory;
   retry?: Partial<RetryPolicy>;
+  /** The context window (for a model the table does not know, or smaller) and the compaction threshold. */
+  context?: ContextSettings;
+}
+
+/** What /context shows: where the tokens go, and how full the window is. */
+export interface ContextReport {
+  breakdown: ContextBreakdown;
+  usage: ContextUsage;
+  /** A resumed session's messages still on disk, waiting to be summarised. */
+  olderPending: number;
 }
 
 export interface CodingAgent {
@@ -39,6 +56,7 @@ export interface CodingAgent {
   systemPrompt: SystemPromptReport;
   /** Recomputes the system prompt (after /cwd-like changes or edits to AGENTS.md). */
   reloadSystemPrompt(): SystemPromptReport;
+  contextReport(): ContextReport;
   /** Ends every job and detaches from the registry. */
   dispose(): Promise<void>;
 }
@@ -62,6 +80,9 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     messages: options.messages,
     retry: options.retry,
     noticeSources: [() => jobs.drainNotices()],
+    context: options.context,
+    jobsForSummary: () => jobSnapshotLines(jobs.list()),
+    olderHistory: options.olderHistory,
   });
   return {
     agent,
@@ -74,6 +95,14 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
       systemPrompt = describeSystemPrompt(promptOptions);
       agent.setSystemPrompt(systemPrompt.prompt);
       return systemPrompt;
+    },
+    contextReport() {
+      const state = agent.state;
+      return {
+        breakdown: contextBreakdown({ systemPrompt: state.systemPrompt, tools: state.tools, messages: state.messages }, systemPrompt.contextFiles),
+        usage: agent.contextUsage(),
+        olderPending: agent.olderPending,
+      };
     },
     async dispose() {
       agent.abort();

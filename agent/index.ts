@@ -3,7 +3,9 @@
 export { Agent, AgentBusyError, ImageInputError, type AgentOptions, type AgentState, type QueuedKind } from "./agent.js";
 export { createCodingAgent, UnknownToolError, type CodingAgent, type CodingAgentOptions, type ToolSelection } from "./coding-agent.js";
 export { EventBus, type Listener } from "./event-bus.js";
-export type { AssistantDelta, PitwallEvent, PitwallEventType, QueueState } from "./events.js";
+export type { AssistantDelta, CompactionReason, PitwallEvent, PitwallEventType, QueueState } from "./events.js";
+export { DEFAULT_CONTEXT_WINDOW, type ContextSettings } from "./context/context-budget.js";
+export type { ContextUsage } from "./context/context-keeper.js";
 export * from "./messages.js";
 export { DEFAULT_MODELS, knownModelIds, lookupModel, resolveModel, type ModelInfo, type OpenAIApi, type ProviderName } from "./models.js";
 export {
@@ -16,6 +18,7 @@ export {
 } from "./providers/connections.js";
 export { loadImageFile, prepareImage, type PreparedImage } from "../tools/images/image-prepare.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
-export { listSessions, readSession, type LoadedSession, type SessionSummary } from "./session-file.js";
+export { listSessions, newestSession, type SessionSummary } from "./session-list.js";
+export { loadSession, type LoadedSession, type OlderPart } from "./session-load.js";
 export { SessionStore } from "./session-store.js";
 export { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.js";

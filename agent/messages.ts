@@ -45,8 +45,8 @@ export interface ToolCall {
 
 export type AssistantContent = TextContent | ThinkingContent | ToolCall;
 
-/** Who put a user message into the conversation. */
-export type UserOrigin = "prompt" | "steer" | "follow_up" | "notice";
+/** Who put a user message into the conversation. "summary": a compaction's summary of earlier turns. */
+export type UserOrigin = "prompt" | "steer" | "follow_up" | "notice" | "summary";
 
 export interface UserMessage {
   role: "user";

@@ -1,6 +1,8 @@
 // The shape of every line of a session file, as TypeBox schemas: a line is used only when it has the
 // shape the code relies on, so a hand-edited or damaged line is skipped with a warning instead of
 // failing later with a TypeError. Extra fields are allowed (a newer pitwall may add some).
+// Every record has a short `id` of its own (absent in files written before ids existed), so a
+// compaction can name the first message it kept, and records can later name a parent.
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 
@@ -37,7 +39,7 @@ const MESSAGE_SCHEMAS = {
   user: Type.Object({
     role: Type.Literal("user"),
     content: Type.String(),
-    origin: Type.Optional(Type.Union([Type.Literal("prompt"), Type.Literal("steer"), Type.Literal("follow_up"), Type.Literal("notice")])),
+    origin: Type.Optional(Type.Union([Type.Literal("prompt"), Type.Literal("steer"), Type.Literal("follow_up"), Type.Literal("notice"), Type.Literal("summary")])),
     timestamp: Type.Number(),
   }),
   assistant: Type.Object({
@@ -77,10 +79,27 @@ const SessionHeaderSchema = Type.Object({
 });
 
 /** Records after the header, by `type`. */
+const RecordId = Type.Optional(Type.String({ minLength: 1 }));
+
 const RECORD_SCHEMAS = {
-  message: Type.Object({ type: Type.Literal("message"), message: MessageSchema }),
-  model_change: Type.Object({ type: Type.Literal("model_change"), provider: Type.String(), model: Type.String(), timestamp: Type.String() }),
-  thinking_change: Type.Object({ type: Type.Literal("thinking_change"), level: ThinkingLevel, timestamp: Type.String() }),
+  message: Type.Object({ type: Type.Literal("message"), id: RecordId, message: MessageSchema }),
+  model_change: Type.Object({ type: Type.Literal("model_change"), id: RecordId, provider: Type.String(), model: Type.String(), timestamp: Type.String() }),
+  thinking_change: Type.Object({ type: Type.Literal("thinking_change"), id: RecordId, level: ThinkingLevel, timestamp: Type.String() }),
+  /**
+   * From here on the conversation sent to the model is `summary` followed by the message records
+   * from `firstKeptId` on (null: none of the earlier ones). The messages it replaced stay above it.
+   */
+  compaction: Type.Object({
+    type: Type.Literal("compaction"),
+    id: Type.String({ minLength: 1 }),
+    summary: Type.String(),
+    firstKeptId: Type.Union([Type.String(), Type.Null()]),
+    reason: Type.Union([Type.Literal("threshold"), Type.Literal("manual"), Type.Literal("overflow"), Type.Literal("resume")]),
+    tokensBefore: Type.Number(),
+    tokensAfter: Type.Number(),
+    messagesSummarized: Type.Number(),
+    timestamp: Type.String(),
+  }),
 } as const;
 
 export type SessionHeader = Static<typeof SessionHeaderSchema>;
@@ -133,4 +152,5 @@ export const recordValidators: { [K in RecordType]: Validator<Extract<SessionRec
   message: messageValidator(),
   model_change: compile(RECORD_SCHEMAS.model_change),
   thinking_change: compile(RECORD_SCHEMAS.thinking_change),
+  compaction: compile(RECORD_SCHEMAS.compaction),
 };

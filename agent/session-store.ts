@@ -1,6 +1,8 @@
-// Writes the session as it happens: each completed message, model change and thinking change is
-// appended as one whole line. The file is created with the first message, so a session that never
-// said anything leaves nothing behind. Secrets in use (API keys) are replaced before any write.
+// Writes the session as it happens: each completed message, model change, thinking change and
+// compaction is appended as one whole line with an id of its own. The file is created with the first
+// message, so a session that never said anything leaves nothing behind. Secrets in use (API keys) are
+// replaced before any write. Memory stays flat: counts instead of the messages, and the ids of the
+// messages still in the conversation (what a compaction record points into).
 //
 // Nothing is lost quietly:
 // - every record starts on a fresh line: a torn tail (a crash mid-write) is ended first;
@@ -17,25 +19,23 @@ import type { PitwallEvent } from "./events.js";
 import type { Message, ThinkingLevel, ToolResultMessage } from "./messages.js";
 import { toolCallsOf } from "./messages.js";
 import { INTERRUPTED_RESULT } from "./providers/transcript.js";
-import { readSession, sessionFolder, type LoadedSession, type SessionHeader, type SessionLine, type SessionRecord } from "./session-file.js";
+import { sessionFolder, SessionLineChecker, type CompactionRecord, type SessionHeader, type SessionLine, type SessionRecord } from "./session-file.js";
+import { lineRecordId, newRecordId } from "./session-ids.js";
+import { countMessage, loadSession, readLines, type LoadedSession, type LoadOptions, type SessionStats as Counts } from "./session-load.js";
 import { describeHolder, SessionLock, type LockHolder } from "./session-lock.js";
 import { SESSION_FORMAT_VERSION } from "./session-schema.js";
 
-export interface SessionStats {
+export interface SessionStats extends Counts {
   path: string;
   id: string;
-  messages: number;
-  userMessages: number;
-  toolCalls: number;
-  tokens: number;
-  /** Dollars, or null when no message had a known price. */
-  cost: number | null;
 }
+
+type CompactionEnd = Extract<PitwallEvent, { type: "compaction_end" }>;
 
 /** How records reach the disk; tests put a failing one in to play a full or read-only disk. */
 export type WriteFn = (fd: number, buffer: Buffer, offset: number, length: number) => number;
 
-export interface StoreOptions {
+export interface StoreOptions extends LoadOptions {
   /** Values never written to disk (API keys); replaced by [redacted]. */
   secrets?: string[];
   /** Replaces fs.writeSync. */
@@ -73,10 +73,16 @@ export class SessionLockedError extends Error {
 
 const DEFAULT_RETRY_MS = 5000;
 const NEWLINE = 0x0a;
+/** A copy (fork) is written in pieces of about this size, not gathered whole in memory. */
+const COPY_FLUSH_BYTES = 1 << 20;
 
 export class SessionStore {
   private started: boolean;
-  private readonly messages: Message[] = [];
+  private readonly counts: Counts;
+  /** Ids of every record in the file, so new ones never collide. */
+  private readonly ids: Set<string>;
+  /** Ids of the message records the conversation still holds, oldest first. */
+  private contextIds: string[];
   /** Bytes not yet on disk, whole records except after a short write. */
   private pending = Buffer.alloc(0);
   private pendingRecords = 0;
@@ -95,10 +101,12 @@ export class SessionStore {
     readonly path: string,
     private header: SessionHeader,
     private readonly options: StoreOptions,
-    existing: Message[] | undefined,
+    existing: LoadedSession | undefined,
   ) {
     this.started = existing !== undefined;
-    if (existing) this.messages.push(...existing);
+    this.counts = existing ? { ...existing.stats } : { messages: 0, userMessages: 0, toolCalls: 0, tokens: 0, cachedTokens: 0, cost: null };
+    this.ids = existing ? new Set(existing.ids) : new Set();
+    this.contextIds = existing ? [...existing.messageIds] : [];
     this.write = options.write ?? writeSync;
     this.secrets = cleanSecrets(options.secrets);
   }
@@ -127,13 +135,14 @@ export class SessionStore {
   }
 
   /**
-   * Opens an existing session to continue it, taking its lock; throws SessionLockedError when another
-   * live pitwall writes it. Tool calls left without a result (pitwall was killed mid-call) are closed
-   * with an error result, appended to the file, so the provider accepts it.
+   * Opens an existing session to continue it, streamed (see session-load.ts: only what the model can
+   * be sent is kept in memory), taking its lock; throws SessionLockedError when another live pitwall
+   * writes it. Tool calls left without a result (pitwall was killed mid-call) are closed with an
+   * error result, appended to the file, so the provider accepts it.
    */
-  static open(path: string, options: StoreOptions = {}): { store: SessionStore; session: LoadedSession } {
-    const session = readSession(path);
-    const store = new SessionStore(path, session.header, options, session.messages);
+  static async open(path: string, options: StoreOptions = {}): Promise<{ store: SessionStore; session: LoadedSession }> {
+    const session = await loadSession(path, options);
+    const store = new SessionStore(path, session.header, options, session);
     try {
       const lock = SessionLock.acquire(path);
       if (!(lock instanceof SessionLock)) throw new SessionLockedError(session, lock);
@@ -143,8 +152,7 @@ export class SessionStore {
       // The lock cannot be written (a read-only folder): appends will fail the same way and say so.
     }
     for (const result of unansweredCalls(session.messages)) {
-      store.append({ type: "message", message: result });
-      store.messages.push(result);
+      store.recordMessage(result);
       session.messages.push(result);
     }
     return { store, session };
@@ -152,20 +160,26 @@ export class SessionStore {
 
   /**
    * A new session file holding a copy of `source`'s records, for continuing a conversation another
-   * pitwall is writing. The copy is written at once; its header names the original.
+   * pitwall is writing. The copy is streamed from the original file and written at once; its header
+   * names the original. Records keep their ids (those of an old file get the ids loading gave them).
    */
-  static fork(source: LoadedSession, options: Omit<NewSessionOptions, "provider" | "model" | "thinkingLevel">): { store: SessionStore; session: LoadedSession } {
+  static async fork(source: LoadedSession, options: Omit<NewSessionOptions, "provider" | "model" | "thinkingLevel">): Promise<{ store: SessionStore; session: LoadedSession }> {
     const base = { ...options, provider: source.header.provider, model: source.header.model, thinkingLevel: source.header.thinkingLevel };
     const [path, header] = SessionStore.fresh(base, source.path);
-    const store = new SessionStore(path, header, options, []);
+    const store = new SessionStore(path, header, options, { ...source, path, header });
     store.pending = Buffer.from(store.serialise(header));
-    for (const record of source.records) store.queue(record);
+    const checker = new SessionLineChecker(source.path);
+    for await (const { text, number } of readLines(source.path)) {
+      const record = checker.check(text, number);
+      if (!record) continue;
+      store.queue({ ...record, id: record.id ?? lineRecordId(number) });
+      if (store.pending.length > COPY_FLUSH_BYTES) store.flush();
+    }
     const session: LoadedSession = { ...source, path, header, messages: [...source.messages], warnings: [...source.warnings] };
     for (const result of unansweredCalls(session.messages)) {
-      store.queue({ type: "message", message: result });
+      store.recordMessage(result);
       session.messages.push(result);
     }
-    store.messages.push(...session.messages);
     store.flush();
     return { store, session };
   }
@@ -174,13 +188,14 @@ export class SessionStore {
     return this.header.id;
   }
 
-  /** Records what the bus says: completed messages, model and thinking changes. Save problems go to the bus. */
+  /** Records what the bus says: completed messages, model and thinking changes, compactions. Save problems go to the bus. */
   attach(bus: EventBus<PitwallEvent>): () => void {
     this.bus = bus;
     const unsubscribe = bus.subscribe((event) => {
       if (event.type === "message_end") this.recordMessage(event.message);
-      else if (event.type === "model_change") this.append({ type: "model_change", provider: event.provider, model: event.model, timestamp: new Date().toISOString() });
-      else if (event.type === "thinking_change") this.append({ type: "thinking_change", level: event.level, timestamp: new Date().toISOString() });
+      else if (event.type === "model_change") this.append({ type: "model_change", id: this.newId(), provider: event.provider, model: event.model, timestamp: new Date().toISOString() });
+      else if (event.type === "thinking_change") this.append({ type: "thinking_change", id: this.newId(), level: event.level, timestamp: new Date().toISOString() });
+      else if (event.type === "compaction_end" && event.summary !== undefined) this.recordCompaction(event, event.summary);
     });
     return () => {
       unsubscribe();
@@ -189,29 +204,40 @@ export class SessionStore {
   }
 
   recordMessage(message: Message): void {
-    this.messages.push(message);
-    this.append({ type: "message", message });
+    const id = this.newId();
+    this.contextIds.push(id);
+    countMessage(this.counts, message);
+    this.append({ type: "message", id, message });
+  }
+
+  /**
+   * A compaction: the summary stands for everything before the `messagesKept` newest messages of
+   * the conversation, which this record names by the id of the first of them.
+   */
+  recordCompaction(event: CompactionEnd, summary: string): void {
+    const kept = Math.min(event.messagesKept, this.contextIds.length);
+    const firstKeptId = kept > 0 ? this.contextIds[this.contextIds.length - kept]! : null;
+    this.contextIds = kept > 0 ? this.contextIds.slice(-kept) : [];
+    const record: CompactionRecord = {
+      type: "compaction",
+      id: this.newId(),
+      summary,
+      firstKeptId,
+      reason: event.reason,
+      tokensBefore: event.tokensBefore,
+      tokensAfter: event.tokensAfter,
+      messagesSummarized: event.messagesSummarized,
+      timestamp: new Date().toISOString(),
+    };
+    this.append(record);
   }
 
   stats(): SessionStats {
-    let tokens = 0;
-    let cost: number | null = null;
-    let toolCalls = 0;
-    for (const m of this.messages) {
-      if (m.role !== "assistant") continue;
-      tokens += m.usage.totalTokens;
-      toolCalls += toolCallsOf(m).length;
-      if (m.usage.cost) cost = (cost ?? 0) + m.usage.cost.total;
-    }
-    return {
-      path: this.path,
-      id: this.id,
-      messages: this.messages.length,
-      userMessages: this.messages.filter((m) => m.role === "user").length,
-      toolCalls,
-      tokens,
-      cost,
-    };
+    return { path: this.path, id: this.id, ...this.counts };
+  }
+
+  private newId(): string {
+    return newRecordId(this.ids);
   }
 
   /** True once the session has something to save (the file exists, or is being retried). */

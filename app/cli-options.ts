@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import meow from "meow";
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
 import { isProviderName, OPENAI_APIS, type OpenAIApi, type ProviderName } from "../agent/models.js";
+import { compactAtProblem, contextWindowProblem, parseTokenCount } from "./context-options.js";
 
 export class UsageError extends Error {}
 
@@ -24,6 +25,10 @@ export interface CliOptions {
   /** OpenAI: Chat Completions or Responses, whatever the model. */
   api?: OpenAIApi;
   thinking?: ThinkingLevel;
+  /** Tokens: the window of a model the table does not know, or a cap below a known one. */
+  contextWindow?: number;
+  /** Percent of the window at which the conversation is compacted. */
+  compactAt?: number;
   /** Resolved text: `@file` is read here. */
   systemPrompt?: string;
   /** A list of tool names, or the read-only set. */
@@ -63,6 +68,10 @@ export const HELP = `
     --api <chat|responses>    OpenAI's API: by default Responses for GPT-5 and o-series models, Chat
                               Completions for the rest and for any --base-url server
     --thinking <level>        off | minimal | low | medium | high
+    --context-window <tokens> The model's context window when pitwall does not know it (default 128000),
+                              or a smaller cap for one it knows (e.g. 200k)
+    --compact-at <percent>    Compact the conversation before a request would pass this much of the
+                              window (default 80)
 
   Agent
     --system-prompt <text>    Replace the built-in instructions (text, or @file)
@@ -98,6 +107,8 @@ const FLAGS = {
   apiKey: { type: "string" },
   api: { type: "string" },
   thinking: { type: "string" },
+  contextWindow: { type: "string" },
+  compactAt: { type: "string" },
   systemPrompt: { type: "string" },
   tools: { type: "string" },
   cwd: { type: "string" },
@@ -147,6 +158,18 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     bashYieldMs = Number(f.bashYieldMs);
     if (!Number.isInteger(bashYieldMs) || bashYieldMs <= 0) throw new UsageError(`--bash-yield-ms must be a positive whole number of milliseconds, not '${f.bashYieldMs}'`);
   }
+  const contextWindow = mapDefined(text("contextWindow", f.contextWindow), (v) => {
+    const tokens = parseTokenCount(v);
+    const problem = contextWindowProblem(tokens);
+    if (problem) throw new UsageError(`--context-window ${problem}, not '${v}'`);
+    return tokens!;
+  });
+  const compactAt = mapDefined(text("compactAt", f.compactAt), (v) => {
+    const percent = Number(v.replace(/%$/, ""));
+    const problem = compactAtProblem(percent);
+    if (problem) throw new UsageError(`--compact-at ${problem}, not '${v}'`);
+    return percent;
+  });
   const toolsFlag = text("tools", f.tools);
   const tools = toolsFlag === undefined ? undefined : toolsFlag.trim() === "read-only" ? ("read-only" as const) : parseToolList(toolsFlag);
   const cwd = resolve(baseCwd, text("cwd", f.cwd) ?? ".");
@@ -172,6 +195,8 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     apiKey: text("apiKey", f.apiKey),
     api: api as OpenAIApi | undefined,
     thinking: thinking as ThinkingLevel | undefined,
+    contextWindow,
+    compactAt,
     systemPrompt: mapDefined(text("systemPrompt", f.systemPrompt), (v) => readPromptArgument(v, baseCwd)),
     tools,
     cwd,

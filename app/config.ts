@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
 import { isProviderName, type ProviderName } from "../agent/models.js";
+import { compactAtProblem, contextWindowProblem } from "./context-options.js";
 
 export interface PitwallConfig {
   provider?: ProviderName;
@@ -13,6 +14,10 @@ export interface PitwallConfig {
   thinking?: ThinkingLevel;
   baseUrl?: string;
   keymap?: string;
+  /** Tokens (see --context-window). */
+  contextWindow?: number;
+  /** Percent (see --compact-at). */
+  compactAt?: number;
 }
 
 export interface LoadedConfig {
@@ -36,6 +41,8 @@ const FIELDS: Record<keyof PitwallConfig, FieldCheck> = {
   thinking: (v) => (typeof v === "string" && (THINKING_LEVELS as readonly string[]).includes(v) ? undefined : `must be one of ${THINKING_LEVELS.join(", ")}`),
   baseUrl: (v) => (typeof v === "string" && /^https?:\/\/\S+$/.test(v) ? undefined : "must be an http(s) URL"),
   keymap: stringField,
+  contextWindow: (v) => (typeof v === "number" ? contextWindowProblem(v) : "must be a number of tokens, e.g. 32000"),
+  compactAt: (v) => (typeof v === "number" ? compactAtProblem(v) : "must be a number, a percent of the window, e.g. 80"),
 };
 
 export function loadConfig(home: string): LoadedConfig {

@@ -5,6 +5,7 @@
 // it is ready.
 import type { PitwallEvent } from "../agent/events.js";
 import type { ImageContent, Message, ThinkingLevel } from "../agent/messages.js";
+import type { LoadedSession } from "../agent/session-load.js";
 import { knownModelIds, resolveModel } from "../agent/models.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
 import type { SessionStore } from "../agent/session-store.js";
@@ -20,6 +21,7 @@ import { QuitFlow } from "./quit-flow.js";
 import type { Keymap } from "./keys/keymap.js";
 import type { Setup } from "./session-setup.js";
 import type { DashboardJobs } from "./job-control.js";
+import { contextReportLines } from "./context-report.js";
 import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js";
 
 export type SendKind = "enter" | "followUp";
@@ -29,7 +31,9 @@ const QUIT_PRESS_MS = 1500;
 
 export class DashboardController implements SlashContext {
   setup: Setup | undefined;
+  /** Sent before the agent loaded, or while /compact runs: sent once it is ready. */
   private readonly waiting: Array<{ text: string; kind: SendKind; images: ImageAttachment[] }> = [];
+  private compacting = false;
   private tokens = 0;
   private cachedTokens = 0;
   private cost: number | null = null;
@@ -68,13 +72,14 @@ export class DashboardController implements SlashContext {
     const { agent, bus } = setup.coding;
     this.unsubscribe = bus.subscribe((event) => this.onEvent(event));
     this.view.chat.notice("info", `pitwall in ${setup.options.cwd} · ${agent.state.model.provider}/${agent.state.model.id} · ${this.view.status.state.helpKey} shows the keys, /help the commands`);
-    if (setup.resumed) this.loadConversation(setup.resumed.messages, setup.resumed.path);
+    if (setup.resumed) this.loadConversation(setup.resumed);
     for (const warning of [...setup.warnings, ...setup.sessionWarnings]) this.view.chat.notice("warning", warning);
     for (const warning of this.keymap.warnings) this.view.chat.notice("warning", warning);
     if (this.missingKey()) this.view.chat.notice("warning", `${this.missingKey()} Until then, prompts are not sent.`);
     const status = this.view.status.state;
     status.phase = agent.state.isStreaming ? "working" : "idle";
     this.refreshModel();
+    this.refreshContext();
     status.session = setup.session ? undefined : "no session file";
     this.watchSession(setup.session);
     for (const item of this.waiting.splice(0)) this.send(item.text, item.kind, item.images);
@@ -124,11 +129,23 @@ export class DashboardController implements SlashContext {
     });
   }
 
-  private loadConversation(messages: readonly Message[], path: string): void {
+  /** A resumed session: what the model will be sent is shown; tokens and cost count the whole file. */
+  private loadConversation(session: LoadedSession): void {
+    const { messages, stats } = session;
     this.view.chat.loadMessages(messages);
     this.view.files.loadMessages(messages);
-    for (const m of messages) if (m.role === "assistant") this.countUsage(m);
-    this.view.chat.notice("info", `Resumed ${path} (${messages.length} messages).`);
+    this.tokens = stats.tokens;
+    this.cachedTokens = stats.cachedTokens;
+    this.cost = stats.cost;
+    this.view.status.state.tokens = stats.tokens;
+    this.view.status.state.cachedTokens = stats.cachedTokens;
+    this.view.status.state.cost = stats.cost;
+    const shown = messages.filter((m) => !(m.role === "user" && m.origin === "summary")).length;
+    const notes = [`${stats.messages} messages`];
+    if (shown < stats.messages) notes.push(`the ${shown} newest shown${session.compaction ? ", the older ones as the summary above" : ""}`);
+    if (session.older) notes.push(`${session.older.count} older ones did not fit the context window and are summarised before the next request`);
+    if (session.older?.omitted) notes.push(`the ${session.older.omitted.count} oldest are left out of that summary to bound its cost`);
+    this.view.chat.notice("info", `Resumed ${session.path} (${notes.join("; ")}).`);
     for (const m of messages) if (m.role === "user" && (m.origin ?? "prompt") === "prompt") this.view.input.history.add(m.content);
   }
 
@@ -175,6 +192,14 @@ export class DashboardController implements SlashContext {
         break;
       case "message_end":
         this.countUsage(event.message);
+        this.refreshContext();
+        break;
+      case "compaction_start":
+        status.phase = "working";
+        break;
+      case "compaction_end":
+        if (!this.working) status.phase = "idle";
+        this.refreshContext();
         break;
       case "retry":
         status.retry = `retrying in ${formatWait(event.delayMs)}, attempt ${event.attempt}/${event.maxAttempts}`;
@@ -189,12 +214,21 @@ export class DashboardController implements SlashContext {
       case "model_change":
       case "thinking_change":
         this.refreshModel();
+        this.refreshContext();
         break;
       default:
         break;
     }
     status.jobsUp = view.jobs.runningCount;
     if (changed) this.scheduler.request();
+  }
+
+  /** The status bar's context meter, from the agent's measure of the next request. */
+  private refreshContext(): void {
+    const agent = this.setup?.coding.agent;
+    if (!agent) return;
+    const usage = agent.contextUsage();
+    this.view.status.state.context = { percent: usage.percent, window: usage.window, compactAt: (usage.triggerAt / usage.window) * 100 };
   }
 
   private refreshModel(): void {
@@ -248,6 +282,11 @@ export class DashboardController implements SlashContext {
       return;
     }
     const agent = setup.coding.agent;
+    if (this.compacting) {
+      this.waiting.push({ text, kind, images });
+      this.view.chat.notice("info", `Sent once compacting ends: "${text.length > 60 ? `${text.slice(0, 59)}…` : text}".`);
+      return;
+    }
     if (images.length > 0) {
       void this.sendWithImages(text, kind, images);
       return;
@@ -450,12 +489,35 @@ export class DashboardController implements SlashContext {
   }
 
   showContext(): void {
-    const report = this.setup?.coding.systemPrompt;
-    if (!report) return this.notice("warning", "The agent is still loading.");
-    const lines = [`System prompt: ${formatTokens(report.tokens)} tokens (estimated).`];
-    if (report.contextFiles.length === 0) lines.push("No AGENTS.md or CLAUDE.md was loaded.");
-    for (const f of report.contextFiles) lines.push(`Loaded ${f.path} (${formatTokens(f.tokens)} tokens)`);
-    this.notice("info", lines.join("\n"));
+    if (!this.setup) return this.notice("warning", "The agent is still loading.");
+    this.notice("info", contextReportLines(this.setup.coding.contextReport()).join("\n"));
+  }
+
+  compact(instructions: string): void {
+    const agent = this.setup?.coding.agent;
+    if (!agent) return this.notice("warning", "The agent is still loading; try again in a moment.");
+    if (agent.state.isStreaming) return this.notice("warning", "The agent is working: /compact once it is idle (Esc stops it).");
+    if (this.missingKey()) return this.notice("error", `Not compacted: ${this.missingKey()}`);
+    this.compacting = true;
+    agent
+      .compact(instructions)
+      .then(
+        (result) => {
+          // A compaction that ran (or failed) is in the chat already, from its events.
+          if (result.note) this.notice("info", result.note);
+        },
+        (error: unknown) => {
+          this.notice("error", `Compacting could not start: ${error instanceof Error ? error.message : String(error)}`);
+        },
+      )
+      .finally(() => {
+        this.compacting = false;
+        this.view.status.state.phase = "idle";
+        const [first, ...rest] = this.waiting.splice(0);
+        if (first) this.send(first.text, "enter", first.images);
+        for (const item of rest) this.send(item.text, "followUp", item.images);
+        this.scheduler.request();
+      });
   }
 
   modelIds(): string[] {

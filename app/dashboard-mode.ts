@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
-import { listSessions } from "../agent/session-file.js";
+import { listSessions } from "../agent/session-list.js";
 import { describeHolder, sessionLockHolder } from "../agent/session-lock.js";
 import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
@@ -159,7 +159,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     sessionSetup = await import("./session-setup.js");
     let sessionPath: string | undefined;
     if (options.resume) {
-      const sessions = listSessions(sessionSetup.sessionRootOf(options, env), options.cwd);
+      const sessions = await listSessions(sessionSetup.sessionRootOf(options, env), options.cwd);
       if (sessions.length === 0) view.chat.notice("info", `No earlier sessions in ${options.cwd}: starting a new one.`);
       else {
         const picked = await choose(`resume a session (${sessions.length})`, sessions.map(sessionRow), "Enter resume · Esc start a new session · Ctrl+D quit");
@@ -169,7 +169,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
     // A session another live pitwall is writing: ask before anything is written to it.
     let fresh = false;
-    const wanted = sessionPath ?? (options.resume ? undefined : sessionSetup.requestedSessionPath(options, env));
+    const wanted = sessionPath ?? (options.resume ? undefined : await sessionSetup.requestedSessionPath(options, env));
     const holder = wanted === undefined ? undefined : sessionLockHolder(wanted);
     if (wanted !== undefined && holder !== undefined) {
       const answer = await choose("this session is open in another pitwall", SESSION_IN_USE_CHOICES, "Enter choose · Esc start a new session · Ctrl+D quit", [
@@ -183,7 +183,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     }
 
     if (!quitEarly) {
-      setup = sessionSetup.createSetup(options, env, { sessionPath, fresh });
+      setup = await sessionSetup.createSetup(options, env, { sessionPath, fresh });
       const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
       const uninstallCleanup = installJobCleanup(setup.coding.jobs);
       jobCleanupInstalled = true;

@@ -1,5 +1,6 @@
 // JSON mode: commands arrive as JSON lines on stdin ({"type":"message"|"steer"|"follow_up",
-// "content":…} or {"type":"interrupt"}); every bus event leaves as one JSON line on stdout, in
+// "content":…}, {"type":"compact","instructions"?:…} or {"type":"interrupt"}); every bus event
+// leaves as one JSON line on stdout, in
 // order, as it happens. A malformed line becomes an `error` event naming the line, and the process
 // keeps going. EOF lets the current and queued work finish, then exits 0 (1 when part of the
 // conversation could not be saved to the session file).
@@ -14,6 +15,7 @@ export type JsonCommand =
   | { type: "message"; content: string }
   | { type: "steer"; content: string }
   | { type: "follow_up"; content: string }
+  | { type: "compact"; instructions?: string }
   | { type: "interrupt" };
 
 const EXAMPLE = '{"type":"message","content":"…"}';
@@ -27,13 +29,17 @@ export function parseJsonCommand(line: string): JsonCommand | { problem: string 
     return { problem: `is not valid JSON (${(error as Error).message}); expected e.g. ${EXAMPLE}` };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: `is not a JSON object; expected e.g. ${EXAMPLE}` };
-  const { type, content } = value as { type?: unknown; content?: unknown };
+  const { type, content, instructions } = value as { type?: unknown; content?: unknown; instructions?: unknown };
   if (type === "interrupt") return { type };
+  if (type === "compact") {
+    if (instructions !== undefined && typeof instructions !== "string") return { problem: 'has type "compact" but "instructions" is not a string' };
+    return instructions ? { type, instructions } : { type };
+  }
   if (type === "message" || type === "steer" || type === "follow_up") {
     if (typeof content !== "string" || content.trim() === "") return { problem: `has type "${type}" but no "content" string` };
     return { type, content };
   }
-  return { problem: `has unknown type ${JSON.stringify(type)}: use message, steer, follow_up or interrupt` };
+  return { problem: `has unknown type ${JSON.stringify(type)}: use message, steer, follow_up, compact or interrupt` };
 }
 
 export async function runJsonMode(setup: Setup, input: Readable, output: Writable): Promise<number> {
@@ -45,13 +51,23 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   for (const warning of setup.sessionWarnings) bus.emit({ type: "error", message: warning, source: "session" });
   if (setup.missingKey) bus.emit({ type: "error", message: setup.missingKey, source: "config" });
 
-  const waiting: string[] = [];
+  // Messages and compactions run one after another, in the order they came.
+  const waiting: Array<{ prompt: string } | { compact: string | undefined }> = [];
   let running: Promise<void> | undefined;
+  let compacting = false;
+  const start = (item: (typeof waiting)[number]): Promise<void> => {
+    compacting = "compact" in item;
+    if ("prompt" in item) return agent.prompt(item.prompt);
+    return agent.compact(item.compact).then((result) => {
+      // A compaction that ran or failed is on the bus already; one with nothing to do says why.
+      if (result.note) bus.emit({ type: "error", message: result.note, source: "input" });
+    });
+  };
   const runNext = (): void => {
     if (running) return;
     const next = waiting.shift();
     if (next === undefined) return;
-    running = agent.prompt(next).finally(() => {
+    running = start(next).finally(() => {
       running = undefined;
       runNext();
     });
@@ -67,13 +83,18 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
       bus.emit({ type: "error", message: `Input line ${lineNumber} ${command.problem}.`, source: "input" });
       continue;
     }
-    const busy = running !== undefined;
+    // A steer or follow-up during a compaction has no run to join: it waits its turn as a message.
+    const busy = running !== undefined && !compacting;
     if (command.type === "interrupt") agent.abort();
+    else if (command.type === "compact") {
+      waiting.push({ compact: command.instructions });
+      runNext();
+    }
     else if (command.type === "steer" && busy) agent.steer(command.content);
     else if (command.type === "follow_up" && busy) agent.followUp(command.content);
     else {
       // A new message while busy waits its turn; a steer or follow-up when idle is simply a message.
-      waiting.push(command.content);
+      waiting.push({ prompt: command.content });
       runNext();
     }
   }
@@ -86,7 +107,7 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
 }
 
 export async function runJsonModeFromCli(options: CliOptions): Promise<number> {
-  const setup = createSetup(options);
+  const setup = await createSetup(options);
   const uninstall = installJobCleanup(setup.coding.jobs);
   try {
     return await runJsonMode(setup, process.stdin, process.stdout);

@@ -1,7 +1,7 @@
 // Print mode from the command line: gathers the prompts (arguments, or stdin when it is piped),
 // lets --resume pick a session from a numbered list, runs, and always ends every job it started.
 import { createInterface } from "node:readline/promises";
-import { listSessions, type SessionSummary } from "../agent/session-file.js";
+import { listSessions, type SessionSummary } from "../agent/session-list.js";
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { runPrintMode } from "./print-mode.js";
@@ -10,13 +10,13 @@ import { createSetup, sessionRootOf } from "./session-setup.js";
 export async function runPrintModeFromCli(options: CliOptions): Promise<number> {
   let sessionPath: string | undefined;
   if (options.resume) {
-    const sessions = listSessions(sessionRootOf(options, process.env), options.cwd);
+    const sessions = await listSessions(sessionRootOf(options, process.env), options.cwd);
     process.stdout.write(formatSessionList(sessions));
     if (options.prompts.length === 0 || sessions.length === 0) return 0;
     sessionPath = await pickSession(sessions);
   }
   const prompts = options.prompts.length > 0 ? options.prompts : [await readStdinPrompt()];
-  const setup = createSetup(options, process.env, { sessionPath });
+  const setup = await createSetup(options, process.env, { sessionPath });
   const uninstall = installJobCleanup(setup.coding.jobs);
   try {
     return await runPrintMode(setup, prompts);
@@ -28,7 +28,7 @@ export async function runPrintModeFromCli(options: CliOptions): Promise<number> 
 }
 
 export async function printSystemPrompt(options: CliOptions): Promise<number> {
-  const setup = createSetup({ ...options, noSession: true, continue: false, resume: false, sessionFile: undefined });
+  const setup = await createSetup({ ...options, noSession: true, continue: false, resume: false, sessionFile: undefined });
   try {
     const report = setup.coding.systemPrompt;
     process.stdout.write(`${report.prompt}\n\n`);

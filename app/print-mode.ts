@@ -47,6 +47,12 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
       case "tool_execution_end":
         if (event.isError) note(`✗ ${event.toolName}: ${firstLine(event.content)}`);
         break;
+      case "compaction_start":
+        note(`compacting the conversation (${event.reason})…`);
+        break;
+      case "compaction_end":
+        note(event.error ? `compacting failed: ${event.error}` : `compacted ${event.tokensBefore} → ${event.tokensAfter} tokens`);
+        break;
       case "error":
         if (event.source === "session") note(`pitwall: ${event.message}`);
         break;
@@ -69,6 +75,10 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
       if (last?.stopReason === "aborted") {
         process.stderr.write("pitwall: aborted\n");
         return 130;
+      }
+      if (last?.stopReason === "length") {
+        process.stderr.write(`pitwall: the reply was cut off: it reached the output limit of ${last.model} (max_tokens). What arrived is above; ask for a shorter answer or for the rest.\n`);
+        return 1;
       }
     }
     const unsaved = closeSession(setup);

@@ -3,10 +3,13 @@
 import { join } from "node:path";
 import { createCodingAgent, UnknownToolError, type CodingAgent } from "../agent/coding-agent.js";
 import type { ThinkingLevel } from "../agent/messages.js";
-import { isProviderName, ModelSpecError, resolveModel, type ModelInfo } from "../agent/models.js";
+import { isProviderName, ModelSpecError, resolveModel, type ModelInfo, type ProviderName } from "../agent/models.js";
 import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections, type Connections } from "../agent/providers/connections.js";
 import { retryPolicyFromEnv } from "../agent/retry.js";
-import { listSessions, SessionFileError, type LoadedSession } from "../agent/session-file.js";
+import { contextBudget, type ContextSettings } from "../agent/context/context-budget.js";
+import { SessionFileError } from "../agent/session-file.js";
+import { newestSession } from "../agent/session-list.js";
+import { olderHistoryOf, type LoadedSession } from "../agent/session-load.js";
 import { SessionLockedError, SessionStore } from "../agent/session-store.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { loadConfig, pitwallHome, type PitwallConfig } from "./config.js";
@@ -42,23 +45,35 @@ export interface SetupChoices {
   fresh?: boolean;
 }
 
+/** The model whose window bounds what a resumed session loads: the one named on the command line, else the session's. */
+function modelForBudget(options: CliOptions, configProvider: ProviderName | undefined, provider: string, model: string): ModelInfo {
+  try {
+    if (options.model) return resolveModel(options.model, options.provider ?? configProvider, "anthropic");
+  } catch {
+    // A bad --model is reported when the setup resolves it; the session's model serves here.
+  }
+  const sessionProvider = isProviderName(provider) ? provider : "anthropic";
+  return resolveModel(model || undefined, options.provider ?? sessionProvider, sessionProvider);
+}
+
 export function sessionRootOf(options: CliOptions, env: NodeJS.ProcessEnv): string {
   return options.sessionDir ?? join(pitwallHome(env), "sessions");
 }
 
 /** The session file the command line asks to continue (--session, or the newest for --continue), if any. */
-export function requestedSessionPath(options: CliOptions, env: NodeJS.ProcessEnv): string | undefined {
+export async function requestedSessionPath(options: CliOptions, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   if (options.sessionFile) return options.sessionFile;
-  if (options.continue) return listSessions(sessionRootOf(options, env), options.cwd)[0]?.path;
+  if (options.continue) return newestSession(sessionRootOf(options, env), options.cwd);
   return undefined;
 }
 
-export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = process.env, choices: SetupChoices = {}): Setup {
+export async function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = process.env, choices: SetupChoices = {}): Promise<Setup> {
   const home = pitwallHome(env);
   const { config, warnings } = loadConfig(home);
   const sessionRoot = sessionRootOf(options, env);
+  const context: ContextSettings = { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt };
 
-  const resumePath = choices.fresh ? undefined : (choices.sessionPath ?? requestedSessionPath(options, env));
+  const resumePath = choices.fresh ? undefined : (choices.sessionPath ?? (await requestedSessionPath(options, env)));
   const sessionWarnings: string[] = [];
   if (!resumePath && !choices.fresh && options.continue) sessionWarnings.push(`No earlier session in ${options.cwd}: starting a new one.`);
 
@@ -71,14 +86,19 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
   };
   const connections = resolveConnections(flags, env);
   const secrets = [connections.anthropic.apiKey, connections.openai.apiKey].filter((k): k is string => Boolean(k));
+  // Only what the model in force can be sent is loaded; older messages stay on disk.
+  const budgetFor = (provider: string, model: string): number => {
+    const budget = contextBudget(modelForBudget(options, config.provider, provider, model), context);
+    return budget.window - budget.reserve;
+  };
   if (resumePath) {
     try {
-      resumed = SessionStore.open(resumePath, { secrets });
+      resumed = await SessionStore.open(resumePath, { secrets, budgetFor });
     } catch (error) {
       if (error instanceof SessionFileError) throw new UsageError(error.message);
       if (!(error instanceof SessionLockedError)) throw error;
       // Two writers would interleave their records: continue in a copy, and say so.
-      resumed = SessionStore.fork(error.session, { root: sessionRoot, cwd: options.cwd, pitwallVersion: pitwallVersion(), secrets });
+      resumed = await SessionStore.fork(error.session, { root: sessionRoot, cwd: options.cwd, pitwallVersion: pitwallVersion(), secrets });
       sessionWarnings.push(forkedWarning(error, resumed.store.path));
     }
     sessionWarnings.push(...resumed.session.warnings);
@@ -108,7 +128,9 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
       pitwallHome: home,
       jobSettings: options.bashYieldMs !== undefined ? { defaultYieldMs: options.bashYieldMs } : undefined,
       messages: resumed?.session.messages,
+      olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
       retry: retryPolicyFromEnv(env),
+      context,
     });
   } catch (error) {
     if (error instanceof UnknownToolError) throw new UsageError(`--tools: ${error.message}`);

@@ -20,6 +20,8 @@ export interface StatusState {
   cachedTokens?: number;
   cost: number | null;
   jobsUp: number;
+  /** How full the context window is: "41% of 200k", coloured as it nears the compaction threshold. */
+  context?: { percent: number; window: number; compactAt: number };
   retry?: string;
   error?: string;
   /** A short-lived message ("press Ctrl+C again to quit"). */
@@ -44,6 +46,14 @@ const QUESTION = attr({ bg: Color.yellow, fg: Color.black, bold: true });
 interface Item {
   spans: Span[];
   priority: number;
+}
+
+/** Green while there is room, yellow past half of the compaction threshold, red from it on. */
+function contextMeter(context: NonNullable<StatusState["context"]>): Span {
+  const percent = Math.round(context.percent);
+  const colour = context.percent >= context.compactAt ? Color.red : context.percent >= context.compactAt / 2 ? Color.yellow : Color.green;
+  const window = formatTokens(context.window).replace(/\.0([kM])$/, "$1");
+  return { text: `${percent}% of ${window}`, attr: attr({ bg: Color.black, fg: colour }) };
 }
 
 export class StatusBar extends PaneBox {
@@ -74,6 +84,7 @@ export class StatusBar extends PaneBox {
       const thinking = s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
       items.push({ spans: [{ text: `${s.model}${thinking}`, attr: BAR }], priority: 7 });
     }
+    if (s.context) items.push({ spans: [contextMeter(s.context)], priority: 6.5 });
     const cached = s.cachedTokens ? ` (${formatTokens(s.cachedTokens)} cached)` : "";
     items.push({ spans: [{ text: `${formatTokens(s.tokens)} tok${cached} · ${formatCost(s.cost)}`, attr: BAR }], priority: 6 });
     if (s.jobsUp > 0) items.push({ spans: [{ text: `${s.jobsUp} job${s.jobsUp === 1 ? "" : "s"} up`, attr: READY }], priority: 5 });

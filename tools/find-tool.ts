@@ -4,6 +4,7 @@
 import { join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted, ToolAbortedError } from "./aborted.js";
+import { capHeadBytes, MAX_RESULT_BYTES } from "./output-cap.js";
 import { displayPath } from "./resolve-path.js";
 import { anyDepth, ignoredNote, listFiles, resolveSearchRoot } from "./search-scope.js";
 import type { AgentTool } from "./tool.js";
@@ -42,7 +43,7 @@ const description = [
   "with a slash it is matched against the path from the search folder (\"src/**/*.ts\").",
   "Paths come back sorted, relative to the working directory. Files ignored by .gitignore, .ignore or git's",
   "excludes are left out (include_ignored: true includes them), as are node_modules and .git, unless the",
-  `pattern names them ("dist/**/*.js"). At most ${FIND_DEFAULT_LIMIT} paths by default (limit up to ${FIND_MAX_LIMIT});`,
+  `pattern names them ("dist/**/*.js"). At most ${FIND_DEFAULT_LIMIT} paths by default (limit up to ${FIND_MAX_LIMIT}) and ${MAX_RESULT_BYTES / 1024} KB;`,
   "when there are more, the result says how many and what to call next.",
 ].join(" ");
 
@@ -80,8 +81,13 @@ export function createFindTool(cwd: string): AgentTool<typeof findToolSchema, Fi
       if (files.length === 0) {
         return { content: `No files match ${params.pattern} under ${root.spokenPath}.${ignoredNote(ignored)}`, details };
       }
-      let content = shown.join("\n");
-      if (details.truncated) {
+      const cut = capHeadBytes(shown.join("\n"), MAX_RESULT_BYTES - 300);
+      let content = cut.text;
+      if (cut.truncated) {
+        details.truncated = true;
+        details.shown = cut.shownLines;
+        content += `\n\n[Showing ${cut.shownLines} of ${files.length} paths: one result holds at most ${MAX_RESULT_BYTES / 1024} KB. Narrow the pattern or path]`;
+      } else if (details.truncated) {
         const pathPart = params.path === undefined ? "" : `, path=${JSON.stringify(params.path)}`;
         const next =
           limit < FIND_MAX_LIMIT

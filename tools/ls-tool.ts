@@ -5,6 +5,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted } from "./aborted.js";
+import { capHeadBytes, MAX_RESULT_BYTES } from "./output-cap.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { resolveSearchRoot } from "./search-scope.js";
 import type { AgentTool } from "./tool.js";
@@ -79,8 +80,13 @@ export function createLsTool(cwd: string): AgentTool<typeof lsToolSchema, LsTool
         const folder = root.shownPath === "." ? "The working directory" : root.shownPath;
         return { content: ignored.length === 0 ? `${folder} is empty.` : `${folder} has only ignored entries.\n\n${ignoredLine}`, details };
       }
-      let content = shown.join("\n");
-      if (details.truncated) {
+      const cut = capHeadBytes(shown.join("\n"), MAX_RESULT_BYTES - 300);
+      let content = cut.text;
+      if (cut.truncated) {
+        details.truncated = true;
+        details.shown = cut.shownLines;
+        content += `\n\n[Showing ${cut.shownLines} of ${names.length} entries: one result holds at most ${MAX_RESULT_BYTES / 1024} KB. Use find with a pattern to narrow.]`;
+      } else if (details.truncated) {
         const pathPart = params.path === undefined ? "" : `path=${JSON.stringify(params.path)}, `;
         const next =
           limit < LS_MAX_LIMIT

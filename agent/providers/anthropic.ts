@@ -115,7 +115,7 @@ export function buildParams(request: ProviderRequest): MessageCreateParamsStream
   markCacheBreakpoints(messages, MAX_CACHE_BREAKPOINTS - (lastTool ? 1 : 0) - (request.systemPrompt ? 1 : 0));
   return {
     model: model.id,
-    max_tokens: thinking.maxTokens,
+    max_tokens: request.maxOutputTokens !== undefined ? Math.min(request.maxOutputTokens, thinking.maxTokens) : thinking.maxTokens,
     stream: true,
     system: request.systemPrompt ? [{ type: "text", text: request.systemPrompt, cache_control: { type: "ephemeral" } }] : undefined,
     messages,

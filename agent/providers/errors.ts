@@ -1,5 +1,8 @@
 // Turns whatever an SDK threw into a ProviderError whose message says what happened and what to do
 // next, and decides whether trying again can help (429, 5xx, dropped connections: yes; 4xx: no).
+// A request longer than the model's context window is its own kind, "overflow": the agent loop
+// answers it by compacting the conversation, not by waiting.
+import { isContextOverflow } from "../context/overflow.js";
 import { ProviderError } from "./provider.js";
 
 export interface FailureContext {
@@ -30,6 +33,15 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
   const e = (typeof error === "object" && error !== null ? error : { message: String(error) }) as HttpLikeError;
   const status = typeof e.status === "number" ? e.status : undefined;
   const serverMessage = extractServerMessage(e);
+  const overflowText = `${errorCodeOf(e.error) ?? ""} ${serverMessage}`;
+  if (status !== undefined && isContextOverflow(status, overflowText)) {
+    const said = serverMessage ? ` (${serverMessage})` : "";
+    return new ProviderError(`${context.label} rejected the request as longer than the context window of ${context.model}${said}.`, "overflow", {
+      status,
+      retryable: false,
+      detail: serverMessage,
+    });
+  }
   if (status !== undefined) {
     const retryAfterMs = retryAfterFrom(e.headers);
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
@@ -37,7 +49,7 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
   }
   const errorType = errorTypeOf(e.error);
   // An error event inside the stream (Anthropic sends overloaded_error this way).
-  if (errorType) return inStreamError(errorType, serverMessage, context);
+  if (errorType) return inStreamError(`${errorType} ${errorCodeOf(e.error) ?? ""}`.trim(), serverMessage, context);
   const code = connectionCode(e);
   const where = context.baseUrl ?? context.label;
   if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
@@ -59,6 +71,9 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
  * Responses API's `error` and `response.failed`): retried when the type says the server was busy.
  */
 export function inStreamError(errorType: string, serverMessage: string, context: FailureContext): ProviderError {
+  if (isContextOverflow(undefined, `${errorType} ${serverMessage}`)) {
+    return new ProviderError(`${context.label} rejected the request as longer than the context window of ${context.model} (${serverMessage}).`, "overflow", { retryable: false, detail: serverMessage });
+  }
   const retryable = /overloaded|api_error|server_error|rate_limit|timeout/i.test(errorType);
   return new ProviderError(`${context.label} reported ${errorType} mid-stream: ${serverMessage}`, "stream", { retryable, detail: serverMessage });
 }
@@ -93,6 +108,14 @@ function errorTypeOf(body: unknown): string | undefined {
   const inner = (body as { error?: unknown }).error;
   const type = typeof inner === "object" && inner !== null ? (inner as { type?: unknown }).type : (body as { type?: unknown }).type;
   return typeof type === "string" && type !== "error" ? type : undefined;
+}
+
+/** OpenAI's machine-readable `code` (context_length_exceeded, …). */
+function errorCodeOf(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const inner = (body as { error?: unknown }).error;
+  const code = typeof inner === "object" && inner !== null ? (inner as { code?: unknown }).code : (body as { code?: unknown }).code;
+  return typeof code === "string" ? code : undefined;
 }
 
 function connectionCode(e: HttpLikeError): string | undefined {

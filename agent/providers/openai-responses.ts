@@ -170,6 +170,7 @@ export function buildResponsesParams(request: ProviderRequest, official: boolean
     input: toResponsesInput(withoutImagesFor(model, request.messages), model.id),
     ...(tools.length ? { tools } : {}),
     ...reasoningParams(effort, effort !== undefined || (official && model.reasoning)),
+    ...(request.maxOutputTokens !== undefined ? { max_output_tokens: request.maxOutputTokens } : {}),
   };
 }
 

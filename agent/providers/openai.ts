@@ -94,6 +94,8 @@ export function buildParams(request: ProviderRequest, official: boolean): ChatCo
     messages: toOpenAIMessages(request.systemPrompt, withoutImagesFor(request.model, request.messages)),
     ...(tools.length ? { tools } : {}),
     ...(effort ? { reasoning_effort: effort } : {}),
+    // OpenAI's own API wants max_completion_tokens; compatible servers know max_tokens.
+    ...(request.maxOutputTokens !== undefined ? (official ? { max_completion_tokens: request.maxOutputTokens } : { max_tokens: request.maxOutputTokens }) : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export interface ProviderRequest {
   messages: Message[];
   tools: ToolSpec[];
   thinkingLevel: ThinkingLevel;
+  /** Caps the reply below what the model and thinking level would allow (a compaction's summary). */
+  maxOutputTokens?: number;
 }
 
 /**
@@ -49,7 +51,9 @@ export type ProviderErrorKind =
   /** The server sent an error event inside the stream (e.g. overloaded). */
   | "stream"
   /** Nothing was sent: pitwall is not configured for this provider (no key, …). */
-  | "config";
+  | "config"
+  /** The request was longer than the model's context window: compacting the conversation helps. */
+  | "overflow";
 
 export class ProviderError extends Error {
   constructor(

@@ -211,6 +211,20 @@ export class ToolEntry extends ChatEntry {
   }
 }
 
+/** A resumed session's summary of its compacted turns: one line saying so, and the summary's first point. */
+export class SummaryEntry extends ChatEntry {
+  constructor(readonly text: string) {
+    super();
+  }
+
+  protected render(ctx: RenderContext): StyledLine[] {
+    const inside = /<summary>\n([\s\S]*)\n<\/summary>/.exec(this.text)?.[1] ?? this.text;
+    const first = sanitizeText(inside).split("\n").filter((l) => !/^\s*#/.test(l)).map((l) => l.replace(/^[\s*-]+/, "").trim()).find((l) => l) ?? "";
+    const head = "≡ earlier turns were compacted; the model continues from their summary: ";
+    return wrapLine([{ text: head, attr: STYLE.thinkingHead }, { text: first, attr: STYLE.thinking }], ctx.width, { indent: 2 });
+  }
+}
+
 export type NoticeLevel = "info" | "warning" | "error";
 
 export class NoticeEntry extends ChatEntry {

@@ -5,7 +5,8 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readSession, sessionFolder } from "../../agent/session-file.js";
+import { sessionFolder } from "../../agent/session-file.js";
+import { loadSession } from "../../agent/session-load.js";
 import { waitUntil } from "../helpers/conditions.js";
 import { cliEnv, runCli, startCli } from "../helpers/cli-process.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
@@ -83,7 +84,7 @@ describe("two pitwalls on one session", SLOW, () => {
       );
       expect(readFileSync(join(folder, original!), "utf8")).toBe(before);
       const copy = sessionFiles(folder).find((name) => name !== original)!;
-      const copied = readSession(join(folder, copy));
+      const copied = await loadSession(join(folder, copy));
       expect(copied.header.forkedFrom).toBe(join(folder, original!));
       expect(copied.messages.map((m) => m.role)).toEqual(["user", "user", "assistant"]);
     } finally {
@@ -110,7 +111,7 @@ describe("a damaged session still resumes", SLOW, () => {
     expect(resumed.stderr).toContain("the last line (6) was cut off");
     expect(resumed.stderr).not.toMatch(/TypeError|at .*\.js:\d+/);
     expect(llm.requests[1]!.transcript).toContain("first answer");
-    const reloaded = readSession(path);
+    const reloaded = await loadSession(path);
     expect(reloaded.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
   });
 });

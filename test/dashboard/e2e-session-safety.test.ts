@@ -5,7 +5,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { emptyUsage } from "../../agent/messages.js";
-import { readSession } from "../../agent/session-file.js";
+import { loadSession } from "../../agent/session-load.js";
 import { SessionStore } from "../../agent/session-store.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
 
@@ -70,7 +70,7 @@ describe("session safety in the dashboard", () => {
     const folder = dirname(other.path);
     const copies = readdirSync(folder).filter((name) => name.endsWith(".jsonl") && name !== basename(other.path));
     expect(copies).toHaveLength(1);
-    const copy = readSession(join(folder, copies[0]!));
+    const copy = await loadSession(join(folder, copies[0]!));
     expect(copy.header.forkedFrom).toBe(other.path);
     expect(copy.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
   }, 60_000);

@@ -109,6 +109,7 @@ export function openaiError(error: FakeError): ErrorReply {
       message: error.message ?? `fake LLM: scripted ${error.status} error`,
       param: null,
       ...errorKindFor(error.status),
+      ...(error.code !== undefined ? { code: error.code } : {}),
     },
   };
   return {

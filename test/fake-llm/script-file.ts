@@ -32,6 +32,7 @@ const ReplySchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    estimateUsage: Type.Optional(Type.Boolean()),
     stopReason: Type.Optional(Type.Union([Type.Literal("stop"), Type.Literal("length"), Type.Literal("toolUse")])),
     chunkSize: Type.Optional(Type.Integer({ minimum: 1 })),
     delayMs: Type.Optional(Count),
@@ -53,6 +54,7 @@ const ErrorSchema = Type.Object(
     status: Type.Integer({ minimum: 400, maximum: 599 }),
     message: Type.Optional(Type.String()),
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+    code: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

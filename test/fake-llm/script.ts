@@ -25,6 +25,11 @@ export interface FakeReply {
   /** Streamed after the text, in order; each call's arguments JSON is split across several deltas. */
   toolCalls?: FakeToolCall[];
   usage?: FakeUsage;
+  /**
+   * Report usage as a real server would, from sizes: input tokens = the request body's bytes / 4,
+   * output tokens = the reply's characters / 4. Ignored when `usage` is given.
+   */
+  estimateUsage?: boolean;
   /** Default: "toolUse" when toolCalls are present, else "stop". */
   stopReason?: "stop" | "length" | "toolUse";
   /** Characters per text/thinking/arguments delta. Default 5, so tests see many deltas. */
@@ -53,6 +58,8 @@ export interface FakeError {
   message?: string;
   /** Extra response headers, e.g. {"retry-after": "0"}. */
   headers?: Record<string, string>;
+  /** OpenAI's error `code` (e.g. "context_length_exceeded"); Anthropic bodies have none. */
+  code?: string;
 }
 
 export type FakeScript = FakeReply | FakeError | ((request: RecordedRequest) => FakeReply | FakeError);
@@ -76,6 +83,8 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body (undefined when the body was not JSON). */
   body: unknown;
+  /** Size of the body as received. */
+  bodyBytes: number;
   /** The body when it is a JSON object, else {}: handy for `json.model`, `json.tools`, … */
   json: Record<string, unknown>;
   /**
@@ -102,6 +111,12 @@ export interface FakeLlm {
   enqueue(...scripts: FakeScript[]): void;
   /** Used when the queue is empty. Default (undefined): a 500 saying "fake LLM: no scripted reply left". */
   setFallback(script: FakeScript | undefined): void;
+  /**
+   * Answers summary requests (no tools offered, a system prompt that asks for a summary: what an
+   * agent sends to compact its conversation) with this script instead of taking from the queue.
+   * Undefined (the default): they take from the queue like any request.
+   */
+  setSummaryReply(script: FakeScript | undefined): void;
   /** Resolves when `count` requests have arrived (1-based) with the count-th; rejects after timeoutMs. */
   waitForRequest(count: number, timeoutMs?: number): Promise<RecordedRequest>;
   /** Resolves with the first request (already received or still to come) the predicate accepts. */
@@ -113,4 +128,6 @@ export interface FakeLlm {
 export interface FakeLlmOptions {
   /** Default 0: any free port. */
   port?: number;
+  /** Keep only the newest this many requests in `requests` (a soak run sends thousands). Default: all. */
+  keepRequests?: number;
 }

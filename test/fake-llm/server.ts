@@ -23,19 +23,24 @@ const ROUTES: Record<string, FakeApi> = {
 };
 
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
-  const log = new RequestLog();
+  const log = new RequestLog(options.keepRequests);
   const queue: FakeScript[] = [];
   let fallback: FakeScript | undefined;
+  let summaryReply: FakeScript | undefined;
 
   const nextOutcome = (request: RecordedRequest): FakeReply | FakeError => {
-    const script = queue.shift() ?? fallback ?? NO_REPLY_LEFT;
-    if (typeof script !== "function") return script;
-    try {
-      return script(request);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return { kind: "error", status: 500, message: `fake LLM: the scripted reply function threw: ${reason}` };
+    const script = (summaryReply && isSummaryRequest(request) ? summaryReply : undefined) ?? queue.shift() ?? fallback ?? NO_REPLY_LEFT;
+    let outcome: FakeReply | FakeError;
+    if (typeof script !== "function") outcome = script;
+    else {
+      try {
+        outcome = script(request);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return { kind: "error", status: 500, message: `fake LLM: the scripted reply function threw: ${reason}` };
+      }
     }
+    return outcome.kind === "reply" && outcome.estimateUsage && !outcome.usage ? { ...outcome, usage: estimatedUsage(request, outcome) } : outcome;
   };
 
   const handleModelRequest = async (api: FakeApi, req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -53,6 +58,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       method: req.method ?? "",
       headers: { ...req.headers },
       body,
+      bodyBytes: Buffer.byteLength(raw),
       json,
       transcript: transcriptOf(body),
       images: imagesOf(body),
@@ -127,6 +133,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     setFallback: (script) => {
       fallback = script;
     },
+    setSummaryReply: (script) => {
+      summaryReply = script;
+    },
     waitForRequest: (count, timeoutMs) => log.waitForRequest(count, timeoutMs),
     waitFor: (predicate, timeoutMs) => log.waitFor(predicate, timeoutMs),
     close: () => {
@@ -139,6 +148,18 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return closing;
     },
   };
+}
+
+/** A request offering no tools whose system prompt asks for a summary: an agent compacting its conversation. */
+function isSummaryRequest(request: RecordedRequest): boolean {
+  const tools = request.json["tools"];
+  if (Array.isArray(tools) && tools.length > 0) return false;
+  return request.transcript.split("\n").some((line) => line.startsWith("system:") && /summar/i.test(line));
+}
+
+function estimatedUsage(request: RecordedRequest, reply: FakeReply): { input: number; output: number } {
+  const replyChars = (reply.text ?? "").length + (reply.thinking ?? "").length + (reply.toolCalls ?? []).reduce((n, c) => n + JSON.stringify(c.arguments).length, 0);
+  return { input: Math.ceil(request.bodyBytes / 4), output: Math.ceil(replyChars / 4) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -9,7 +9,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { EventBus } from "../../agent/event-bus.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { Message } from "../../agent/messages.js";
-import { legacySessionFolderName, listSessions, readSession, SessionFileError, sessionFolder } from "../../agent/session-file.js";
+import { legacySessionFolderName, SessionFileError, sessionFolder } from "../../agent/session-file.js";
+import { listSessions } from "../../agent/session-list.js";
+import { loadSession } from "../../agent/session-load.js";
 import { lockPathOf, sessionLockHolder } from "../../agent/session-lock.js";
 import { SessionLockedError, SessionStore, type WriteFn } from "../../agent/session-store.js";
 import { waitUntil } from "../helpers/conditions.js";
@@ -33,8 +35,8 @@ function newStore(cwd = "/home/me/project", write?: WriteFn, retryMs?: number): 
   return store;
 }
 
-function contents(store: SessionStore): string[] {
-  return readSession(store.path).messages.map((m) => (m.role === "user" ? m.content : m.role));
+async function contents(store: SessionStore): Promise<string[]> {
+  return (await loadSession(store.path)).messages.map((m) => (m.role === "user" ? m.content : m.role));
 }
 
 function errno(code: string): NodeJS.ErrnoException {
@@ -64,22 +66,22 @@ function limitedDisk(): { room: number; write: WriteFn } {
 }
 
 describe("every record starts on a fresh line", () => {
-  it("a torn tail left by a crash is ended before the next record, which survives the next load", () => {
+  it("a torn tail left by a crash is ended before the next record, which survives the next load", async () => {
     const first = newStore();
     first.recordMessage(user("one"));
     first.close();
     appendFileSync(first.path, '{"type":"message","message":{"role":"user","cont');
-    const { store, session } = SessionStore.open(first.path);
+    const { store, session } = await SessionStore.open(first.path);
     stores.push(store);
     expect(session.warnings).toEqual([expect.stringContaining("the last line (3) was cut off")]);
     store.recordMessage(user("two"));
     store.recordMessage(user("three"));
-    const loaded = readSession(first.path);
+    const loaded = await loadSession(first.path);
     expect(loaded.messages.map((m) => (m as { content: string }).content)).toEqual(["one", "two", "three"]);
     expect(loaded.warnings).toEqual([expect.stringContaining("line 3 is not valid JSON")]);
   });
 
-  it("a short write (a disk filling up mid-record) is finished where it stopped once there is room", () => {
+  it("a short write (a disk filling up mid-record) is finished where it stopped once there is room", async () => {
     const disk = limitedDisk();
     const store = newStore(undefined, disk.write);
     store.recordMessage(user("one"));
@@ -90,12 +92,12 @@ describe("every record starts on a fresh line", () => {
     disk.room = Number.POSITIVE_INFINITY;
     store.recordMessage(user("three"));
     expect(store.unsavedRecords).toBe(0);
-    const loaded = readSession(store.path);
+    const loaded = await loadSession(store.path);
     expect(loaded.warnings).toEqual([]);
-    expect(contents(store)).toEqual(["one", "two: this record does not fit", "three"]);
+    expect(await contents(store)).toEqual(["one", "two: this record does not fit", "three"]);
   });
 
-  it("a short write followed by a crash leaves one skipped line; the next pitwall starts a fresh one", () => {
+  it("a short write followed by a crash leaves one skipped line; the next pitwall starts a fresh one", async () => {
     const disk = limitedDisk();
     const crashed = newStore(undefined, disk.write);
     crashed.recordMessage(user("one"));
@@ -104,10 +106,10 @@ describe("every record starts on a fresh line", () => {
     // The process dies here: its lock goes with it (played by removing the lock file).
     rmSync(lockPathOf(crashed.path));
     stores.splice(stores.indexOf(crashed), 1);
-    const { store } = SessionStore.open(crashed.path);
+    const { store } = await SessionStore.open(crashed.path);
     stores.push(store);
     store.recordMessage(user("after"));
-    const loaded = readSession(crashed.path);
+    const loaded = await loadSession(crashed.path);
     expect(loaded.messages.map((m) => (m as { content: string }).content)).toEqual(["one", "after"]);
     expect(loaded.warnings).toEqual([expect.stringContaining("line 3 is not valid JSON")]);
   });
@@ -122,7 +124,7 @@ describe("every line is validated", () => {
     return store.path;
   }
 
-  it("skips well-formed but wrong-shaped lines with one warning each, naming the line", () => {
+  it("skips well-formed but wrong-shaped lines with one warning each, naming the line", async () => {
     const path = sessionWith([
       '{"type":"message"}',
       "null",
@@ -134,7 +136,7 @@ describe("every line is validated", () => {
       '{"type":"thinking_change","level":"extreme","timestamp":"t"}',
       JSON.stringify({ type: "message", message: user("last") }),
     ]);
-    const loaded = readSession(path);
+    const loaded = await loadSession(path);
     expect(loaded.messages.map((m) => (m as { content: string }).content)).toEqual(["first", "last"]);
     expect(loaded.warnings).toEqual([
       `${path}: line 3, a "message" record, has the wrong shape (/message: Expected required property); it was skipped.`,
@@ -148,7 +150,7 @@ describe("every line is validated", () => {
     ]);
   });
 
-  it("a newer format version warns once; unknown record types warn and are skipped", () => {
+  it("a newer format version warns once; unknown record types warn and are skipped", async () => {
     const store = newStore();
     store.recordMessage(user("first"));
     store.close();
@@ -156,38 +158,38 @@ describe("every line is validated", () => {
     const newer = { ...(JSON.parse(header!) as object), version: 2 };
     writeFileSync(
       store.path,
-      [JSON.stringify(newer), ...rest.filter(Boolean), '{"type":"compaction","summary":"…"}', '{"type":"compaction","summary":"…"}', JSON.stringify({ type: "message", message: user("second") })]
+      [JSON.stringify(newer), ...rest.filter(Boolean), '{"type":"branch_summary","summary":"…"}', '{"type":"branch_summary","summary":"…"}', JSON.stringify({ type: "message", message: user("second") })]
         .map((l) => `${l}\n`)
         .join(""),
     );
-    const loaded = readSession(store.path);
+    const loaded = await loadSession(store.path);
     expect(loaded.messages).toHaveLength(2);
     expect(loaded.warnings).toEqual([
       expect.stringContaining("was written by a newer pitwall (session format 2; this one reads 1)"),
-      `${store.path}: lines 3, 4: unknown record type "compaction" (from a newer pitwall?); skipped.`,
+      `${store.path}: lines 3, 4: unknown record type "branch_summary" (from a newer pitwall?); skipped.`,
     ]);
   });
 
-  it("a file whose first line is not a session header is a clear error, not a TypeError", () => {
+  it("a file whose first line is not a session header is a clear error, not a TypeError", async () => {
     const path = join(root, "x.jsonl");
     writeFileSync(path, '{"type":"message"}\n');
-    expect(() => readSession(path)).toThrow(SessionFileError);
-    expect(() => readSession(path)).toThrow(`${path} is not a pitwall session: line 1 should be its session header (/version: Expected required property).`);
+    await expect(loadSession(path)).rejects.toThrow(SessionFileError);
+    await expect(loadSession(path)).rejects.toThrow(`${path} is not a pitwall session: line 1 should be its session header (/version: Expected required property).`);
     writeFileSync(path, "null\n");
-    expect(() => readSession(path)).toThrow(SessionFileError);
+    await expect(loadSession(path)).rejects.toThrow(SessionFileError);
   });
 });
 
 describe("one folder per exact working directory", () => {
-  it("/x/a-b/c and /x/a/b-c get different folders and never see each other's sessions", () => {
+  it("/x/a-b/c and /x/a/b-c get different folders and never see each other's sessions", async () => {
     expect(sessionFolder(root, "/x/a-b/c")).not.toBe(sessionFolder(root, "/x/a/b-c"));
     newStore("/x/a-b/c").recordMessage(user("project a-b/c"));
     newStore("/x/a/b-c").recordMessage(user("project a/b-c"));
-    expect(listSessions(root, "/x/a-b/c").map((s) => s.firstPrompt)).toEqual(["project a-b/c"]);
-    expect(listSessions(root, "/x/a/b-c").map((s) => s.firstPrompt)).toEqual(["project a/b-c"]);
+    expect((await listSessions(root, "/x/a-b/c")).map((s) => s.firstPrompt)).toEqual(["project a-b/c"]);
+    expect((await listSessions(root, "/x/a/b-c")).map((s) => s.firstPrompt)).toEqual(["project a/b-c"]);
   });
 
-  it("old-style folders are still found, but only sessions whose header names this cwd", () => {
+  it("old-style folders are still found, but only sessions whose header names this cwd", async () => {
     // Both projects wrote into the one old folder: "--x-a-b-c--".
     const legacy = join(root, legacySessionFolderName("/x/a-b/c"));
     expect(legacy).toBe(join(root, legacySessionFolderName("/x/a/b-c")));
@@ -200,38 +202,38 @@ describe("one folder per exact working directory", () => {
       writeFileSync(join(legacy, file), `${JSON.stringify(header)}\n${JSON.stringify({ type: "message", message: user(prompt) })}\n`);
     }
     newStore("/x/a-b/c").recordMessage(user("new a-b/c"));
-    expect(listSessions(root, "/x/a-b/c").map((s) => s.firstPrompt).sort()).toEqual(["new a-b/c", "old a-b/c"]);
-    expect(listSessions(root, "/x/a/b-c").map((s) => s.firstPrompt)).toEqual(["old a/b-c"]);
+    expect((await listSessions(root, "/x/a-b/c")).map((s) => s.firstPrompt).sort()).toEqual(["new a-b/c", "old a-b/c"]);
+    expect((await listSessions(root, "/x/a/b-c")).map((s) => s.firstPrompt)).toEqual(["old a/b-c"]);
   });
 });
 
 describe("one live writer per session", () => {
-  it("a session being written is locked; opening it fails with the holder, and fork continues in a copy", () => {
+  it("a session being written is locked; opening it fails with the holder, and fork continues in a copy", async () => {
     const first = newStore();
     first.recordMessage(user("one"));
     first.recordMessage(user("two"));
     expect(sessionLockHolder(first.path)).toMatchObject({ pid: process.pid });
     let locked: SessionLockedError | undefined;
     try {
-      SessionStore.open(first.path);
+      await SessionStore.open(first.path);
     } catch (error) {
       locked = error as SessionLockedError;
     }
     expect(locked).toBeInstanceOf(SessionLockedError);
     expect(locked?.message).toMatch(new RegExp(`is open in another pitwall \\(pid ${process.pid}, since `));
     const before = readFileSync(first.path, "utf8");
-    const { store: copy, session } = SessionStore.fork(locked!.session, { root, cwd: "/home/me/project", pitwallVersion: "0.1.0" });
+    const { store: copy, session } = await SessionStore.fork(locked!.session, { root, cwd: "/home/me/project", pitwallVersion: "0.1.0" });
     stores.push(copy);
     expect(session.messages).toHaveLength(2);
     copy.recordMessage(user("three (in the copy)"));
     expect(readFileSync(first.path, "utf8")).toBe(before);
-    expect(readSession(copy.path).header.forkedFrom).toBe(first.path);
-    expect(contents(copy)).toEqual(["one", "two", "three (in the copy)"]);
+    expect((await loadSession(copy.path)).header.forkedFrom).toBe(first.path);
+    expect(await contents(copy)).toEqual(["one", "two", "three (in the copy)"]);
     first.recordMessage(user("three (in the original)"));
-    expect(contents(first)).toEqual(["one", "two", "three (in the original)"]);
+    expect(await contents(first)).toEqual(["one", "two", "three (in the original)"]);
   });
 
-  it("the lock dies with its process: a dead pid, or a live pid started at another time, is taken over", () => {
+  it("the lock dies with its process: a dead pid, or a live pid started at another time, is taken over", async () => {
     const first = newStore();
     first.recordMessage(user("one"));
     first.close();
@@ -242,7 +244,7 @@ describe("one live writer per session", () => {
     expect(sessionLockHolder(first.path)).toBeUndefined();
     lock(process.pid, "1"); // Our pid, but a process started at another time: the pid was reused.
     expect(sessionLockHolder(first.path)).toBeUndefined();
-    const { store } = SessionStore.open(first.path);
+    const { store } = await SessionStore.open(first.path);
     stores.push(store);
     expect(sessionLockHolder(first.path)).toMatchObject({ pid: process.pid });
     store.close();
@@ -269,10 +271,10 @@ describe("a failed append loses nothing", () => {
     await Promise.resolve();
     expect(errors).toEqual([expect.stringMatching(/^session: The session could not be saved to .*: permission denied \(EACCES\); .* 1 record is kept in memory/)]);
     expect(store.saveState).toMatchObject({ unsavedRecords: 2, problem: expect.stringContaining("2 records are kept in memory") });
-    expect(contents(store)).toEqual(["one"]);
+    expect(await contents(store)).toEqual(["one"]);
     failing = false;
     bus.emit({ type: "message_end", message: user("four") });
-    expect(contents(store)).toEqual(["one", "two", "three", "four"]);
+    expect(await contents(store)).toEqual(["one", "two", "three", "four"]);
     expect(store.saveState).toEqual({ unsavedRecords: 0, problem: undefined, reason: undefined });
     expect(states).toEqual([1, 2, 0]);
     expect(errors).toHaveLength(1);
@@ -285,7 +287,7 @@ describe("a failed append loses nothing", () => {
     expect(store.unsavedRecords).toBe(1);
     failing = false;
     await waitUntil(() => store.unsavedRecords === 0, "the retry timer to save the record");
-    expect(contents(store)).toEqual(["one"]);
+    expect(await contents(store)).toEqual(["one"]);
   });
 });
 
@@ -304,7 +306,7 @@ describe("a failed append on a real file system (a tmpfs, when this machine allo
     return store;
   }
 
-  it("a full disk (ENOSPC): the records wait in memory and are written once there is room", (context) => {
+  it("a full disk (ENOSPC): the records wait in memory and are written once there is room", async (context) => {
     if (!("path" in fs)) return context.skip(fs.reason);
     const store = storeOn(mkdtempSync(join(fs.path, "full-")));
     store.recordMessage(user("before"));
@@ -314,11 +316,11 @@ describe("a failed append on a real file system (a tmpfs, when this machine allo
     rmSync(filler);
     store.recordMessage(user("after"));
     expect(store.unsavedRecords).toBe(0);
-    expect(contents(store)).toEqual(["before", "x".repeat(8 * 1024), "after"]);
-    expect(readSession(store.path).warnings).toEqual([]);
+    expect(await contents(store)).toEqual(["before", "x".repeat(8 * 1024), "after"]);
+    expect((await loadSession(store.path)).warnings).toEqual([]);
   });
 
-  it("a read-only file system (EROFS, which stops root too): the records wait and are written when it is writable again", (context) => {
+  it("a read-only file system (EROFS, which stops root too): the records wait and are written when it is writable again", async (context) => {
     if (!("path" in fs)) return context.skip(fs.reason);
     const { path, setReadOnly } = fs;
     const store = storeOn(mkdtempSync(join(path, "ro-")));
@@ -331,6 +333,6 @@ describe("a failed append on a real file system (a tmpfs, when this machine allo
       setReadOnly(false);
     }
     store.recordMessage(user("after"));
-    expect(contents(store)).toEqual(["before", "while read-only", "after"]);
+    expect(await contents(store)).toEqual(["before", "while read-only", "after"]);
   });
 });
