@@ -18,7 +18,7 @@ export {
 } from "./providers/connections.js";
 export { loadImageFile, prepareImage, type PreparedImage } from "../tools/images/image-prepare.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
-export { listSessions, newestSession, type SessionSummary } from "./session-list.js";
-export { loadSession, type LoadedSession, type OlderPart } from "./session-load.js";
-export { SessionStore } from "./session-store.js";
+export { listSessions, newestSession, type SessionSummary } from "./sessions/session-list.js";
+export { loadSession, type LoadedSession, type OlderPart } from "./sessions/session-load.js";
+export { SessionStore } from "./sessions/session-store.js";
 export { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.js";

@@ -5,10 +5,10 @@
 // it is ready.
 import type { PitwallEvent } from "../agent/events.js";
 import type { ImageContent, Message, ThinkingLevel } from "../agent/messages.js";
-import type { LoadedSession } from "../agent/session-load.js";
+import type { LoadedSession } from "../agent/sessions/session-load.js";
 import { knownModelIds, resolveModel } from "../agent/models.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
-import type { SessionStore } from "../agent/session-store.js";
+import type { SessionStore } from "../agent/sessions/session-store.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
 import type { ImageAttachment } from "../panes/input/input-pane.js";
 import { formatCost, formatTokens, formatWait } from "../panes/text/format.js";

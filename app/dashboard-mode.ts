@@ -5,8 +5,8 @@
 import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
-import { listSessions } from "../agent/session-list.js";
-import { describeHolder, sessionLockHolder } from "../agent/session-lock.js";
+import { listSessions } from "../agent/sessions/session-list.js";
+import { describeHolder, sessionLockHolder } from "../agent/sessions/session-lock.js";
 import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
 import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";

@@ -1,7 +1,7 @@
 // Print mode from the command line: gathers the prompts (arguments, or stdin when it is piped),
 // lets --resume pick a session from a numbered list, runs, and always ends every job it started.
 import { createInterface } from "node:readline/promises";
-import { listSessions, type SessionSummary } from "../agent/session-list.js";
+import { listSessions, type SessionSummary } from "../agent/sessions/session-list.js";
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { runPrintMode } from "./print-mode.js";

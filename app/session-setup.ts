@@ -7,10 +7,10 @@ import { isProviderName, ModelSpecError, resolveModel, type ModelInfo, type Prov
 import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections, type Connections } from "../agent/providers/connections.js";
 import { retryPolicyFromEnv } from "../agent/retry.js";
 import { contextBudget, type ContextSettings } from "../agent/context/context-budget.js";
-import { SessionFileError } from "../agent/session-file.js";
-import { newestSession } from "../agent/session-list.js";
-import { olderHistoryOf, type LoadedSession } from "../agent/session-load.js";
-import { SessionLockedError, SessionStore } from "../agent/session-store.js";
+import { SessionFileError } from "../agent/sessions/session-file.js";
+import { newestSession } from "../agent/sessions/session-list.js";
+import { olderHistoryOf, type LoadedSession } from "../agent/sessions/session-load.js";
+import { SessionLockedError, SessionStore } from "../agent/sessions/session-store.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { loadConfig, pitwallHome, type PitwallConfig } from "./config.js";
 import { pitwallVersion } from "./version.js";

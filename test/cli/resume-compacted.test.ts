@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sessionFolder } from "../../agent/session-file.js";
+import { sessionFolder } from "../../agent/sessions/session-file.js";
 import type { FakeReply } from "../fake-llm/index.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { cliEnv, runCli } from "../helpers/cli-process.js";

@@ -5,8 +5,8 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sessionFolder } from "../../agent/session-file.js";
-import { loadSession } from "../../agent/session-load.js";
+import { sessionFolder } from "../../agent/sessions/session-file.js";
+import { loadSession } from "../../agent/sessions/session-load.js";
 import { waitUntil } from "../helpers/conditions.js";
 import { cliEnv, runCli, startCli } from "../helpers/cli-process.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";

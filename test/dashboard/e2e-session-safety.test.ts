@@ -5,8 +5,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { emptyUsage } from "../../agent/messages.js";
-import { loadSession } from "../../agent/session-load.js";
-import { SessionStore } from "../../agent/session-store.js";
+import { loadSession } from "../../agent/sessions/session-load.js";
+import { SessionStore } from "../../agent/sessions/session-store.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
 
 endDashboardsAfterEach();

@@ -9,8 +9,8 @@ import { EventBus } from "../../agent/event-bus.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage, Message } from "../../agent/messages.js";
 import { emptyUsage } from "../../agent/messages.js";
-import { loadSession, olderHistoryOf, readOlderMessages } from "../../agent/session-load.js";
-import { SessionStore } from "../../agent/session-store.js";
+import { loadSession, olderHistoryOf, readOlderMessages } from "../../agent/sessions/session-load.js";
+import { SessionStore } from "../../agent/sessions/session-store.js";
 
 let root: string;
 beforeEach(() => {

@@ -9,11 +9,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { EventBus } from "../../agent/event-bus.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { Message } from "../../agent/messages.js";
-import { legacySessionFolderName, SessionFileError, sessionFolder } from "../../agent/session-file.js";
-import { listSessions } from "../../agent/session-list.js";
-import { loadSession } from "../../agent/session-load.js";
-import { lockPathOf, sessionLockHolder } from "../../agent/session-lock.js";
-import { SessionLockedError, SessionStore, type WriteFn } from "../../agent/session-store.js";
+import { legacySessionFolderName, SessionFileError, sessionFolder } from "../../agent/sessions/session-file.js";
+import { listSessions } from "../../agent/sessions/session-list.js";
+import { loadSession } from "../../agent/sessions/session-load.js";
+import { lockPathOf, sessionLockHolder } from "../../agent/sessions/session-lock.js";
+import { SessionLockedError, SessionStore, type WriteFn } from "../../agent/sessions/session-store.js";
 import { waitUntil } from "../helpers/conditions.js";
 import { fillUp, mountSmallFilesystem, type SmallFilesystem } from "../helpers/small-filesystem.js";
 

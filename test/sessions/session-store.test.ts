@@ -9,10 +9,10 @@ import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage, Message } from "../../agent/messages.js";
 import { emptyUsage } from "../../agent/messages.js";
 import { INTERRUPTED_RESULT } from "../../agent/providers/transcript.js";
-import { sessionFolder, sessionFolderName } from "../../agent/session-file.js";
-import { listSessions } from "../../agent/session-list.js";
-import { loadSession } from "../../agent/session-load.js";
-import { SessionStore } from "../../agent/session-store.js";
+import { sessionFolder, sessionFolderName } from "../../agent/sessions/session-file.js";
+import { listSessions } from "../../agent/sessions/session-list.js";
+import { loadSession } from "../../agent/sessions/session-load.js";
+import { SessionStore } from "../../agent/sessions/session-store.js";
 
 let root: string;
 beforeEach(() => {

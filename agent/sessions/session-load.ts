@@ -7,11 +7,11 @@
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import type { OlderHistory } from "./context/compaction.js";
-import { summaryMessageText, transcriptOf } from "./context/summary-prompt.js";
-import { estimateMessageTokens } from "./context/token-estimate.js";
-import type { Message, ThinkingLevel } from "./messages.js";
-import { toolCallsOf } from "./messages.js";
+import type { OlderHistory } from "../context/compaction.js";
+import { summaryMessageText, transcriptOf } from "../context/summary-prompt.js";
+import { estimateMessageTokens } from "../context/token-estimate.js";
+import type { Message, ThinkingLevel } from "../messages.js";
+import { toolCallsOf } from "../messages.js";
 import { lineRecordId } from "./session-ids.js";
 import { recordValidators } from "./session-schema.js";
 import { SessionFileError, SessionLineChecker, type CompactionRecord, type SessionHeader, type SessionRecord } from "./session-file.js";

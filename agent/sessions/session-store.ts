@@ -14,11 +14,11 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { EventBus } from "./event-bus.js";
-import type { PitwallEvent } from "./events.js";
-import type { Message, ThinkingLevel, ToolResultMessage } from "./messages.js";
-import { toolCallsOf } from "./messages.js";
-import { INTERRUPTED_RESULT } from "./providers/transcript.js";
+import type { EventBus } from "../event-bus.js";
+import type { PitwallEvent } from "../events.js";
+import type { Message, ThinkingLevel, ToolResultMessage } from "../messages.js";
+import { toolCallsOf } from "../messages.js";
+import { INTERRUPTED_RESULT } from "../providers/transcript.js";
 import { sessionFolder, SessionLineChecker, type CompactionRecord, type SessionHeader, type SessionLine, type SessionRecord } from "./session-file.js";
 import { lineRecordId, newRecordId } from "./session-ids.js";
 import { countMessage, loadSession, readLines, type LoadedSession, type LoadOptions, type SessionStats as Counts } from "./session-load.js";
