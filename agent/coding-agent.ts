@@ -1,10 +1,12 @@
 // Assembles a working coding agent without any screen: one bus, the job registry, the tools, the
 // system prompt and the Agent, wired so job events reach the bus and job notices reach the model.
 // The dashboard, print and JSON modes and library users all start from here.
+import type { BashToolOptions } from "../tools/bash-tool.js";
 import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
 import { createJobTools } from "../tools/jobs/job-tools.js";
 import { JobRegistry, type JobSettings } from "../tools/jobs/job-registry.js";
 import type { AgentTool } from "../tools/tool.js";
+import type { ChildMarker } from "../tools/process/process-guard.js";
 import { Agent } from "./agent.js";
 import { EventBus } from "./event-bus.js";
 import type { PitwallEvent } from "./events.js";
@@ -30,6 +32,10 @@ export interface CodingAgentOptions {
   jobSettings?: Partial<JobSettings>;
   messages?: readonly Message[];
   retry?: Partial<RetryPolicy>;
+  /** The environment commands and jobs run in (process.env by default); see toolEnvironment(). */
+  toolEnv?: NodeJS.ProcessEnv;
+  /** Marks every child and tracks its group, so a crash of this process still ends them (ProcessGuard). */
+  marker?: ChildMarker;
 }
 
 export interface CodingAgent {
@@ -47,9 +53,15 @@ export class UnknownToolError extends Error {}
 
 export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const bus = new EventBus<PitwallEvent>();
-  const jobs = new JobRegistry({ cwd: options.cwd, settings: options.jobSettings });
+  const jobs = new JobRegistry({ cwd: options.cwd, settings: options.jobSettings, env: options.toolEnv, marker: options.marker });
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
-  const tools = selectTools(options.cwd, options.tools ?? "default", jobs);
+  const bashOptions: BashToolOptions = {
+    // `server &` in a bash call outlives the call: the registry ends it with the jobs.
+    onBackgroundLeft: (pgid) => jobs.adoptGroup(pgid),
+    ...(options.toolEnv ? { env: options.toolEnv } : {}),
+    ...(options.marker ? { marker: options.marker } : {}),
+  };
+  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, bashOptions);
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
   let systemPrompt = describeSystemPrompt(promptOptions);
   const agent = new Agent({
@@ -83,10 +95,9 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   };
 }
 
-function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry): AgentTool[] {
+function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry, bash: BashToolOptions): AgentTool[] {
   const jobTools = createJobTools(jobs);
-  // `server &` in a bash call outlives the call: the registry ends it with the jobs.
-  const toolOptions = { bash: { onBackgroundLeft: (pgid: number) => jobs.adoptGroup(pgid) } };
+  const toolOptions = { bash };
   if (selection === "default") return [...createCodingTools(cwd, toolOptions), ...jobTools];
   if (selection === "read-only") return createReadOnlyTools(cwd);
   const pick = (name: string): AgentTool | undefined => (isToolName(name) ? createToolByName(cwd, name, toolOptions) : jobTools.find((t) => t.name === name));

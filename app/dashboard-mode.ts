@@ -149,7 +149,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       const { createSetup } = await import("./session-setup.js");
       setup = createSetup(options, env, { sessionPath });
       const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
-      const uninstallCleanup = installJobCleanup(setup.coding.jobs);
+      const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
       const registry = setup.coding.jobs;
@@ -176,7 +176,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     view.jobTerminal.dispose();
     try {
       await jobControl.dispose();
-      await setup?.coding.dispose();
+      await setup?.dispose();
     } finally {
       restoreTerminal();
       process.off("uncaughtException", onCrash);

@@ -83,11 +83,11 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
 
 export async function runJsonModeFromCli(options: CliOptions): Promise<number> {
   const setup = createSetup(options);
-  const uninstall = installJobCleanup(setup.coding.jobs);
+  const uninstall = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
   try {
     return await runJsonMode(setup, process.stdin, process.stdout);
   } finally {
-    await setup.coding.dispose();
+    await setup.dispose();
     uninstall();
   }
 }

@@ -10,6 +10,7 @@ import { groupAlive } from "./process-group.js";
 import { resolveShell } from "./shell.js";
 import { runShellCommand, type ShellRunResult } from "./shell-process.js";
 import type { AgentTool } from "./tool.js";
+import type { ChildMarker } from "./process/process-guard.js";
 
 export const bashToolSchema = Type.Object({
   command: Type.String({ minLength: 1, description: "The command line to run, as you would type it in a shell." }),
@@ -48,6 +49,8 @@ export interface BashToolOptions {
    * background (`server &`), so whoever owns cleanup ends them when pitwall stops.
    */
   onBackgroundLeft?: (pgid: number) => void;
+  /** Marks each command's environment and tracks its group (see ProcessGuard). */
+  marker?: ChildMarker;
 }
 
 function describe(maxChars: number): string {
@@ -122,6 +125,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
           signal,
           timeoutMs: params.timeout === undefined ? undefined : params.timeout * 1000,
           killGraceMs: options.killGraceMs,
+          marker: options.marker,
           onChunk: (chunk) => {
             spool.write(chunk);
             // This runs inside a pipe's data handler, where a throw would crash the process: a

@@ -4,7 +4,9 @@
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
-import { DEFAULT_KILL_GRACE_MS, terminateGroup } from "./process-group.js";
+import { DEFAULT_KILL_GRACE_MS, groupAlive, terminateGroup } from "./process-group.js";
+import { launchShell } from "./process/child-launch.js";
+import type { ChildMarker } from "./process/process-guard.js";
 
 export interface ShellRunOptions {
   shell: string;
@@ -20,6 +22,8 @@ export interface ShellRunOptions {
   killGraceMs?: number;
   /** After the shell exits, how long the pipes may stay quiet before we stop reading them. */
   drainIdleMs?: number;
+  /** Marks the command's environment and tracks its group while it runs (see ProcessGuard). */
+  marker?: ChildMarker;
 }
 
 export interface ShellRunResult {
@@ -42,12 +46,15 @@ const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResult> {
   const startedAt = Date.now();
-  const child = spawn(options.shell, ["-c", options.command], {
+  const { file, args } = launchShell(options.shell, options.command);
+  const child = spawn(file, args, {
     cwd: options.cwd,
-    env: options.env ?? process.env,
+    env: { ...(options.env ?? process.env), ...options.marker?.env },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const pgid = child.pid;
+  if (pgid !== undefined) options.marker?.trackGroup(pgid);
   const streams: Readable[] = [child.stdout, child.stderr];
   let lastDataAt = Date.now();
   for (const stream of streams) {
@@ -118,6 +125,8 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
         for (const stream of streams) if (!stream.readableEnded) stream.destroy();
         // A timeout or abort is only done when no process of the group is left.
         if (killing !== undefined) await killing;
+        // A group with processes left in the background stays tracked: its new owner forgets it.
+        if (pgid !== undefined && !groupAlive(pgid)) options.marker?.untrackGroup(pgid);
         resolve({
           pid: child.pid ?? -1,
           exitCode,

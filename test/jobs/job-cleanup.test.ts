@@ -50,7 +50,7 @@ async function runChild(ending: Ending): Promise<{ code: number | null; stderr: 
   try {
     await waitUntil(() => stdout.includes("READY "), `the child to start its jobs (stderr: ${stderr})`, 20_000);
     const pgids = JSON.parse(stdout.slice(stdout.indexOf("READY ") + 6).split("\n")[0]!) as number[];
-    expect(survivors(pgids).length).toBeGreaterThanOrEqual(4);
+    await waitUntil(() => survivors(pgids).length >= 4, "every job process to be up", 10_000);
     if (ending === "SIGTERM" || ending === "SIGINT" || ending === "SIGHUP") child.kill(ending);
     const code = await exited;
     return { code, stderr, pgids };

@@ -11,6 +11,7 @@ import { jobSettingsFromEnv, MAX_STDIN_BYTES, type JobSettings } from "./job-set
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
 import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
+import type { ChildMarker } from "../process/process-guard.js";
 
 export { jobSettingsFromEnv, type JobSettings } from "./job-settings.js";
 export { installJobCleanup } from "./job-cleanup.js";
@@ -39,6 +40,8 @@ export interface JobRegistryOptions {
   settings?: Partial<JobSettings>;
   /** The environment jobs inherit and settings are read from; process.env by default. */
   env?: NodeJS.ProcessEnv;
+  /** Marks every job's environment and tracks its process group, so a crash of pitwall still ends it. */
+  marker?: ChildMarker;
 }
 
 /** After KILL, how long to wait for the exit to be observed before giving up on it. */
@@ -67,6 +70,7 @@ export class JobRegistry {
   readonly cwd: string;
   private readonly baseEnv: Record<string, string>;
   private readonly shell: string;
+  private readonly marker: ChildMarker | undefined;
   /** Insertion order is start order; a restart keeps its slot. */
   private readonly jobs = new Map<string, Job>();
   private readonly listeners = new Set<(event: JobEvent) => void>();
@@ -85,6 +89,7 @@ export class JobRegistry {
       Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
     this.shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+    this.marker = options.marker;
   }
 
   subscribe(listener: (event: JobEvent) => void): () => void {
@@ -215,6 +220,7 @@ export class JobRegistry {
   /** Takes over a process group something else started (`server &` in a bash call) so shutdown ends it. */
   adoptGroup(pgid: number): void {
     this.adopted.add(pgid);
+    this.marker?.trackGroup(pgid);
   }
 
   /** Ends every job's process group (TERM, grace, KILL) and frees the emulators. */
@@ -232,6 +238,7 @@ export class JobRegistry {
     for (const job of jobs) job.dispose();
     this.jobs.clear();
     await Promise.all([...this.adopted].map((pgid) => terminateGroup(pgid, this.settings.killGraceMs)));
+    for (const pgid of this.adopted) this.forgetGroupIfGone(pgid);
     this.adopted.clear();
   }
 
@@ -252,6 +259,7 @@ export class JobRegistry {
       GIT_PAGER: "cat",
       ...(stdinMode === "pty" ? { TERM: "xterm-256color" } : {}),
       ...(options.env ?? {}),
+      ...(this.marker?.env ?? {}),
     };
     const job = new Job({
       id,
@@ -268,6 +276,7 @@ export class JobRegistry {
       rows: options.size?.rows ?? this.settings.rows,
       scrollback: this.settings.scrollback,
     });
+    this.marker?.trackGroup(job.pid);
     if (!replacing && this.jobs.has(id)) throw new Error(`Job id ${id} is taken.`);
     this.jobs.set(id, job);
     job.onOutput((chunk, stream) => {
@@ -279,6 +288,7 @@ export class JobRegistry {
   }
 
   private ended(job: Job): void {
+    this.forgetGroupIfGone(job.pid);
     this.emit({ type: "job_exited", job: job.info });
     if (this.shuttingDown) return;
     this.notices.jobEnded(job);
@@ -299,8 +309,14 @@ export class JobRegistry {
     if (groupAlive(job.pid)) {
       void this.terminate(job).then(() => job.dispose());
     } else {
+      this.forgetGroupIfGone(job.pid);
       job.dispose();
     }
+  }
+
+  /** Once a group has no live member, the watchdog must forget it: its pid may be reused. */
+  private forgetGroupIfGone(pgid: number): void {
+    if (this.marker && !groupAlive(pgid)) this.marker.untrackGroup(pgid);
   }
 
   /**
@@ -308,6 +324,11 @@ export class JobRegistry {
    * Whatever is still alive after the grace period gets KILL.
    */
   private async terminate(job: Job): Promise<void> {
+    await this.signalUntilGone(job);
+    this.forgetGroupIfGone(job.pid);
+  }
+
+  private async signalUntilGone(job: Job): Promise<void> {
     const deadline = Date.now() + this.settings.killGraceMs;
     job.signalGroup("SIGTERM");
     await within(job.exited, this.settings.killGraceMs);

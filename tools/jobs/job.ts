@@ -10,6 +10,7 @@ import { createJobTerminal, EmulatorFeed, type Terminal } from "./job-terminal.j
 import { PlainTextLog } from "./plain-text-log.js";
 import { holdSlave, processGone, signalName } from "./pty-process.js";
 import { signalGroup } from "../process-group.js";
+import { launchShell } from "../process/child-launch.js";
 
 export type StdinMode = "pty" | "pipe";
 
@@ -125,8 +126,10 @@ export class Job {
     this.log = new PlainTextLog();
     this.startedAt = Date.now();
 
+    // Through the launcher: the job inherits no pty master (nor anything else) of ours.
+    const launch = launchShell(spec.shell, spec.command);
     if (spec.stdinMode === "pty") {
-      const ptyProcess = spawnPty(spec.shell, ["-c", spec.command], {
+      const ptyProcess = spawnPty(launch.file, launch.args, {
         name: spec.env.TERM ?? "xterm-256color",
         cols: spec.cols,
         rows: spec.rows,
@@ -153,7 +156,7 @@ export class Job {
         if (this.statusValue === "running") ptyProcess.write(reply);
       });
     } else {
-      const child = spawnChild(spec.shell, ["-c", spec.command], {
+      const child = spawnChild(launch.file, launch.args, {
         cwd: spec.cwd,
         env: spec.env,
         detached: true,
