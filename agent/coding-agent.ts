@@ -60,6 +60,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     onBackgroundLeft: (pgid) => jobs.adoptGroup(pgid),
     ...(options.toolEnv ? { env: options.toolEnv } : {}),
     ...(options.marker ? { marker: options.marker } : {}),
+    secrets: [options.connections.anthropic.apiKey, options.connections.openai.apiKey].filter((key): key is string => Boolean(key)),
   };
   const tools = selectTools(options.cwd, options.tools ?? "default", jobs, bashOptions);
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };

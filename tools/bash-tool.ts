@@ -51,6 +51,8 @@ export interface BashToolOptions {
   onBackgroundLeft?: (pgid: number) => void;
   /** Marks each command's environment and tracks its group (see ProcessGuard). */
   marker?: ChildMarker;
+  /** Replaced by [redacted] in the full-output file (the provider keys). */
+  secrets?: readonly string[];
 }
 
 function describe(maxChars: number): string {
@@ -58,7 +60,8 @@ function describe(maxChars: number): string {
     "Run a shell command in the working directory with the user's shell (`$SHELL -c`) and wait for it to finish.",
     "stdout and stderr come back combined, in the order they were written. stdin is closed: nothing interactive.",
     `Output is capped at ${maxChars.toLocaleString("en-US").replace(/,/g, " ")} characters: the head and tail are kept,`,
-    "the omitted amount is stated, and the full output is saved to a temp file whose path the result gives.",
+    "the omitted amount is stated, and the full output is saved to a temp file whose path the result gives",
+    "(its first and last 4 MB when longer; the file is deleted when pitwall exits).",
     "No timeout by default; pass `timeout` (seconds) to bound a command. A timeout or abort kills the command's",
     "whole process group. A non-zero exit code makes the call an error; the code ends the result.",
     "For servers, watchers and anything long-running use bash_stream instead; processes put in the background",
@@ -114,7 +117,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
     async execute(_toolCallId, params, signal, onUpdate) {
       if (signal.aborted) throw new ToolAbortedError("The command was aborted before it started.");
       await checkWorkingDirectory(cwd);
-      const spool = new OutputSpool(maxChars, "pitwall-bash-");
+      const spool = new OutputSpool(maxChars, { filePrefix: "bash-", ...(options.secrets ? { secrets: options.secrets } : {}) });
       let run: ShellRunResult;
       try {
         run = await runShellCommand({
