@@ -2,6 +2,7 @@
 // system prompt and the Agent, wired so job events reach the bus and job notices reach the model.
 // The dashboard, print and JSON modes and library users all start from here.
 import type { BashToolOptions } from "../tools/bash-tool.js";
+import { toolEnvironment } from "../tools/tool-environment.js";
 import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
 import { createJobTools } from "../tools/jobs/job-tools.js";
 import { JobRegistry, type JobSettings } from "../tools/jobs/job-registry.js";
@@ -32,8 +33,10 @@ export interface CodingAgentOptions {
   jobSettings?: Partial<JobSettings>;
   messages?: readonly Message[];
   retry?: Partial<RetryPolicy>;
-  /** The environment commands and jobs run in (process.env by default); see toolEnvironment(). */
-  toolEnv?: NodeJS.ProcessEnv;
+  /** The environment commands and jobs start from; process.env by default. */
+  env?: NodeJS.ProcessEnv;
+  /** Leave the provider keys in the environment of commands and jobs (they are removed by default). */
+  passKeysToTools?: boolean;
   /** Marks every child and tracks its group, so a crash of this process still ends them (ProcessGuard). */
   marker?: ChildMarker;
 }
@@ -42,6 +45,10 @@ export interface CodingAgent {
   agent: Agent;
   bus: EventBus<PitwallEvent>;
   jobs: JobRegistry;
+  /** The environment commands and jobs run in: `env` without the provider keys (unless passed on). */
+  toolEnv: NodeJS.ProcessEnv;
+  /** Given in the options: marks children so that a crash still ends them. */
+  marker: ChildMarker | undefined;
   systemPrompt: SystemPromptReport;
   /** Recomputes the system prompt (after /cwd-like changes or edits to AGENTS.md). */
   reloadSystemPrompt(): SystemPromptReport;
@@ -53,14 +60,16 @@ export class UnknownToolError extends Error {}
 
 export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const bus = new EventBus<PitwallEvent>();
-  const jobs = new JobRegistry({ cwd: options.cwd, settings: options.jobSettings, env: options.toolEnv, marker: options.marker });
+  const secrets = [options.connections.anthropic.apiKey, options.connections.openai.apiKey].filter((key): key is string => Boolean(key));
+  const toolEnv = toolEnvironment(options.env ?? process.env, { passKeys: options.passKeysToTools, keys: secrets });
+  const jobs = new JobRegistry({ cwd: options.cwd, settings: options.jobSettings, env: toolEnv, marker: options.marker });
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
   const bashOptions: BashToolOptions = {
     // `server &` in a bash call outlives the call: the registry ends it with the jobs.
     onBackgroundLeft: (pgid) => jobs.adoptGroup(pgid),
-    ...(options.toolEnv ? { env: options.toolEnv } : {}),
+    env: toolEnv,
     ...(options.marker ? { marker: options.marker } : {}),
-    secrets: [options.connections.anthropic.apiKey, options.connections.openai.apiKey].filter((key): key is string => Boolean(key)),
+    secrets,
   };
   const tools = selectTools(options.cwd, options.tools ?? "default", jobs, bashOptions);
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
@@ -80,6 +89,8 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     agent,
     bus,
     jobs,
+    toolEnv,
+    marker: options.marker,
     get systemPrompt() {
       return systemPrompt;
     },

@@ -1,4 +1,5 @@
-// ~/.pitwall/config.json: defaults for provider, model, thinking, base URL and the keymap path.
+// ~/.pitwall/config.json: defaults for provider, model, thinking, base URL, the keymap path and
+// whether commands get the provider keys.
 // Flags beat the config, the config beats built-in defaults. A bad file or field is reported and
 // ignored, never fatal.
 import { readFileSync } from "node:fs";
@@ -13,6 +14,8 @@ export interface PitwallConfig {
   thinking?: ThinkingLevel;
   baseUrl?: string;
   keymap?: string;
+  /** Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and jobs. */
+  passKeysToTools?: boolean;
 }
 
 export interface LoadedConfig {
@@ -36,6 +39,7 @@ const FIELDS: Record<keyof PitwallConfig, FieldCheck> = {
   thinking: (v) => (typeof v === "string" && (THINKING_LEVELS as readonly string[]).includes(v) ? undefined : `must be one of ${THINKING_LEVELS.join(", ")}`),
   baseUrl: (v) => (typeof v === "string" && /^https?:\/\/\S+$/.test(v) ? undefined : "must be an http(s) URL"),
   keymap: stringField,
+  passKeysToTools: (v) => (typeof v === "boolean" ? undefined : "must be true or false"),
 };
 
 export function loadConfig(home: string): LoadedConfig {

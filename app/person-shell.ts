@@ -6,10 +6,12 @@
 import { resolveShell } from "../tools/shell.js";
 import { runShellCommand } from "../tools/shell-process.js";
 import type { ToolCallRecord, ToolCallStore } from "../panes/tool-output/tool-calls.js";
+import type { ChildMarker } from "../tools/process/process-guard.js";
 
 export interface PersonShellHost {
   cwd: string;
-  env: NodeJS.ProcessEnv;
+  /** Where commands run: the agent's tool environment (no provider keys) and its child marker. */
+  environment(): { env: NodeJS.ProcessEnv; marker?: ChildMarker };
   store: ToolCallStore;
   /** Shows a record in the tool-output pane. */
   show(id: string): void;
@@ -41,11 +43,13 @@ export class PersonShell {
     const controller = new AbortController();
     const started = Date.now();
     const run: Run = { record, controller, done: Promise.resolve() };
+    const { env, marker } = host.environment();
     run.done = runShellCommand({
-      shell: resolveShell(host.env),
+      shell: resolveShell(env),
       command,
       cwd: host.cwd,
-      env: { ...host.env, PAGER: "cat", GIT_PAGER: "cat" },
+      env: { ...env, PAGER: "cat", GIT_PAGER: "cat" },
+      ...(marker ? { marker } : {}),
       signal: controller.signal,
       onChunk: (chunk) => {
         record.output.write(chunk);

@@ -108,6 +108,8 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
       jobSettings: options.bashYieldMs !== undefined ? { defaultYieldMs: options.bashYieldMs } : undefined,
       messages: resumed?.session.messages,
       retry: retryPolicyFromEnv(env),
+      env,
+      passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
       marker: guard,
     });
   } catch (error) {
