@@ -5,6 +5,7 @@ import type { BashToolOptions } from "../tools/bash-tool.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
 import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
 import { createJobTools } from "../tools/jobs/job-tools.js";
+import { bashAdopter } from "../tools/jobs/bash-adoption.js";
 import { JobRegistry, type JobSettings } from "../tools/jobs/job-registry.js";
 import type { AgentTool } from "../tools/tool.js";
 import type { ChildMarker } from "../tools/process/process-guard.js";
@@ -70,6 +71,8 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     env: toolEnv,
     ...(options.marker ? { marker: options.marker } : {}),
     secrets,
+    // A call still running at the end of its wait, or when the person steers, becomes a job.
+    adopter: bashAdopter(jobs),
   };
   const tools = selectTools(options.cwd, options.tools ?? "default", jobs, bashOptions);
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };

@@ -6,9 +6,9 @@ import { Type, type Static } from "@sinclair/typebox";
 import { ToolAbortedError } from "./aborted.js";
 import { maxOutputCharsFromEnv } from "./output-cap.js";
 import { OutputSpool, type SpooledOutput } from "./output-spool.js";
-import { groupAlive } from "./process-group.js";
+import { groupAlive, terminateGroup } from "./process-group.js";
 import { resolveShell } from "./shell.js";
-import { runShellCommand, type ShellRunResult } from "./shell-process.js";
+import { startShellCommand, type RunningShell, type ShellRunResult } from "./shell-process.js";
 import type { AgentTool } from "./tool.js";
 import type { ChildMarker } from "./process/process-guard.js";
 
@@ -34,6 +34,8 @@ export interface BashToolDetails {
   fullOutputPath?: string;
   timedOut: boolean;
   aborted: boolean;
+  /** The job the command became when it outlived the call's wait (it runs on). */
+  jobId?: string;
 }
 
 export interface BashToolOptions {
@@ -53,19 +55,67 @@ export interface BashToolOptions {
   marker?: ChildMarker;
   /** Replaced by [redacted] in the full-output file (the provider keys). */
   secrets?: readonly string[];
+  /**
+   * Takes over a call still running when its wait ends or a steer arrives, as a background job.
+   * Without one, a call runs until the command exits (or its timeout).
+   */
+  adopter?: BashCallAdopter;
 }
 
-function describe(maxChars: number): string {
+/** Who owns a bash call that outlived its wait: the job registry (see tools/jobs/bash-adoption.ts). */
+export interface BashCallAdopter {
+  /** How long a call may run before it becomes a job (PI_BASH_YIELD_MS, as bash_stream waits). */
+  yieldMs(): number;
+  /** Contract: returns the job's id and pid, or throws (the call then keeps running as a plain call). */
+  adopt(call: { toolCallId: string; command: string; cwd: string; running: RunningShell; priorOutput: string; killAfterMs?: number }): { id: string; pid: number };
+}
+
+/** Once a steer is queued, a command gets this much longer to finish on its own before it becomes a job. */
+export const STEER_GRACE_MS = 1_000;
+
+type YieldReason = "waited" | "steered";
+
+/** Resolves when the call should stop blocking the turn: the yield window ended, or a steer came (plus a short grace). */
+function waitToYield(yieldMs: number, yieldSignal: AbortSignal | undefined): Promise<YieldReason> {
+  return new Promise((resolve) => {
+    let timer = setTimeout(() => finish("waited"), yieldMs);
+    const onSteer = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => finish("steered"), STEER_GRACE_MS);
+    };
+    const finish = (reason: YieldReason): void => {
+      clearTimeout(timer);
+      yieldSignal?.removeEventListener("abort", onSteer);
+      resolve(reason);
+    };
+    if (yieldSignal?.aborted) onSteer();
+    else yieldSignal?.addEventListener("abort", onSteer, { once: true });
+  });
+}
+
+function describe(maxChars: number, yieldMs: number | undefined): string {
+  const long =
+    yieldMs === undefined
+      ? [
+          "No timeout by default; pass `timeout` (seconds) to bound a command. A timeout or abort kills the command's",
+          "whole process group. A non-zero exit code makes the call an error; the code ends the result.",
+          "For servers, watchers and anything long-running use bash_stream instead; processes put in the background",
+          "with & keep running, but their later output is not captured.",
+        ]
+      : [
+          `A command still running after ${Math.round(yieldMs / 1000)} s, or when the person sends a message, is not stopped: it becomes a background`,
+          "job and the result gives its id with the output so far; follow it with poll_process, stop it with kill_process.",
+          "Pass `timeout` (seconds) to bound a command: on expiry it is killed with its whole process group, job or not.",
+          "An abort kills a command that has not become a job. A non-zero exit code makes the call an error; the code ends the result.",
+          "For servers, watchers and anything you want to type into, bash_stream is the better start (readyPattern, a terminal).",
+        ];
   return [
     "Run a shell command in the working directory with the user's shell (`$SHELL -c`) and wait for it to finish.",
     "stdout and stderr come back combined, in the order they were written. stdin is closed: nothing interactive.",
     `Output is capped at ${maxChars.toLocaleString("en-US").replace(/,/g, " ")} characters: the head and tail are kept,`,
     "the omitted amount is stated, and the full output is saved to a temp file whose path the result gives",
     "(its first and last 4 MB when longer; the file is deleted when pitwall exits).",
-    "No timeout by default; pass `timeout` (seconds) to bound a command. A timeout or abort kills the command's",
-    "whole process group. A non-zero exit code makes the call an error; the code ends the result.",
-    "For servers, watchers and anything long-running use bash_stream instead; processes put in the background",
-    "with & keep running, but their later output is not captured.",
+    ...long,
   ].join(" ");
 }
 
@@ -107,26 +157,73 @@ async function checkWorkingDirectory(cwd: string): Promise<void> {
   throw new Error(`The working directory ${cwd} does not exist (or is not a folder), so no command can run there.`);
 }
 
+/** The call's result once the registry took the command over: what it printed so far, and the job it became. */
+function adopted(
+  cwd: string,
+  adopter: BashCallAdopter,
+  running: RunningShell,
+  why: YieldReason,
+  toolCallId: string,
+  params: BashToolParams,
+  spool: OutputSpool,
+  timeoutMs: number | undefined,
+): { content: string; details: BashToolDetails } {
+  const priorOutput = spool.textSoFar();
+  const spooled = spool.finish();
+  const elapsedMs = Date.now() - running.startedAt;
+  const killAfterMs = timeoutMs === undefined ? undefined : Math.max(0, timeoutMs - elapsedMs);
+  let job: { id: string; pid: number };
+  try {
+    job = adopter.adopt({ toolCallId, command: params.command, cwd, running, priorOutput, ...(killAfterMs !== undefined ? { killAfterMs } : {}) });
+  } catch (error) {
+    // Nobody watches the command any more: it must not run on unowned.
+    void terminateGroup(running.pid);
+    throw new Error(`The command could not become a background job and was stopped: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const output = spooled.text.endsWith("\n") ? spooled.text.slice(0, -1) : spooled.text;
+  const after = `${(elapsedMs / 1000).toFixed(0)} s`;
+  const reason = why === "steered" ? "the person sent a message" : `the ${Math.round(adopter.yieldMs() / 1000)} s a bash call may block have passed`;
+  const timeoutNote = params.timeout !== undefined ? ` Its timeout still holds: it is stopped ${params.timeout} s after it started.` : "";
+  const status =
+    `Still running as job ${job.id} (pid ${job.pid}) after ${after}: ${reason}, so it became a background job and nothing was stopped.${timeoutNote} ` +
+    `Use poll_process with jobId "${job.id}" for new output or its final result, kill_process to stop it, get_process_log to page its log.`;
+  const parts = [output, truncationNote(spooled), status].filter((part): part is string => !!part);
+  return {
+    content: parts.join("\n\n"),
+    details: {
+      command: params.command,
+      exitCode: null,
+      durationMs: elapsedMs,
+      truncated: spooled.truncated,
+      ...(spooled.fullOutputPath !== undefined ? { fullOutputPath: spooled.fullOutputPath } : {}),
+      timedOut: false,
+      aborted: false,
+      jobId: job.id,
+    },
+  };
+}
+
 export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashToolSchema, BashToolDetails> {
   const maxChars = options.maxOutputChars ?? maxOutputCharsFromEnv();
   return {
     name: "bash",
     label: "Run Command",
-    description: describe(maxChars),
+    description: describe(maxChars, options.adopter?.yieldMs()),
     parameters: bashToolSchema,
-    async execute(_toolCallId, params, signal, onUpdate) {
+    async execute(toolCallId, params, signal, onUpdate, context) {
       if (signal.aborted) throw new ToolAbortedError("The command was aborted before it started.");
       await checkWorkingDirectory(cwd);
       const spool = new OutputSpool(maxChars, { filePrefix: "bash-", ...(options.secrets ? { secrets: options.secrets } : {}) });
+      const timeoutMs = params.timeout === undefined ? undefined : params.timeout * 1000;
       let run: ShellRunResult;
       try {
-        run = await runShellCommand({
+        const shellRun = startShellCommand({
           shell: options.shell ?? resolveShell(options.env),
           command: params.command,
           cwd,
           env: options.env,
           signal,
-          timeoutMs: params.timeout === undefined ? undefined : params.timeout * 1000,
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           killGraceMs: options.killGraceMs,
           marker: options.marker,
           onChunk: (chunk) => {
@@ -140,6 +237,13 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
             }
           },
         });
+        const adopter = options.adopter;
+        const outcome = adopter ? await Promise.race([shellRun.result, waitToYield(adopter.yieldMs(), context?.yieldSignal)]) : await shellRun.result;
+        if (typeof outcome === "string") {
+          const running = shellRun.handOff();
+          if (running) return adopted(cwd, adopter!, running, outcome, toolCallId, params, spool, timeoutMs);
+        }
+        run = typeof outcome === "string" ? await shellRun.result : outcome;
       } catch (error) {
         spool.dispose();
         throw error;

@@ -76,6 +76,21 @@ export class OutputSpool {
     if (this.tail.length > 2 * this.maxChars) this.tail = this.tail.slice(-this.maxChars);
   }
 
+  /**
+   * What is in memory of the output so far, for a job that takes the command over: all of it, or
+   * the head and the latest tail with a line naming the file that has the rest.
+   */
+  textSoFar(): string {
+    if (!this.spilled) return this.pending.join("");
+    // The head and the tail overlap while the output is shorter than both together.
+    const tailLength = Math.min(this.tail.length, this.totalChars - this.head.length);
+    const tail = this.tail.slice(this.tail.length - tailLength);
+    const omitted = this.totalChars - this.head.length - tailLength;
+    if (omitted === 0) return this.head + tail;
+    const where = this.file !== undefined && this.fileError === undefined ? `; see ${this.file.path}` : "";
+    return `${this.head}\n[... ${omitted} characters not kept here${where} ...]\n${tail}`;
+  }
+
   /** Closes the temp file and returns the view for the model. Call once, after the last write. */
   finish(): SpooledOutput {
     this.closeFile();

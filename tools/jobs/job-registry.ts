@@ -2,6 +2,7 @@
 // person from the jobs pane. It starts, stops, restarts and removes jobs, publishes their events,
 // keeps finished jobs listed for a while, remembers what the agent must be told, and makes sure no
 // process group outlives pitwall.
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { JobEvent, JobInfo, JobStarter } from "./job-events.js";
@@ -28,6 +29,20 @@ export interface StartJobOptions {
   toolCallId?: string;
   /** The terminal's size at start (the pane it will be shown in); the settings' size otherwise. */
   size?: TerminalSize;
+}
+
+export interface AdoptRunningOptions {
+  command: string;
+  cwd: string;
+  /** The environment it runs with (used again by a restart). */
+  env: Record<string, string>;
+  /** The running process; its stdout and stderr deliver strings. */
+  child: ChildProcess;
+  startedAt: number;
+  priorOutput: string;
+  toolCallId?: string;
+  /** Stop it (TERM, grace, KILL) this long from now: the rest of the call's timeout. */
+  killAfterMs?: number;
 }
 
 export interface TerminalSize {
@@ -193,6 +208,9 @@ export class JobRegistry {
     if (!job.running) {
       throw new Error(`Job ${id} has ${describeEnd(job.info)}; it takes no more input. poll_process returns its final output.`);
     }
+    if (job.fromBashCall) {
+      throw new Error(`Job ${id} came from a bash call, whose stdin is closed: it takes no input. To type into a command, start it with bash_stream.`);
+    }
     if (job.stdinClosed) {
       throw new Error(`Job ${id}'s input was already closed (eof). Start the command again to send more input.`);
     }
@@ -215,6 +233,41 @@ export class JobRegistry {
   /** Publishes that a bash_stream call yielded while its job runs on. */
   reportYield(toolCallId: string, job: Job, tail: string): void {
     this.emit({ type: "tool_execution_progress", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
+  }
+
+  /**
+   * Takes over a command that is already running (a bash call that outlived its wait or met a steer)
+   * as a pipe job, with what it printed so far. The limit of simultaneous jobs does not apply: it
+   * runs already, and refusing would mean killing it. `killAfterMs` keeps the call's timeout.
+   */
+  adoptRunning(options: AdoptRunningOptions): Job {
+    if (this.shuttingDown) throw new Error("Cannot take over the command: pitwall is shutting down.");
+    const id = String(this.nextId++);
+    const job = this.register(
+      new Job({
+        id,
+        command: options.command,
+        cwd: options.cwd,
+        env: options.env,
+        stdinMode: "pipe",
+        startedBy: "agent",
+        ...(options.toolCallId !== undefined ? { toolCallId: options.toolCallId } : {}),
+        restarts: 0,
+        shell: this.shell,
+        cols: this.settings.cols,
+        rows: this.settings.rows,
+        scrollback: this.settings.scrollback,
+        adopt: { child: options.child, startedAt: options.startedAt, priorOutput: options.priorOutput },
+      }),
+    );
+    if (options.killAfterMs !== undefined) {
+      const timer = setTimeout(() => {
+        if (job.running && this.jobs.get(id) === job) void this.kill(id, { by: "agent" }).catch(() => undefined);
+      }, Math.max(0, options.killAfterMs));
+      timer.unref();
+      void job.exited.then(() => clearTimeout(timer));
+    }
+    return job;
   }
 
   /** Takes over a process group something else started (`server &` in a bash call) so shutdown ends it. */
@@ -276,11 +329,16 @@ export class JobRegistry {
       rows: options.size?.rows ?? this.settings.rows,
       scrollback: this.settings.scrollback,
     });
-    this.marker?.trackGroup(job.pid);
     if (!replacing && this.jobs.has(id)) throw new Error(`Job id ${id} is taken.`);
-    this.jobs.set(id, job);
+    return this.register(job);
+  }
+
+  /** Lists a new job, publishes its output and its end, and tracks its process group. */
+  private register(job: Job): Job {
+    this.marker?.trackGroup(job.pid);
+    this.jobs.set(job.id, job);
     job.onOutput((chunk, stream) => {
-      for (const piece of splitChunk(chunk)) this.emit({ type: "tool_execution_output", jobId: id, stream, chunk: piece });
+      for (const piece of splitChunk(chunk)) this.emit({ type: "tool_execution_output", jobId: job.id, stream, chunk: piece });
     });
     void job.exited.then(() => this.ended(job));
     this.emit({ type: "job_started", job: job.info });
