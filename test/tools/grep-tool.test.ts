@@ -44,6 +44,6 @@ describe("grep", () => {
     await writeTree(cwd, SAMPLE_PROJECT);
     const tool = createGrepTool(cwd);
     expect((await callTool(tool, { pattern: "nowhere to be found" })).content).toBe("No matches for nowhere to be found in the working directory.");
-    await expect(callTool(tool, { pattern: "listen(" })).rejects.toThrow(/Invalid regular expression.*pass literal: true/);
+    await expect(callTool(tool, { pattern: "listen(" })).rejects.toThrow(/"listen\(" is not a valid regular expression.*pass literal: true/);
   });
 });
