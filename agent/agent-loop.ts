@@ -8,7 +8,7 @@ import { emptyUsage, toolCallsOf } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import { isAbortError } from "./providers/errors.js";
 import { ProviderError, type Provider, type ToolSpec } from "./providers/provider.js";
-import { retryDelay, sleep, type RetryPolicy } from "./retry.js";
+import { retryDelay, retryRefusal, sleep, type RetryPolicy } from "./retry.js";
 import { runToolCall } from "./tool-runner.js";
 
 export interface LoopConfig {
@@ -172,10 +172,11 @@ async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: Ab
         continue;
       }
       const tried = attempt > 1 ? ` (gave up after ${attempt} attempts)` : "";
+      const refusal = retryRefusal(failure, config.retry);
       // Whatever was streamed before the failure is kept, like an abort keeps it.
       const message = partial ?? blankMessage(config.model);
       message.stopReason = "error";
-      message.errorMessage = `${failure.message}${tried}`;
+      message.errorMessage = `${failure.message}${tried}${refusal ? ` ${refusal}` : ""}`;
       if (!started) hooks.emit({ type: "message_start", message });
       hooks.emit({ type: "error", message: message.errorMessage!, source: "provider" });
       return message;

@@ -12,6 +12,7 @@ import type { Message, ThinkingLevel } from "../messages.js";
 import type { ModelInfo } from "../models.js";
 import { toProviderError, type FailureContext } from "./errors.js";
 import { streamInto, type MessageBuilder } from "./message-builder.js";
+import { DEFAULT_STREAM_TIMEOUTS, PATIENT_MS, stallGuardedFetch, type StreamTimeouts } from "./stall-guard.js";
 import type { AssistantStream, Provider, ProviderConnection, ProviderRequest } from "./provider.js";
 import { repairTranscript, safeToolCallId } from "./transcript.js";
 
@@ -29,13 +30,24 @@ function effortFloor(model: ModelInfo): { off: ReasoningEffort; minimal: Reasoni
 }
 
 export function createOpenAIProvider(connection: ProviderConnection): Provider {
-  const client = new OpenAI({
-    // A local server needs no key, but the SDK refuses an empty one.
-    apiKey: connection.apiKey || "not-needed",
-    baseURL: connection.baseUrl,
-    maxRetries: 0, // the agent loop retries, so each attempt is visible as a retry event
-    timeout: 10 * 60 * 1000,
-  });
+  const timeouts = connection.timeouts ?? DEFAULT_STREAM_TIMEOUTS;
+  const makeClient = (patience: StreamTimeouts): OpenAI =>
+    new OpenAI({
+      // A local server needs no key, but the SDK refuses an empty one.
+      apiKey: connection.apiKey || "not-needed",
+      baseURL: connection.baseUrl,
+      maxRetries: 0, // the agent loop retries, so each attempt is visible as a retry event
+      // Stalls are caught by the guarded fetch; the SDK's own timer is only a backstop.
+      timeout: Math.max(PATIENT_MS, patience.headerMs + 1_000),
+      fetch: stallGuardedFetch(patience),
+    });
+  const client = makeClient(timeouts);
+  // Chat Completions streams nothing while a reasoning model thinks: such requests wait longer.
+  let patientClient: OpenAI | undefined;
+  const clientFor = (params: ChatCompletionCreateParamsStreaming): OpenAI =>
+    params.reasoning_effort && params.reasoning_effort !== "none"
+      ? (patientClient ??= makeClient({ headerMs: Math.max(timeouts.headerMs, PATIENT_MS), idleMs: Math.max(timeouts.idleMs, PATIENT_MS) }))
+      : client;
   const official = !connection.baseUrl || /(^|\.)openai\.com/.test(hostOf(connection.baseUrl));
   const failure = (model: string): FailureContext => ({
     label: official ? "OpenAI" : `The OpenAI-compatible server at ${hostOf(connection.baseUrl ?? "")}`,
@@ -48,7 +60,7 @@ export function createOpenAIProvider(connection: ProviderConnection): Provider {
     name: "openai",
     stream(request: ProviderRequest, signal: AbortSignal): AssistantStream {
       const params = buildParams(request, official);
-      return streamInto(request.model, signal, (builder) => run(client, params, signal, builder), (error) => toProviderError(error, failure(request.model.id)));
+      return streamInto(request.model, signal, (builder) => run(clientFor(params), params, signal, builder), (error) => toProviderError(error, failure(request.model.id)));
     },
   };
 }

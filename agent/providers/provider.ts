@@ -5,6 +5,7 @@ import type { AssistantDelta } from "../events.js";
 import type { EventStream } from "../event-stream.js";
 import type { AssistantMessage, Message, ThinkingLevel } from "../messages.js";
 import type { ModelInfo, ProviderName } from "../models.js";
+import type { StreamTimeouts } from "./stall-guard.js";
 
 export interface ToolSpec {
   name: string;
@@ -37,6 +38,8 @@ export interface Provider {
 export interface ProviderConnection {
   apiKey?: string;
   baseUrl?: string;
+  /** When a silent server fails the attempt (DEFAULT_STREAM_TIMEOUTS when absent). */
+  timeouts?: StreamTimeouts;
 }
 
 export type ProviderErrorKind =
