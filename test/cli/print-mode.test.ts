@@ -27,6 +27,26 @@ describe("pitwall -p", () => {
     expect(tools).toEqual(["read", "write", "edit", "bash", "bash_stream", "poll_process", "write_stdin", "kill_process", "list_processes", "get_process_log"]);
   });
 
+  it("holds each reply once after a dropped stream was retried (stdout is a pipe)", async () => {
+    llm.enqueue(
+      { kind: "reply", text: "The answer is 42, final.", chunkSize: 4, dropAfterChunks: 5 },
+      { kind: "reply", text: "The answer is 42, final.", chunkSize: 4 },
+    );
+    const result = await runCli(["-p", "what is it?", "--no-session"], cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl }));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("retrying in");
+    expect(result.stdout).toBe("The answer is 42, final.\n");
+  });
+
+  it("a stream that goes silent ends after PITWALL_IDLE_TIMEOUT_MS and is retried", async () => {
+    llm.enqueue({ kind: "reply", text: "The answer is 41", stallAfterChunks: 4 }, { kind: "reply", text: "The answer is 42." });
+    const env = cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl, extra: { PITWALL_IDLE_TIMEOUT_MS: "400" } });
+    const result = await runCli(["-p", "what is it?", "--no-session"], env);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("stalled: the stream went silent for 0.4 s");
+    expect(result.stdout).toBe("The answer is 42.\n");
+  });
+
   it("runs several prompts in order through an OpenAI-compatible server", async () => {
     llm.enqueue({ kind: "reply", text: "first answer" }, { kind: "reply", text: "second answer" });
     const result = await runCli(
