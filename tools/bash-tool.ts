@@ -6,9 +6,10 @@ import { Type, type Static } from "@sinclair/typebox";
 import { ToolAbortedError } from "./aborted.js";
 import { maxOutputCharsFromEnv } from "./output-cap.js";
 import { OutputSpool, type SpooledOutput } from "./output-spool.js";
-import { groupAlive, terminateGroup } from "./process-group.js";
+import { groupAlive } from "./process-group.js";
+import { adoptedResult, yieldWindow, type BashCallAdopter, type YieldReason } from "./bash-yield.js";
 import { resolveShell } from "./shell.js";
-import { startShellCommand, type RunningShell, type ShellRunResult } from "./shell-process.js";
+import { startShellCommand, type ShellRunResult } from "./shell-process.js";
 import type { AgentTool } from "./tool.js";
 import type { ChildMarker } from "./process/process-guard.js";
 
@@ -20,6 +21,8 @@ export const bashToolSchema = Type.Object({
 });
 
 export type BashToolParams = Static<typeof bashToolSchema>;
+
+export type { BashCallAdopter } from "./bash-yield.js";
 
 export interface BashToolDetails {
   command: string;
@@ -60,37 +63,6 @@ export interface BashToolOptions {
    * Without one, a call runs until the command exits (or its timeout).
    */
   adopter?: BashCallAdopter;
-}
-
-/** Who owns a bash call that outlived its wait: the job registry (see tools/jobs/bash-adoption.ts). */
-export interface BashCallAdopter {
-  /** How long a call may run before it becomes a job (PI_BASH_YIELD_MS, as bash_stream waits). */
-  yieldMs(): number;
-  /** Contract: returns the job's id and pid, or throws (the call then keeps running as a plain call). */
-  adopt(call: { toolCallId: string; command: string; cwd: string; running: RunningShell; priorOutput: string; killAfterMs?: number }): { id: string; pid: number };
-}
-
-/** Once a steer is queued, a command gets this much longer to finish on its own before it becomes a job. */
-export const STEER_GRACE_MS = 1_000;
-
-type YieldReason = "waited" | "steered";
-
-/** Resolves when the call should stop blocking the turn: the yield window ended, or a steer came (plus a short grace). */
-function waitToYield(yieldMs: number, yieldSignal: AbortSignal | undefined): Promise<YieldReason> {
-  return new Promise((resolve) => {
-    let timer = setTimeout(() => finish("waited"), yieldMs);
-    const onSteer = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => finish("steered"), STEER_GRACE_MS);
-    };
-    const finish = (reason: YieldReason): void => {
-      clearTimeout(timer);
-      yieldSignal?.removeEventListener("abort", onSteer);
-      resolve(reason);
-    };
-    if (yieldSignal?.aborted) onSteer();
-    else yieldSignal?.addEventListener("abort", onSteer, { once: true });
-  });
 }
 
 function describe(maxChars: number, yieldMs: number | undefined): string {
@@ -157,52 +129,6 @@ async function checkWorkingDirectory(cwd: string): Promise<void> {
   throw new Error(`The working directory ${cwd} does not exist (or is not a folder), so no command can run there.`);
 }
 
-/** The call's result once the registry took the command over: what it printed so far, and the job it became. */
-function adopted(
-  cwd: string,
-  adopter: BashCallAdopter,
-  running: RunningShell,
-  why: YieldReason,
-  toolCallId: string,
-  params: BashToolParams,
-  spool: OutputSpool,
-  timeoutMs: number | undefined,
-): { content: string; details: BashToolDetails } {
-  const priorOutput = spool.textSoFar();
-  const spooled = spool.finish();
-  const elapsedMs = Date.now() - running.startedAt;
-  const killAfterMs = timeoutMs === undefined ? undefined : Math.max(0, timeoutMs - elapsedMs);
-  let job: { id: string; pid: number };
-  try {
-    job = adopter.adopt({ toolCallId, command: params.command, cwd, running, priorOutput, ...(killAfterMs !== undefined ? { killAfterMs } : {}) });
-  } catch (error) {
-    // Nobody watches the command any more: it must not run on unowned.
-    void terminateGroup(running.pid);
-    throw new Error(`The command could not become a background job and was stopped: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const output = spooled.text.endsWith("\n") ? spooled.text.slice(0, -1) : spooled.text;
-  const after = `${(elapsedMs / 1000).toFixed(0)} s`;
-  const reason = why === "steered" ? "the person sent a message" : `the ${Math.round(adopter.yieldMs() / 1000)} s a bash call may block have passed`;
-  const timeoutNote = params.timeout !== undefined ? ` Its timeout still holds: it is stopped ${params.timeout} s after it started.` : "";
-  const status =
-    `Still running as job ${job.id} (pid ${job.pid}) after ${after}: ${reason}, so it became a background job and nothing was stopped.${timeoutNote} ` +
-    `Use poll_process with jobId "${job.id}" for new output or its final result, kill_process to stop it, get_process_log to page its log.`;
-  const parts = [output, truncationNote(spooled), status].filter((part): part is string => !!part);
-  return {
-    content: parts.join("\n\n"),
-    details: {
-      command: params.command,
-      exitCode: null,
-      durationMs: elapsedMs,
-      truncated: spooled.truncated,
-      ...(spooled.fullOutputPath !== undefined ? { fullOutputPath: spooled.fullOutputPath } : {}),
-      timedOut: false,
-      aborted: false,
-      jobId: job.id,
-    },
-  };
-}
-
 export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashToolSchema, BashToolDetails> {
   const maxChars = options.maxOutputChars ?? maxOutputCharsFromEnv();
   return {
@@ -238,12 +164,16 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
           },
         });
         const adopter = options.adopter;
-        const outcome = adopter ? await Promise.race([shellRun.result, waitToYield(adopter.yieldMs(), context?.yieldSignal)]) : await shellRun.result;
-        if (typeof outcome === "string") {
-          const running = shellRun.handOff();
-          if (running) return adopted(cwd, adopter!, running, outcome, toolCallId, params, spool, timeoutMs);
+        if (adopter) {
+          const yielded = yieldWindow(adopter.yieldMs(), context.yieldSignal);
+          const outcome = await Promise.race([shellRun.result, yielded.reason]);
+          yielded.cancel();
+          const running = typeof outcome === "string" ? shellRun.handOff() : undefined;
+          if (running) return adoptedResult({ adopter, running, why: outcome as YieldReason, toolCallId, params, cwd, spool, timeoutMs, summary: truncationNote });
+          run = typeof outcome === "string" ? await shellRun.result : outcome;
+        } else {
+          run = await shellRun.result;
         }
-        run = typeof outcome === "string" ? await shellRun.result : outcome;
       } catch (error) {
         spool.dispose();
         throw error;
