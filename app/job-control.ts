@@ -60,6 +60,7 @@ export class JobControl implements DashboardJobs {
         const coding = c.setup?.coding;
         return coding ? { env: coding.toolEnv, ...(coding.marker ? { marker: coding.marker } : {}) } : { env: toolEnvironment(options.env) };
       },
+      backgroundLeft: (pgid) => this.registry()?.adoptGroup(pgid),
       store: view.tools,
       show: (id) => view.toolOutput.select(id),
       requestFrame,

@@ -62,6 +62,8 @@ export interface JobRegistryOptions {
 /** After KILL, how long to wait for the exit to be observed before giving up on it. */
 const KILL_OBSERVE_MS = 5_000;
 const LEFTOVER_POLL_MS = 25;
+/** How often groups left running by bash calls are checked for being gone. */
+const ADOPTED_GROUP_CHECK_MS = 5_000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -93,6 +95,7 @@ export class JobRegistry {
   private readonly ttlTimers = new Map<string, NodeJS.Timeout>();
   /** Groups a bash call left running in the background; ended with the jobs. */
   private readonly adopted = new Set<number>();
+  private adoptedWatch: NodeJS.Timeout | undefined;
   private nextId = 1;
   private shuttingDown = false;
 
@@ -274,6 +277,21 @@ export class JobRegistry {
   adoptGroup(pgid: number): void {
     this.adopted.add(pgid);
     this.marker?.trackGroup(pgid);
+    // Once its processes are gone the group is forgotten: its pid may be reused by anyone.
+    this.adoptedWatch ??= setInterval(() => {
+      for (const group of this.adopted) {
+        if (groupAlive(group)) continue;
+        this.adopted.delete(group);
+        this.marker?.untrackGroup(group);
+      }
+      if (this.adopted.size === 0) this.stopAdoptedWatch();
+    }, ADOPTED_GROUP_CHECK_MS);
+    this.adoptedWatch.unref();
+  }
+
+  private stopAdoptedWatch(): void {
+    clearInterval(this.adoptedWatch);
+    this.adoptedWatch = undefined;
   }
 
   /** Ends every job's process group (TERM, grace, KILL) and frees the emulators. */
@@ -293,6 +311,7 @@ export class JobRegistry {
     await Promise.all([...this.adopted].map((pgid) => terminateGroup(pgid, this.settings.killGraceMs)));
     for (const pgid of this.adopted) this.forgetGroupIfGone(pgid);
     this.adopted.clear();
+    this.stopAdoptedWatch();
   }
 
   /** SIGKILL to every job's group, synchronously: for process 'exit', where nothing async runs. */
