@@ -22,10 +22,11 @@ const registry = new JobRegistry({ cwd: process.cwd(), settings: { killGraceMs: 
 installJobCleanup(registry);
 const jobs = [
   registry.start({ command: "sleep 300", startedBy: "agent" }),
-  registry.start({ command: "sleep 301 & sleep 302 & wait", stdinMode: "pipe", startedBy: "agent" }),
+  registry.start({ command: "sleep 301 & sleep 302 & echo forked; wait", stdinMode: "pipe", startedBy: "agent" }),
   registry.start({ command: "trap '' TERM HUP INT; echo armed; while true; do sleep 0.1; done", startedBy: "user" }),
 ];
-const armed = () => jobs[2].log.keptText().includes("armed");
+// Both background sleeps of the pipe job are forked once it says so.
+const armed = () => jobs[2].log.keptText().includes("armed") && jobs[1].log.keptText().includes("forked");
 const timer = setInterval(() => {
   if (!armed()) return;
   clearInterval(timer);
@@ -50,7 +51,7 @@ async function runChild(ending: Ending): Promise<{ code: number | null; stderr: 
   try {
     await waitUntil(() => stdout.includes("READY "), `the child to start its jobs (stderr: ${stderr})`, 20_000);
     const pgids = JSON.parse(stdout.slice(stdout.indexOf("READY ") + 6).split("\n")[0]!) as number[];
-    await waitUntil(() => survivors(pgids).length >= 4, "every job process to be up", 10_000);
+    expect(survivors(pgids).length).toBeGreaterThanOrEqual(4);
     if (ending === "SIGTERM" || ending === "SIGINT" || ending === "SIGHUP") child.kill(ending);
     const code = await exited;
     return { code, stderr, pgids };
