@@ -117,6 +117,7 @@ async function runToolBatch(
       toolName: call.name,
       content: result.content,
       details: result.details,
+      ...(result.images?.length ? { images: result.images } : {}),
       isError,
       timestamp: Date.now(),
     };

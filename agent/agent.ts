@@ -5,7 +5,7 @@ import type { AgentTool } from "../tools/tool.js";
 import { runAgentLoop, type LoopHooks } from "./agent-loop.js";
 import { EventBus } from "./event-bus.js";
 import type { PitwallEvent, QueueState } from "./events.js";
-import type { AssistantMessage, Message, ThinkingLevel, UserMessage, UserOrigin } from "./messages.js";
+import type { AssistantMessage, ImageContent, Message, ThinkingLevel, UserMessage, UserOrigin } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import type { ProviderResolver } from "./providers/connections.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
@@ -48,6 +48,18 @@ export class AgentBusyError extends Error {
   }
 }
 
+/** Images were given for a model the table knows to take text only; nothing was sent. */
+export class ImageInputError extends Error {
+  constructor(model: ModelInfo) {
+    super(`${model.id} takes text only, so the image was not sent: switch to a model that reads images (/model) or send the text alone.`);
+  }
+}
+
+interface QueuedMessage {
+  text: string;
+  images?: ImageContent[];
+}
+
 export class Agent {
   readonly bus: EventBus<PitwallEvent>;
   private systemPrompt: string;
@@ -57,8 +69,8 @@ export class Agent {
   private messages: Message[];
   private streamMessage: AssistantMessage | null = null;
   private pendingToolCalls = new Set<string>();
-  private steering: string[] = [];
-  private followUps: string[] = [];
+  private steering: QueuedMessage[] = [];
+  private followUps: QueuedMessage[] = [];
   private notices: string[] = [];
   private readonly noticeSources: Array<() => string[]>;
   private readonly retry: RetryPolicy;
@@ -135,13 +147,17 @@ export class Agent {
     this.messages = [];
   }
 
-  /** Runs one prompt to the end. Resolves when the agent is idle again; failures arrive as events. */
-  async prompt(text: string): Promise<void> {
+  /**
+   * Runs one prompt to the end. Resolves when the agent is idle again; failures arrive as events.
+   * Images go with the text (an ImageInputError, before anything is sent, for a text-only model).
+   */
+  async prompt(text: string, images?: ImageContent[]): Promise<void> {
     if (this.running) throw new AgentBusyError();
+    this.assertImagesAccepted(images);
     this.lastError = undefined;
     this.abortController = new AbortController();
     const signal = this.abortController.signal;
-    const initial = [userMessage(text, "prompt")];
+    const initial = [userMessage({ text, images }, "prompt")];
     const hooks: LoopHooks = {
       config: () => ({
         systemPrompt: this.systemPrompt,
@@ -177,25 +193,28 @@ export class Agent {
   }
 
   /** Delivered after the tool batch in flight finishes; nothing is skipped. Ends a background wait early. */
-  steer(text: string): void {
-    this.steering.push(text);
+  steer(text: string, images?: ImageContent[]): void {
+    this.assertImagesAccepted(images);
+    this.steering.push(queued(text, images));
     this.yieldController?.abort();
     this.emitQueue();
   }
 
   /** Delivered when the agent would otherwise stop. */
-  followUp(text: string): void {
-    this.followUps.push(text);
+  followUp(text: string, images?: ImageContent[]): void {
+    this.assertImagesAccepted(images);
+    this.followUps.push(queued(text, images));
     this.emitQueue();
   }
 
   /** Takes the most recently queued message back (for editing), steering first. */
-  dequeueLast(): { kind: QueuedKind; text: string } | undefined {
+  dequeueLast(): { kind: QueuedKind; text: string; images?: ImageContent[] } | undefined {
     const steer = this.steering.pop();
     const followUp = steer === undefined ? this.followUps.pop() : undefined;
-    if (steer === undefined && followUp === undefined) return undefined;
+    const item = steer ?? followUp;
+    if (item === undefined) return undefined;
     this.emitQueue();
-    return steer !== undefined ? { kind: "steer", text: steer } : { kind: "follow_up", text: followUp! };
+    return { kind: steer !== undefined ? "steer" : "follow_up", ...item };
   }
 
   clearQueue(): QueueState {
@@ -221,22 +240,22 @@ export class Agent {
   }
 
   private take(kind: QueuedKind): UserMessage[] {
-    const texts = kind === "steer" ? this.steering : this.followUps;
-    if (texts.length === 0) return [];
+    const items = kind === "steer" ? this.steering : this.followUps;
+    if (items.length === 0) return [];
     if (kind === "steer") this.steering = [];
     else this.followUps = [];
     this.emitQueue();
-    return texts.map((text) => userMessage(text, kind));
+    return items.map((item) => userMessage(item, kind));
   }
 
   private takeNotices(): UserMessage[] {
     const lines = [...this.notices, ...this.noticeSources.flatMap((source) => source())];
     this.notices = [];
-    return lines.length ? [userMessage(`[pitwall notice]\n${lines.join("\n")}`, "notice")] : [];
+    return lines.length ? [userMessage({ text: `[pitwall notice]\n${lines.join("\n")}` }, "notice")] : [];
   }
 
   private queueState(): QueueState {
-    return { steering: [...this.steering], followUp: [...this.followUps] };
+    return { steering: this.steering.map((m) => m.text), followUp: this.followUps.map((m) => m.text) };
   }
 
   private emitQueue(): void {
@@ -246,8 +265,16 @@ export class Agent {
   private assertIdle(): void {
     if (this.running) throw new AgentBusyError();
   }
+
+  private assertImagesAccepted(images: readonly ImageContent[] | undefined): void {
+    if (images?.length && this.model.textOnly) throw new ImageInputError(this.model);
+  }
 }
 
-function userMessage(content: string, origin: UserOrigin): UserMessage {
-  return { role: "user", content, origin, timestamp: Date.now() };
+function queued(text: string, images: ImageContent[] | undefined): QueuedMessage {
+  return images?.length ? { text, images } : { text };
+}
+
+function userMessage(item: QueuedMessage, origin: UserOrigin): UserMessage {
+  return { role: "user", content: item.text, origin, ...(item.images?.length ? { images: item.images } : {}), timestamp: Date.now() };
 }

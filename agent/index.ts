@@ -1,11 +1,11 @@
 // The library entry: everything needed to run pitwall's agent headless (an editor extension, a web
 // server streaming events) without loading the dashboard.
-export { Agent, AgentBusyError, type AgentOptions, type AgentState, type QueuedKind } from "./agent.js";
+export { Agent, AgentBusyError, ImageInputError, type AgentOptions, type AgentState, type QueuedKind } from "./agent.js";
 export { createCodingAgent, UnknownToolError, type CodingAgent, type CodingAgentOptions, type ToolSelection } from "./coding-agent.js";
 export { EventBus, type Listener } from "./event-bus.js";
 export type { AssistantDelta, PitwallEvent, PitwallEventType, QueueState } from "./events.js";
 export * from "./messages.js";
-export { DEFAULT_MODELS, knownModelIds, lookupModel, resolveModel, type ModelInfo, type ProviderName } from "./models.js";
+export { DEFAULT_MODELS, knownModelIds, lookupModel, resolveModel, type ModelInfo, type OpenAIApi, type ProviderName } from "./models.js";
 export {
   createProviderResolver,
   defaultProvider,
@@ -14,6 +14,7 @@ export {
   resolveConnections,
   type Connections,
 } from "./providers/connections.js";
+export { loadImageFile, prepareImage, type PreparedImage } from "../tools/images/image-prepare.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 export { listSessions, readSession, type LoadedSession, type SessionSummary } from "./session-file.js";
 export { SessionStore } from "./session-store.js";

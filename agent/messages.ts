@@ -1,5 +1,8 @@
 // The conversation's message types: what the agent keeps, what sessions store, and what providers
 // translate to their wire formats. Plain data only, so every message serialises as JSON.
+import type { ImageContent } from "../tools/images/image-content.js";
+
+export type { ImageContent, ImageMimeType } from "../tools/images/image-content.js";
 
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high";
 export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
@@ -16,6 +19,18 @@ export interface ThinkingContent {
   signature?: string;
   /** Anthropic's redacted thinking: opaque data in `signature`, nothing readable. */
   redacted?: boolean;
+  /** The OpenAI Responses reasoning item this summary came from, sent back next turn. */
+  reasoningItem?: ReasoningItem;
+}
+
+/**
+ * An OpenAI Responses reasoning item as the API returned it with `store: false`: its summary and
+ * the encrypted reasoning the next request carries so the model goes on from where it was. Its id
+ * is not kept: nothing is stored server-side, and items sent back without ids are never paired.
+ */
+export interface ReasoningItem {
+  summary: string[];
+  encryptedContent: string;
 }
 
 export interface ToolCall {
@@ -38,6 +53,8 @@ export interface UserMessage {
   content: string;
   /** Absent means "prompt". A notice is pitwall telling the model what changed (a job exited, …). */
   origin?: UserOrigin;
+  /** Images the person attached; they go to the model before the text. */
+  images?: ImageContent[];
   timestamp: number;
 }
 
@@ -81,6 +98,8 @@ export interface ToolResultMessage {
   content: string;
   /** What the UI shows; never sent to the model. */
   details?: unknown;
+  /** Images the tool returned (read on a PNG), sent after `content`. */
+  images?: ImageContent[];
   isError: boolean;
   timestamp: number;
 }

@@ -1,32 +1,30 @@
 // The session file format: append-only JSON lines. A header line (id, time, cwd, model, provider,
-// version), then one line per completed message, plus lines for model and thinking changes. Reading
-// skips a torn last line (a crash mid-write) with a warning instead of failing.
+// version), then one line per completed message, plus lines for model and thinking changes. Every
+// line is checked against its schema (session-schema.ts): a torn, damaged or hand-edited line, or a
+// record type from a newer pitwall, is skipped with a warning naming its line number, never an error.
+// Sessions live in one folder per working directory; the folder name carries a hash of the exact
+// path, so two directories never share one. Folders named the old way are still read.
+import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Message, ThinkingLevel } from "./messages.js";
+import {
+  headerValidator,
+  isRecordType,
+  recordValidators,
+  SESSION_FORMAT_VERSION,
+  type SessionHeader,
+  type SessionRecord,
+} from "./session-schema.js";
 
-export interface SessionHeader {
-  type: "session";
-  version: 1;
-  id: string;
-  timestamp: string;
-  cwd: string;
-  provider: string;
-  model: string;
-  thinkingLevel: ThinkingLevel;
-  pitwallVersion: string;
-}
-
-export type SessionLine =
-  | SessionHeader
-  | { type: "message"; message: Message }
-  | { type: "model_change"; provider: string; model: string; timestamp: string }
-  | { type: "thinking_change"; level: ThinkingLevel; timestamp: string };
+export type { SessionHeader, SessionLine, SessionRecord } from "./session-schema.js";
 
 export interface LoadedSession {
   path: string;
   header: SessionHeader;
   messages: Message[];
+  /** The records after the header that were read, in file order (what a copy of the session takes). */
+  records: SessionRecord[];
   /** The model and thinking level in force at the end of the file. */
   provider: string;
   model: string;
@@ -36,13 +34,27 @@ export interface LoadedSession {
 
 export class SessionFileError extends Error {}
 
-/** `/home/me/project` → `--home-me-project--`. */
-export function sessionFolderName(cwd: string): string {
+/** Warnings about single lines beyond this many are summed up in one. */
+const MAX_LINE_WARNINGS = 10;
+
+/** The old folder name, `/home/me/project` → `--home-me-project--`: `/a-b/c` and `/a/b-c` shared one. */
+export function legacySessionFolderName(cwd: string): string {
   return `--${cwd.replace(/^[/\\]+/, "").replace(/[/\\:]+/g, "-")}--`;
+}
+
+/** `/home/me/project` → `--home-me-project--` and 8 hex digits of the path's SHA-256. */
+export function sessionFolderName(cwd: string): string {
+  return `${legacySessionFolderName(cwd)}${createHash("sha256").update(cwd).digest("hex").slice(0, 8)}`;
 }
 
 export function sessionFolder(root: string, cwd: string): string {
   return join(root, sessionFolderName(cwd));
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object without a \"type\"" : `a ${typeof value}`;
 }
 
 export function readSession(path: string): LoadedSession {
@@ -53,30 +65,86 @@ export function readSession(path: string): LoadedSession {
     throw new SessionFileError(`Cannot open session ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
   }
   const lines = text.split("\n");
-  const warnings: string[] = [];
-  const parsed: SessionLine[] = [];
+  let lastIndex = lines.length - 1;
+  while (lastIndex >= 0 && lines[lastIndex]!.trim() === "") lastIndex--;
+  const torn = !text.endsWith("\n") && lastIndex !== -1;
+  const lineProblems: string[] = [];
+  const unknownTypes = new Map<string, number[]>();
+  let header: SessionHeader | undefined;
+  const records: SessionRecord[] = [];
+
   lines.forEach((line, i) => {
     if (!line.trim()) return;
+    const number = i + 1;
+    let value: unknown;
     try {
-      parsed.push(JSON.parse(line) as SessionLine);
+      value = JSON.parse(line);
     } catch {
-      const last = i >= lines.length - 2;
-      warnings.push(
-        last
-          ? `${path}: the last line was cut off (pitwall stopped mid-write); it was skipped.`
-          : `${path}: line ${i + 1} is not valid JSON; it was skipped.`,
+      lineProblems.push(
+        torn && i === lastIndex
+          ? `the last line (${number}) was cut off (pitwall stopped mid-write); it was skipped`
+          : `line ${number} is not valid JSON (a write cut off mid-line?); it was skipped`,
       );
+      return;
     }
+    if (header === undefined) {
+      if (!headerValidator.check(value)) {
+        throw new SessionFileError(
+          `${path} is not a pitwall session: line ${number} should be its session header (${headerValidator.firstProblem(value)}).`,
+        );
+      }
+      header = value;
+      return;
+    }
+    const type = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as { type?: unknown }).type : undefined;
+    if (typeof type !== "string") {
+      lineProblems.push(`line ${number} is ${describeType(value)}, not a session record; it was skipped`);
+      return;
+    }
+    if (!isRecordType(type)) {
+      const seen = unknownTypes.get(type) ?? [];
+      unknownTypes.set(type, [...seen, number]);
+      return;
+    }
+    const validator = recordValidators[type];
+    if (!validator.check(value)) {
+      lineProblems.push(`line ${number}, a "${type}" record, has the wrong shape (${validator.firstProblem(value)}); it was skipped`);
+      return;
+    }
+    records.push(value as SessionRecord);
   });
-  const header = parsed[0];
-  if (!header || header.type !== "session") throw new SessionFileError(`${path} is not a pitwall session: its first line is not a session header.`);
-  const loaded: LoadedSession = { path, header, messages: [], provider: header.provider, model: header.model, thinkingLevel: header.thinkingLevel, warnings };
-  for (const line of parsed.slice(1)) {
-    if (line.type === "message") loaded.messages.push(line.message);
-    else if (line.type === "model_change") {
-      loaded.provider = line.provider;
-      loaded.model = line.model;
-    } else if (line.type === "thinking_change") loaded.thinkingLevel = line.level;
+
+  if (header === undefined) throw new SessionFileError(`${path} is not a pitwall session: it has no session header.`);
+  const warnings: string[] = [];
+  if (header.version > SESSION_FORMAT_VERSION) {
+    warnings.push(
+      `${path} was written by a newer pitwall (session format ${header.version}; this one reads ${SESSION_FORMAT_VERSION}). ` +
+        `What this version does not understand is skipped; update pitwall to see all of it.`,
+    );
+  }
+  for (const problem of lineProblems.slice(0, MAX_LINE_WARNINGS)) warnings.push(`${path}: ${problem}.`);
+  if (lineProblems.length > MAX_LINE_WARNINGS) warnings.push(`${path}: ${lineProblems.length - MAX_LINE_WARNINGS} more damaged lines were skipped.`);
+  for (const [type, numbers] of unknownTypes) {
+    const where = numbers.length === 1 ? `line ${numbers[0]}` : `lines ${numbers.slice(0, MAX_LINE_WARNINGS).join(", ")}${numbers.length > MAX_LINE_WARNINGS ? ", …" : ""}`;
+    warnings.push(`${path}: ${where}: unknown record type "${type}" (from a newer pitwall?); skipped.`);
+  }
+
+  const loaded: LoadedSession = {
+    path,
+    header,
+    messages: [],
+    records,
+    provider: header.provider,
+    model: header.model,
+    thinkingLevel: header.thinkingLevel,
+    warnings,
+  };
+  for (const record of records) {
+    if (record.type === "message") loaded.messages.push(record.message);
+    else if (record.type === "model_change") {
+      loaded.provider = record.provider;
+      loaded.model = record.model;
+    } else loaded.thinkingLevel = record.level;
   }
   return loaded;
 }
@@ -90,20 +158,27 @@ export interface SessionSummary {
   cost: number | null;
 }
 
-/** Sessions of a working directory, newest first. Unreadable files are left out. */
-export function listSessions(root: string, cwd: string): SessionSummary[] {
-  const folder = sessionFolder(root, cwd);
-  let names: string[];
+function sessionFiles(folder: string): string[] {
   try {
-    names = readdirSync(folder).filter((n) => n.endsWith(".jsonl"));
+    return readdirSync(folder)
+      .filter((n) => n.endsWith(".jsonl"))
+      .map((n) => join(folder, n));
   } catch {
     return [];
   }
+}
+
+/**
+ * Sessions of a working directory, newest first: its folder's, and those in the old-style folder
+ * whose header names this very directory. Unreadable files are left out.
+ */
+export function listSessions(root: string, cwd: string): SessionSummary[] {
+  const paths = [...sessionFiles(sessionFolder(root, cwd)), ...sessionFiles(join(root, legacySessionFolderName(cwd)))];
   const summaries: SessionSummary[] = [];
-  for (const name of names) {
-    const path = join(folder, name);
+  for (const path of paths) {
     try {
       const session = readSession(path);
+      if (session.header.cwd !== cwd) continue;
       const first = session.messages.find((m) => m.role === "user" && (m.origin ?? "prompt") === "prompt");
       let cost: number | null = null;
       for (const m of session.messages) {

@@ -1,15 +1,25 @@
 // Writes the session as it happens: each completed message, model change and thinking change is
 // appended as one whole line. The file is created with the first message, so a session that never
 // said anything leaves nothing behind. Secrets in use (API keys) are replaced before any write.
+//
+// Nothing is lost quietly:
+// - every record starts on a fresh line: a torn tail (a crash mid-write) is ended first;
+// - one pitwall writes a session at a time (session-lock.ts): opening one that another live pitwall
+//   writes fails with SessionLockedError, and the caller continues in a copy (`fork`);
+// - a failed append (read-only folder, full disk) keeps the unsaved records in memory, reports once
+//   on the bus (an `error` event, source "session"), and retries with the next record and on a timer;
+//   `unsavedRecords` says what is still only in memory.
 import { randomUUID } from "node:crypto";
-import { appendFileSync, mkdirSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { EventBus } from "./event-bus.js";
 import type { PitwallEvent } from "./events.js";
 import type { Message, ThinkingLevel, ToolResultMessage } from "./messages.js";
 import { toolCallsOf } from "./messages.js";
 import { INTERRUPTED_RESULT } from "./providers/transcript.js";
-import { readSession, sessionFolder, type LoadedSession, type SessionHeader, type SessionLine } from "./session-file.js";
+import { readSession, sessionFolder, type LoadedSession, type SessionHeader, type SessionLine, type SessionRecord } from "./session-file.js";
+import { describeHolder, SessionLock, type LockHolder } from "./session-lock.js";
+import { SESSION_FORMAT_VERSION } from "./session-schema.js";
 
 export interface SessionStats {
   path: string;
@@ -22,38 +32,88 @@ export interface SessionStats {
   cost: number | null;
 }
 
-export interface NewSessionOptions {
+/** How records reach the disk; tests put a failing one in to play a full or read-only disk. */
+export type WriteFn = (fd: number, buffer: Buffer, offset: number, length: number) => number;
+
+export interface StoreOptions {
+  /** Values never written to disk (API keys); replaced by [redacted]. */
+  secrets?: string[];
+  /** Replaces fs.writeSync. */
+  write?: WriteFn;
+  /** How often unsaved records are retried while nothing else is appended. */
+  retryMs?: number;
+}
+
+export interface NewSessionOptions extends StoreOptions {
   root: string;
   cwd: string;
   provider: string;
   model: string;
   thinkingLevel: ThinkingLevel;
   pitwallVersion: string;
-  /** Values never written to disk (API keys); replaced by [redacted]. */
-  secrets?: string[];
 }
 
+/** What a person needs to know about saving: undefined problem means everything is on disk. */
+export interface SaveState {
+  unsavedRecords: number;
+  /** The whole message: what failed, what is kept, what happens next. */
+  problem: string | undefined;
+  /** Just why the last write failed ("the disk is full (ENOSPC); free some space"). */
+  reason: string | undefined;
+}
+
+export class SessionLockedError extends Error {
+  constructor(
+    readonly session: LoadedSession,
+    readonly holder: LockHolder,
+  ) {
+    super(`${session.path} is open in ${describeHolder(holder)}.`);
+  }
+}
+
+const DEFAULT_RETRY_MS = 5000;
+const NEWLINE = 0x0a;
+
 export class SessionStore {
-  private written: boolean;
+  private started: boolean;
   private readonly messages: Message[] = [];
+  /** Bytes not yet on disk, whole records except after a short write. */
+  private pending = Buffer.alloc(0);
+  private pendingRecords = 0;
+  /** A short write left the file in the middle of one of our lines: go on with its rest, no newline. */
+  private midLine = false;
+  private problem: string | undefined;
+  private reason: string | undefined;
+  private lock: SessionLock | undefined;
+  private bus: EventBus<PitwallEvent> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly saveListeners = new Set<(state: SaveState) => void>();
+  private readonly write: WriteFn;
+  private readonly secrets: string[];
 
   private constructor(
     readonly path: string,
     private header: SessionHeader,
-    private readonly secrets: string[],
+    private readonly options: StoreOptions,
     existing: Message[] | undefined,
   ) {
-    this.written = existing !== undefined;
+    this.started = existing !== undefined;
     if (existing) this.messages.push(...existing);
+    this.write = options.write ?? writeSync;
+    this.secrets = cleanSecrets(options.secrets);
   }
 
   static create(options: NewSessionOptions): SessionStore {
+    return new SessionStore(...SessionStore.fresh(options), options, undefined);
+  }
+
+  private static fresh(options: NewSessionOptions, forkedFrom?: string): [string, SessionHeader] {
     const now = new Date();
     const id = randomUUID();
     const name = `${now.toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`;
     const header: SessionHeader = {
       type: "session",
-      version: 1,
+      version: SESSION_FORMAT_VERSION,
       id,
       timestamp: now.toISOString(),
       cwd: options.cwd,
@@ -61,17 +121,27 @@ export class SessionStore {
       model: options.model,
       thinkingLevel: options.thinkingLevel,
       pitwallVersion: options.pitwallVersion,
+      ...(forkedFrom ? { forkedFrom } : {}),
     };
-    return new SessionStore(join(sessionFolder(options.root, options.cwd), name), header, cleanSecrets(options.secrets), undefined);
+    return [join(sessionFolder(options.root, options.cwd), name), header];
   }
 
   /**
-   * Opens an existing session to continue it. Tool calls left without a result (pitwall was killed
-   * mid-call) are closed with an error result, appended to the file, so the provider accepts it.
+   * Opens an existing session to continue it, taking its lock; throws SessionLockedError when another
+   * live pitwall writes it. Tool calls left without a result (pitwall was killed mid-call) are closed
+   * with an error result, appended to the file, so the provider accepts it.
    */
-  static open(path: string, secrets?: string[]): { store: SessionStore; session: LoadedSession } {
+  static open(path: string, options: StoreOptions = {}): { store: SessionStore; session: LoadedSession } {
     const session = readSession(path);
-    const store = new SessionStore(path, session.header, cleanSecrets(secrets), session.messages);
+    const store = new SessionStore(path, session.header, options, session.messages);
+    try {
+      const lock = SessionLock.acquire(path);
+      if (!(lock instanceof SessionLock)) throw new SessionLockedError(session, lock);
+      store.lock = lock;
+    } catch (error) {
+      if (error instanceof SessionLockedError) throw error;
+      // The lock cannot be written (a read-only folder): appends will fail the same way and say so.
+    }
     for (const result of unansweredCalls(session.messages)) {
       store.append({ type: "message", message: result });
       store.messages.push(result);
@@ -80,17 +150,42 @@ export class SessionStore {
     return { store, session };
   }
 
+  /**
+   * A new session file holding a copy of `source`'s records, for continuing a conversation another
+   * pitwall is writing. The copy is written at once; its header names the original.
+   */
+  static fork(source: LoadedSession, options: Omit<NewSessionOptions, "provider" | "model" | "thinkingLevel">): { store: SessionStore; session: LoadedSession } {
+    const base = { ...options, provider: source.header.provider, model: source.header.model, thinkingLevel: source.header.thinkingLevel };
+    const [path, header] = SessionStore.fresh(base, source.path);
+    const store = new SessionStore(path, header, options, []);
+    store.pending = Buffer.from(store.serialise(header));
+    for (const record of source.records) store.queue(record);
+    const session: LoadedSession = { ...source, path, header, messages: [...source.messages], warnings: [...source.warnings] };
+    for (const result of unansweredCalls(session.messages)) {
+      store.queue({ type: "message", message: result });
+      session.messages.push(result);
+    }
+    store.messages.push(...session.messages);
+    store.flush();
+    return { store, session };
+  }
+
   get id(): string {
     return this.header.id;
   }
 
-  /** Records what the bus says: completed messages, model and thinking changes. */
+  /** Records what the bus says: completed messages, model and thinking changes. Save problems go to the bus. */
   attach(bus: EventBus<PitwallEvent>): () => void {
-    return bus.subscribe((event) => {
+    this.bus = bus;
+    const unsubscribe = bus.subscribe((event) => {
       if (event.type === "message_end") this.recordMessage(event.message);
       else if (event.type === "model_change") this.append({ type: "model_change", provider: event.provider, model: event.model, timestamp: new Date().toISOString() });
       else if (event.type === "thinking_change") this.append({ type: "thinking_change", level: event.level, timestamp: new Date().toISOString() });
     });
+    return () => {
+      unsubscribe();
+      if (this.bus === bus) this.bus = undefined;
+    };
   }
 
   recordMessage(message: Message): void {
@@ -119,33 +214,149 @@ export class SessionStore {
     };
   }
 
-  /** True once the file exists on disk. */
+  /** True once the session has something to save (the file exists, or is being retried). */
   get persisted(): boolean {
-    return this.written;
+    return this.started;
   }
 
-  private append(line: SessionLine): void {
+  /** Records that are only in memory because writing them failed. */
+  get unsavedRecords(): number {
+    return this.pendingRecords;
+  }
+
+  get saveState(): SaveState {
+    return { unsavedRecords: this.pendingRecords, problem: this.problem, reason: this.reason };
+  }
+
+  /** Called whenever saving fails or recovers. */
+  onSaveState(listener: (state: SaveState) => void): () => void {
+    this.saveListeners.add(listener);
+    return () => this.saveListeners.delete(listener);
+  }
+
+  /** Tries once more to save what is pending, stops retrying and gives up the lock. */
+  close(): void {
+    this.flush();
+    if (this.retryTimer) clearInterval(this.retryTimer);
+    this.retryTimer = undefined;
+    // With records still unsaved the lock stays until exit: nobody else should write this file meanwhile.
+    if (this.pendingRecords === 0) this.lock?.release();
+  }
+
+  private append(line: SessionRecord): void {
     // Model or thinking changes before the first message only update the header.
-    if (!this.written && line.type !== "message") {
+    if (!this.started && line.type !== "message") {
       if (line.type === "model_change") this.header = { ...this.header, provider: line.provider, model: line.model };
       if (line.type === "thinking_change") this.header = { ...this.header, thinkingLevel: line.level };
       return;
     }
-    let text = "";
-    if (!this.written) {
-      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-      text += this.serialise(this.header);
-      this.written = true;
+    if (!this.started) {
+      this.pending = Buffer.concat([this.pending, Buffer.from(this.serialise(this.header))]);
+      this.started = true;
     }
-    text += this.serialise(line);
-    // One append per record: a crash can at worst cut the last line, which loading skips.
-    appendFileSync(this.path, text, { mode: 0o600 });
+    this.queue(line);
+    this.flush();
+  }
+
+  private queue(line: SessionRecord): void {
+    this.pending = Buffer.concat([this.pending, Buffer.from(this.serialise(line))]);
+    this.pendingRecords++;
+  }
+
+  /** Writes what is pending; on failure keeps it, reports and schedules a retry. */
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    try {
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      this.lock ??= this.tryLock();
+      const fd = openSync(this.path, "a+", 0o600);
+      try {
+        if (!this.midLine && endsMidLine(fd)) this.pending = Buffer.concat([Buffer.from("\n"), this.pending]);
+        while (this.pending.length > 0) {
+          const written = this.write(fd, this.pending, 0, this.pending.length);
+          if (written > 0) this.midLine = this.pending[written - 1] !== NEWLINE;
+          this.pending = this.pending.subarray(written);
+        }
+      } finally {
+        closeSync(fd);
+      }
+      this.pendingRecords = 0;
+      this.midLine = false;
+      if (this.problem !== undefined) this.recovered();
+    } catch (error) {
+      this.failed(error as NodeJS.ErrnoException);
+    }
+  }
+
+  /** A new session's lock, taken when its file is first written; none if it cannot be had. */
+  private tryLock(): SessionLock | undefined {
+    try {
+      const lock = SessionLock.acquire(this.path);
+      return lock instanceof SessionLock ? lock : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private failed(error: NodeJS.ErrnoException): void {
+    const first = this.problem === undefined;
+    const records = this.pendingRecords === 1 ? "1 record is" : `${this.pendingRecords} records are`;
+    this.reason = saveErrorReason(error);
+    this.problem =
+      `The session could not be saved to ${this.path}: ${this.reason}. ${records} kept in memory and ` +
+      `retried with the next message and every ${Math.round((this.options.retryMs ?? DEFAULT_RETRY_MS) / 1000)} s; they are lost if pitwall exits first.`;
+    if (first) {
+      const message = this.problem;
+      // After the event being recorded has reached everyone, not in the middle of it.
+      queueMicrotask(() => this.bus?.emit({ type: "error", source: "session", message }));
+      this.retryTimer = setInterval(() => this.flush(), this.options.retryMs ?? DEFAULT_RETRY_MS);
+      this.retryTimer.unref();
+    }
+    this.notify();
+  }
+
+  private recovered(): void {
+    this.problem = undefined;
+    this.reason = undefined;
+    if (this.retryTimer) clearInterval(this.retryTimer);
+    this.retryTimer = undefined;
+    this.notify();
+  }
+
+  private notify(): void {
+    const state = this.saveState;
+    for (const listener of this.saveListeners) listener(state);
   }
 
   private serialise(line: SessionLine): string {
     let json = JSON.stringify(line);
     for (const secret of this.secrets) json = json.split(secret).join("[redacted]");
     return `${json}\n`;
+  }
+}
+
+/** Whether the file at `fd` ends inside a line (a torn tail someone left). */
+function endsMidLine(fd: number): boolean {
+  const { size } = fstatSync(fd);
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== NEWLINE;
+}
+
+function saveErrorReason(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case "ENOSPC":
+      return "the disk is full (ENOSPC); free some space";
+    case "EROFS":
+      return "the file system is read-only (EROFS)";
+    case "EACCES":
+    case "EPERM":
+      return `permission denied (${error.code}); check the folder's permissions or choose another with --session-dir`;
+    case "EDQUOT":
+      return "the disk quota is used up (EDQUOT)";
+    default:
+      return String(error.message ?? error);
   }
 }
 

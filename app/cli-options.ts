@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import meow from "meow";
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
-import { isProviderName, type ProviderName } from "../agent/models.js";
+import { isProviderName, OPENAI_APIS, type OpenAIApi, type ProviderName } from "../agent/models.js";
 
 export class UsageError extends Error {}
 
@@ -21,6 +21,8 @@ export interface CliOptions {
   provider?: ProviderName;
   baseUrl?: string;
   apiKey?: string;
+  /** OpenAI: Chat Completions or Responses, whatever the model. */
+  api?: OpenAIApi;
   thinking?: ThinkingLevel;
   /** Resolved text: `@file` is read here. */
   systemPrompt?: string;
@@ -60,6 +62,8 @@ export const HELP = `
     --base-url <url>          An OpenAI-compatible server (Ollama, llama.cpp, vLLM); also OPENAI_BASE_URL,
                               ANTHROPIC_BASE_URL for Anthropic-compatible gateways
     --api-key <key>           Instead of ANTHROPIC_API_KEY / OPENAI_API_KEY
+    --api <chat|responses>    OpenAI's API: by default Responses for GPT-5 and o-series models, Chat
+                              Completions for the rest and for any --base-url server
     --thinking <level>        off | minimal | low | medium | high
 
   Agent
@@ -96,6 +100,7 @@ const FLAGS = {
   provider: { type: "string" },
   baseUrl: { type: "string" },
   apiKey: { type: "string" },
+  api: { type: "string" },
   thinking: { type: "string" },
   systemPrompt: { type: "string" },
   tools: { type: "string" },
@@ -137,6 +142,9 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
   if (thinking !== undefined && !(THINKING_LEVELS as readonly string[]).includes(thinking)) {
     throw new UsageError(`--thinking must be one of ${THINKING_LEVELS.join(", ")}, not '${thinking}'`);
   }
+  const api = text("api", f.api);
+  if (api !== undefined && !(OPENAI_APIS as readonly string[]).includes(api)) throw new UsageError(`--api must be chat or responses, not '${api}'`);
+  if (api !== undefined && provider === "anthropic") throw new UsageError("--api chooses between OpenAI's two APIs: it does not apply to --provider anthropic");
   const baseUrl = text("baseUrl", f.baseUrl);
   if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, not '${baseUrl}'`);
   let bashYieldMs: number | undefined;
@@ -167,6 +175,7 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     provider: provider as ProviderName | undefined,
     baseUrl,
     apiKey: text("apiKey", f.apiKey),
+    api: api as OpenAIApi | undefined,
     thinking: thinking as ThinkingLevel | undefined,
     systemPrompt: mapDefined(text("systemPrompt", f.systemPrompt), (v) => readPromptArgument(v, baseCwd)),
     tools,

@@ -4,10 +4,12 @@
 // jobs run). Before the agent has loaded the person can already type; what they send waits until
 // it is ready.
 import type { PitwallEvent } from "../agent/events.js";
-import type { Message, ThinkingLevel } from "../agent/messages.js";
+import type { ImageContent, Message, ThinkingLevel } from "../agent/messages.js";
 import { knownModelIds, resolveModel } from "../agent/models.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
+import type { SessionStore } from "../agent/session-store.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
+import type { ImageAttachment } from "../panes/input/input-pane.js";
 import { formatCost, formatTokens, formatWait } from "../panes/text/format.js";
 import { helpLines } from "../panes/overlays/help-overlay.js";
 import type { RenderScheduler } from "../panes/screen/render-scheduler.js";
@@ -27,8 +29,9 @@ const QUIT_PRESS_MS = 1500;
 
 export class DashboardController implements SlashContext {
   setup: Setup | undefined;
-  private readonly waiting: Array<{ text: string; kind: SendKind }> = [];
+  private readonly waiting: Array<{ text: string; kind: SendKind; images: ImageAttachment[] }> = [];
   private tokens = 0;
+  private cachedTokens = 0;
   private cost: number | null = null;
   private lastEscapeAt = -Infinity;
   private lastCtrlCAt = -Infinity;
@@ -38,6 +41,7 @@ export class DashboardController implements SlashContext {
   /** Esc was pressed during the current run. */
   private abortRequested = false;
   private unsubscribe: (() => void) | undefined;
+  private unwatchSession: (() => void) | undefined;
 
   constructor(
     readonly view: DashboardView,
@@ -65,19 +69,21 @@ export class DashboardController implements SlashContext {
     this.unsubscribe = bus.subscribe((event) => this.onEvent(event));
     this.view.chat.notice("info", `pitwall in ${setup.options.cwd} · ${agent.state.model.provider}/${agent.state.model.id} · ${this.view.status.state.helpKey} shows the keys, /help the commands`);
     if (setup.resumed) this.loadConversation(setup.resumed.messages, setup.resumed.path);
-    for (const warning of setup.warnings) this.view.chat.notice("warning", warning);
+    for (const warning of [...setup.warnings, ...setup.sessionWarnings]) this.view.chat.notice("warning", warning);
     for (const warning of this.keymap.warnings) this.view.chat.notice("warning", warning);
     if (this.missingKey()) this.view.chat.notice("warning", `${this.missingKey()} Until then, prompts are not sent.`);
     const status = this.view.status.state;
     status.phase = agent.state.isStreaming ? "working" : "idle";
     this.refreshModel();
     status.session = setup.session ? undefined : "no session file";
-    for (const item of this.waiting.splice(0)) this.send(item.text, item.kind);
+    this.watchSession(setup.session);
+    for (const item of this.waiting.splice(0)) this.send(item.text, item.kind, item.images);
     this.scheduler.request();
   }
 
   detach(): void {
     this.unsubscribe?.();
+    this.unwatchSession?.();
     if (this.transientTimer) clearTimeout(this.transientTimer);
   }
 
@@ -101,6 +107,23 @@ export class DashboardController implements SlashContext {
 
   // ---- events ------------------------------------------------------------------------------
 
+  /**
+   * Keeps the status bar saying when the session file is not being saved; the failure itself arrives
+   * as an `error` event (a chat notice); getting saved again is a notice too.
+   */
+  private watchSession(session: SessionStore | undefined): void {
+    this.unwatchSession?.();
+    const status = this.view.status.state;
+    status.sessionProblem = undefined;
+    this.unwatchSession = session?.onSaveState((state) => {
+      const failing = status.sessionProblem !== undefined;
+      const records = state.unsavedRecords === 1 ? "1 record" : `${state.unsavedRecords} records`;
+      status.sessionProblem = state.problem ? `session not saved: ${records} only in memory` : undefined;
+      if (failing && !state.problem) this.view.chat.notice("info", `The session is saved again: everything is in ${session.path}.`);
+      this.scheduler.request();
+    });
+  }
+
   private loadConversation(messages: readonly Message[], path: string): void {
     this.view.chat.loadMessages(messages);
     this.view.files.loadMessages(messages);
@@ -112,8 +135,10 @@ export class DashboardController implements SlashContext {
   private countUsage(message: Message): void {
     if (message.role !== "assistant") return;
     this.tokens += message.usage.totalTokens;
+    this.cachedTokens += message.usage.cacheRead;
     if (message.usage.cost) this.cost = (this.cost ?? 0) + message.usage.cost.total;
     this.view.status.state.tokens = this.tokens;
+    this.view.status.state.cachedTokens = this.cachedTokens;
     this.view.status.state.cost = this.cost;
   }
 
@@ -193,19 +218,22 @@ export class DashboardController implements SlashContext {
     return isConfigured(setup.connections[model.provider]) ? undefined : missingKeyMessage(model.provider);
   }
 
-  /** What Enter (or Alt+Enter) does with the input's text. */
+  /** What Enter (or Alt+Enter) does with the input's text (and the images its chips stand for). */
   submitInput(kind: SendKind): void {
     const input = this.view.input;
+    // A command's arguments stay text, even one that names an image.
+    const command = /^\s*[/!]/.test(input.buffer.text);
+    const images = command ? [] : input.takeImages();
     const text = input.value;
     if (!text.trim()) return;
     input.history.add(input.buffer.text);
     input.reset();
-    this.send(text, kind);
+    this.send(text, kind, images);
     this.view.chat.toBottom();
     this.scheduler.request();
   }
 
-  send(text: string, kind: SendKind): void {
+  send(text: string, kind: SendKind, images: ImageAttachment[] = []): void {
     if (runSlash(text, this)) return;
     if (text.startsWith("!")) {
       const command = text.slice(1).trim();
@@ -215,11 +243,15 @@ export class DashboardController implements SlashContext {
     }
     const setup = this.setup;
     if (!setup) {
-      this.waiting.push({ text, kind });
+      this.waiting.push({ text, kind, images });
       this.view.chat.notice("info", `Waiting for the agent to load: "${text.length > 60 ? `${text.slice(0, 59)}…` : text}" will be sent then.`);
       return;
     }
     const agent = setup.coding.agent;
+    if (images.length > 0) {
+      void this.sendWithImages(text, kind, images);
+      return;
+    }
     if (agent.state.isStreaming) {
       if (kind === "followUp") agent.followUp(text);
       else agent.steer(text);
@@ -235,6 +267,46 @@ export class DashboardController implements SlashContext {
       this.view.chat.notice("error", `The prompt could not start: ${error instanceof Error ? error.message : String(error)}`);
       this.scheduler.request();
     });
+  }
+
+  /**
+   * Reads and prepares the attached images (sharp loads on the first one), then sends them with the
+   * text. Anything that stops them (a text-only model, a file that is not an image) is said in the
+   * chat, and the text comes back into the input with its chips so nothing typed is lost.
+   */
+  private async sendWithImages(text: string, kind: SendKind, attachments: ImageAttachment[]): Promise<void> {
+    const agent = this.setup!.coding.agent;
+    const giveBack = (reason: string): void => {
+      this.notice("error", `Not sent: ${reason}`);
+      if (this.view.input.buffer.isEmpty) this.view.input.setText(text);
+      this.scheduler.request();
+    };
+    if (agent.state.model.textOnly) return giveBack(`${agent.state.model.id} takes text only; switch to a model that reads images (/model) or remove the image.`);
+    const missing = this.missingKey();
+    if (missing) return giveBack(missing);
+    this.flash(`reading ${attachments.map((a) => a.name).join(", ")}…`);
+    this.scheduler.request();
+    let images: ImageContent[];
+    try {
+      const { loadImageFile } = await import("../tools/images/image-prepare.js");
+      images = await Promise.all(attachments.map(async (a) => a.image ?? (await loadImageFile(a.path!, a.name)).image));
+    } catch (error) {
+      return giveBack(error instanceof Error ? error.message : String(error));
+    }
+    try {
+      if (agent.state.isStreaming) {
+        if (kind === "followUp") agent.followUp(text, images);
+        else agent.steer(text, images);
+      } else {
+        agent.prompt(text, images).catch((error: unknown) => {
+          this.notice("error", `The prompt could not start: ${error instanceof Error ? error.message : String(error)}`);
+          this.scheduler.request();
+        });
+      }
+    } catch (error) {
+      giveBack(error instanceof Error ? error.message : String(error));
+    }
+    this.scheduler.request();
   }
 
   // ---- abort, queue, quit ----------------------------------------------------------------
@@ -272,7 +344,7 @@ export class DashboardController implements SlashContext {
     const agent = this.setup?.coding.agent;
     const item = agent?.dequeueLast();
     if (!item) return false;
-    this.view.input.setText(item.text);
+    this.view.input.restore(item.text, item.images);
     return true;
   }
 
@@ -364,12 +436,15 @@ export class DashboardController implements SlashContext {
     if (!setup) return this.notice("warning", "The agent is still loading.");
     if (this.working) return this.notice("warning", "The agent is working: wait for it to finish or press Esc, then /new.");
     const session = setup.newSession();
+    this.watchSession(session);
     this.view.chat.clear();
     this.view.toolOutput.clear();
     this.view.tools.clear();
     this.tokens = 0;
+    this.cachedTokens = 0;
     this.cost = null;
     this.view.status.state.tokens = 0;
+    this.view.status.state.cachedTokens = 0;
     this.view.status.state.cost = null;
     this.notice("info", session ? `New conversation. Session file: ${session.path} (written with the first message).` : "New conversation (not saved: --no-session).");
   }

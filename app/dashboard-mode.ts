@@ -3,18 +3,22 @@
 // dynamic import afterwards), keys typed meanwhile are kept, and however the dashboard ends the
 // terminal is given back as it was and every job is ended.
 import { writeFileSync } from "node:fs";
+import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
 import { listSessions } from "../agent/session-file.js";
+import { describeHolder, sessionLockHolder } from "../agent/session-lock.js";
 import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
 import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
+import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
 import type { CliOptions } from "./cli-options.js";
 import { loadConfig, pitwallHome } from "./config.js";
 import { captureConsole } from "./console-capture.js";
 import { DashboardController } from "./dashboard-controller.js";
+import { imageFileAt, pastedImageFiles } from "./image-attachments.js";
 import { KeyDispatcher } from "./keys/key-dispatcher.js";
 import { JobControl } from "./job-control.js";
 import { displayKeyName } from "./keys/key-names.js";
@@ -22,6 +26,12 @@ import { loadKeymap } from "./keys/keymap.js";
 import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
 import type { Setup } from "./session-setup.js";
+
+const SESSION_IN_USE_CHOICES: StyledLine[] = [
+  [{ text: "Continue in a copy (fork); the other pitwall keeps the original", attr: attr() }],
+  [{ text: "Start a new session", attr: attr() }],
+  [{ text: "Quit", attr: attr() }],
+];
 
 /** How often animated things (spinners, running times) are redrawn. */
 const FAST_TICK_MS = 100;
@@ -59,6 +69,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   const newJobKey = keymap.keysFor("jobs", "newJob")[0];
   view.jobs.emptyHint = `No jobs yet: the agent's (bash_stream) and yours (${newJobKey ? `${displayKeyName(newJobKey)} here, ` : ""}/run) show here.`;
   const helpKey = keymap.keysFor("global", "help")[0];
+  view.input.findImage = (path) => imageFileAt(path, options.cwd);
+  view.input.findPastedImages = (text) => pastedImageFiles(text, options.cwd);
   view.input.placeholder = `Ask pitwall to do something · / for commands${helpKey ? ` · ${displayKeyName(helpKey)} for keys` : ""}`;
   // After a resize blessed has cleared its grid: draw at once, inside one synchronized frame.
   screen.on("resize", () => scheduler.frameNow());
@@ -69,6 +81,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     scheduler.request();
   });
   let setup: Setup | undefined;
+  // Loaded after the first frame, with the rest of the agent.
+  let sessionSetup: typeof import("./session-setup.js") | undefined;
   let restored = false;
   const restoreTerminal = (): void => {
     if (restored) return;
@@ -109,6 +123,9 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   });
 
   const quit = new Promise<void>((resolve) => controller.onQuit(resolve));
+  // Set as soon as the person quits, so a quit from a picker skips loading the agent.
+  let quitEarly = false;
+  void quit.then(() => (quitEarly = true));
   let pickerChoice: ((event: InputEvent) => void) | undefined;
   const offGeneration = onRenderGenerationChange(() => scheduler.request());
 
@@ -118,36 +135,55 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     // The markdown parser loads while the person reads the first frame.
     void loadMarkdownParser();
 
-    let sessionPath: string | undefined;
-    if (options.resume) {
-      const { sessionRootOf } = await import("./session-setup.js");
-      const sessions = listSessions(sessionRootOf(options, env), options.cwd);
-      if (sessions.length === 0) view.chat.notice("info", `No earlier sessions in ${options.cwd}: starting a new one.`);
-      else {
-        sessionPath = await new Promise<string | undefined>((resolve) => {
-          view.picker.show(`resume a session (${sessions.length})`, sessions.map(sessionRow), "Enter resume · Esc start a new session · Ctrl+D quit");
-          pickerChoice = (event) => {
-            if (event.type !== "key") return;
-            const action = keymap.lookup("overlay", event.name);
-            if (action === "pick") resolve(sessions[view.picker.selected]?.path);
-            else if (event.name === "escape") resolve(undefined);
-            else if (keymap.lookup("global", event.name) === "quit") controller.quit();
-            else keys.handle(event);
-            scheduler.request();
-          };
-          void quit.then(() => resolve(undefined));
-        });
+    /** Shows the list picker and resolves with the index picked, or undefined for Esc or quit. */
+    const choose = (title: string, rows: StyledLine[], footer: string, intro?: string[]): Promise<number | undefined> =>
+      new Promise<number | undefined>((resolve) => {
+        view.picker.show(title, rows, footer, intro);
+        scheduler.request();
+        pickerChoice = (event) => {
+          if (event.type !== "key") return;
+          const action = keymap.lookup("overlay", event.name);
+          if (action === "pick") resolve(view.picker.selected);
+          else if (event.name === "escape") resolve(undefined);
+          else if (keymap.lookup("global", event.name) === "quit") controller.quit();
+          else keys.handle(event);
+          scheduler.request();
+        };
+        void quit.then(() => resolve(undefined));
+      }).finally(() => {
         view.picker.hide();
         pickerChoice = undefined;
         scheduler.request();
+      });
+
+    sessionSetup = await import("./session-setup.js");
+    let sessionPath: string | undefined;
+    if (options.resume) {
+      const sessions = listSessions(sessionSetup.sessionRootOf(options, env), options.cwd);
+      if (sessions.length === 0) view.chat.notice("info", `No earlier sessions in ${options.cwd}: starting a new one.`);
+      else {
+        const picked = await choose(`resume a session (${sessions.length})`, sessions.map(sessionRow), "Enter resume · Esc start a new session · Ctrl+D quit");
+        sessionPath = picked === undefined ? undefined : sessions[picked]?.path;
       }
     }
 
-    let quitEarly = false;
-    void quit.then(() => (quitEarly = true));
+    // A session another live pitwall is writing: ask before anything is written to it.
+    let fresh = false;
+    const wanted = sessionPath ?? (options.resume ? undefined : sessionSetup.requestedSessionPath(options, env));
+    const holder = wanted === undefined ? undefined : sessionLockHolder(wanted);
+    if (wanted !== undefined && holder !== undefined) {
+      const answer = await choose("this session is open in another pitwall", SESSION_IN_USE_CHOICES, "Enter choose · Esc start a new session · Ctrl+D quit", [
+        `${describeHolder(holder)} is writing this session:`.replace(/^a/, "A"),
+        basename(wanted),
+        "Writing to it from both would interleave their messages.",
+      ]);
+      if (answer === 2) controller.quit();
+      fresh = answer !== 0;
+      sessionPath = wanted;
+    }
+
     if (!quitEarly) {
-      const { createSetup } = await import("./session-setup.js");
-      setup = createSetup(options, env, { sessionPath });
+      setup = sessionSetup.createSetup(options, env, { sessionPath, fresh });
       const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
       const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
       jobCleanupInstalled = true;
@@ -178,8 +214,11 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       await jobControl.dispose();
       await setup?.dispose();
     } finally {
+      const unsaved = setup ? sessionSetup?.closeSession(setup) : undefined;
       restoreTerminal();
       process.off("uncaughtException", onCrash);
+      // The dashboard is gone: the last thing said on the terminal.
+      if (unsaved) process.stderr.write(`pitwall: ${unsaved}\n`);
     }
   }
 }

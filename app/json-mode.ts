@@ -1,15 +1,16 @@
 // JSON mode: commands arrive as JSON lines on stdin ({"type":"message"|"steer"|"follow_up",
 // "content":…} or {"type":"interrupt"}); every bus event leaves as one JSON line on stdout, in
 // order, as it happens. A malformed line becomes an `error` event naming the line, and the process
-// keeps going. EOF lets the current and queued work finish, then exits 0. A reader that goes away
-// (stdout closed: EPIPE) or a terminal that hangs up (SIGHUP) ends it cleanly too: the turn is
-// aborted, every job is stopped, and the exit code is 0.
+// keeps going. EOF lets the current and queued work finish, then exits 0 (1 when part of the
+// conversation could not be saved to the session file). A reader that goes away (stdout closed:
+// EPIPE) or a terminal that hangs up (SIGHUP) ends it cleanly too: the turn is aborted, every job
+// is stopped, and the exit code is 0.
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { PitwallEvent } from "../agent/events.js";
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import type { CliOptions } from "./cli-options.js";
-import { createSetup, type Setup } from "./session-setup.js";
+import { closeSession, createSetup, type Setup } from "./session-setup.js";
 
 export type JsonCommand =
   | { type: "message"; content: string }
@@ -47,6 +48,7 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
     if (!readerGone) output.write(`${JSON.stringify(event)}\n`);
   });
   for (const warning of setup.warnings) bus.emit({ type: "error", message: warning, source: "config" });
+  for (const warning of setup.sessionWarnings) bus.emit({ type: "error", message: warning, source: "session" });
   if (setup.missingKey) bus.emit({ type: "error", message: setup.missingKey, source: "config" });
 
   const waiting: string[] = [];
@@ -93,8 +95,10 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   }
   // EOF: finish what is running and what is waiting.
   while (running) await running;
+  const unsaved = closeSession(setup);
+  if (unsaved) bus.emit({ type: "error", message: unsaved, source: "session" });
   unsubscribe();
-  return 0;
+  return unsaved ? 1 : 0;
 }
 
 export async function runJsonModeFromCli(options: CliOptions): Promise<number> {
@@ -104,6 +108,7 @@ export async function runJsonModeFromCli(options: CliOptions): Promise<number> {
   try {
     return await runJsonMode(setup, process.stdin, process.stdout);
   } finally {
+    setup.session?.close();
     await setup.dispose();
     uninstall();
   }

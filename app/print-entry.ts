@@ -21,6 +21,7 @@ export async function runPrintModeFromCli(options: CliOptions): Promise<number> 
   try {
     return await runPrintMode(setup, prompts);
   } finally {
+    setup.session?.close();
     await setup.dispose();
     uninstall();
   }

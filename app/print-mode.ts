@@ -1,6 +1,7 @@
 // Print mode: runs the prompts in order and writes the assistant's text as plain text to stdout.
 // Tool activity, retries and errors go to stderr (dimmed on a terminal unless NO_COLOR), so stdout
-// holds only the answer. Exits 0 when every prompt finished, non-zero with the error otherwise.
+// holds only the answer. Exits 0 when every prompt finished and was saved, non-zero with the error
+// otherwise (a conversation that could not be saved to its session file is a failure).
 //
 // Each reply is on stdout once, even when a dropped stream was retried: into a pipe or a file every
 // reply is written whole when it ends (what a script reading stdout needs); on a terminal it streams
@@ -8,7 +9,7 @@
 import type { PitwallEvent } from "../agent/events.js";
 import type { AssistantMessage } from "../agent/messages.js";
 import { describeToolCall } from "../tools/tool-call-summary.js";
-import type { Setup } from "./session-setup.js";
+import { closeSession, type Setup } from "./session-setup.js";
 
 // Control sequences never reach stdout: models occasionally echo them from tool output.
 // eslint-disable-next-line no-control-regex
@@ -24,7 +25,7 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
   const note = (text: string): void => {
     process.stderr.write(useColor ? `\u001b[2m${text}\u001b[22m\n` : `${text}\n`);
   };
-  for (const warning of setup.warnings) note(`pitwall: ${warning}`);
+  for (const warning of [...setup.warnings, ...setup.sessionWarnings]) note(`pitwall: ${warning}`);
   if (setup.missingKey) {
     process.stderr.write(`pitwall: ${setup.missingKey}\n`);
     return 1;
@@ -59,6 +60,9 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
       case "tool_execution_end":
         if (event.isError) note(`✗ ${event.toolName}: ${firstLine(event.content)}`);
         break;
+      case "error":
+        if (event.source === "session") note(`pitwall: ${event.message}`);
+        break;
       case "retry":
         if (shownOfReply) {
           if (!atLineStart) out("\n");
@@ -84,6 +88,11 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
         process.stderr.write("pitwall: aborted\n");
         return 130;
       }
+    }
+    const unsaved = closeSession(setup);
+    if (unsaved) {
+      process.stderr.write(`pitwall: ${unsaved}\n`);
+      return 1;
     }
     return 0;
   } finally {

@@ -7,7 +7,7 @@ import { isProviderName, ModelSpecError, resolveModel, type ModelInfo } from "..
 import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections, type Connections } from "../agent/providers/connections.js";
 import { retryPolicyFromEnv } from "../agent/retry.js";
 import { listSessions, SessionFileError, type LoadedSession } from "../agent/session-file.js";
-import { SessionStore } from "../agent/session-store.js";
+import { SessionLockedError, SessionStore } from "../agent/session-store.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { loadConfig, pitwallHome, type PitwallConfig } from "./config.js";
 import { pitwallVersion } from "./version.js";
@@ -34,8 +34,10 @@ export interface Setup {
   newSession(): SessionStore | undefined;
   /** The session being continued, if any. */
   resumed: LoadedSession | undefined;
-  /** Things a person should know (bad config fields, a torn session line); shown, never fatal. */
+  /** Things a person should know about the configuration (bad config fields); shown, never fatal. */
   warnings: string[];
+  /** The same about the session (a damaged line skipped, a copy made because it is open elsewhere). */
+  sessionWarnings: string[];
   /** Set when no provider is usable: the message says how to configure one. */
   missingKey: string | undefined;
 }
@@ -43,10 +45,19 @@ export interface Setup {
 export interface SetupChoices {
   /** A session picked by the person (--resume), already chosen by the mode. */
   sessionPath?: string;
+  /** Start a new session even though --continue or --session named one (the person chose so). */
+  fresh?: boolean;
 }
 
 export function sessionRootOf(options: CliOptions, env: NodeJS.ProcessEnv): string {
   return options.sessionDir ?? join(pitwallHome(env), "sessions");
+}
+
+/** The session file the command line asks to continue (--session, or the newest for --continue), if any. */
+export function requestedSessionPath(options: CliOptions, env: NodeJS.ProcessEnv): string | undefined {
+  if (options.sessionFile) return options.sessionFile;
+  if (options.continue) return listSessions(sessionRootOf(options, env), options.cwd)[0]?.path;
+  return undefined;
 }
 
 export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = process.env, choices: SetupChoices = {}): Setup {
@@ -54,28 +65,30 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
   const { config, warnings } = loadConfig(home);
   const sessionRoot = sessionRootOf(options, env);
 
-  let resumePath = choices.sessionPath ?? options.sessionFile;
-  if (!resumePath && options.continue) {
-    resumePath = listSessions(sessionRoot, options.cwd)[0]?.path;
-    if (!resumePath) warnings.push(`No earlier session in ${options.cwd}: starting a new one.`);
-  }
+  const resumePath = choices.fresh ? undefined : (choices.sessionPath ?? requestedSessionPath(options, env));
+  const sessionWarnings: string[] = [];
+  if (!resumePath && !choices.fresh && options.continue) sessionWarnings.push(`No earlier session in ${options.cwd}: starting a new one.`);
 
   let resumed: { store: SessionStore; session: LoadedSession } | undefined;
   const flags = {
     provider: options.provider ?? config.provider,
     apiKey: options.apiKey,
     baseUrl: options.baseUrl ?? config.baseUrl,
+    api: options.api,
   };
   const connections = resolveConnections(flags, env);
   const secrets = [connections.anthropic.apiKey, connections.openai.apiKey].filter((k): k is string => Boolean(k));
   if (resumePath) {
     try {
-      resumed = SessionStore.open(resumePath, secrets);
+      resumed = SessionStore.open(resumePath, { secrets });
     } catch (error) {
       if (error instanceof SessionFileError) throw new UsageError(error.message);
-      throw error;
+      if (!(error instanceof SessionLockedError)) throw error;
+      // Two writers would interleave their records: continue in a copy, and say so.
+      resumed = SessionStore.fork(error.session, { root: sessionRoot, cwd: options.cwd, pitwallVersion: pitwallVersion(), secrets });
+      sessionWarnings.push(forkedWarning(error, resumed.store.path));
     }
-    warnings.push(...resumed.session.warnings);
+    sessionWarnings.push(...resumed.session.warnings);
   }
 
   // A resumed session keeps its model unless the command line names another.
@@ -157,12 +170,35 @@ export function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = proces
     newSession() {
       coding.agent.clearMessages();
       detach?.();
+      session?.close();
       session = freshStore();
       detach = session?.attach(coding.bus);
       return session;
     },
     resumed: resumed?.session,
     warnings,
+    sessionWarnings,
     missingKey: isConfigured(connections[model.provider]) ? undefined : missingKeyMessage(model.provider),
   };
+}
+
+function forkedWarning(error: SessionLockedError, copyPath: string): string {
+  return (
+    `${error.message} Writing to it from two pitwalls would interleave their messages, so this conversation ` +
+    `continues in a copy: ${copyPath}. The original is left to the other pitwall.`
+  );
+}
+
+/**
+ * Saves what is still pending and lets the session go. Returns, when records could not be saved,
+ * the message to show: those records are lost once pitwall exits.
+ */
+export function closeSession(setup: Setup): string | undefined {
+  const session = setup.session;
+  if (!session) return undefined;
+  session.close();
+  const { unsavedRecords, reason } = session.saveState;
+  if (unsavedRecords === 0) return undefined;
+  const records = unsavedRecords === 1 ? "1 record" : `${unsavedRecords} records`;
+  return `${records} of this conversation could not be saved to ${session.path} (${reason ?? "unknown error"}) and are lost.`;
 }

@@ -16,6 +16,8 @@ export interface StatusState {
   model: string;
   thinking: string;
   tokens: number;
+  /** Of `tokens`, the ones read from the provider's prompt cache. */
+  cachedTokens?: number;
   cost: number | null;
   jobsUp: number;
   retry?: string;
@@ -25,6 +27,8 @@ export interface StatusState {
   /** A question waiting for an answer ("2 jobs running: quit and stop them? y/n"); shown first. */
   question?: string;
   session?: string;
+  /** Set while part of the conversation could not be written to the session file. */
+  sessionProblem?: string;
   helpKey: string;
 }
 
@@ -65,11 +69,13 @@ export class StatusBar extends PaneBox {
     if (s.transient) items.push({ spans: [{ text: s.transient, attr: WARN }], priority: 9 });
     if (s.error) items.push({ spans: [{ text: ` ✗ ${sanitizeText(s.error).replace(/\s+/g, " ")} `, attr: ERROR }], priority: 8 });
     if (s.retry) items.push({ spans: [{ text: s.retry, attr: WARN }], priority: 8 });
+    if (s.sessionProblem) items.push({ spans: [{ text: ` ✗ ${s.sessionProblem} `, attr: ERROR }], priority: 9 });
     if (s.model) {
       const thinking = s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
       items.push({ spans: [{ text: `${s.model}${thinking}`, attr: BAR }], priority: 7 });
     }
-    items.push({ spans: [{ text: `${formatTokens(s.tokens)} tok · ${formatCost(s.cost)}`, attr: BAR }], priority: 6 });
+    const cached = s.cachedTokens ? ` (${formatTokens(s.cachedTokens)} cached)` : "";
+    items.push({ spans: [{ text: `${formatTokens(s.tokens)} tok${cached} · ${formatCost(s.cost)}`, attr: BAR }], priority: 6 });
     if (s.jobsUp > 0) items.push({ spans: [{ text: `${s.jobsUp} job${s.jobsUp === 1 ? "" : "s"} up`, attr: READY }], priority: 5 });
     if (s.session) items.push({ spans: [{ text: s.session, attr: HINT }], priority: 2 });
     return items;

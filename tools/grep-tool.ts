@@ -1,6 +1,7 @@
 // The `grep` tool: lines matching a regular expression across files, as `path:line: text`, for
-// searching a project without a shell (it is part of the read-only tool set). Skips .git,
-// node_modules and binary files; stops at a match limit and says what to call next.
+// searching a project without a shell (it is part of the read-only tool set). Leaves out what git
+// ignores (search-scope.ts), .git, node_modules and binary files; stops at a match limit and says what
+// to call next.
 import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
@@ -8,7 +9,7 @@ import { throwIfAborted, ToolAbortedError } from "./aborted.js";
 import { looksBinary } from "./binary-file.js";
 import { capOutput, maxOutputCharsFromEnv } from "./output-cap.js";
 import { displayPath } from "./resolve-path.js";
-import { anyDepth, listFiles, resolveSearchRoot } from "./search-scope.js";
+import { anyDepth, ignoredNote, listFiles, resolveSearchRoot } from "./search-scope.js";
 import type { AgentTool } from "./tool.js";
 import { compileSearchPattern, type LineMatcher } from "./search-pattern.js";
 
@@ -27,6 +28,9 @@ export const grepToolSchema = Type.Object({
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: GREP_MAX_LIMIT, description: `Most matching lines to return (default ${GREP_DEFAULT_LIMIT}).` }),
   ),
+  include_ignored: Type.Optional(
+    Type.Boolean({ description: "Also search what .gitignore, .ignore and git's excludes leave out, and node_modules." }),
+  ),
 });
 
 export type GrepToolParams = Static<typeof grepToolSchema>;
@@ -44,7 +48,8 @@ const description = [
   "Search file contents for a regular expression (RE2 syntax: JavaScript's without lookaround and backreferences;",
   "matching takes linear time); results are `path:line: text`,",
   "files in sorted order. `glob` narrows which files are searched; a glob without a slash matches names",
-  "at any depth. .git, node_modules and binary files are skipped, as are files over 10 MB.",
+  "at any depth. Files ignored by .gitignore, .ignore or git's excludes are not searched (include_ignored: true",
+  "searches them), nor are node_modules and .git unless path or glob names them, binary files and files over 10 MB.",
   `At most ${GREP_DEFAULT_LIMIT} matching lines by default (limit up to ${GREP_MAX_LIMIT}); lines longer than`,
   `${GREP_MAX_LINE_CHARS} characters are cut. When the limit is reached the result says what to call next.`,
 ].join(" ");
@@ -67,6 +72,7 @@ function nextCall(params: GrepToolParams, limit: number): string {
   if (params.glob !== undefined) args.push(`glob=${JSON.stringify(params.glob)}`);
   if (params.ignore_case) args.push("ignore_case=true");
   if (params.literal) args.push("literal=true");
+  if (params.include_ignored) args.push("include_ignored=true");
   args.push(`limit=${limit}`);
   return `grep(${args.join(", ")})`;
 }
@@ -84,10 +90,11 @@ export function createGrepTool(cwd: string): AgentTool<typeof grepToolSchema, Gr
       const root = await resolveSearchRoot(cwd, params.path);
       let files: string[];
       let base: string;
+      let ignored = 0;
       if (root.isDirectory) {
         base = root.absolutePath;
         try {
-          files = await listFiles(base, anyDepth(params.glob ?? "*"), signal);
+          ({ files, ignored } = await listFiles(base, anyDepth(params.glob ?? "*"), { signal, includeIgnored: params.include_ignored }));
         } catch (error) {
           if (signal.aborted) throw new ToolAbortedError(abortMessage);
           throw error;
@@ -145,7 +152,7 @@ export function createGrepTool(cwd: string): AgentTool<typeof grepToolSchema, Gr
         notes.push(`[Stopped at ${limit} matching lines; there are more. Narrow the pattern, path or glob${raise}]`);
       }
       if (found.length === 0) {
-        return { content: [`No matches for ${params.pattern} in ${root.spokenPath}.`, ...notes].join("\n\n"), details };
+        return { content: [`No matches for ${params.pattern} in ${root.spokenPath}.${ignoredNote(ignored)}`, ...notes].join("\n\n"), details };
       }
       const listing = capOutput(found.join("\n"), maxOutputCharsFromEnv()).text;
       return { content: [listing, ...notes].join("\n\n"), details };

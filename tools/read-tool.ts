@@ -1,9 +1,13 @@
 // The `read` tool: a text file as `cat -n` numbered lines, paged by `offset`/`limit`, so the model
-// can quote exact line numbers and never swallows a huge file in one call.
+// can quote exact line numbers and never swallows a huge file in one call. An image file (PNG,
+// JPEG, GIF, WebP, known by its first bytes) comes back as the image, scaled to the model's limits.
 import { stat } from "node:fs/promises";
+import { basename } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted, ToolAbortedError } from "./aborted.js";
 import { isBinaryFile } from "./binary-file.js";
+import type { ImageMimeType } from "./images/image-content.js";
+import { describeImageForModel, IMAGE_LIMITS, imageTypeOfFile, loadImageFile } from "./images/image-prepare.js";
 import { scanLines } from "./line-scanner.js";
 import { displayPath, resolvePath } from "./resolve-path.js";
 import type { AgentTool } from "./tool.js";
@@ -36,6 +40,8 @@ export interface ReadToolDetails {
   offset: number;
   /** True when the file goes on past the last line shown. */
   truncated: boolean;
+  /** Set when the file was an image, sent as one (no lines then). */
+  image?: { width: number; height: number; originalWidth: number; originalHeight: number; mimeType: ImageMimeType; bytes: number };
 }
 
 const description = [
@@ -44,7 +50,9 @@ const description = [
   "When the file goes on past what was shown, the first line of the result says how many lines it",
   "has and gives the exact next call.",
   `Lines longer than ${READ_MAX_LINE_CHARS} characters are cut, with a marker giving their full length.`,
-  "Binary files are refused; inspect them through bash (file, xxd).",
+  `PNG, JPEG, GIF and WebP files come back as the image itself (scaled to at most ${IMAGE_LIMITS.maxSide} px on the`,
+  "longest side, the original size given in the text); other binary files are refused: inspect them",
+  "through bash (file, xxd).",
 ].join(" ");
 
 function formatLine(number: number, text: string, length: number): string {
@@ -85,6 +93,20 @@ export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, Re
       const abortMessage = `Reading ${shownPath} was aborted.`;
       throwIfAborted(signal, abortMessage);
       await statOrExplain(absolutePath, shownPath);
+      if (await imageTypeOfFile(absolutePath)) {
+        const prepared = await loadImageFile(absolutePath, basename(absolutePath));
+        throwIfAborted(signal, abortMessage);
+        const { image, original } = prepared;
+        const details: ReadToolDetails = {
+          path: absolutePath,
+          totalLines: 0,
+          linesRead: 0,
+          offset: 1,
+          truncated: false,
+          image: { width: image.width, height: image.height, originalWidth: original.width, originalHeight: original.height, mimeType: image.mimeType, bytes: original.bytes },
+        };
+        return { content: describeImageForModel(prepared, shownPath), images: [image], details };
+      }
       if (await isBinaryFile(absolutePath)) {
         throw new Error(
           `Cannot read binary file '${shownPath}'. Use bash to inspect it: file ${shownPath}, or xxd ${shownPath} | head`,

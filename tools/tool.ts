@@ -2,6 +2,7 @@
 // `parameters`, calls `execute`, and turns the result into a tool-result message; tools know nothing
 // about providers, sessions or screens.
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { ImageContent } from "./images/image-content.js";
 
 export interface ToolResult<TDetails = unknown> {
   /** What the model reads: short, and when cut it ends with the exact next step to take. */
@@ -10,6 +11,8 @@ export interface ToolResult<TDetails = unknown> {
   details?: TDetails;
   /** True when the call failed; the model still reads `content`. */
   isError?: boolean;
+  /** Images for the model (read on an image file), sent after `content`. */
+  images?: ImageContent[];
 }
 
 /** Live output of a running call; each update is appended to the ones before it. */

@@ -49,11 +49,8 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
     return new ProviderError(describeStatus(status, serverMessage, context), "http", { status, retryAfterMs, retryable, detail: serverMessage });
   }
   const errorType = errorTypeOf(e.error);
-  if (errorType) {
-    // An error event inside the stream (Anthropic sends overloaded_error this way).
-    const retryable = RETRYABLE_STREAM_ERRORS.test(errorType);
-    return new ProviderError(`${context.label} reported ${errorType} mid-stream: ${serverMessage}`, "stream", { retryable, detail: serverMessage });
-  }
+  // An error event inside the stream (Anthropic sends overloaded_error this way).
+  if (errorType) return inStreamError(errorType, serverMessage, context);
   const code = connectionCode(e);
   const where = context.baseUrl ?? context.label;
   if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
@@ -68,6 +65,15 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
     "connection",
     { retryable: true, detail: code ?? serverMessage },
   );
+}
+
+/**
+ * An error the server reported inside a stream that had started (Anthropic's `error` event, the
+ * Responses API's `error` and `response.failed`): retried when the type says the server was busy.
+ */
+export function inStreamError(errorType: string, serverMessage: string, context: FailureContext): ProviderError {
+  const retryable = RETRYABLE_STREAM_ERRORS.test(errorType);
+  return new ProviderError(`${context.label} reported ${errorType} mid-stream: ${serverMessage}`, "stream", { retryable, detail: serverMessage });
 }
 
 function describeStatus(status: number, serverMessage: string, c: FailureContext): string {

@@ -69,7 +69,7 @@ export class ChatLog implements BlockSource {
   loadMessages(messages: readonly Message[]): void {
     this.tools.loadMessages(messages);
     for (const m of messages) {
-      if (m.role === "user") this.add(new UserEntry(m.content, m.origin ?? "prompt"));
+      if (m.role === "user") this.add(new UserEntry(m.content, m.origin ?? "prompt", m.images));
       else if (m.role === "assistant") this.addFinishedAssistant(m);
     }
   }
@@ -79,7 +79,7 @@ export class ChatLog implements BlockSource {
     switch (event.type) {
       case "message_start":
         if (event.message.role === "user") {
-          this.add(new UserEntry(event.message.content, event.message.origin ?? "prompt"));
+          this.add(new UserEntry(event.message.content, event.message.origin ?? "prompt", event.message.images));
           return true;
         }
         if (event.message.role === "assistant") {

@@ -42,6 +42,8 @@ describe("command line", () => {
     expect(parse("--print-system-prompt").printSystemPrompt).toBe(true);
     expect(parse("--version").version).toBe(true);
     expect(parse("--help").help).toBe(true);
+    expect(parse("--api", "responses").api).toBe("responses");
+    expect(parse("--api", "chat", "--provider", "openai").api).toBe("chat");
   });
 
   it("rejects unknown flags and bad values with one line", () => {
@@ -58,6 +60,8 @@ describe("command line", () => {
     fails(["--json", "-p", "x"], /pick one/);
     fails(["-c", "--session", "x.jsonl"], /use one/);
     fails(["--no-session", "-c"], /--no-session cannot be combined with --continue/);
+    fails(["--api", "completions"], /--api must be chat or responses/);
+    fails(["--api", "responses", "--provider", "anthropic"], /does not apply to --provider anthropic/);
     for (const argv of [["--bogus"], ["--thinking", "max"]]) {
       try {
         parseCliArgs(argv, "/base");

@@ -42,6 +42,12 @@ const ReplySchema = Type.Object(
     streamError: Type.Optional(
       Type.Object({ afterChunks: Count, type: Type.String(), message: Type.Optional(Type.String()) }, { additionalProperties: false }),
     ),
+    responsesFailure: Type.Optional(
+      Type.Object(
+        { event: Type.Union([Type.Literal("response.failed"), Type.Literal("error")]), code: Type.String(), message: Type.Optional(Type.String()) },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

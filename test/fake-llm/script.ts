@@ -45,10 +45,15 @@ export interface FakeReply {
   stallAfterChunks?: number;
   /**
    * After this many SSE events, send an error event inside the stream in the API's own format
-   * (Anthropic: `event: error` with e.g. overloaded_error; OpenAI: a `data:` chunk with `error`, e.g.
-   * server_error) and end the response.
+   * (Anthropic: `event: error` with e.g. overloaded_error; Chat Completions: a `data:` chunk with
+   * `error`, e.g. server_error; Responses: an `error` event) and end the response.
    */
   streamError?: { afterChunks: number; type: string; message?: string };
+  /**
+   * Responses API only: after the content, fail inside the stream instead of completing, with a
+   * `response.failed` event (the error on the response) or an `error` event.
+   */
+  responsesFailure?: { event: "response.failed" | "error"; code: string; message?: string };
 }
 
 export interface FakeError {
@@ -62,7 +67,17 @@ export interface FakeError {
 
 export type FakeScript = FakeReply | FakeError | ((request: RecordedRequest) => FakeReply | FakeError);
 
-export type FakeApi = "anthropic" | "openai";
+/** "openai" is Chat Completions; "responses" the OpenAI Responses API. */
+export type FakeApi = "anthropic" | "openai" | "responses";
+
+/** An image found in a request, in whichever API's format it came. */
+export interface RecordedImage {
+  /** In a user message, or inside a tool result (Chat Completions has none: it sends a user message). */
+  in: "user" | "tool_result";
+  mimeType: string;
+  /** Base64, as sent. */
+  data: string;
+}
 
 export interface RecordedRequest {
   api: FakeApi;
@@ -78,6 +93,8 @@ export interface RecordedRequest {
    * calls, tool results), one line per part, so tests can assert with `includes`.
    */
   transcript: string;
+  /** Every image in the request's messages, in order. */
+  images: RecordedImage[];
   /** Date.now() when the body had been read. */
   receivedAt: number;
 }
@@ -87,9 +104,9 @@ export interface FakeLlm {
   url: string;
   /** baseURL for the Anthropic SDK (the SDK adds /v1/messages). */
   anthropicBaseUrl: string;
-  /** baseURL for the OpenAI SDK: …/v1 (the SDK adds /chat/completions). */
+  /** baseURL for the OpenAI SDK: …/v1 (the SDK adds /chat/completions or /responses). */
   openaiBaseUrl: string;
-  /** Every model request (Anthropic messages and OpenAI chat completions), in arrival order. */
+  /** Every model request (Anthropic messages, OpenAI chat completions and responses), in arrival order. */
   requests: RecordedRequest[];
   /** Consumed one per model request, in order, whichever API asks. */
   enqueue(...scripts: FakeScript[]): void;

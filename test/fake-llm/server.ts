@@ -6,6 +6,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { anthropicError, anthropicStream } from "./anthropic-sse.js";
 import { openaiError, openaiStream } from "./openai-sse.js";
+import { imagesOf } from "./request-images.js";
+import { responsesStream } from "./responses-sse.js";
 import type { ErrorReply } from "./reply-parts.js";
 import { RequestLog } from "./request-log.js";
 import type { FakeApi, FakeError, FakeLlm, FakeLlmOptions, FakeReply, FakeScript, RecordedRequest } from "./script.js";
@@ -17,6 +19,7 @@ const NO_REPLY_LEFT: FakeError = { kind: "error", status: 500, message: "fake LL
 const ROUTES: Record<string, FakeApi> = {
   "/v1/messages": "anthropic",
   "/v1/chat/completions": "openai",
+  "/v1/responses": "responses",
 };
 
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
@@ -52,6 +55,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       body,
       json,
       transcript: transcriptOf(body),
+      images: imagesOf(body),
       receivedAt: Date.now(),
     };
     log.record(request);
@@ -75,7 +79,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const plan =
       api === "anthropic"
         ? anthropicStream(outcome, model)
-        : openaiStream(outcome, { model, includeUsage: wantsUsage(json) });
+        : api === "responses"
+          ? responsesStream(outcome, { model, encryptedReasoning: wantsEncryptedReasoning(json) })
+          : openaiStream(outcome, { model, includeUsage: wantsUsage(json) });
     await writeSse(res, plan, outcome);
   };
 
@@ -162,6 +168,11 @@ function hasAuth(api: FakeApi, req: IncomingMessage): boolean {
 function wantsUsage(json: Record<string, unknown>): boolean {
   const streamOptions = json["stream_options"];
   return isRecord(streamOptions) && streamOptions["include_usage"] === true;
+}
+
+function wantsEncryptedReasoning(json: Record<string, unknown>): boolean {
+  const include = json["include"];
+  return Array.isArray(include) && include.includes("reasoning.encrypted_content");
 }
 
 function sendError(res: ServerResponse, reply: ErrorReply): void {

@@ -37,11 +37,11 @@ function newStore(secrets: string[] = []): SessionStore {
 }
 
 describe("session files", () => {
-  it("live under --<cwd with / as ->--/<timestamp>_<uuid>.jsonl", () => {
-    expect(sessionFolderName("/home/me/project")).toBe("--home-me-project--");
+  it("live under --<cwd with / as ->--<hash of the cwd>/<timestamp>_<uuid>.jsonl", () => {
+    expect(sessionFolderName("/home/me/project")).toMatch(/^--home-me-project--[0-9a-f]{8}$/);
     const store = newStore();
     store.recordMessage(user("hello"));
-    expect(store.path.startsWith(join(root, "--home-me-project--"))).toBe(true);
+    expect(store.path.startsWith(join(root, sessionFolderName("/home/me/project")))).toBe(true);
     expect(store.path).toMatch(/\/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_[0-9a-f-]{36}\.jsonl$/);
   });
 
@@ -80,14 +80,16 @@ describe("session files", () => {
     appendFileSync(store.path, '{"type":"message","message":{"role":"user","cont');
     const loaded = readSession(store.path);
     expect(loaded.messages).toHaveLength(2);
-    expect(loaded.warnings).toEqual([expect.stringContaining("last line was cut off")]);
+    expect(loaded.warnings).toEqual([expect.stringContaining("the last line (4) was cut off")]);
   });
 
   it("close a tool call interrupted mid-run with an error result when resumed", () => {
     const store = newStore();
     store.recordMessage(user("run it"));
     store.recordMessage({ ...assistant(""), content: [{ type: "toolCall", id: "call_1", name: "bash", arguments: { command: "sleep 100" } }], stopReason: "toolUse" });
-    const { session } = SessionStore.open(store.path);
+    store.close();
+    const { store: reopened, session } = SessionStore.open(store.path);
+    reopened.close();
     expect(session.messages.at(-1)).toMatchObject({ role: "toolResult", toolCallId: "call_1", isError: true, content: INTERRUPTED_RESULT });
     // The closing result is on disk too, so the next resume does not add another.
     expect(readSession(store.path).messages).toHaveLength(3);
@@ -105,7 +107,7 @@ describe("session files", () => {
     expect(list.map((s) => s.firstPrompt)).toEqual(["second task", "first task"]);
     expect(list[1]).toMatchObject({ messageCount: 2, cost: 0.03 });
     expect(list[0]!.cost).toBeNull();
-    expect(readdirSync(sessionFolder(root, "/home/me/project"))).toHaveLength(2);
+    expect(readdirSync(sessionFolder(root, "/home/me/project")).filter((name) => name.endsWith(".jsonl"))).toHaveLength(2);
     expect(listSessions(root, "/elsewhere")).toEqual([]);
   });
 
