@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { Agent } from "../../agent/agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage } from "../../agent/messages.js";
-import { resolveModel, type ProviderName } from "../../agent/models.js";
+import { resolveModel, type OpenAIApi, type ProviderName } from "../../agent/models.js";
 import { createProviderResolver } from "../../agent/providers/connections.js";
 import { streamTimeoutsFromEnv } from "../../agent/providers/stall-guard.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
@@ -13,10 +13,10 @@ import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 const llm = useFakeLlm();
 const SHORT = { headerMs: 300, idleMs: 300 };
 
-function agent(provider: ProviderName, maxAttempts = 3) {
+function agent(provider: ProviderName, maxAttempts = 3, api: OpenAIApi = "chat") {
   const connections = {
     anthropic: { apiKey: "test-anthropic-key-123", baseUrl: llm.anthropicBaseUrl, timeouts: SHORT },
-    openai: { apiKey: "test-openai-key-123", baseUrl: llm.openaiBaseUrl, timeouts: SHORT },
+    openai: { apiKey: "test-openai-key-123", baseUrl: llm.openaiBaseUrl, timeouts: SHORT, api },
   };
   const a = new Agent({
     model: resolveModel(provider === "anthropic" ? "claude-sonnet-5-5" : "qwen-local", provider, provider),
@@ -31,14 +31,19 @@ function agent(provider: ProviderName, maxAttempts = 3) {
 }
 
 describe("network stalls", () => {
-  for (const provider of ["anthropic", "openai"] as ProviderName[]) {
-    it(`a server that never sends headers, then one that goes silent mid-stream, are retried (${provider})`, async () => {
+  const paths: [ProviderName, OpenAIApi][] = [
+    ["anthropic", "chat"],
+    ["openai", "chat"],
+    ["openai", "responses"],
+  ];
+  for (const [provider, api] of paths) {
+    it(`a server that never sends headers, then one that goes silent mid-stream, are retried (${provider === "anthropic" ? provider : `openai ${api}`})`, async () => {
       llm.enqueue(
         { kind: "reply", text: "never", withholdHeaders: true },
         { kind: "reply", text: "The answer is 41", stallAfterChunks: 3 },
         { kind: "reply", text: "The answer is 42." },
       );
-      const { agent: a, retries, last } = agent(provider);
+      const { agent: a, retries, last } = agent(provider, 3, api);
       await a.prompt("question");
       expect(last()).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "The answer is 42." }] });
       expect(retries().map((r) => r.reason)).toEqual([
