@@ -10,7 +10,7 @@ import { emptyUsage, toolCallsOf } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import { isAbortError } from "./providers/errors.js";
 import { ProviderError, type Provider, type ToolSpec } from "./providers/provider.js";
-import { retryDelay, sleep, type RetryPolicy } from "./retry.js";
+import { retryDelay, retryRefusal, sleep, type RetryPolicy } from "./retry.js";
 import { runToolCall } from "./tool-runner.js";
 
 export interface LoopConfig {
@@ -207,8 +207,9 @@ async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: Ab
       }
       const tried = attempt > 1 ? ` (gave up after ${attempt} attempts)` : "";
       const overflowAgain = failure.kind === "overflow" && overflowHandled ? " It was still too long after compacting: shorten the message, lower --context-window, or /new to start afresh." : "";
+      const refusal = retryRefusal(failure, config.retry);
       // Whatever was streamed before the failure is kept, like an abort keeps it.
-      return failedMessage(config.model, `${failure.message}${tried}${overflowAgain}`, hooks, partial, started);
+      return failedMessage(config.model, `${failure.message}${tried}${refusal ? ` ${refusal}` : ""}${overflowAgain}`, hooks, partial, started);
     } finally {
       link.release();
     }

@@ -1,11 +1,15 @@
 // Assembles a working coding agent without any screen: one bus, the job registry, the tools, the
 // system prompt and the Agent, wired so job events reach the bus and job notices reach the model.
 // The dashboard, print and JSON modes and library users all start from here.
+import type { BashToolOptions } from "../tools/bash-tool.js";
+import { toolEnvironment } from "../tools/tool-environment.js";
 import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
 import { createJobTools } from "../tools/jobs/job-tools.js";
 import { jobSnapshotLines } from "../tools/jobs/job-format.js";
+import { bashAdopter } from "../tools/jobs/bash-adoption.js";
 import { JobRegistry, type JobSettings } from "../tools/jobs/job-registry.js";
 import type { AgentTool } from "../tools/tool.js";
+import type { ChildMarker } from "../tools/process/process-guard.js";
 import { Agent } from "./agent.js";
 import type { ContextSettings } from "./context/context-budget.js";
 import type { ContextUsage } from "./context/context-keeper.js";
@@ -39,6 +43,12 @@ export interface CodingAgentOptions {
   retry?: Partial<RetryPolicy>;
   /** The context window (for a model the table does not know, or smaller) and the compaction threshold. */
   context?: ContextSettings;
+  /** The environment commands and jobs start from; process.env by default. */
+  env?: NodeJS.ProcessEnv;
+  /** Leave the provider keys in the environment of commands and jobs (they are removed by default). */
+  passKeysToTools?: boolean;
+  /** Marks every child and tracks its group, so a crash of this process still ends them (ProcessGuard). */
+  marker?: ChildMarker;
 }
 
 /** What /context shows: where the tokens go, and how full the window is. */
@@ -53,6 +63,10 @@ export interface CodingAgent {
   agent: Agent;
   bus: EventBus<PitwallEvent>;
   jobs: JobRegistry;
+  /** The environment commands and jobs run in: `env` without the provider keys (unless passed on). */
+  toolEnv: NodeJS.ProcessEnv;
+  /** Given in the options: marks children so that a crash still ends them. */
+  marker: ChildMarker | undefined;
   systemPrompt: SystemPromptReport;
   /** Recomputes the system prompt (after /cwd-like changes or edits to AGENTS.md). */
   reloadSystemPrompt(): SystemPromptReport;
@@ -65,9 +79,20 @@ export class UnknownToolError extends Error {}
 
 export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const bus = new EventBus<PitwallEvent>();
-  const jobs = new JobRegistry({ cwd: options.cwd, settings: options.jobSettings });
+  const secrets = [options.connections.anthropic.apiKey, options.connections.openai.apiKey].filter((key): key is string => Boolean(key));
+  const toolEnv = toolEnvironment(options.env ?? process.env, { passKeys: options.passKeysToTools, keys: secrets });
+  const jobs = new JobRegistry({ cwd: options.cwd, settings: options.jobSettings, env: toolEnv, marker: options.marker });
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
-  const tools = selectTools(options.cwd, options.tools ?? "default", jobs);
+  const bashOptions: BashToolOptions = {
+    // `server &` in a bash call outlives the call: the registry ends it with the jobs.
+    onBackgroundLeft: (pgid) => jobs.adoptGroup(pgid),
+    env: toolEnv,
+    ...(options.marker ? { marker: options.marker } : {}),
+    secrets,
+    // A call still running at the end of its wait, or when the person steers, becomes a job.
+    adopter: bashAdopter(jobs),
+  };
+  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, bashOptions);
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
   let systemPrompt = describeSystemPrompt(promptOptions);
   const agent = new Agent({
@@ -88,6 +113,8 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     agent,
     bus,
     jobs,
+    toolEnv,
+    marker: options.marker,
     get systemPrompt() {
       return systemPrompt;
     },
@@ -112,10 +139,9 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   };
 }
 
-function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry): AgentTool[] {
+function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry, bash: BashToolOptions): AgentTool[] {
   const jobTools = createJobTools(jobs);
-  // `server &` in a bash call outlives the call: the registry ends it with the jobs.
-  const toolOptions = { bash: { onBackgroundLeft: (pgid: number) => jobs.adoptGroup(pgid) } };
+  const toolOptions = { bash };
   if (selection === "default") return [...createCodingTools(cwd, toolOptions), ...jobTools];
   if (selection === "read-only") return createReadOnlyTools(cwd);
   const pick = (name: string): AgentTool | undefined => (isToolName(name) ? createToolByName(cwd, name, toolOptions) : jobTools.find((t) => t.name === name));

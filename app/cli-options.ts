@@ -35,6 +35,8 @@ export interface CliOptions {
   tools?: string[] | "read-only";
   cwd: string;
   bashYieldMs?: number;
+  /** --pass-keys: leave the provider keys in the environment of commands and jobs. */
+  passKeys?: boolean;
   printSystemPrompt: boolean;
   mouse: boolean;
   help: boolean;
@@ -77,7 +79,9 @@ export const HELP = `
     --system-prompt <text>    Replace the built-in instructions (text, or @file)
     --tools <list>            Comma-separated tool names, or read-only (read, grep, find, ls)
     --cwd <dir>               Working directory (default: the current one)
-    --bash-yield-ms <ms>      How long bash_stream waits before yielding (default 60000; PI_BASH_YIELD_MS)
+    --bash-yield-ms <ms>      How long bash and bash_stream wait before yielding (default 60000; PI_BASH_YIELD_MS)
+    --pass-keys               Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and
+                              jobs (removed by default; config.json: "passKeysToTools": true)
     --print-system-prompt     Show the system prompt and what it loaded, then exit
     --mouse                   Let the mouse wheel scroll panes (the terminal's own selection stops working)
 
@@ -113,6 +117,7 @@ const FLAGS = {
   tools: { type: "string" },
   cwd: { type: "string" },
   bashYieldMs: { type: "string" },
+  passKeys: { type: "boolean" },
   printSystemPrompt: { type: "boolean", default: false },
   mouse: { type: "boolean", default: false },
   help: { type: "boolean", shortFlag: "h", default: false },
@@ -201,6 +206,7 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     tools,
     cwd,
     bashYieldMs,
+    passKeys: f.passKeys,
     printSystemPrompt: f.printSystemPrompt,
     mouse: f.mouse,
     help: f.help,

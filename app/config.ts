@@ -1,4 +1,5 @@
-// ~/.pitwall/config.json: defaults for provider, model, thinking, base URL and the keymap path.
+// ~/.pitwall/config.json: defaults for provider, model, thinking, base URL, the keymap path and
+// whether commands get the provider keys.
 // Flags beat the config, the config beats built-in defaults. A bad file or field is reported and
 // ignored, never fatal.
 import { readFileSync } from "node:fs";
@@ -18,6 +19,8 @@ export interface PitwallConfig {
   contextWindow?: number;
   /** Percent (see --compact-at). */
   compactAt?: number;
+  /** Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and jobs. */
+  passKeysToTools?: boolean;
 }
 
 export interface LoadedConfig {
@@ -43,6 +46,7 @@ const FIELDS: Record<keyof PitwallConfig, FieldCheck> = {
   keymap: stringField,
   contextWindow: (v) => (typeof v === "number" ? contextWindowProblem(v) : "must be a number of tokens, e.g. 32000"),
   compactAt: (v) => (typeof v === "number" ? compactAtProblem(v) : "must be a number, a percent of the window, e.g. 80"),
+  passKeysToTools: (v) => (typeof v === "boolean" ? undefined : "must be true or false"),
 };
 
 export function loadConfig(home: string): LoadedConfig {

@@ -185,7 +185,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     if (!quitEarly) {
       setup = await sessionSetup.createSetup(options, env, { sessionPath, fresh });
       const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
-      const uninstallCleanup = installJobCleanup(setup.coding.jobs);
+      const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
       const registry = setup.coding.jobs;
@@ -212,7 +212,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     view.jobTerminal.dispose();
     try {
       await jobControl.dispose();
-      await setup?.coding.dispose();
+      await setup?.dispose();
     } finally {
       const unsaved = setup ? sessionSetup?.closeSession(setup) : undefined;
       restoreTerminal();

@@ -12,6 +12,7 @@ import type { DashboardController } from "./dashboard-controller.js";
 import { displayKeyName } from "./keys/key-names.js";
 import { osc52 } from "./osc52.js";
 import { PersonShell } from "./person-shell.js";
+import { toolEnvironment } from "../tools/tool-environment.js";
 import type { JobCommands } from "./slash-commands.js";
 
 export const DEFAULT_TAIL_LINES = 50;
@@ -55,7 +56,11 @@ export class JobControl implements DashboardJobs {
     });
     this.shell = new PersonShell({
       cwd: options.cwd,
-      env: options.env,
+      environment: () => {
+        const coding = c.setup?.coding;
+        return coding ? { env: coding.toolEnv, ...(coding.marker ? { marker: coding.marker } : {}) } : { env: toolEnvironment(options.env) };
+      },
+      backgroundLeft: (pgid) => this.registry()?.adoptGroup(pgid),
       store: view.tools,
       show: (id) => view.toolOutput.select(id),
       requestFrame,
@@ -214,8 +219,9 @@ export class JobControl implements DashboardJobs {
     this.requestFrame();
   }
 
-  /** `!command`: the person's one-off shell command. */
+  /** `!command`: the person's one-off shell command (once the agent has loaded: it sets the environment). */
   runShell(command: string): void {
+    if (!this.ready()) return;
     this.shell.run(command);
   }
 

@@ -3,7 +3,9 @@
 // leaves as one JSON line on stdout, in
 // order, as it happens. A malformed line becomes an `error` event naming the line, and the process
 // keeps going. EOF lets the current and queued work finish, then exits 0 (1 when part of the
-// conversation could not be saved to the session file).
+// conversation could not be saved to the session file). A reader that goes away (stdout closed:
+// EPIPE) or a terminal that hangs up (SIGHUP) ends it cleanly too: the turn is aborted, every job
+// is stopped, and the exit code is 0.
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { PitwallEvent } from "../agent/events.js";
@@ -42,10 +44,14 @@ export function parseJsonCommand(line: string): JsonCommand | { problem: string 
   return { problem: `has unknown type ${JSON.stringify(type)}: use message, steer, follow_up, compact or interrupt` };
 }
 
+/** Errors of a stdout whose reader is gone. */
+const READER_GONE = new Set(["EPIPE", "ECONNRESET", "EIO", "ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END"]);
+
 export async function runJsonMode(setup: Setup, input: Readable, output: Writable): Promise<number> {
   const { agent, bus } = setup.coding;
+  let readerGone = false;
   const unsubscribe = bus.subscribe((event: PitwallEvent) => {
-    output.write(`${JSON.stringify(event)}\n`);
+    if (!readerGone) output.write(`${JSON.stringify(event)}\n`);
   });
   for (const warning of setup.warnings) bus.emit({ type: "error", message: warning, source: "config" });
   for (const warning of setup.sessionWarnings) bus.emit({ type: "error", message: warning, source: "session" });
@@ -74,6 +80,16 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   };
 
   const lines = createInterface({ input, crlfDelay: Infinity });
+  // Nobody reads what we write any more: stop the work and end as if input had ended. The listener
+  // stays, so a later write's error is swallowed too instead of crashing the exit.
+  output.on("error", (error: NodeJS.ErrnoException) => {
+    if (!READER_GONE.has(error.code ?? "")) throw error;
+    if (readerGone) return;
+    readerGone = true;
+    waiting.length = 0;
+    agent.abort();
+    lines.close();
+  });
   let lineNumber = 0;
   for await (const line of lines) {
     lineNumber++;
@@ -108,12 +124,13 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
 
 export async function runJsonModeFromCli(options: CliOptions): Promise<number> {
   const setup = await createSetup(options);
-  const uninstall = installJobCleanup(setup.coding.jobs);
+  // A closed terminal (SIGHUP) is an ordinary end for a JSON client: clean up and exit 0.
+  const uninstall = installJobCleanup(setup.coding.jobs, { guard: setup.guard, exitCodes: { SIGHUP: 0 } });
   try {
     return await runJsonMode(setup, process.stdin, process.stdout);
   } finally {
     setup.session?.close();
-    await setup.coding.dispose();
+    await setup.dispose();
     uninstall();
   }
 }

@@ -17,12 +17,12 @@ export async function runPrintModeFromCli(options: CliOptions): Promise<number> 
   }
   const prompts = options.prompts.length > 0 ? options.prompts : [await readStdinPrompt()];
   const setup = await createSetup(options, process.env, { sessionPath });
-  const uninstall = installJobCleanup(setup.coding.jobs);
+  const uninstall = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
   try {
     return await runPrintMode(setup, prompts);
   } finally {
     setup.session?.close();
-    await setup.coding.dispose();
+    await setup.dispose();
     uninstall();
   }
 }
@@ -37,7 +37,7 @@ export async function printSystemPrompt(options: CliOptions): Promise<number> {
     for (const file of report.contextFiles) process.stdout.write(`loaded ${file.path} (${file.tokens} tokens)\n`);
     return 0;
   } finally {
-    await setup.coding.dispose();
+    await setup.dispose();
   }
 }
 

@@ -1,7 +1,11 @@
-// Print mode: runs the prompts in order and streams the assistant's text as plain text to stdout.
+// Print mode: runs the prompts in order and writes the assistant's text as plain text to stdout.
 // Tool activity, retries and errors go to stderr (dimmed on a terminal unless NO_COLOR), so stdout
 // holds only the answer. Exits 0 when every prompt finished and was saved, non-zero with the error
 // otherwise (a conversation that could not be saved to its session file is a failure).
+//
+// Each reply is on stdout once, even when a dropped stream was retried: into a pipe or a file every
+// reply is written whole when it ends (what a script reading stdout needs); on a terminal it streams
+// as it arrives (what a person watching wants), and a retry starts a new line, said on stderr.
 import type { PitwallEvent } from "../agent/events.js";
 import type { AssistantMessage } from "../agent/messages.js";
 import { describeToolCall } from "../tools/tool-call-summary.js";
@@ -27,7 +31,10 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
     return 1;
   }
 
+  const live = Boolean(process.stdout.isTTY);
   let atLineStart = true;
+  /** Text of the reply being streamed already on the terminal (live only). */
+  let shownOfReply = false;
   const out = (text: string): void => {
     if (!text) return;
     process.stdout.write(text);
@@ -36,10 +43,16 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
   const unsubscribe = agent.subscribe((event: PitwallEvent) => {
     switch (event.type) {
       case "message_update":
-        if (event.delta.kind === "text_delta") out(stripControl(event.delta.delta));
+        if (live && event.delta.kind === "text_delta") {
+          out(stripControl(event.delta.delta));
+          shownOfReply = true;
+        }
         break;
       case "message_end":
-        if (event.message.role === "assistant" && !atLineStart) out("\n");
+        if (event.message.role !== "assistant") break;
+        if (!live) out(stripControl(replyText(event.message as AssistantMessage)));
+        if (!atLineStart) out("\n");
+        shownOfReply = false;
         break;
       case "tool_execution_start":
         note(`→ ${describeToolCall(event.toolName, event.args)}`);
@@ -57,6 +70,11 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
         if (event.source === "session") note(`pitwall: ${event.message}`);
         break;
       case "retry":
+        if (shownOfReply) {
+          if (!atLineStart) out("\n");
+          note("(the reply above was cut off; it starts again below)");
+          shownOfReply = false;
+        }
         note(`retrying in ${Math.ceil(event.delayMs / 1000)} s, attempt ${event.attempt}/${event.maxAttempts}: ${event.reason}`);
         break;
       default:
@@ -90,6 +108,10 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
   } finally {
     unsubscribe();
   }
+}
+
+function replyText(message: AssistantMessage): string {
+  return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
 function lastAssistant(messages: readonly { role: string }[]): AssistantMessage | undefined {

@@ -14,6 +14,9 @@ import { SessionLockedError, SessionStore } from "../agent/sessions/session-stor
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { loadConfig, pitwallHome, type PitwallConfig } from "./config.js";
 import { pitwallVersion } from "./version.js";
+import { ProcessGuard } from "../tools/process/process-guard.js";
+import { processTempFolder, removeStaleTempFolders } from "../tools/process/temp-folder.js";
+import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
 
 export interface Setup {
   options: CliOptions;
@@ -24,6 +27,10 @@ export interface Setup {
   model: ModelInfo;
   thinkingLevel: ThinkingLevel;
   coding: CodingAgent;
+  /** Marks every process this run starts and ends them all, even if pitwall is killed (see README). */
+  guard: ProcessGuard;
+  /** Ends the agent and every job, sweeps for escaped processes, and lets the watchdog go. */
+  dispose(): Promise<void>;
   /** The session being written; undefined with --no-session. */
   readonly session: SessionStore | undefined;
   /** /new: clears the conversation and starts writing a new session file (the agent must be idle). */
@@ -116,6 +123,11 @@ export async function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = 
   }
   const thinkingLevel = options.thinking ?? (resumed ? resumed.session.thinkingLevel : config.thinking) ?? "off";
 
+  // Before anything is started: every child carries this run's marker from the first one on.
+  const guard = ProcessGuard.start();
+  guard.removeAfterCrash(processTempFolder());
+  void removeStaleTempFolders();
+
   let coding: CodingAgent;
   try {
     coding = createCodingAgent({
@@ -131,8 +143,12 @@ export async function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = 
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
       retry: retryPolicyFromEnv(env),
       context,
+      env,
+      passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
+      marker: guard,
     });
   } catch (error) {
+    guard.close();
     if (error instanceof UnknownToolError) throw new UsageError(`--tools: ${error.message}`);
     throw error;
   }
@@ -161,6 +177,15 @@ export async function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = 
     model,
     thinkingLevel,
     coding,
+    guard,
+    async dispose() {
+      try {
+        await coding.dispose();
+        await guard.sweep(DEFAULT_KILL_GRACE_MS);
+      } finally {
+        guard.close();
+      }
+    },
     get session() {
       return session;
     },

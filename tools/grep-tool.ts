@@ -11,6 +11,7 @@ import { capOutput, maxOutputCharsFromEnv } from "./output-cap.js";
 import { displayPath } from "./resolve-path.js";
 import { anyDepth, ignoredNote, listFiles, resolveSearchRoot } from "./search-scope.js";
 import type { AgentTool } from "./tool.js";
+import { compileSearchPattern, type LineMatcher } from "./search-pattern.js";
 
 export const GREP_DEFAULT_LIMIT = 100;
 export const GREP_MAX_LIMIT = 1000;
@@ -19,7 +20,7 @@ export const GREP_MAX_LINE_CHARS = 300;
 export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 export const grepToolSchema = Type.Object({
-  pattern: Type.String({ minLength: 1, description: "JavaScript regular expression (or plain text with literal: true)." }),
+  pattern: Type.String({ minLength: 1, description: "Regular expression in RE2 syntax (JavaScript's without lookaround and backreferences), or plain text with literal: true." }),
   path: Type.Optional(Type.String({ description: "File or folder to search, relative to the working directory. Default: it." })),
   glob: Type.Optional(Type.String({ description: 'Only files matching this glob, e.g. "*.ts" (any depth) or "src/**/*.tsx".' })),
   ignore_case: Type.Optional(Type.Boolean({ description: "Match case-insensitively." })),
@@ -44,7 +45,8 @@ export interface GrepToolDetails {
 }
 
 const description = [
-  "Search file contents for a regular expression (JavaScript syntax); results are `path:line: text`,",
+  "Search file contents for a regular expression (RE2 syntax: JavaScript's without lookaround and backreferences;",
+  "matching takes linear time); results are `path:line: text`,",
   "files in sorted order. `glob` narrows which files are searched; a glob without a slash matches names",
   "at any depth. Files ignored by .gitignore, .ignore or git's excludes are not searched (include_ignored: true",
   "searches them), nor are node_modules and .git unless path or glob names them, binary files and files over 10 MB.",
@@ -52,14 +54,13 @@ const description = [
   `${GREP_MAX_LINE_CHARS} characters are cut. When the limit is reached the result says what to call next.`,
 ].join(" ");
 
-function compile(params: GrepToolParams): RegExp {
-  const source = params.literal ? params.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : params.pattern;
-  try {
-    return new RegExp(source, params.ignore_case ? "i" : "");
-  } catch (error) {
-    throw new Error(`${(error as Error).message}. Escape the special characters, or pass literal: true to search for the text as written.`);
-  }
+function compile(params: GrepToolParams): LineMatcher {
+  return compileSearchPattern(params.pattern, { ignoreCase: params.ignore_case, literal: params.literal });
 }
+
+/** Matching yields to the event loop this often, so Esc and typing stay live during a long search. */
+const YIELD_EVERY_MS = 15;
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function cut(line: string): string {
   return line.length > GREP_MAX_LINE_CHARS ? `${line.slice(0, GREP_MAX_LINE_CHARS)}… [${line.length} chars]` : line;
@@ -108,6 +109,7 @@ export function createGrepTool(cwd: string): AgentTool<typeof grepToolSchema, Gr
       let truncated = false;
       let searched = 0;
       let skippedLarge = 0;
+      let sliceStart = performance.now();
       search: for (const file of files) {
         throwIfAborted(signal, abortMessage);
         const absolute = join(base, file);
@@ -127,6 +129,11 @@ export function createGrepTool(cwd: string): AgentTool<typeof grepToolSchema, Gr
         const shown = displayPath(cwd, absolute);
         const lines = bytes.toString("utf8").split(/\r?\n/);
         for (let i = 0; i < lines.length; i++) {
+          if ((i & 255) === 0 && performance.now() - sliceStart > YIELD_EVERY_MS) {
+            await yieldToEventLoop();
+            throwIfAborted(signal, abortMessage);
+            sliceStart = performance.now();
+          }
           const line = lines[i] ?? "";
           if (!regex.test(line)) continue;
           if (found.length === limit) {

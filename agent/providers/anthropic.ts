@@ -15,6 +15,7 @@ import type { ModelInfo } from "../models.js";
 import { toProviderError, type FailureContext } from "./errors.js";
 import { resultText, withoutImagesFor } from "./image-input.js";
 import { streamInto, type MessageBuilder } from "./message-builder.js";
+import { DEFAULT_STREAM_TIMEOUTS, PATIENT_MS, stallGuardedFetch } from "./stall-guard.js";
 import type { AssistantStream, Provider, ProviderConnection, ProviderRequest } from "./provider.js";
 import { repairTranscript, safeToolCallId } from "./transcript.js";
 
@@ -29,11 +30,14 @@ const DEFAULT_MAX_TOKENS = 16_384;
 const MAX_CACHE_BREAKPOINTS = 4;
 
 export function createAnthropicProvider(connection: ProviderConnection): Provider {
+  const timeouts = connection.timeouts ?? DEFAULT_STREAM_TIMEOUTS;
   const client = new Anthropic({
     apiKey: connection.apiKey ?? "",
     baseURL: connection.baseUrl,
     maxRetries: 0, // the agent loop retries, so each attempt is visible as a retry event
-    timeout: 10 * 60 * 1000,
+    // Stalls are caught by the guarded fetch; the SDK's own timer is only a backstop.
+    timeout: Math.max(PATIENT_MS, timeouts.headerMs + 1_000),
+    fetch: stallGuardedFetch(timeouts),
   });
   const failure = (model: string): FailureContext => ({
     label: "Anthropic",

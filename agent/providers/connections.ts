@@ -3,6 +3,7 @@
 import type { ModelInfo, OpenAIApi, ProviderName } from "../models.js";
 import { openaiApiFor } from "./openai-api.js";
 import { ProviderError, type Provider, type ProviderConnection } from "./provider.js";
+import { streamTimeoutsFromEnv } from "./stall-guard.js";
 
 export type Connections = Record<ProviderName, ProviderConnection>;
 
@@ -14,12 +15,17 @@ export interface ConnectionFlags {
   api?: OpenAIApi;
 }
 
-/** `--api-key` / `--base-url` apply to the chosen provider; otherwise the environment's variables. */
+/**
+ * `--api-key` / `--base-url` apply to the chosen provider; otherwise the environment's variables.
+ * Stall timeouts come from PITWALL_HEADER_TIMEOUT_MS / PITWALL_IDLE_TIMEOUT_MS.
+ */
 export function resolveConnections(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connections {
   const flagTarget = flags.provider ?? (flags.baseUrl ? "openai" : undefined);
+  const timeouts = streamTimeoutsFromEnv(env);
   const pick = (name: ProviderName, keyVar: string, urlVar: string): ProviderConnection => ({
     apiKey: (flagTarget === name || (!flagTarget && flags.apiKey) ? flags.apiKey : undefined) || env[keyVar] || undefined,
     baseUrl: (flagTarget === name ? flags.baseUrl : undefined) || env[urlVar] || undefined,
+    timeouts,
   });
   return {
     anthropic: pick("anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),

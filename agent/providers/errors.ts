@@ -4,6 +4,7 @@
 // answers it by compacting the conversation, not by waiting.
 import { isContextOverflow } from "../context/overflow.js";
 import { ProviderError } from "./provider.js";
+import { findStall } from "./stall-guard.js";
 
 export interface FailureContext {
   /** "Anthropic" or "OpenAI" (or the base URL's host for a compatible server). */
@@ -28,8 +29,20 @@ export function isAbortError(error: unknown): boolean {
   return error.name === "AbortError" || error.name === "APIUserAbortError" || /aborted/i.test(error.message);
 }
 
+/** In-stream error types that are the server's trouble, not the request's: worth another attempt. */
+const RETRYABLE_STREAM_ERRORS = /overloaded|api_error|server_error|internal|rate_limit|timeout/i;
+
 export function toProviderError(error: unknown, context: FailureContext): ProviderError {
   if (error instanceof ProviderError) return error;
+  const stall = findStall(error);
+  if (stall) {
+    const knob = stall.stage === "headers" ? "PITWALL_HEADER_TIMEOUT_MS" : "PITWALL_IDLE_TIMEOUT_MS";
+    return new ProviderError(
+      `The request to ${context.baseUrl ?? context.label} stalled: ${stall.message}. Check the network or the server; ${knob} sets how long pitwall waits.`,
+      "connection",
+      { retryable: true, detail: stall.message },
+    );
+  }
   const e = (typeof error === "object" && error !== null ? error : { message: String(error) }) as HttpLikeError;
   const status = typeof e.status === "number" ? e.status : undefined;
   const serverMessage = extractServerMessage(e);
@@ -74,7 +87,7 @@ export function inStreamError(errorType: string, serverMessage: string, context:
   if (isContextOverflow(undefined, `${errorType} ${serverMessage}`)) {
     return new ProviderError(`${context.label} rejected the request as longer than the context window of ${context.model} (${serverMessage}).`, "overflow", { retryable: false, detail: serverMessage });
   }
-  const retryable = /overloaded|api_error|server_error|rate_limit|timeout/i.test(errorType);
+  const retryable = RETRYABLE_STREAM_ERRORS.test(errorType);
   return new ProviderError(`${context.label} reported ${errorType} mid-stream: ${serverMessage}`, "stream", { retryable, detail: serverMessage });
 }
 
@@ -106,7 +119,9 @@ function extractServerMessage(e: HttpLikeError): string {
 function errorTypeOf(body: unknown): string | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   const inner = (body as { error?: unknown }).error;
-  const type = typeof inner === "object" && inner !== null ? (inner as { type?: unknown }).type : (body as { type?: unknown }).type;
+  const source = (typeof inner === "object" && inner !== null ? inner : body) as { type?: unknown; code?: unknown };
+  // OpenAI sometimes names the error only by its code.
+  const type = typeof source.type === "string" && source.type !== "error" ? source.type : source.code;
   return typeof type === "string" && type !== "error" ? type : undefined;
 }
 

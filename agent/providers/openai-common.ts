@@ -7,14 +7,20 @@ import type { ModelInfo } from "../models.js";
 import type { FailureContext } from "./errors.js";
 import { hostOf, isOfficialOpenAI } from "./openai-api.js";
 import type { ProviderConnection } from "./provider.js";
+import { DEFAULT_STREAM_TIMEOUTS, PATIENT_MS, stallGuardedFetch } from "./stall-guard.js";
 
-export function createOpenAIClient(connection: ProviderConnection): OpenAI {
+/** `patient`: for requests that may stay silent for minutes (see PATIENT_MS). */
+export function createOpenAIClient(connection: ProviderConnection, options: { patient?: boolean } = {}): OpenAI {
+  const base = connection.timeouts ?? DEFAULT_STREAM_TIMEOUTS;
+  const timeouts = options.patient ? { headerMs: Math.max(base.headerMs, PATIENT_MS), idleMs: Math.max(base.idleMs, PATIENT_MS) } : base;
   return new OpenAI({
     // A local server needs no key, but the SDK refuses an empty one.
     apiKey: connection.apiKey || "not-needed",
     baseURL: connection.baseUrl,
     maxRetries: 0, // the agent loop retries, so each attempt is visible as a retry event
-    timeout: 10 * 60 * 1000,
+    // Stalls are caught by the guarded fetch; the SDK's own timer is only a backstop.
+    timeout: Math.max(PATIENT_MS, timeouts.headerMs + 1_000),
+    fetch: stallGuardedFetch(timeouts),
   });
 }
 

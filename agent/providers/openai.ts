@@ -23,13 +23,17 @@ const REASONING_DELTA_FIELDS = ["reasoning_content", "reasoning"] as const;
 
 export function createOpenAIProvider(connection: ProviderConnection): Provider {
   const client = createOpenAIClient(connection);
+  // Chat Completions streams nothing while a reasoning model thinks: such requests wait longer.
+  let patientClient: OpenAI | undefined;
+  const clientFor = (params: ChatCompletionCreateParamsStreaming): OpenAI =>
+    params.reasoning_effort && params.reasoning_effort !== "none" ? (patientClient ??= createOpenAIClient(connection, { patient: true })) : client;
   const official = isOfficialOpenAI(connection.baseUrl);
 
   return {
     name: "openai",
     stream(request: ProviderRequest, signal: AbortSignal): AssistantStream {
       const params = buildParams(request, official);
-      return streamInto(request.model, signal, (builder) => run(client, params, signal, builder), (error) => toProviderError(error, openaiFailureContext(connection, request.model.id)));
+      return streamInto(request.model, signal, (builder) => run(clientFor(params), params, signal, builder), (error) => toProviderError(error, openaiFailureContext(connection, request.model.id)));
     },
   };
 }

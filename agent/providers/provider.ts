@@ -5,6 +5,7 @@ import type { AssistantDelta } from "../events.js";
 import type { EventStream } from "../event-stream.js";
 import type { AssistantMessage, Message, ThinkingLevel } from "../messages.js";
 import type { ModelInfo, OpenAIApi, ProviderName } from "../models.js";
+import type { StreamTimeouts } from "./stall-guard.js";
 
 export interface ToolSpec {
   name: string;
@@ -39,6 +40,8 @@ export interface Provider {
 export interface ProviderConnection {
   apiKey?: string;
   baseUrl?: string;
+  /** When a silent server fails the attempt (DEFAULT_STREAM_TIMEOUTS when absent). */
+  timeouts?: StreamTimeouts;
   /** OpenAI only: `--api`, forcing Chat Completions or Responses whatever the model. */
   api?: OpenAIApi;
 }

@@ -50,6 +50,10 @@ function footerLines(r: ToolCallRecord): StyledLine[] {
   if (typeof details.signal === "string") parts.push(`killed by ${details.signal}`);
   if (details.timedOut === true) parts.push("timed out");
   if (details.aborted === true) parts.push("aborted");
+  // A call whose command runs on as a job (a bash call that outlived its wait, a bash_stream that
+  // yielded): its output continues there. A finished bash_stream job also names its id: not that.
+  const runsOn = details.status === undefined || details.status === "running";
+  if (typeof details.jobId === "string" && runsOn) parts.push(`still running as job ${details.jobId}: its output goes on in the jobs pane`);
   if (r.durationMs !== undefined) parts.push(formatDuration(r.durationMs));
   if (typeof details.fullOutputPath === "string") parts.push(`full output: ${details.fullOutputPath}`);
   const lines: StyledLine[] = [[], [{ text: `── ${parts.join(" · ") || (r.result.isError ? "failed" : "done")}`, attr: r.result.isError ? ERROR : DIM }]];

@@ -7,17 +7,19 @@ import { openaiApiFor } from "../../agent/providers/openai-api.js";
 describe("provider connections", () => {
   it("read keys and base URLs from the environment", () => {
     const env = { ANTHROPIC_API_KEY: "a-key", OPENAI_API_KEY: "o-key", OPENAI_BASE_URL: "http://localhost:8000/v1", ANTHROPIC_BASE_URL: "https://gw.example/anthropic" };
+    const timeouts = { headerMs: 60_000, idleMs: 120_000 };
     expect(resolveConnections({}, env)).toEqual({
-      anthropic: { apiKey: "a-key", baseUrl: "https://gw.example/anthropic" },
-      openai: { apiKey: "o-key", baseUrl: "http://localhost:8000/v1" },
+      anthropic: { apiKey: "a-key", baseUrl: "https://gw.example/anthropic", timeouts },
+      openai: { apiKey: "o-key", baseUrl: "http://localhost:8000/v1", timeouts },
     });
+    expect(resolveConnections({}, { PITWALL_HEADER_TIMEOUT_MS: "1500", PITWALL_IDLE_TIMEOUT_MS: "2500" }).openai.timeouts).toEqual({ headerMs: 1_500, idleMs: 2_500 });
   });
 
   it("apply --api-key and --base-url to the chosen provider, over the environment", () => {
     const env = { OPENAI_API_KEY: "env-key", OPENAI_BASE_URL: "http://env/v1" };
     const c = resolveConnections({ provider: "openai", apiKey: "flag-key", baseUrl: "http://flag/v1" }, env);
-    expect(c.openai).toEqual({ apiKey: "flag-key", baseUrl: "http://flag/v1" });
-    expect(c.anthropic).toEqual({ apiKey: undefined, baseUrl: undefined });
+    expect(c.openai).toMatchObject({ apiKey: "flag-key", baseUrl: "http://flag/v1" });
+    expect(c.anthropic).toMatchObject({ apiKey: undefined, baseUrl: undefined });
   });
 
   it("pick the provider: flag, then a base URL, then whichever key is set", () => {

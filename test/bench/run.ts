@@ -2,14 +2,16 @@
 // of what a person feels: time to the first frame, memory when idle, frame time while a long reply
 // streams, how fast a typed key shows while a tool floods output, the jobs' rows
 // (job-measurements.ts: output throughput against raw node-pty, key latency while a job floods on
-// screen, memory after eight 50 MB jobs) and a 2,000-turn soak in JSON mode (soak.ts). Each
-// measurement is a function returning rows, so adding one is adding a function to MEASUREMENTS;
-// `npm run bench -- "job memory"` runs only the ones named.
+// screen, memory after eight 50 MB jobs), a 2,000-turn soak in JSON mode (soak.ts) and a 10 MB
+// streamed tool argument (stream-measurements.ts). Each measurement is a function returning rows,
+// so adding one is adding a function to MEASUREMENTS; `npm run bench -- "job memory"` runs only the
+// ones named.
 import { readFileSync } from "node:fs";
 import type { PitwallTerminal } from "../helpers/terminal-harness.js";
 import { launch, ms, quantile, rssOf, typingLatencies, type Measurement, type Row } from "./bench-harness.js";
 import { jobKeyLatency, jobMemory, jobThroughput } from "./job-measurements.js";
 import { soak } from "./soak.js";
+import { largeArgument } from "./stream-measurements.js";
 
 /** Time of arrival of the first chunk that ends a synchronized frame. */
 function firstFrameEnd(t: PitwallTerminal): number | undefined {
@@ -140,6 +142,7 @@ export const MEASUREMENTS: Array<{ name: string; run: Measurement }> = [
   { name: "job key latency", run: jobKeyLatency },
   { name: "job memory", run: jobMemory },
   { name: "soak", run: soak },
+  { name: "large argument", run: largeArgument },
 ];
 
 function printTable(rows: Row[]): void {

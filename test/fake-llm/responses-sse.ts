@@ -136,7 +136,8 @@ export function responsesStream(reply: FakeReply, options: ResponsesStreamOption
   } else {
     finish = [frame({ type: "response.completed", response: response("completed", { usage: usageOf(reply) }) })];
   }
-  return { headers: { "x-request-id": randomId("req_") }, content, finish };
+  const errorFrame = (type: string, message: string): string => frame({ type: "error", code: type, message, param: null });
+  return { headers: { "x-request-id": randomId("req_") }, content, finish, errorFrame };
 }
 
 function usageOf(reply: FakeReply): ResponseUsage {

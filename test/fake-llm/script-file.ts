@@ -38,6 +38,11 @@ const ReplySchema = Type.Object(
     delayMs: Type.Optional(Count),
     dropAfterChunks: Type.Optional(Count),
     holdOpen: Type.Optional(Type.Boolean()),
+    withholdHeaders: Type.Optional(Type.Boolean()),
+    stallAfterChunks: Type.Optional(Count),
+    streamError: Type.Optional(
+      Type.Object({ afterChunks: Count, type: Type.String(), message: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    ),
     responsesFailure: Type.Optional(
       Type.Object(
         { event: Type.Union([Type.Literal("response.failed"), Type.Literal("error")]), code: Type.String(), message: Type.Optional(Type.String()) },

@@ -44,6 +44,16 @@ export interface FakeReply {
   dropAfterChunks?: number;
   /** After the content, keep the stream open without finishing until the client disconnects. */
   holdOpen?: boolean;
+  /** Never send the response headers: the request hangs until the client gives up. */
+  withholdHeaders?: boolean;
+  /** Send the headers and this many SSE events, then go silent with the connection open (0: headers only). */
+  stallAfterChunks?: number;
+  /**
+   * After this many SSE events, send an error event inside the stream in the API's own format
+   * (Anthropic: `event: error` with e.g. overloaded_error; Chat Completions: a `data:` chunk with
+   * `error`, e.g. server_error; Responses: an `error` event) and end the response.
+   */
+  streamError?: { afterChunks: number; type: string; message?: string };
   /**
    * Responses API only: after the content, fail inside the stream instead of completing, with a
    * `response.failed` event (the error on the response) or an `error` event.
