@@ -2,13 +2,15 @@
 // results back → repeat until the model stops calling tools. Steering messages are delivered after
 // the tool batch in flight; follow-ups only when the agent would otherwise stop.
 import type { AgentTool } from "../tools/tool.js";
+import { linkAbort } from "./abort-link.js";
+import type { ContextStep } from "./context/context-keeper.js";
 import type { PitwallEvent } from "./events.js";
 import type { AssistantMessage, Message, ThinkingLevel, ToolResultMessage, UserMessage } from "./messages.js";
 import { emptyUsage, toolCallsOf } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import { isAbortError } from "./providers/errors.js";
 import { ProviderError, type Provider, type ToolSpec } from "./providers/provider.js";
-import { retryDelay, sleep, type RetryPolicy } from "./retry.js";
+import { retryDelay, retryRefusal, sleep, type RetryPolicy } from "./retry.js";
 import { runToolCall } from "./tool-runner.js";
 
 export interface LoopConfig {
@@ -18,6 +20,8 @@ export interface LoopConfig {
   tools: readonly AgentTool[];
   getProvider: (model: ModelInfo) => Promise<Provider>;
   retry: RetryPolicy;
+  /** The most one tool result may give the model, in bytes (tools/output-cap.ts's byteCapFor). */
+  maxResultBytes: number;
 }
 
 /** How the loop talks to its owner. Contract: none of these throw; the take* calls return [] when nothing is queued. */
@@ -33,11 +37,20 @@ export interface LoopHooks {
   batchYieldSignal(): AbortSignal;
   onStreamMessage(message: AssistantMessage | null): void;
   onPendingToolCalls(ids: readonly string[]): void;
+  /** Before each model request: may compact `messages` in place (summary + recent turns). */
+  prepareContext(messages: Message[], signal: AbortSignal): Promise<ContextStep>;
+  /** The provider rejected the request as too long: may compact `messages` in place for one more try. */
+  recoverOverflow(messages: Message[], signal: AbortSignal): Promise<ContextStep>;
 }
 
 /** Runs until the model is done; appends every message to `messages` and returns the ones added. */
 export async function runAgentLoop(messages: Message[], initial: UserMessage[], hooks: LoopHooks, signal: AbortSignal): Promise<Message[]> {
-  const added: Message[] = [];
+  let added: Message[] = [];
+  // A compaction replaced older messages by a summary: the run stops holding on to them too.
+  const forgetCompacted = (): void => {
+    const inContext = new Set(messages);
+    added = added.filter((m) => inContext.has(m));
+  };
   const append = (message: Message): void => {
     messages.push(message);
     added.push(message);
@@ -54,7 +67,7 @@ export async function runAgentLoop(messages: Message[], initial: UserMessage[], 
         for (const m of [...pending, ...hooks.takeNotices()]) append(m);
         pending = [];
 
-        const assistant = await streamAssistant(messages, hooks, signal);
+        const assistant = await streamAssistant(messages, hooks, signal, forgetCompacted);
         messages.push(assistant);
         added.push(assistant);
         hooks.emit({ type: "message_end", message: assistant });
@@ -90,7 +103,7 @@ async function runToolBatch(
   const calls = toolCallsOf(assistant);
   const results: ToolResultMessage[] = [];
   const yieldSignal = hooks.batchYieldSignal();
-  const tools = hooks.config().tools;
+  const { tools, maxResultBytes } = hooks.config();
   hooks.onPendingToolCalls(calls.map((c) => c.id));
   for (const [i, call] of calls.entries()) {
     const started = Date.now();
@@ -101,6 +114,7 @@ async function runToolBatch(
       signal,
       (chunk) => hooks.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, chunk }),
       { yieldSignal },
+      maxResultBytes,
     );
     hooks.emit({
       type: "tool_execution_end",
@@ -121,6 +135,7 @@ async function runToolBatch(
       details: result.details,
       ...(result.file ? { file: result.file } : {}),
       ...(result.command ? { command: result.command } : {}),
+      ...(result.images?.length ? { images: result.images } : {}),
       isError,
       timestamp: Date.now(),
     };
@@ -131,22 +146,31 @@ async function runToolBatch(
   return results;
 }
 
-/** One assistant reply, with retries. Never throws: failures end as a message with stopReason "error". */
-async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: AbortSignal): Promise<AssistantMessage> {
+/**
+ * One assistant reply, with retries, after making sure the request fits the context window (a
+ * compaction first when it would not, and once more when the provider still says it is too long).
+ * Never throws: failures end as a message with stopReason "error".
+ */
+async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: AbortSignal, onCompacted: () => void): Promise<AssistantMessage> {
   const config = hooks.config();
-  const request = {
-    model: config.model,
-    systemPrompt: config.systemPrompt,
-    messages: [...messages],
-    tools: config.tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.parameters })),
-    thinkingLevel: config.thinkingLevel,
-  };
+  const prepared = await hooks.prepareContext(messages, signal);
+  if (prepared.compacted) onCompacted();
+  if (prepared.failure && !signal.aborted) return failedMessage(config.model, prepared.failure, hooks);
+  let overflowHandled = false;
   for (let attempt = 1; ; attempt++) {
+    const request = {
+      model: config.model,
+      systemPrompt: config.systemPrompt,
+      messages: [...messages],
+      tools: config.tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.parameters })),
+      thinkingLevel: config.thinkingLevel,
+    };
     let started = false;
     let partial: AssistantMessage | undefined;
+    const link = linkAbort(signal);
     try {
       const provider = await config.getProvider(config.model);
-      const stream = provider.stream(request, signal);
+      const stream = provider.stream(request, link.signal);
       partial = stream.partial;
       for await (const delta of stream) {
         if (!started) {
@@ -167,6 +191,19 @@ async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: Ab
         return message;
       }
       const failure = error instanceof ProviderError ? error : new ProviderError(String(error), "connection", { retryable: false });
+      if (failure.kind === "overflow" && !overflowHandled && !started) {
+        // Compact and try once more; the compaction events tell the person why.
+        overflowHandled = true;
+        hooks.onStreamMessage(null);
+        const recovered = await hooks.recoverOverflow(messages, signal);
+        if (recovered.compacted) {
+          onCompacted();
+          attempt--;
+          continue;
+        }
+        if (signal.aborted) continue;
+        return failedMessage(config.model, `${failure.message} ${recovered.failure ?? ""}`.trim(), hooks);
+      }
       const delay = retryDelay(failure, attempt, config.retry);
       if (delay !== undefined) {
         // The partial reply streamed so far is discarded; a new message_start follows the wait.
@@ -176,15 +213,24 @@ async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: Ab
         continue;
       }
       const tried = attempt > 1 ? ` (gave up after ${attempt} attempts)` : "";
+      const overflowAgain = failure.kind === "overflow" && overflowHandled ? " It was still too long after compacting: shorten the message, lower --context-window, or /new to start afresh." : "";
+      const refusal = retryRefusal(failure, config.retry);
       // Whatever was streamed before the failure is kept, like an abort keeps it.
-      const message = partial ?? blankMessage(config.model);
-      message.stopReason = "error";
-      message.errorMessage = `${failure.message}${tried}`;
-      if (!started) hooks.emit({ type: "message_start", message });
-      hooks.emit({ type: "error", message: message.errorMessage!, source: "provider" });
-      return message;
+      return failedMessage(config.model, `${failure.message}${tried}${refusal ? ` ${refusal}` : ""}${overflowAgain}`, hooks, partial, started);
+    } finally {
+      link.release();
     }
   }
+}
+
+/** Ends the reply as failed: what streamed is kept, the error is announced. */
+function failedMessage(model: ModelInfo, errorMessage: string, hooks: LoopHooks, partial?: AssistantMessage, started = false): AssistantMessage {
+  const message = partial ?? blankMessage(model);
+  message.stopReason = "error";
+  message.errorMessage = errorMessage;
+  if (!started) hooks.emit({ type: "message_start", message });
+  hooks.emit({ type: "error", message: errorMessage, source: "provider" });
+  return message;
 }
 
 function blankMessage(model: ModelInfo): AssistantMessage {

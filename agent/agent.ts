@@ -2,13 +2,17 @@
 // streaming flag, pending tool calls), runs the loop for each prompt, and owns the two queues:
 // steering (delivered after the tool batch in flight) and follow-up (delivered when it would stop).
 import type { AgentTool } from "../tools/tool.js";
-import { runAgentLoop, type LoopHooks } from "./agent-loop.js";
+import { runAgentLoop, type LoopConfig, type LoopHooks } from "./agent-loop.js";
+import type { ContextSettings } from "./context/context-budget.js";
+import { ContextKeeper, type ContextUsage, type ManualCompaction } from "./context/context-keeper.js";
+import type { OlderHistory } from "./context/compaction.js";
 import { EventBus } from "./event-bus.js";
 import type { PitwallEvent, QueueState } from "./events.js";
-import type { AssistantMessage, Message, ThinkingLevel, UserMessage, UserOrigin } from "./messages.js";
+import type { AssistantMessage, ImageContent, Message, ThinkingLevel, UserMessage, UserOrigin } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import type { ProviderResolver } from "./providers/connections.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
+import { MAX_RESULT_BYTES } from "../tools/output-cap.js";
 
 export interface AgentState {
   systemPrompt: string;
@@ -36,21 +40,37 @@ export interface AgentOptions {
   /** Share one bus with the job registry and the front ends; a new one otherwise. */
   bus?: EventBus<PitwallEvent>;
   retry?: Partial<RetryPolicy>;
+  /** The most one tool result may give the model, in bytes; 50 KB by default (tools/output-cap.ts). */
+  maxResultBytes?: number;
   /** Pulled before every model request; each line becomes part of one notice to the model. */
   noticeSources?: Array<() => string[]>;
+  /** The context window (when the model table has none, or smaller) and the compaction threshold. */
+  context?: ContextSettings;
+  /** One line per background job, given to the model that writes a compaction's summary. */
+  jobsForSummary?: () => string[];
+  /** A resumed session's older messages left on disk: summarised before the first request. */
+  olderHistory?: OlderHistory;
 }
 
 export type QueuedKind = "steer" | "follow_up";
 
-/** A message waiting in the queue, with its kind. */
+/** A message waiting in the queue, with its kind and the images attached to it. */
 export interface QueuedMessage {
   kind: QueuedKind;
   text: string;
+  images?: ImageContent[];
 }
 
 export class AgentBusyError extends Error {
   constructor() {
     super("The agent is still working: queue the message with steer() or followUp(), or abort() first.");
+  }
+}
+
+/** Images were given for a model the table knows to take text only; nothing was sent. */
+export class ImageInputError extends Error {
+  constructor(model: ModelInfo) {
+    super(`${model.id} takes text only, so the image was not sent: switch to a model that reads images (/model) or send the text alone.`);
   }
 }
 
@@ -68,11 +88,13 @@ export class Agent {
   private notices: string[] = [];
   private readonly noticeSources: Array<() => string[]>;
   private readonly retry: RetryPolicy;
+  private readonly maxResultBytes: number;
   private readonly getProvider: ProviderResolver;
   private abortController: AbortController | undefined;
   private yieldController: AbortController | undefined;
   private running: Promise<void> | undefined;
   private lastError: string | undefined;
+  private readonly context: ContextKeeper;
 
   constructor(options: AgentOptions) {
     this.bus = options.bus ?? new EventBus<PitwallEvent>();
@@ -83,7 +105,14 @@ export class Agent {
     this.tools = options.tools ?? [];
     this.messages = [...(options.messages ?? [])];
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.maxResultBytes = options.maxResultBytes ?? MAX_RESULT_BYTES;
     this.noticeSources = options.noticeSources ?? [];
+    this.context = new ContextKeeper({
+      settings: options.context,
+      emit: (event) => this.bus.emit(event),
+      jobs: options.jobsForSummary,
+      older: options.olderHistory,
+    });
     this.bus.subscribe((event) => {
       if (event.type === "error" && event.source === "provider") this.lastError = event.message;
     });
@@ -126,6 +155,36 @@ export class Agent {
     this.tools = tools;
   }
 
+  /** How full the context of the next request is, against the model's window. */
+  contextUsage(): ContextUsage {
+    return this.context.usage(this.loopConfig(), this.messages);
+  }
+
+  /** A resumed session's messages still on disk, waiting to be summarised before the next request. */
+  get olderPending(): number {
+    return this.context.olderPending;
+  }
+
+  /**
+   * Compacts the conversation now (/compact): the older part becomes a summary, the newest turns stay.
+   * `instructions` tell the summary what to focus on. Resolves when done; events tell the rest.
+   */
+  async compact(instructions?: string): Promise<ManualCompaction> {
+    if (this.running) throw new AgentBusyError();
+    this.abortController = new AbortController();
+    const work = this.context.compactNow(this.messages, this.loopConfig(), this.abortController.signal, instructions?.trim() || undefined);
+    this.running = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      return await work;
+    } finally {
+      this.running = undefined;
+      this.abortController = undefined;
+    }
+  }
+
   replaceMessages(messages: readonly Message[]): void {
     this.assertIdle();
     this.messages = [...messages];
@@ -141,22 +200,19 @@ export class Agent {
     this.messages = [];
   }
 
-  /** Runs one prompt to the end. Resolves when the agent is idle again; failures arrive as events. */
-  async prompt(text: string): Promise<void> {
+  /**
+   * Runs one prompt to the end. Resolves when the agent is idle again; failures arrive as events.
+   * Images go with the text (an ImageInputError, before anything is sent, for a text-only model).
+   */
+  async prompt(text: string, images?: ImageContent[]): Promise<void> {
     if (this.running) throw new AgentBusyError();
+    this.assertImagesAccepted(images);
     this.lastError = undefined;
     this.abortController = new AbortController();
     const signal = this.abortController.signal;
-    const initial = [userMessage(text, "prompt")];
+    const initial = [userMessage({ text, images }, "prompt")];
     const hooks: LoopHooks = {
-      config: () => ({
-        systemPrompt: this.systemPrompt,
-        model: this.model,
-        thinkingLevel: this.thinkingLevel,
-        tools: this.tools,
-        getProvider: this.getProvider,
-        retry: this.retry,
-      }),
+      config: () => this.loopConfig(),
       emit: (event) => this.bus.emit(event),
       takeSteering: () => this.take("steer"),
       takeFollowUps: () => this.take("follow_up"),
@@ -172,6 +228,8 @@ export class Agent {
       onPendingToolCalls: (ids) => {
         this.pendingToolCalls = new Set(ids);
       },
+      prepareContext: (messages, runSignal) => this.context.beforeRequest(messages, this.loopConfig(), runSignal),
+      recoverOverflow: (messages, runSignal) => this.context.afterOverflow(messages, this.loopConfig(), runSignal),
     };
     const run = runAgentLoop(this.messages, initial, hooks, signal).then(() => undefined);
     this.running = run.finally(() => {
@@ -183,19 +241,21 @@ export class Agent {
   }
 
   /** Delivered after the tool batch in flight finishes; nothing is skipped. Ends a background wait early. */
-  steer(text: string): void {
-    this.queued.push({ kind: "steer", text });
+  steer(text: string, images?: ImageContent[]): void {
+    this.assertImagesAccepted(images);
+    this.queued.push(queued("steer", text, images));
     this.yieldController?.abort();
     this.emitQueue();
   }
 
   /** Delivered when the agent would otherwise stop. */
-  followUp(text: string): void {
-    this.queued.push({ kind: "follow_up", text });
+  followUp(text: string, images?: ImageContent[]): void {
+    this.assertImagesAccepted(images);
+    this.queued.push(queued("follow_up", text, images));
     this.emitQueue();
   }
 
-  /** Takes the most recently queued message back (for editing), whichever its kind. */
+  /** Takes the most recently queued message back (for editing), whichever its kind, with its images. */
   dequeueLast(): QueuedMessage | undefined {
     const last = this.queued.pop();
     if (last) this.emitQueue();
@@ -224,18 +284,30 @@ export class Agent {
     return this.running ?? Promise.resolve();
   }
 
+  private loopConfig(): LoopConfig {
+    return {
+      systemPrompt: this.systemPrompt,
+      model: this.model,
+      thinkingLevel: this.thinkingLevel,
+      tools: this.tools,
+      getProvider: this.getProvider,
+      retry: this.retry,
+      maxResultBytes: this.maxResultBytes,
+    };
+  }
+
   private take(kind: QueuedKind): UserMessage[] {
     const taken = this.queued.filter((m) => m.kind === kind);
     if (taken.length === 0) return [];
     this.queued = this.queued.filter((m) => m.kind !== kind);
     this.emitQueue();
-    return taken.map((m) => userMessage(m.text, kind));
+    return taken.map((m) => userMessage(m, kind));
   }
 
   private takeNotices(): UserMessage[] {
     const lines = [...this.notices, ...this.noticeSources.flatMap((source) => source())];
     this.notices = [];
-    return lines.length ? [userMessage(`[pitwall notice]\n${lines.join("\n")}`, "notice")] : [];
+    return lines.length ? [userMessage({ text: `[pitwall notice]\n${lines.join("\n")}` }, "notice")] : [];
   }
 
   private queueState(): QueueState {
@@ -249,8 +321,16 @@ export class Agent {
   private assertIdle(): void {
     if (this.running) throw new AgentBusyError();
   }
+
+  private assertImagesAccepted(images: readonly ImageContent[] | undefined): void {
+    if (images?.length && this.model.textOnly) throw new ImageInputError(this.model);
+  }
 }
 
-function userMessage(content: string, origin: UserOrigin): UserMessage {
-  return { role: "user", content, origin, timestamp: Date.now() };
+function queued(kind: QueuedKind, text: string, images: ImageContent[] | undefined): QueuedMessage {
+  return images?.length ? { kind, text, images } : { kind, text };
+}
+
+function userMessage(item: { text: string; images?: ImageContent[] }, origin: UserOrigin): UserMessage {
+  return { role: "user", content: item.text, origin, ...(item.images?.length ? { images: item.images } : {}), timestamp: Date.now() };
 }

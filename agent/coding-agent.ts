@@ -1,12 +1,22 @@
 // Assembles a working coding agent without any screen: one bus, the job registry, the tools, the
 // system prompt and the Agent, wired so job events reach the bus and job notices reach the model.
 // The dashboard, print and JSON modes and library users all start from here.
-import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
+import type { BashOwnOptions } from "../tools/bash-tool.js";
+import { toolEnvironment } from "../tools/tool-environment.js";
+import { byteCapFor, DEFAULT_MAX_OUTPUT_CHARS } from "../tools/output-cap.js";
+import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES, type ToolSetOptions } from "../tools/coding-tools.js";
 import { createJobTools } from "../tools/jobs/job-tools.js";
+import { jobSnapshotLines } from "../tools/jobs/job-format.js";
+import { bashAdopter } from "../tools/jobs/bash-adoption.js";
 import { JobRegistry, type JobSettings } from "../tools/jobs/job-registry.js";
 import type { AgentTool } from "../tools/tool.js";
 import type { ToolSettings } from "../tools/tool-settings.js";
+import type { ChildMarker } from "../tools/process/process-guard.js";
 import { Agent } from "./agent.js";
+import type { ContextSettings } from "./context/context-budget.js";
+import type { ContextUsage } from "./context/context-keeper.js";
+import { contextBreakdown, type ContextBreakdown } from "./context/context-usage.js";
+import type { OlderHistory } from "./context/compaction.js";
 import { EventBus } from "./event-bus.js";
 import type { PitwallEvent } from "./events.js";
 import type { Message, ThinkingLevel } from "./messages.js";
@@ -42,15 +52,36 @@ export interface CodingAgentOptions {
   pitwallHome: string;
   settings?: Partial<CodingAgentSettings>;
   messages?: readonly Message[];
+  /** A resumed session's older messages left on disk, summarised before the first request. */
+  olderHistory?: OlderHistory;
+  /** The context window (for a model the table does not know, or smaller) and the compaction threshold. */
+  context?: ContextSettings;
+  /** Leave the provider keys in the environment of commands and jobs (they are removed by default). */
+  passKeysToTools?: boolean;
+  /** Marks every child and tracks its group, so a crash of this process still ends them (ProcessGuard). */
+  marker?: ChildMarker;
+}
+
+/** What /context shows: where the tokens go, and how full the window is. */
+export interface ContextReport {
+  breakdown: ContextBreakdown;
+  usage: ContextUsage;
+  /** A resumed session's messages still on disk, waiting to be summarised. */
+  olderPending: number;
 }
 
 export interface CodingAgent {
   agent: Agent;
   bus: EventBus<PitwallEvent>;
   jobs: JobRegistry;
+  /** The environment commands and jobs run in: `env` without the provider keys (unless passed on). */
+  toolEnv: NodeJS.ProcessEnv;
+  /** Given in the options: marks children so that a crash still ends them. */
+  marker: ChildMarker | undefined;
   systemPrompt: SystemPromptReport;
   /** Recomputes the system prompt (after /cwd-like changes or edits to AGENTS.md). */
   reloadSystemPrompt(): SystemPromptReport;
+  contextReport(): ContextReport;
   /** Ends every job and detaches from the registry. */
   dispose(): Promise<void>;
 }
@@ -59,12 +90,21 @@ export class UnknownToolError extends Error {}
 
 export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const settings = options.settings ?? {};
-  const env = settings.env ?? process.env;
-  const toolSettings: Partial<ToolSettings> = { env, maxOutputChars: settings.maxOutputChars };
   const bus = new EventBus<PitwallEvent>();
-  const jobs = new JobRegistry({ cwd: options.cwd, env, settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars } });
+  const secrets = [options.connections.anthropic.apiKey, options.connections.openai.apiKey].filter((key): key is string => Boolean(key));
+  const toolEnv = toolEnvironment(settings.env ?? process.env, { passKeys: options.passKeysToTools, keys: secrets });
+  const toolSettings: Partial<ToolSettings> = { env: toolEnv, maxOutputChars: settings.maxOutputChars };
+  const jobs = new JobRegistry({ cwd: options.cwd, env: toolEnv, settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars }, marker: options.marker });
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
-  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings);
+  const bashOptions: BashOwnOptions = {
+    // `server &` in a bash call outlives the call: the registry ends it with the jobs.
+    onBackgroundLeft: (pgid) => jobs.adoptGroup(pgid),
+    ...(options.marker ? { marker: options.marker } : {}),
+    secrets,
+    // A call still running at the end of its wait, or when the person steers, becomes a job.
+    adopter: bashAdopter(jobs),
+  };
+  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, { settings: toolSettings, bash: bashOptions });
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
   let systemPrompt = describeSystemPrompt(promptOptions);
   const agent = new Agent({
@@ -76,12 +116,18 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     tools,
     messages: options.messages,
     retry: settings.retry,
+    maxResultBytes: byteCapFor(settings.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS),
     noticeSources: [() => jobs.drainNotices()],
+    context: options.context,
+    jobsForSummary: () => jobSnapshotLines(jobs.list()),
+    olderHistory: options.olderHistory,
   });
   return {
     agent,
     bus,
     jobs,
+    toolEnv,
+    marker: options.marker,
     get systemPrompt() {
       return systemPrompt;
     },
@@ -89,6 +135,14 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
       systemPrompt = describeSystemPrompt(promptOptions);
       agent.setSystemPrompt(systemPrompt.prompt);
       return systemPrompt;
+    },
+    contextReport() {
+      const state = agent.state;
+      return {
+        breakdown: contextBreakdown({ systemPrompt: state.systemPrompt, tools: state.tools, messages: state.messages }, systemPrompt.contextFiles),
+        usage: agent.contextUsage(),
+        olderPending: agent.olderPending,
+      };
     },
     async dispose() {
       agent.abort();
@@ -98,10 +152,8 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   };
 }
 
-function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry, settings: Partial<ToolSettings>): AgentTool[] {
+function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry, toolOptions: ToolSetOptions): AgentTool[] {
   const jobTools = createJobTools(jobs);
-  // `server &` in a bash call outlives the call: the registry ends it with the jobs.
-  const toolOptions = { settings, bash: { onBackgroundLeft: (pgid: number) => jobs.adoptGroup(pgid) } };
   if (selection === "default") return [...createCodingTools(cwd, toolOptions), ...jobTools];
   if (selection === "read-only") return createReadOnlyTools(cwd, toolOptions);
   const pick = (name: string): AgentTool | undefined => (isToolName(name) ? createToolByName(cwd, name, toolOptions) : jobTools.find((t) => t.name === name));

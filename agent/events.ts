@@ -47,8 +47,32 @@ export type AgentLifecycleEvent =
       durationMs: number;
     }
   | { type: "turn_end"; message: AssistantMessage; toolResults: ToolResultMessage[] }
-  /** `messages` are the ones this run added. */
+  /** `messages` are the ones this run added and still in the conversation (a compaction drops the ones it summarised). */
   | { type: "agent_end"; messages: Message[] };
+
+/**
+ * Why a compaction ran: the next request would pass the threshold, the person asked (/compact), the
+ * provider rejected a request as too long, or a resumed session's older part did not fit in memory.
+ */
+export type CompactionReason = "threshold" | "manual" | "overflow" | "resume";
+
+export type CompactionEvent =
+  | { type: "compaction_start"; reason: CompactionReason; tokensBefore: number; instructions?: string }
+  | {
+      type: "compaction_end";
+      reason: CompactionReason;
+      tokensBefore: number;
+      /** Estimated for the next request; equal to tokensBefore when it failed. */
+      tokensAfter: number;
+      /** The summary that now stands for the earlier turns; absent when it failed. */
+      summary?: string;
+      /** Messages the summary replaced. */
+      messagesSummarized: number;
+      /** Messages kept word for word after the summary: the newest ones of the conversation. */
+      messagesKept: number;
+      /** What went wrong (the summary request failed or was aborted); the conversation is unchanged. */
+      error?: string;
+    };
 
 export type AgentStateEvent =
   | ({ type: "queue_update" } & QueueState)
@@ -61,5 +85,5 @@ export type ProblemEvent =
   /** A provider call failed and will be tried again after `delayMs`. */
   | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; reason: string };
 
-export type PitwallEvent = AgentLifecycleEvent | AgentStateEvent | ProblemEvent | JobEvent;
+export type PitwallEvent = AgentLifecycleEvent | CompactionEvent | AgentStateEvent | ProblemEvent | JobEvent;
 export type PitwallEventType = PitwallEvent["type"];

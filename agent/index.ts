@@ -1,11 +1,13 @@
 // The library entry: everything needed to run pitwall's agent headless (an editor extension, a web
 // server streaming events) without loading the dashboard.
-export { Agent, AgentBusyError, type AgentOptions, type AgentState, type QueuedKind } from "./agent.js";
+export { Agent, AgentBusyError, ImageInputError, type AgentOptions, type AgentState, type QueuedKind, type QueuedMessage } from "./agent.js";
 export { createCodingAgent, UnknownToolError, type CodingAgent, type CodingAgentOptions, type CodingAgentSettings, type ToolSelection } from "./coding-agent.js";
 export { EventBus, type Listener } from "./event-bus.js";
-export type { AssistantDelta, PitwallEvent, PitwallEventType, QueueState } from "./events.js";
+export type { AssistantDelta, CompactionReason, PitwallEvent, PitwallEventType, QueueState } from "./events.js";
+export { DEFAULT_CONTEXT_WINDOW, type ContextSettings } from "./context/context-budget.js";
+export type { ContextUsage } from "./context/context-keeper.js";
 export * from "./messages.js";
-export { DEFAULT_MODELS, knownModelIds, lookupModel, resolveModel, type ModelInfo, type ProviderName } from "./models.js";
+export { DEFAULT_MODELS, knownModelIds, lookupModel, resolveModel, type ModelInfo, type OpenAIApi, type ProviderName } from "./models.js";
 export {
   createProviderResolver,
   defaultProvider,
@@ -14,7 +16,9 @@ export {
   resolveConnections,
   type Connections,
 } from "./providers/connections.js";
+export { loadImageFile, prepareImage, type PreparedImage } from "../tools/images/image-prepare.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
-export { listSessions, readSession, type LoadedSession, type SessionSummary } from "./session-file.js";
-export { SessionStore } from "./session-store.js";
+export { listSessions, newestSession, type SessionSummary } from "./sessions/session-list.js";
+export { loadSession, type LoadedSession, type OlderPart } from "./sessions/session-load.js";
+export { SessionStore } from "./sessions/session-store.js";
 export { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.js";

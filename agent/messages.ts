@@ -2,6 +2,9 @@
 // translate to their wire formats. Plain data only, so every message serialises as JSON.
 import type { CommandEnd } from "../tools/command-end.js";
 import type { FileTouch } from "../tools/file-touch.js";
+import type { ImageContent } from "../tools/images/image-content.js";
+
+export type { ImageContent, ImageMimeType } from "../tools/images/image-content.js";
 
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high";
 export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
@@ -18,6 +21,18 @@ export interface ThinkingContent {
   signature?: string;
   /** Anthropic's redacted thinking: opaque data in `signature`, nothing readable. */
   redacted?: boolean;
+  /** The OpenAI Responses reasoning item this summary came from, sent back next turn. */
+  reasoningItem?: ReasoningItem;
+}
+
+/**
+ * An OpenAI Responses reasoning item as the API returned it with `store: false`: its summary and
+ * the encrypted reasoning the next request carries so the model goes on from where it was. Its id
+ * is not kept: nothing is stored server-side, and items sent back without ids are never paired.
+ */
+export interface ReasoningItem {
+  summary: string[];
+  encryptedContent: string;
 }
 
 export interface ToolCall {
@@ -32,14 +47,16 @@ export interface ToolCall {
 
 export type AssistantContent = TextContent | ThinkingContent | ToolCall;
 
-/** Who put a user message into the conversation. */
-export type UserOrigin = "prompt" | "steer" | "follow_up" | "notice";
+/** Who put a user message into the conversation. "summary": a compaction's summary of earlier turns. */
+export type UserOrigin = "prompt" | "steer" | "follow_up" | "notice" | "summary";
 
 export interface UserMessage {
   role: "user";
   content: string;
   /** Absent means "prompt". A notice is pitwall telling the model what changed (a job exited, …). */
   origin?: UserOrigin;
+  /** Images the person attached; they go to the model before the text. */
+  images?: ImageContent[];
   timestamp: number;
 }
 
@@ -87,6 +104,8 @@ export interface ToolResultMessage {
   file?: FileTouch;
   /** How the command the call ran ended (tools/command-end.ts); never sent to the model. */
   command?: CommandEnd;
+  /** Images the tool returned (read on a PNG), sent after `content`. */
+  images?: ImageContent[];
   isError: boolean;
   timestamp: number;
 }

@@ -21,6 +21,10 @@ export interface Pricing {
  */
 export type ThinkingStyle = "budget" | "adaptive" | "always" | "effort";
 
+/** The two OpenAI APIs: Chat Completions (every compatible server) and Responses (reasoning models). */
+export type OpenAIApi = "chat" | "responses";
+export const OPENAI_APIS: readonly OpenAIApi[] = ["chat", "responses"];
+
 export interface ModelInfo {
   id: string;
   provider: ProviderName;
@@ -32,6 +36,10 @@ export interface ModelInfo {
   reasoning: boolean;
   thinkingStyle?: ThinkingStyle;
   pricing?: Pricing;
+  /** True when the table knows the model reads no images; unknown models are assumed to. */
+  textOnly?: boolean;
+  /** The OpenAI API the model is best used through (GPT-5 family and o-series: Responses). */
+  api?: OpenAIApi;
 }
 
 type Entry = Omit<ModelInfo, "id" | "known">;
@@ -45,6 +53,7 @@ const claude = (contextWindow: number, maxOutputTokens: number, thinkingStyle: T
   // Cache reads cost a tenth of input, 5-minute cache writes a quarter more than input.
   pricing: { input, output, cacheRead: input / 10, cacheWrite: input * 1.25 },
 });
+// OpenAI caches prompts by itself and charges nothing for writing the cache.
 const gpt = (contextWindow: number | undefined, maxOutputTokens: number | undefined, reasoning: boolean, input: number, output: number, cacheRead: number): Entry => ({
   provider: "openai",
   contextWindow,
@@ -52,6 +61,7 @@ const gpt = (contextWindow: number | undefined, maxOutputTokens: number | undefi
   reasoning,
   thinkingStyle: reasoning ? "effort" : undefined,
   pricing: { input, output, cacheRead, cacheWrite: 0 },
+  api: reasoning ? "responses" : "chat",
 });
 
 // Published prices, USD per million tokens, as of November 2026.
@@ -74,6 +84,7 @@ const TABLE: Record<string, Entry> = {
   "gpt-4o": gpt(128_000, 16_384, false, 2.5, 10, 1.25),
   "o3": gpt(200_000, 100_000, true, 2, 8, 0.5),
   "o4-mini": gpt(200_000, 100_000, true, 1.1, 4.4, 0.275),
+  "o3-mini": { ...gpt(200_000, 100_000, true, 1.1, 4.4, 0.55), textOnly: true },
 };
 
 /** Each provider's default model: also the example ids --help gives (test/cli/model-examples.test.ts checks the README). */
@@ -124,7 +135,14 @@ export function resolveModel(spec: string | undefined, provider: ProviderName | 
     thinkingStyle: known?.thinkingStyle ?? (finalProvider === "anthropic" ? "adaptive" : "effort"),
     contextWindow: known?.contextWindow,
     maxOutputTokens: known?.maxOutputTokens,
+    ...(known?.textOnly ? { textOnly: true } : {}),
+    ...(finalProvider === "openai" ? { api: known?.api ?? guessOpenAIApi(id) } : {}),
   };
+}
+
+/** A newer OpenAI id the table does not list yet: its family decides (gpt-5…, o1/o3/o4…: Responses). */
+function guessOpenAIApi(id: string): OpenAIApi {
+  return /^(gpt-5|o\d)/.test(id) ? "responses" : "chat";
 }
 
 export function isProviderName(value: string): value is ProviderName {

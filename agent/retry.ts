@@ -20,6 +20,21 @@ export function retryDelay(error: ProviderError, attempt: number, policy: RetryP
   return Math.min(policy.baseDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
 }
 
+/**
+ * Why a retryable failure is not tried again, for the error a person reads: the server asked for a
+ * longer wait than pitwall makes. Undefined otherwise.
+ */
+export function retryRefusal(error: ProviderError, policy: RetryPolicy): string | undefined {
+  const asked = error.options.retryAfterMs;
+  if (!error.options.retryable || asked === undefined || asked <= policy.maxDelayMs) return undefined;
+  return `The server asked to wait ${formatWait(asked)} before trying again, longer than pitwall waits (${formatWait(policy.maxDelayMs)}): try again later.`;
+}
+
+function formatWait(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  return seconds >= 120 ? `${Math.round(seconds / 60)} min (${seconds} s)` : `${seconds} s`;
+}
+
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();

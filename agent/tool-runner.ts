@@ -1,7 +1,9 @@
 // Runs one tool call: finds the tool, validates (and gently coerces) its arguments against the
 // TypeBox schema, executes it, and always produces a result. A bad call from the model becomes an
-// error result the model can act on, never a crash of the loop.
+// error result the model can act on, never a crash of the loop. Whatever a tool returns, what the
+// model reads is capped in bytes (50 KB, or the person's higher output cap: the caller says).
 import { Value } from "@sinclair/typebox/value";
+import { capBytes, MAX_RESULT_BYTES } from "../tools/output-cap.js";
 import type { AgentTool, ToolCallContext, ToolResult } from "../tools/tool.js";
 import type { ToolCall } from "./messages.js";
 
@@ -16,6 +18,7 @@ export async function runToolCall(
   signal: AbortSignal,
   onUpdate: (chunk: string) => void,
   context: ToolCallContext,
+  maxResultBytes: number = MAX_RESULT_BYTES,
 ): Promise<ToolRun> {
   const tool = tools.find((t) => t.name === call.name);
   if (!tool) {
@@ -36,11 +39,23 @@ export async function runToolCall(
   if (signal.aborted) return failure("Not run: the turn was aborted.");
   try {
     const result = await tool.execute(call.id, args, signal, (update) => onUpdate(update.chunk), context);
-    return { result, isError: Boolean(result.isError) };
+    return { result: withinCap(result, maxResultBytes), isError: Boolean(result.isError) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return failure(signal.aborted ? `Aborted: ${message}` : message);
   }
+}
+
+/** The backstop: a result past the cap keeps its head and tail, and says it was cut. */
+export function withinCap(result: ToolResult, maxBytes: number): ToolResult {
+  const bytes = Buffer.byteLength(result.content);
+  if (bytes <= maxBytes) return result;
+  const note = `[pitwall cut this result to ${Math.round(maxBytes / 1024)} KB (the tool returned ${formatBytes(bytes)}); the middle is left out: ask for less at a time.]\n`;
+  return { ...result, content: note + capBytes(result.content, maxBytes - Buffer.byteLength(note)).text };
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
 }
 
 function failure(content: string): ToolRun {

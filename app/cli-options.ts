@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import meow from "meow";
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
-import { DEFAULT_MODELS, isProviderName, type ProviderName } from "../agent/models.js";
+import { DEFAULT_MODELS, isProviderName, OPENAI_APIS, type OpenAIApi, type ProviderName } from "../agent/models.js";
+import { compactAtProblem, contextWindowProblem, parseTokenCount } from "./context-options.js";
 
 export class UsageError extends Error {}
 
@@ -21,13 +22,21 @@ export interface CliOptions {
   provider?: ProviderName;
   baseUrl?: string;
   apiKey?: string;
+  /** OpenAI: Chat Completions or Responses, whatever the model. */
+  api?: OpenAIApi;
   thinking?: ThinkingLevel;
+  /** Tokens: the window of a model the table does not know, or a cap below a known one. */
+  contextWindow?: number;
+  /** Percent of the window at which the conversation is compacted. */
+  compactAt?: number;
   /** Resolved text: `@file` is read here. */
   systemPrompt?: string;
   /** A list of tool names, or the read-only set. */
   tools?: string[] | "read-only";
   cwd: string;
   bashYieldMs?: number;
+  /** --pass-keys: leave the provider keys in the environment of commands and jobs. */
+  passKeys?: boolean;
   printSystemPrompt: boolean;
   mouse: boolean;
   help: boolean;
@@ -58,13 +67,21 @@ export const HELP = `
     --base-url <url>          An OpenAI-compatible server (Ollama, llama.cpp, vLLM); also OPENAI_BASE_URL,
                               ANTHROPIC_BASE_URL for Anthropic-compatible gateways
     --api-key <key>           Instead of ANTHROPIC_API_KEY / OPENAI_API_KEY
+    --api <chat|responses>    OpenAI's API: by default Responses for GPT-5 and o-series models, Chat
+                              Completions for the rest and for any --base-url server
     --thinking <level>        off | minimal | low | medium | high
+    --context-window <tokens> The model's context window when pitwall does not know it (default 128000),
+                              or a smaller cap for one it knows (e.g. 200k)
+    --compact-at <percent>    Compact the conversation before a request would pass this much of the
+                              window (default 80)
 
   Agent
     --system-prompt <text>    Replace the built-in instructions (text, or @file)
     --tools <list>            Comma-separated tool names, or read-only (read, grep, find, ls)
     --cwd <dir>               Working directory (default: the current one)
-    --bash-yield-ms <ms>      How long bash_stream waits before yielding (default 60000; PITWALL_BASH_YIELD_MS)
+    --bash-yield-ms <ms>      How long bash and bash_stream wait before yielding (default 60000; PITWALL_BASH_YIELD_MS)
+    --pass-keys               Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and
+                              jobs (removed by default; config.json: "passKeysToTools": true)
     --print-system-prompt     Show the system prompt and what it loaded, then exit
     --mouse                   Let the mouse wheel scroll panes (the terminal's own selection stops working)
 
@@ -92,11 +109,15 @@ const FLAGS = {
   provider: { type: "string" },
   baseUrl: { type: "string" },
   apiKey: { type: "string" },
+  api: { type: "string" },
   thinking: { type: "string" },
+  contextWindow: { type: "string" },
+  compactAt: { type: "string" },
   systemPrompt: { type: "string" },
   tools: { type: "string" },
   cwd: { type: "string" },
   bashYieldMs: { type: "string" },
+  passKeys: { type: "boolean" },
   printSystemPrompt: { type: "boolean", default: false },
   mouse: { type: "boolean", default: false },
   help: { type: "boolean", shortFlag: "h", default: false },
@@ -132,6 +153,9 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
   if (thinking !== undefined && !(THINKING_LEVELS as readonly string[]).includes(thinking)) {
     throw new UsageError(`--thinking must be one of ${THINKING_LEVELS.join(", ")}, not '${thinking}'`);
   }
+  const api = text("api", f.api);
+  if (api !== undefined && !(OPENAI_APIS as readonly string[]).includes(api)) throw new UsageError(`--api must be chat or responses, not '${api}'`);
+  if (api !== undefined && provider === "anthropic") throw new UsageError("--api chooses between OpenAI's two APIs: it does not apply to --provider anthropic");
   const baseUrl = text("baseUrl", f.baseUrl);
   if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, not '${baseUrl}'`);
   let bashYieldMs: number | undefined;
@@ -139,6 +163,18 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     bashYieldMs = Number(f.bashYieldMs);
     if (!Number.isInteger(bashYieldMs) || bashYieldMs <= 0) throw new UsageError(`--bash-yield-ms must be a positive whole number of milliseconds, not '${f.bashYieldMs}'`);
   }
+  const contextWindow = mapDefined(text("contextWindow", f.contextWindow), (v) => {
+    const tokens = parseTokenCount(v);
+    const problem = contextWindowProblem(tokens);
+    if (problem) throw new UsageError(`--context-window ${problem}, not '${v}'`);
+    return tokens!;
+  });
+  const compactAt = mapDefined(text("compactAt", f.compactAt), (v) => {
+    const percent = Number(v.replace(/%$/, ""));
+    const problem = compactAtProblem(percent);
+    if (problem) throw new UsageError(`--compact-at ${problem}, not '${v}'`);
+    return percent;
+  });
   const toolsFlag = text("tools", f.tools);
   const tools = toolsFlag === undefined ? undefined : toolsFlag.trim() === "read-only" ? ("read-only" as const) : parseToolList(toolsFlag);
   const cwd = resolve(baseCwd, text("cwd", f.cwd) ?? ".");
@@ -162,11 +198,15 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     provider: provider as ProviderName | undefined,
     baseUrl,
     apiKey: text("apiKey", f.apiKey),
+    api: api as OpenAIApi | undefined,
     thinking: thinking as ThinkingLevel | undefined,
+    contextWindow,
+    compactAt,
     systemPrompt: mapDefined(text("systemPrompt", f.systemPrompt), (v) => readPromptArgument(v, baseCwd)),
     tools,
     cwd,
     bashYieldMs,
+    passKeys: f.passKeys,
     printSystemPrompt: f.printSystemPrompt,
     mouse: f.mouse,
     help: f.help,

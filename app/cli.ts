@@ -53,6 +53,8 @@ async function main(argv: string[]): Promise<number> {
 
 /** Exits once stdout has flushed (a pipe drains asynchronously), whatever handles are still open. */
 function exit(code: number): void {
+  // A stdout whose reader left has nothing to flush.
+  if (process.stdout.destroyed || !process.stdout.writable) process.exit(code);
   process.stdout.write("", () => process.exit(code));
 }
 

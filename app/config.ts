@@ -1,5 +1,6 @@
-// ~/.pitwall/config.json: defaults for the provider, model, thinking level, base URL, keymap path and
-// the bash limits. Each field is checked against its TypeBox schema on its own: a bad file or field
+// ~/.pitwall/config.json: defaults for the provider, model, thinking level, base URL, keymap path,
+// the bash limits, the context window and compaction threshold, and whether commands get the
+// provider keys. Each field is checked against its TypeBox schema on its own: a bad file or field
 // is reported and ignored, never fatal. app/settings.ts puts the fields in their place (flags and
 // the environment beat them, they beat built-in defaults).
 import { readFileSync } from "node:fs";
@@ -9,6 +10,7 @@ import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@si
 import { Value } from "@sinclair/typebox/value";
 import { THINKING_LEVELS } from "../agent/messages.js";
 import { PROVIDER_NAMES } from "../agent/models.js";
+import { MAX_COMPACT_AT_PERCENT, MIN_COMPACT_AT_PERCENT, MIN_CONTEXT_WINDOW } from "../agent/context/context-budget.js";
 
 /** A field's schema and what its warning says when a value does not fit it. */
 interface ConfigField<S extends TSchema> {
@@ -37,6 +39,15 @@ export const CONFIG_FIELDS = {
   bashYieldMs: positiveMs,
   bashJobTtlMs: positiveMs,
   bashMaxOutputChars: field(Type.Integer({ exclusiveMinimum: 0 }), "must be a positive whole number"),
+  /** Tokens (see --context-window). */
+  contextWindow: field(Type.Integer({ minimum: MIN_CONTEXT_WINDOW }), `must be a number of tokens, at least ${MIN_CONTEXT_WINDOW} (e.g. 32000)`),
+  /** Percent (see --compact-at). */
+  compactAt: field(
+    Type.Integer({ minimum: MIN_COMPACT_AT_PERCENT, maximum: MAX_COMPACT_AT_PERCENT }),
+    `must be a whole percent from ${MIN_COMPACT_AT_PERCENT} to ${MAX_COMPACT_AT_PERCENT}`,
+  ),
+  /** Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and jobs. */
+  passKeysToTools: field(Type.Boolean(), "must be true or false"),
 };
 
 type ConfigFields = typeof CONFIG_FIELDS;

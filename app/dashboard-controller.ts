@@ -7,10 +7,13 @@ import type { PitwallEvent } from "../agent/events.js";
 import type { JobInfo } from "../tools/jobs/job-events.js";
 import { describeStatus, failed, formatDuration, lastLines, runtime, shortCommand } from "../tools/jobs/job-format.js";
 import type { QueuedKind } from "../agent/agent.js";
-import type { Message, ThinkingLevel } from "../agent/messages.js";
+import type { ImageContent, Message, ThinkingLevel } from "../agent/messages.js";
+import type { LoadedSession } from "../agent/sessions/session-load.js";
 import { knownModelIds, resolveModel } from "../agent/models.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
+import type { SessionStore } from "../agent/sessions/session-store.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
+import type { ImageAttachment } from "../panes/input/input-pane.js";
 import { formatCost, formatTokens, formatWait } from "../panes/text/format.js";
 import type { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { displayKeyName } from "./keys/key-names.js";
@@ -21,6 +24,7 @@ import { QuitFlow } from "./quit-flow.js";
 import type { Keymap } from "./keys/keymap.js";
 import type { Setup } from "./session-setup.js";
 import { JobControl, type JobControlOptions } from "./job-control.js";
+import { contextReportLines } from "./context-report.js";
 import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js";
 
 export type SendKind = "enter" | "followUp";
@@ -37,8 +41,11 @@ const QUIT_PRESS_MS = 1500;
 
 export class DashboardController implements SlashContext {
   setup: Setup | undefined;
-  private readonly waiting: Array<{ text: string; kind: SendKind }> = [];
+  /** Sent before the agent loaded, or while /compact runs: sent once it is ready. */
+  private readonly waiting: Array<{ text: string; kind: SendKind; images: ImageAttachment[] }> = [];
+  private compacting = false;
   private tokens = 0;
+  private cachedTokens = 0;
   private cost: number | null = null;
   /** The kind of the queued message taken back into the input (Up): sent again, it keeps it. */
   private editing: QueuedKind | undefined;
@@ -50,6 +57,7 @@ export class DashboardController implements SlashContext {
   /** Esc was pressed during the current run. */
   private abortRequested = false;
   private unsubscribe: (() => void) | undefined;
+  private unwatchSession: (() => void) | undefined;
 
   constructor(
     readonly view: DashboardView,
@@ -86,24 +94,27 @@ export class DashboardController implements SlashContext {
     const { agent, bus } = setup.coding;
     this.unsubscribe = bus.subscribe((event) => this.onEvent(event));
     this.view.chat.notice("info", `pitwall in ${setup.options.cwd} · ${agent.state.model.provider}/${agent.state.model.id} · ${this.view.status.state.helpKey} shows the keys, /help the commands`);
-    if (setup.resumed) this.loadConversation(setup.resumed.messages, setup.resumed.path);
+    if (setup.resumed) this.loadConversation(setup.resumed);
     if (setup.earlierJobs.length > 0) {
       const jobs = setup.earlierJobs.map((j) => `job ${j.id}${j.command ? ` (${shortCommand(j.command, 60)})` : ""}`).join(", ");
       this.view.chat.notice("info", `The earlier run's jobs ended when it quit: ${jobs}. The agent is told with its next request.`);
     }
-    for (const warning of setup.warnings) this.view.chat.notice("warning", warning);
+    for (const warning of [...setup.warnings, ...setup.sessionWarnings]) this.view.chat.notice("warning", warning);
     for (const warning of this.keymap.warnings) this.view.chat.notice("warning", warning);
     if (this.missingKey()) this.view.chat.notice("warning", `${this.missingKey()} Until then, prompts are not sent.`);
     const status = this.view.status.state;
     status.phase = agent.state.isStreaming ? "working" : "idle";
     this.refreshModel();
+    this.refreshContext();
     status.session = setup.session ? undefined : "no session file";
-    for (const item of this.waiting.splice(0)) this.send(item.text, item.kind);
+    this.watchSession(setup.session);
+    for (const item of this.waiting.splice(0)) this.send(item.text, item.kind, item.images);
     this.scheduler.request();
   }
 
   detach(): void {
     this.unsubscribe?.();
+    this.unwatchSession?.();
     if (this.transientTimer) clearTimeout(this.transientTimer);
   }
 
@@ -127,19 +138,50 @@ export class DashboardController implements SlashContext {
 
   // ---- events ------------------------------------------------------------------------------
 
-  private loadConversation(messages: readonly Message[], path: string): void {
+  /**
+   * Keeps the status bar saying when the session file is not being saved; the failure itself arrives
+   * as an `error` event (a chat notice); getting saved again is a notice too.
+   */
+  private watchSession(session: SessionStore | undefined): void {
+    this.unwatchSession?.();
+    const status = this.view.status.state;
+    status.sessionProblem = undefined;
+    this.unwatchSession = session?.onSaveState((state) => {
+      const failing = status.sessionProblem !== undefined;
+      const records = state.unsavedRecords === 1 ? "1 record" : `${state.unsavedRecords} records`;
+      status.sessionProblem = state.problem ? `session not saved: ${records} only in memory` : undefined;
+      if (failing && !state.problem) this.view.chat.notice("info", `The session is saved again: everything is in ${session.path}.`);
+      this.scheduler.request();
+    });
+  }
+
+  /** A resumed session: what the model will be sent is shown; tokens and cost count the whole file. */
+  private loadConversation(session: LoadedSession): void {
+    const { messages, stats } = session;
     this.view.chat.loadMessages(messages);
     this.view.files.loadMessages(messages);
-    for (const m of messages) if (m.role === "assistant") this.countUsage(m);
-    this.view.chat.notice("info", `Resumed ${path} (${messages.length} messages).`);
+    this.tokens = stats.tokens;
+    this.cachedTokens = stats.cachedTokens;
+    this.cost = stats.cost;
+    this.view.status.state.tokens = stats.tokens;
+    this.view.status.state.cachedTokens = stats.cachedTokens;
+    this.view.status.state.cost = stats.cost;
+    const shown = messages.filter((m) => !(m.role === "user" && m.origin === "summary")).length;
+    const notes = [`${stats.messages} messages`];
+    if (shown < stats.messages) notes.push(`the ${shown} newest shown${session.compaction ? ", the older ones as the summary above" : ""}`);
+    if (session.older) notes.push(`${session.older.count} older ones did not fit the context window and are summarised before the next request`);
+    if (session.older?.omitted) notes.push(`the ${session.older.omitted.count} oldest are left out of that summary to bound its cost`);
+    this.view.chat.notice("info", `Resumed ${session.path} (${notes.join("; ")}).`);
     for (const m of messages) if (m.role === "user" && (m.origin ?? "prompt") === "prompt") this.view.input.history.add(m.content);
   }
 
   private countUsage(message: Message): void {
     if (message.role !== "assistant") return;
     this.tokens += message.usage.totalTokens;
+    this.cachedTokens += message.usage.cacheRead;
     if (message.usage.cost) this.cost = (this.cost ?? 0) + message.usage.cost.total;
     this.view.status.state.tokens = this.tokens;
+    this.view.status.state.cachedTokens = this.cachedTokens;
     this.view.status.state.cost = this.cost;
   }
 
@@ -177,6 +219,14 @@ export class DashboardController implements SlashContext {
         break;
       case "message_end":
         this.countUsage(event.message);
+        this.refreshContext();
+        break;
+      case "compaction_start":
+        status.phase = "working";
+        break;
+      case "compaction_end":
+        if (!this.working) status.phase = "idle";
+        this.refreshContext();
         break;
       case "tool_execution_start":
         view.toolCallStarted();
@@ -197,6 +247,7 @@ export class DashboardController implements SlashContext {
       case "model_change":
       case "thinking_change":
         this.refreshModel();
+        this.refreshContext();
         break;
       default:
         break;
@@ -221,6 +272,14 @@ export class DashboardController implements SlashContext {
     if (!this.working) this.flash(`job ${info.id} ${describeStatus(info)}`, 5_000);
   }
 
+  /** The status bar's context meter, from the agent's measure of the next request. */
+  private refreshContext(): void {
+    const agent = this.setup?.coding.agent;
+    if (!agent) return;
+    const usage = agent.contextUsage();
+    this.view.status.state.context = { percent: usage.percent, window: usage.window, compactAt: (usage.triggerAt / usage.window) * 100 };
+  }
+
   private refreshModel(): void {
     const agent = this.setup?.coding.agent;
     if (!agent) return;
@@ -243,21 +302,27 @@ export class DashboardController implements SlashContext {
     return isConfigured(setup.connections[model.provider]) ? undefined : missingKeyMessage(model.provider);
   }
 
-  /** What Enter (or Alt+Enter) does with the input's text; a follow-up taken back with Up stays one. */
+  /**
+   * What Enter (or Alt+Enter) does with the input's text (and the images its chips stand for); a
+   * follow-up taken back with Up stays one.
+   */
   submitInput(kind: SendKind): void {
     const input = this.view.input;
+    // A command's arguments stay text, even one that names an image.
+    const command = /^\s*[/!]/.test(input.buffer.text);
+    const images = command ? [] : input.takeImages();
     const text = input.value;
     if (!text.trim()) return;
     input.history.add(input.buffer.text);
     input.reset();
     const sendAs = this.editing === "follow_up" ? "followUp" : kind;
     this.setEditing(undefined);
-    this.send(text, sendAs);
+    this.send(text, sendAs, images);
     this.view.chat.toBottom();
     this.scheduler.request();
   }
 
-  send(text: string, kind: SendKind): void {
+  send(text: string, kind: SendKind, images: ImageAttachment[] = []): void {
     if (runSlash(text, this)) return;
     if (text.startsWith("!")) {
       const command = text.slice(1).trim();
@@ -267,11 +332,20 @@ export class DashboardController implements SlashContext {
     }
     const setup = this.setup;
     if (!setup) {
-      this.waiting.push({ text, kind });
+      this.waiting.push({ text, kind, images });
       this.view.chat.notice("info", `Waiting for the agent to load: "${text.length > 60 ? `${text.slice(0, 59)}…` : text}" will be sent then.`);
       return;
     }
     const agent = setup.coding.agent;
+    if (this.compacting) {
+      this.waiting.push({ text, kind, images });
+      this.view.chat.notice("info", `Sent once compacting ends: "${text.length > 60 ? `${text.slice(0, 59)}…` : text}".`);
+      return;
+    }
+    if (images.length > 0) {
+      void this.sendWithImages(text, kind, images);
+      return;
+    }
     if (agent.state.isStreaming) {
       if (kind === "followUp") agent.followUp(text);
       else agent.steer(text);
@@ -287,6 +361,46 @@ export class DashboardController implements SlashContext {
       this.view.chat.notice("error", `The prompt could not start: ${error instanceof Error ? error.message : String(error)}`);
       this.scheduler.request();
     });
+  }
+
+  /**
+   * Reads and prepares the attached images (sharp loads on the first one), then sends them with the
+   * text. Anything that stops them (a text-only model, a file that is not an image) is said in the
+   * chat, and the text comes back into the input with its chips so nothing typed is lost.
+   */
+  private async sendWithImages(text: string, kind: SendKind, attachments: ImageAttachment[]): Promise<void> {
+    const agent = this.setup!.coding.agent;
+    const giveBack = (reason: string): void => {
+      this.notice("error", `Not sent: ${reason}`);
+      if (this.view.input.buffer.isEmpty) this.view.input.setText(text);
+      this.scheduler.request();
+    };
+    if (agent.state.model.textOnly) return giveBack(`${agent.state.model.id} takes text only; switch to a model that reads images (/model) or remove the image.`);
+    const missing = this.missingKey();
+    if (missing) return giveBack(missing);
+    this.flash(`reading ${attachments.map((a) => a.name).join(", ")}…`);
+    this.scheduler.request();
+    let images: ImageContent[];
+    try {
+      const { loadImageFile } = await import("../tools/images/image-prepare.js");
+      images = await Promise.all(attachments.map(async (a) => a.image ?? (await loadImageFile(a.path!, a.name)).image));
+    } catch (error) {
+      return giveBack(error instanceof Error ? error.message : String(error));
+    }
+    try {
+      if (agent.state.isStreaming) {
+        if (kind === "followUp") agent.followUp(text, images);
+        else agent.steer(text, images);
+      } else {
+        agent.prompt(text, images).catch((error: unknown) => {
+          this.notice("error", `The prompt could not start: ${error instanceof Error ? error.message : String(error)}`);
+          this.scheduler.request();
+        });
+      }
+    } catch (error) {
+      giveBack(error instanceof Error ? error.message : String(error));
+    }
+    this.scheduler.request();
   }
 
   // ---- abort, queue, quit ----------------------------------------------------------------
@@ -319,7 +433,7 @@ export class DashboardController implements SlashContext {
     const agent = this.setup?.coding.agent;
     const item = agent?.dequeueLast();
     if (!item) return false;
-    this.view.input.setText(item.text);
+    this.view.input.restore(item.text, item.images);
     this.setEditing(item.kind);
     return true;
   }
@@ -458,24 +572,50 @@ export class DashboardController implements SlashContext {
     if (!setup) return this.notice("warning", "The agent is still loading.");
     if (this.working) return this.notice("warning", "The agent is working: wait for it to finish or press Esc, then /clear.");
     const session = setup.newSession();
+    this.watchSession(session);
     this.view.chat.clear();
     this.view.toolOutput.clear();
     this.view.tools.clear();
     this.view.files.clear();
     this.tokens = 0;
+    this.cachedTokens = 0;
     this.cost = null;
     this.view.status.state.tokens = 0;
+    this.view.status.state.cachedTokens = 0;
     this.view.status.state.cost = null;
     this.notice("info", session ? `New conversation. Session file: ${session.path} (written with the first message).` : "New conversation (not saved: --no-session).");
   }
 
   showContext(): void {
-    const report = this.setup?.coding.systemPrompt;
-    if (!report) return this.notice("warning", "The agent is still loading.");
-    const lines = [`System prompt: ${formatTokens(report.tokens)} tokens (estimated).`];
-    if (report.contextFiles.length === 0) lines.push("No AGENTS.md or CLAUDE.md was loaded.");
-    for (const f of report.contextFiles) lines.push(`Loaded ${f.path} (${formatTokens(f.tokens)} tokens)`);
-    this.notice("info", lines.join("\n"));
+    if (!this.setup) return this.notice("warning", "The agent is still loading.");
+    this.notice("info", contextReportLines(this.setup.coding.contextReport()).join("\n"));
+  }
+
+  compact(instructions: string): void {
+    const agent = this.setup?.coding.agent;
+    if (!agent) return this.notice("warning", "The agent is still loading; try again in a moment.");
+    if (agent.state.isStreaming) return this.notice("warning", "The agent is working: /compact once it is idle (Esc stops it).");
+    if (this.missingKey()) return this.notice("error", `Not compacted: ${this.missingKey()}`);
+    this.compacting = true;
+    agent
+      .compact(instructions)
+      .then(
+        (result) => {
+          // A compaction that ran (or failed) is in the chat already, from its events.
+          if (result.note) this.notice("info", result.note);
+        },
+        (error: unknown) => {
+          this.notice("error", `Compacting could not start: ${error instanceof Error ? error.message : String(error)}`);
+        },
+      )
+      .finally(() => {
+        this.compacting = false;
+        this.view.status.state.phase = "idle";
+        const [first, ...rest] = this.waiting.splice(0);
+        if (first) this.send(first.text, "enter", first.images);
+        for (const item of rest) this.send(item.text, "followUp", item.images);
+        this.scheduler.request();
+      });
   }
 
   modelIds(): string[] {

@@ -3,23 +3,33 @@
 // dynamic import afterwards), keys typed meanwhile are kept, and however the dashboard ends the
 // terminal is given back as it was and every job is ended.
 import { writeFileSync } from "node:fs";
+import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
-import { listSessions } from "../agent/session-file.js";
+import { listSessions } from "../agent/sessions/session-list.js";
+import { describeHolder, sessionLockHolder } from "../agent/sessions/session-lock.js";
 import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
 import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
+import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { screenInternals } from "../panes/screen/blessed-internals.js";
 import type { CliOptions } from "./cli-options.js";
 import { captureConsole } from "./console-capture.js";
 import { DashboardController } from "./dashboard-controller.js";
+import { imageFileAt, pastedImageFiles } from "./image-attachments.js";
 import { KeyDispatcher } from "./keys/key-dispatcher.js";
 import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
 import { suspendProcess } from "./suspend.js";
 import type { Setup } from "./session-setup.js";
+
+const SESSION_IN_USE_CHOICES: StyledLine[] = [
+  [{ text: "Continue in a copy (fork); the other pitwall keeps the original", attr: attr() }],
+  [{ text: "Start a new session", attr: attr() }],
+  [{ text: "Quit", attr: attr() }],
+];
 
 /** How often animated things (spinners, running times) are redrawn. */
 const FAST_TICK_MS = 100;
@@ -47,6 +57,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       return view.input.cursorPlacement();
     },
   });
+  view.input.findImage = (path) => imageFileAt(path, options.cwd);
+  view.input.findPastedImages = (text) => pastedImageFiles(text, options.cwd);
   // After a resize blessed has cleared its grid: draw at once, inside one synchronized frame.
   screen.on("resize", () => scheduler.frameNow());
 
@@ -96,6 +108,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
   const offGeneration = onRenderGenerationChange(() => scheduler.request());
   let controller: DashboardController | undefined;
+  // Set once the agent's modules have loaded: saves what the session has pending on the way out.
+  let closeSession: ((setup: Setup) => string | undefined) | undefined;
 
   try {
     scheduler.frameNow();
@@ -148,30 +162,51 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     for (const event of early.splice(0)) dispatch(event);
     scheduler.request();
 
-    let sessionPath: string | undefined;
-    if (options.resume) {
-      const sessions = listSessions(settings.sessionRoot, options.cwd);
-      if (sessions.length === 0) view.chat.notice("info", `No earlier sessions in ${options.cwd}: starting a new one.`);
-      else {
-        sessionPath = await new Promise<string | undefined>((resolve) => {
-          view.picker.show(`resume a session (${sessions.length})`, sessions.map(sessionRow), "Enter resume · Esc start a new session · Ctrl+D quit", {
-            pick: (index) => resolve(sessions[index]?.path),
-            cancel: () => resolve(undefined),
-          });
-          void quit.then(() => resolve(undefined));
-        });
+    // Set as soon as the person quits, so a quit from a picker skips loading the agent.
+    let quitEarly = false;
+    void quit.then(() => (quitEarly = true));
+    /** Shows the list picker (its keys are the overlay context's) and resolves with the index picked, or undefined for Esc or quit. */
+    const choose = (title: string, rows: StyledLine[], footer: string, intro?: string[]): Promise<number | undefined> =>
+      new Promise<number | undefined>((resolve) => {
+        view.picker.show(title, rows, footer, { pick: resolve, cancel: () => resolve(undefined) }, intro);
+        scheduler.request();
+        void quit.then(() => resolve(undefined));
+      }).finally(() => {
         view.picker.hide();
         scheduler.request();
+      });
+
+    const sessionSetup = await setupModule;
+    closeSession = sessionSetup.closeSession;
+    let sessionPath: string | undefined;
+    if (options.resume) {
+      const sessions = await listSessions(settings.sessionRoot, options.cwd);
+      if (sessions.length === 0) view.chat.notice("info", `No earlier sessions in ${options.cwd}: starting a new one.`);
+      else {
+        const picked = await choose(`resume a session (${sessions.length})`, sessions.map(sessionRow), "Enter resume · Esc start a new session · Ctrl+D quit");
+        sessionPath = picked === undefined ? undefined : sessions[picked]?.path;
       }
     }
 
-    let quitEarly = false;
-    void quit.then(() => (quitEarly = true));
+    // A session another live pitwall is writing: ask before anything is written to it.
+    let fresh = false;
+    const wanted = sessionPath ?? (options.resume ? undefined : await sessionSetup.requestedSessionPath(options, settings));
+    const holder = wanted === undefined || quitEarly ? undefined : sessionLockHolder(wanted);
+    if (wanted !== undefined && holder !== undefined) {
+      const answer = await choose("this session is open in another pitwall", SESSION_IN_USE_CHOICES, "Enter choose · Esc start a new session · Ctrl+D quit", [
+        `${describeHolder(holder)} is writing this session:`.replace(/^a/, "A"),
+        basename(wanted),
+        "Writing to it from both would interleave their messages.",
+      ]);
+      if (answer === 2) c.quit();
+      fresh = answer !== 0;
+      sessionPath = wanted;
+    }
+
     if (!quitEarly) {
-      const { createSetup } = await setupModule;
-      setup = createSetup(options, settings, { sessionPath });
+      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh });
       const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
-      const uninstallCleanup = installJobCleanup(setup.coding.jobs);
+      const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
       c.attach(setup);
@@ -196,10 +231,13 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     view.jobTerminal.dispose();
     try {
       await controller?.jobControl.dispose();
-      await setup?.coding.dispose();
+      await setup?.dispose();
     } finally {
+      const unsaved = setup ? closeSession?.(setup) : undefined;
       restoreTerminal();
       process.off("uncaughtException", onCrash);
+      // The dashboard is gone: the last thing said on the terminal.
+      if (unsaved) process.stderr.write(`pitwall: ${unsaved}\n`);
     }
   }
 }

@@ -14,6 +14,7 @@ import { osc52 } from "./osc52.js";
 import { PersonShell } from "./person-shell.js";
 import { forThePerson } from "./person-errors.js";
 import { NoSuchJobError } from "../tools/jobs/job-registry.js";
+import { toolEnvironment } from "../tools/tool-environment.js";
 
 export const DEFAULT_TAIL_LINES = 50;
 
@@ -58,7 +59,11 @@ export class JobControl {
     });
     this.shell = new PersonShell({
       cwd: options.cwd,
-      env: options.env,
+      environment: () => {
+        const coding = c.setup?.coding;
+        return coding ? { env: coding.toolEnv, ...(coding.marker ? { marker: coding.marker } : {}) } : { env: toolEnvironment(options.env) };
+      },
+      backgroundLeft: (pgid) => this.registry()?.adoptGroup(pgid),
       store: view.tools,
       show: (id) => view.toolOutput.select(id),
       requestFrame,
@@ -230,8 +235,9 @@ export class JobControl {
     this.requestFrame();
   }
 
-  /** `!command`: the person's one-off shell command. */
+  /** `!command`: the person's one-off shell command (once the agent has loaded: it sets the environment). */
   runShell(command: string): void {
+    if (!this.ready()) return;
     this.shell.run(command);
   }
 

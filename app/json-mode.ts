@@ -1,19 +1,24 @@
 // JSON mode: commands arrive as JSON lines on stdin ({"type":"message"|"steer"|"follow_up",
-// "content":…} or {"type":"interrupt"}); every bus event leaves as one JSON line on stdout, in
+// "content":…}, {"type":"compact","instructions"?:…} or {"type":"interrupt"}); every bus event
+// leaves as one JSON line on stdout, in
 // order, as it happens. A malformed line becomes an `error` event naming the line, and the process
-// keeps going. EOF lets the current and queued work finish, then exits 0.
+// keeps going. EOF lets the current and queued work finish, then exits 0 (1 when part of the
+// conversation could not be saved to the session file). A reader that goes away (stdout closed:
+// EPIPE) or a terminal that hangs up (SIGHUP) ends it cleanly too: the turn is aborted, every job
+// is stopped, and the exit code is 0.
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { PitwallEvent } from "../agent/events.js";
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import type { CliOptions } from "./cli-options.js";
-import { createSetup, type Setup } from "./session-setup.js";
+import { closeSession, createSetup, type Setup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
 
 export type JsonCommand =
   | { type: "message"; content: string }
   | { type: "steer"; content: string }
   | { type: "follow_up"; content: string }
+  | { type: "compact"; instructions?: string }
   | { type: "interrupt" };
 
 const EXAMPLE = '{"type":"message","content":"…"}';
@@ -27,36 +32,65 @@ export function parseJsonCommand(line: string): JsonCommand | { problem: string 
     return { problem: `is not valid JSON (${(error as Error).message}); expected e.g. ${EXAMPLE}` };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: `is not a JSON object; expected e.g. ${EXAMPLE}` };
-  const { type, content } = value as { type?: unknown; content?: unknown };
+  const { type, content, instructions } = value as { type?: unknown; content?: unknown; instructions?: unknown };
   if (type === "interrupt") return { type };
+  if (type === "compact") {
+    if (instructions !== undefined && typeof instructions !== "string") return { problem: 'has type "compact" but "instructions" is not a string' };
+    return instructions ? { type, instructions } : { type };
+  }
   if (type === "message" || type === "steer" || type === "follow_up") {
     if (typeof content !== "string" || content.trim() === "") return { problem: `has type "${type}" but no "content" string` };
     return { type, content };
   }
-  return { problem: `has unknown type ${JSON.stringify(type)}: use message, steer, follow_up or interrupt` };
+  return { problem: `has unknown type ${JSON.stringify(type)}: use message, steer, follow_up, compact or interrupt` };
 }
+
+/** Errors of a stdout whose reader is gone. */
+const READER_GONE = new Set(["EPIPE", "ECONNRESET", "EIO", "ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END"]);
 
 export async function runJsonMode(setup: Setup, input: Readable, output: Writable): Promise<number> {
   const { agent, bus } = setup.coding;
+  let readerGone = false;
   const unsubscribe = bus.subscribe((event: PitwallEvent) => {
-    output.write(`${JSON.stringify(event)}\n`);
+    if (!readerGone) output.write(`${JSON.stringify(event)}\n`);
   });
   for (const warning of setup.warnings) bus.emit({ type: "error", message: warning, source: "config" });
+  for (const warning of setup.sessionWarnings) bus.emit({ type: "error", message: warning, source: "session" });
   if (setup.missingKey) bus.emit({ type: "error", message: setup.missingKey, source: "config" });
 
-  const waiting: string[] = [];
+  // Messages and compactions run one after another, in the order they came.
+  const waiting: Array<{ prompt: string } | { compact: string | undefined }> = [];
   let running: Promise<void> | undefined;
+  let compacting = false;
+  const start = (item: (typeof waiting)[number]): Promise<void> => {
+    compacting = "compact" in item;
+    if ("prompt" in item) return agent.prompt(item.prompt);
+    return agent.compact(item.compact).then((result) => {
+      // A compaction that ran or failed is on the bus already; one with nothing to do says why.
+      if (result.note) bus.emit({ type: "error", message: result.note, source: "input" });
+    });
+  };
   const runNext = (): void => {
     if (running) return;
     const next = waiting.shift();
     if (next === undefined) return;
-    running = agent.prompt(next).finally(() => {
+    running = start(next).finally(() => {
       running = undefined;
       runNext();
     });
   };
 
   const lines = createInterface({ input, crlfDelay: Infinity });
+  // Nobody reads what we write any more: stop the work and end as if input had ended. The listener
+  // stays, so a later write's error is swallowed too instead of crashing the exit.
+  output.on("error", (error: NodeJS.ErrnoException) => {
+    if (!READER_GONE.has(error.code ?? "")) throw error;
+    if (readerGone) return;
+    readerGone = true;
+    waiting.length = 0;
+    agent.abort();
+    lines.close();
+  });
   let lineNumber = 0;
   for await (const line of lines) {
     lineNumber++;
@@ -66,29 +100,38 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
       bus.emit({ type: "error", message: `Input line ${lineNumber} ${command.problem}.`, source: "input" });
       continue;
     }
-    const busy = running !== undefined;
+    // A steer or follow-up during a compaction has no run to join: it waits its turn as a message.
+    const busy = running !== undefined && !compacting;
     if (command.type === "interrupt") agent.abort();
+    else if (command.type === "compact") {
+      waiting.push({ compact: command.instructions });
+      runNext();
+    }
     else if (command.type === "steer" && busy) agent.steer(command.content);
     else if (command.type === "follow_up" && busy) agent.followUp(command.content);
     else {
       // A new message while busy waits its turn; a steer or follow-up when idle is simply a message.
-      waiting.push(command.content);
+      waiting.push({ prompt: command.content });
       runNext();
     }
   }
   // EOF: finish what is running and what is waiting.
   while (running) await running;
+  const unsaved = closeSession(setup);
+  if (unsaved) bus.emit({ type: "error", message: unsaved, source: "session" });
   unsubscribe();
-  return 0;
+  return unsaved ? 1 : 0;
 }
 
 export async function runJsonModeFromCli(options: CliOptions, settings: Settings): Promise<number> {
-  const setup = createSetup(options, settings);
-  const uninstall = installJobCleanup(setup.coding.jobs);
+  const setup = await createSetup(options, settings);
+  // A closed terminal (SIGHUP) is an ordinary end for a JSON client: clean up and exit 0.
+  const uninstall = installJobCleanup(setup.coding.jobs, { guard: setup.guard, exitCodes: { SIGHUP: 0 } });
   try {
     return await runJsonMode(setup, process.stdin, process.stdout);
   } finally {
-    await setup.coding.dispose();
+    setup.session?.close();
+    await setup.dispose();
     uninstall();
   }
 }

@@ -6,10 +6,15 @@
 import { resolveShell } from "../tools/shell.js";
 import { runShellCommand } from "../tools/shell-process.js";
 import type { ToolCallRecord, ToolCallStore } from "../panes/tool-output/tool-calls.js";
+import type { ChildMarker } from "../tools/process/process-guard.js";
+import { groupAlive } from "../tools/process-group.js";
 
 export interface PersonShellHost {
   cwd: string;
-  env: NodeJS.ProcessEnv;
+  /** Where commands run: the agent's tool environment (no provider keys) and its child marker. */
+  environment(): { env: NodeJS.ProcessEnv; marker?: ChildMarker };
+  /** A command returned with processes still running in the background (`server &`): whoever ends jobs ends them. */
+  backgroundLeft(pgid: number): void;
   store: ToolCallStore;
   /** Shows a record in the tool-output pane. */
   show(id: string): void;
@@ -41,11 +46,13 @@ export class PersonShell {
     const controller = new AbortController();
     const started = Date.now();
     const run: Run = { record, controller, done: Promise.resolve() };
+    const { env, marker } = host.environment();
     run.done = runShellCommand({
-      shell: resolveShell(host.env),
+      shell: resolveShell(env),
       command,
       cwd: host.cwd,
-      env: { ...host.env, PAGER: "cat", GIT_PAGER: "cat" },
+      env: { ...env, PAGER: "cat", GIT_PAGER: "cat" },
+      ...(marker ? { marker } : {}),
       signal: controller.signal,
       onChunk: (chunk) => {
         record.output.write(chunk);
@@ -54,6 +61,7 @@ export class PersonShell {
       },
     }).then(
       (result) => {
+        if (result.pid > 0 && groupAlive(result.pid)) host.backgroundLeft(result.pid);
         record.status = result.exitCode === 0 ? "done" : "error";
         record.durationMs = result.durationMs;
         record.result = {

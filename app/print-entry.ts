@@ -1,7 +1,7 @@
 // Print mode from the command line: gathers the prompts (arguments, or stdin when it is piped),
 // lets --resume pick a session from a numbered list, runs, and always ends every job it started.
 import { createInterface } from "node:readline/promises";
-import { listSessions, type SessionSummary } from "../agent/session-file.js";
+import { listSessions, type SessionSummary } from "../agent/sessions/session-list.js";
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { runPrintMode } from "./print-mode.js";
@@ -11,24 +11,25 @@ import type { Settings } from "./settings.js";
 export async function runPrintModeFromCli(options: CliOptions, settings: Settings): Promise<number> {
   let sessionPath: string | undefined;
   if (options.resume) {
-    const sessions = listSessions(settings.sessionRoot, options.cwd);
+    const sessions = await listSessions(settings.sessionRoot, options.cwd);
     process.stdout.write(formatSessionList(sessions));
     if (options.prompts.length === 0 || sessions.length === 0) return 0;
     sessionPath = await pickSession(sessions);
   }
   const prompts = options.prompts.length > 0 ? options.prompts : [await readStdinPrompt()];
-  const setup = createSetup(options, settings, { sessionPath });
-  const uninstall = installJobCleanup(setup.coding.jobs);
+  const setup = await createSetup(options, settings, { sessionPath });
+  const uninstall = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
   try {
     return await runPrintMode(setup, prompts);
   } finally {
-    await setup.coding.dispose();
+    setup.session?.close();
+    await setup.dispose();
     uninstall();
   }
 }
 
 export async function printSystemPrompt(options: CliOptions, settings: Settings): Promise<number> {
-  const setup = createSetup({ ...options, noSession: true, continue: false, resume: false, sessionFile: undefined }, settings);
+  const setup = await createSetup({ ...options, noSession: true, continue: false, resume: false, sessionFile: undefined }, settings);
   try {
     const report = setup.coding.systemPrompt;
     process.stdout.write(`${report.prompt}\n\n`);
@@ -37,7 +38,7 @@ export async function printSystemPrompt(options: CliOptions, settings: Settings)
     for (const file of report.contextFiles) process.stdout.write(`loaded ${file.path} (${file.tokens} tokens)\n`);
     return 0;
   } finally {
-    await setup.coding.dispose();
+    await setup.dispose();
   }
 }
 

@@ -1,10 +1,15 @@
-// Print mode: runs the prompts in order and streams the assistant's text as plain text to stdout.
+// Print mode: runs the prompts in order and writes the assistant's text as plain text to stdout.
 // Tool activity, retries and errors go to stderr (dimmed on a terminal unless NO_COLOR), so stdout
-// holds only the answer. Exits 0 when every prompt finished, non-zero with the error otherwise.
+// holds only the answer. Exits 0 when every prompt finished and was saved, non-zero with the error
+// otherwise (a conversation that could not be saved to its session file is a failure).
+//
+// Each reply is on stdout once, even when a dropped stream was retried: into a pipe or a file every
+// reply is written whole when it ends (what a script reading stdout needs); on a terminal it streams
+// as it arrives (what a person watching wants), and a retry starts a new line, said on stderr.
 import type { PitwallEvent } from "../agent/events.js";
 import type { AssistantMessage } from "../agent/messages.js";
 import { describeToolCall } from "../tools/tool-call-summary.js";
-import type { Setup } from "./session-setup.js";
+import { closeSession, type Setup } from "./session-setup.js";
 
 // Control sequences never reach stdout: models occasionally echo them from tool output.
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[@-_]|[\u0000-\u0008\u000b-\u001f\u007f]/g;
@@ -19,13 +24,16 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
   const note = (text: string): void => {
     process.stderr.write(useColor ? `\u001b[2m${text}\u001b[22m\n` : `${text}\n`);
   };
-  for (const warning of setup.warnings) note(`pitwall: ${warning}`);
+  for (const warning of [...setup.warnings, ...setup.sessionWarnings]) note(`pitwall: ${warning}`);
   if (setup.missingKey) {
     process.stderr.write(`pitwall: ${setup.missingKey}\n`);
     return 1;
   }
 
+  const live = Boolean(process.stdout.isTTY);
   let atLineStart = true;
+  /** Text of the reply being streamed already on the terminal (live only). */
+  let shownOfReply = false;
   const out = (text: string): void => {
     if (!text) return;
     process.stdout.write(text);
@@ -34,10 +42,16 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
   const unsubscribe = agent.subscribe((event: PitwallEvent) => {
     switch (event.type) {
       case "message_update":
-        if (event.delta.kind === "text_delta") out(stripControl(event.delta.delta));
+        if (live && event.delta.kind === "text_delta") {
+          out(stripControl(event.delta.delta));
+          shownOfReply = true;
+        }
         break;
       case "message_end":
-        if (event.message.role === "assistant" && !atLineStart) out("\n");
+        if (event.message.role !== "assistant") break;
+        if (!live) out(stripControl(replyText(event.message as AssistantMessage)));
+        if (!atLineStart) out("\n");
+        shownOfReply = false;
         break;
       case "tool_execution_start":
         note(`→ ${describeToolCall(event.toolName, event.args)}`);
@@ -45,7 +59,21 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
       case "tool_execution_end":
         if (event.isError) note(`✗ ${event.toolName}: ${firstLine(event.content)}`);
         break;
+      case "compaction_start":
+        note(`compacting the conversation (${event.reason})…`);
+        break;
+      case "compaction_end":
+        note(event.error ? `compacting failed: ${event.error}` : `compacted ${event.tokensBefore} → ${event.tokensAfter} tokens`);
+        break;
+      case "error":
+        if (event.source === "session") note(`pitwall: ${event.message}`);
+        break;
       case "retry":
+        if (shownOfReply) {
+          if (!atLineStart) out("\n");
+          note("(the reply above was cut off; it starts again below)");
+          shownOfReply = false;
+        }
         note(`retrying in ${Math.ceil(event.delayMs / 1000)} s, attempt ${event.attempt}/${event.maxAttempts}: ${event.reason}`);
         break;
       default:
@@ -65,11 +93,24 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
         process.stderr.write("pitwall: aborted\n");
         return 130;
       }
+      if (last?.stopReason === "length") {
+        process.stderr.write(`pitwall: the reply was cut off: it reached the output limit of ${last.model} (max_tokens). What arrived is above; ask for a shorter answer or for the rest.\n`);
+        return 1;
+      }
+    }
+    const unsaved = closeSession(setup);
+    if (unsaved) {
+      process.stderr.write(`pitwall: ${unsaved}\n`);
+      return 1;
     }
     return 0;
   } finally {
     unsubscribe();
   }
+}
+
+function replyText(message: AssistantMessage): string {
+  return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
 function lastAssistant(messages: readonly { role: string }[]): AssistantMessage | undefined {

@@ -1,6 +1,6 @@
 // --resume in the dashboard: the working directory's sessions in a list (when, first prompt,
 // messages, cost), newest first. Enter resumes the one selected; Esc starts a new session.
-import type { SessionSummary } from "../agent/session-file.js";
+import type { SessionSummary } from "../agent/sessions/session-list.js";
 import { formatCost } from "../panes/text/format.js";
 import { attr, Color, type StyledLine } from "../panes/text/styled-text.js";
 import { sanitizeText } from "../panes/text/terminal-text.js";

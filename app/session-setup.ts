@@ -3,14 +3,20 @@
 import { createCodingAgent, UnknownToolError, type CodingAgent } from "../agent/coding-agent.js";
 import { earlierJobsNotice, earlierRunningJobs, type EarlierJob } from "../agent/earlier-jobs.js";
 import type { ThinkingLevel } from "../agent/messages.js";
-import { isProviderName, ModelSpecError, resolveModel, type ModelInfo } from "../agent/models.js";
+import { isProviderName, ModelSpecError, resolveModel, type ModelInfo, type ProviderName } from "../agent/models.js";
 import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections, type Connections } from "../agent/providers/connections.js";
-import { listSessions, SessionFileError, type LoadedSession } from "../agent/session-file.js";
-import { SessionStore } from "../agent/session-store.js";
+import { contextBudget, type ContextSettings } from "../agent/context/context-budget.js";
+import { SessionFileError } from "../agent/sessions/session-file.js";
+import { newestSession } from "../agent/sessions/session-list.js";
+import { olderHistoryOf, type LoadedSession } from "../agent/sessions/session-load.js";
+import { SessionLockedError, SessionStore } from "../agent/sessions/session-store.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import type { PitwallConfig } from "./config.js";
 import type { Settings } from "./settings.js";
 import { pitwallVersion } from "./version.js";
+import { ProcessGuard } from "../tools/process/process-guard.js";
+import { processTempFolder, removeStaleTempFolders } from "../tools/process/temp-folder.js";
+import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
 
 export interface Setup {
   options: CliOptions;
@@ -22,6 +28,10 @@ export interface Setup {
   model: ModelInfo;
   thinkingLevel: ThinkingLevel;
   coding: CodingAgent;
+  /** Marks every process this run starts and ends them all, even if pitwall is killed (see README). */
+  guard: ProcessGuard;
+  /** Ends the agent and every job, sweeps for escaped processes, and lets the watchdog go. */
+  dispose(): Promise<void>;
   /** The session being written; undefined with --no-session. */
   readonly session: SessionStore | undefined;
   /** /new: clears the conversation and starts writing a new session file (the agent must be idle). */
@@ -30,8 +40,10 @@ export interface Setup {
   resumed: LoadedSession | undefined;
   /** Jobs the resumed conversation last knew as running: they ended with the earlier run (the model is told). */
   earlierJobs: EarlierJob[];
-  /** Things a person should know (bad config fields, a torn session line); shown, never fatal. */
+  /** Things a person should know about the configuration (bad config fields); shown, never fatal. */
   warnings: string[];
+  /** The same about the session (a damaged line skipped, a copy made because it is open elsewhere). */
+  sessionWarnings: string[];
   /** Set when no provider is usable: the message says how to configure one. */
   missingKey: string | undefined;
 }
@@ -39,34 +51,62 @@ export interface Setup {
 export interface SetupChoices {
   /** A session picked by the person (--resume), already chosen by the mode. */
   sessionPath?: string;
+  /** Start a new session even though --continue or --session named one (the person chose so). */
+  fresh?: boolean;
 }
 
-export function createSetup(options: CliOptions, settings: Settings, choices: SetupChoices = {}): Setup {
+/** The model whose window bounds what a resumed session loads: the one named on the command line, else the session's. */
+function modelForBudget(options: CliOptions, configProvider: ProviderName | undefined, provider: string, model: string): ModelInfo {
+  try {
+    if (options.model) return resolveModel(options.model, options.provider ?? configProvider, "anthropic");
+  } catch {
+    // A bad --model is reported when the setup resolves it; the session's model serves here.
+  }
+  const sessionProvider = isProviderName(provider) ? provider : "anthropic";
+  return resolveModel(model || undefined, options.provider ?? sessionProvider, sessionProvider);
+}
+
+/** The session file the command line asks to continue (--session, or the newest for --continue), if any. */
+export async function requestedSessionPath(options: CliOptions, settings: Settings): Promise<string | undefined> {
+  if (options.sessionFile) return options.sessionFile;
+  if (options.continue) return newestSession(settings.sessionRoot, options.cwd);
+  return undefined;
+}
+
+export async function createSetup(options: CliOptions, settings: Settings, choices: SetupChoices = {}): Promise<Setup> {
   const { home, config, sessionRoot, env } = settings;
   const warnings = [...settings.warnings];
+  const context: ContextSettings = { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt };
 
-  let resumePath = choices.sessionPath ?? options.sessionFile;
-  if (!resumePath && options.continue) {
-    resumePath = listSessions(sessionRoot, options.cwd)[0]?.path;
-    if (!resumePath) warnings.push(`No earlier session in ${options.cwd}: starting a new one.`);
-  }
+  const resumePath = choices.fresh ? undefined : (choices.sessionPath ?? (await requestedSessionPath(options, settings)));
+  const sessionWarnings: string[] = [];
+  if (!resumePath && !choices.fresh && options.continue) sessionWarnings.push(`No earlier session in ${options.cwd}: starting a new one.`);
 
   let resumed: { store: SessionStore; session: LoadedSession } | undefined;
   const flags = {
     provider: options.provider ?? config.provider,
     apiKey: options.apiKey,
     baseUrl: settings.baseUrl,
+    api: options.api,
   };
   const connections = resolveConnections(flags, env);
   const secrets = [connections.anthropic.apiKey, connections.openai.apiKey].filter((k): k is string => Boolean(k));
+  // Only what the model in force can be sent is loaded; older messages stay on disk.
+  const budgetFor = (provider: string, model: string): number => {
+    const budget = contextBudget(modelForBudget(options, config.provider, provider, model), context);
+    return budget.window - budget.reserve;
+  };
   if (resumePath) {
     try {
-      resumed = SessionStore.open(resumePath, secrets);
+      resumed = await SessionStore.open(resumePath, { secrets, budgetFor });
     } catch (error) {
       if (error instanceof SessionFileError) throw new UsageError(error.message);
-      throw error;
+      if (!(error instanceof SessionLockedError)) throw error;
+      // Two writers would interleave their records: continue in a copy, and say so.
+      resumed = await SessionStore.fork(error.session, { root: sessionRoot, cwd: options.cwd, pitwallVersion: pitwallVersion(), secrets });
+      sessionWarnings.push(forkedWarning(error, resumed.store.path));
     }
-    warnings.push(...resumed.session.warnings);
+    sessionWarnings.push(...resumed.session.warnings);
   }
 
   // A resumed session keeps its model unless the command line names another.
@@ -81,6 +121,11 @@ export function createSetup(options: CliOptions, settings: Settings, choices: Se
   }
   const thinkingLevel = options.thinking ?? (resumed ? resumed.session.thinkingLevel : config.thinking) ?? "off";
 
+  // Before anything is started: every child carries this run's marker from the first one on.
+  const guard = ProcessGuard.start();
+  guard.removeAfterCrash(processTempFolder());
+  void removeStaleTempFolders();
+
   let coding: CodingAgent;
   try {
     coding = createCodingAgent({
@@ -93,11 +138,21 @@ export function createSetup(options: CliOptions, settings: Settings, choices: Se
       pitwallHome: home,
       settings: settings.agent,
       messages: resumed?.session.messages,
+      olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
+      context,
+      passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
+      marker: guard,
     });
   } catch (error) {
+    guard.close();
     if (error instanceof UnknownToolError) throw new UsageError(`--tools: ${error.message}`);
     throw error;
   }
+
+  // The earlier run's jobs ended with it, and ids start again at 1: the model hears so first.
+  const earlierJobs = resumed ? earlierRunningJobs(resumed.session.messages) : [];
+  const jobsNotice = earlierJobsNotice(earlierJobs);
+  if (jobsNotice) coding.agent.notify(jobsNotice);
 
   const freshStore = (): SessionStore | undefined =>
     options.noSession
@@ -111,11 +166,6 @@ export function createSetup(options: CliOptions, settings: Settings, choices: Se
           pitwallVersion: pitwallVersion(),
           secrets,
         });
-  // The earlier run's jobs ended with it, and ids start again at 1: the model hears so first.
-  const earlierJobs = resumed ? earlierRunningJobs(resumed.session.messages) : [];
-  const jobsNotice = earlierJobsNotice(earlierJobs);
-  if (jobsNotice) coding.agent.notify(jobsNotice);
-
   let session = resumed?.store ?? freshStore();
   let detach = session?.attach(coding.bus);
 
@@ -129,12 +179,22 @@ export function createSetup(options: CliOptions, settings: Settings, choices: Se
     model,
     thinkingLevel,
     coding,
+    guard,
+    async dispose() {
+      try {
+        await coding.dispose();
+        await guard.sweep(DEFAULT_KILL_GRACE_MS);
+      } finally {
+        guard.close();
+      }
+    },
     get session() {
       return session;
     },
     newSession() {
       coding.agent.clearMessages();
       detach?.();
+      session?.close();
       session = freshStore();
       detach = session?.attach(coding.bus);
       return session;
@@ -142,6 +202,28 @@ export function createSetup(options: CliOptions, settings: Settings, choices: Se
     resumed: resumed?.session,
     earlierJobs,
     warnings,
+    sessionWarnings,
     missingKey: isConfigured(connections[model.provider]) ? undefined : missingKeyMessage(model.provider),
   };
+}
+
+function forkedWarning(error: SessionLockedError, copyPath: string): string {
+  return (
+    `${error.message} Writing to it from two pitwalls would interleave their messages, so this conversation ` +
+    `continues in a copy: ${copyPath}. The original is left to the other pitwall.`
+  );
+}
+
+/**
+ * Saves what is still pending and lets the session go. Returns, when records could not be saved,
+ * the message to show: those records are lost once pitwall exits.
+ */
+export function closeSession(setup: Setup): string | undefined {
+  const session = setup.session;
+  if (!session) return undefined;
+  session.close();
+  const { unsavedRecords, reason } = session.saveState;
+  if (unsavedRecords === 0) return undefined;
+  const records = unsavedRecords === 1 ? "1 record" : `${unsavedRecords} records`;
+  return `${records} of this conversation could not be saved to ${session.path} (${reason ?? "unknown error"}) and are lost.`;
 }

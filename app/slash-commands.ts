@@ -1,4 +1,4 @@
-// Slash commands typed in the input (/help, /model, /thinking, /clear, /session, /new, /context,
+// Slash commands typed in the input (/help, /model, /thinking, /clear, /session, /new, /context, /compact,
 // /jobs, /tail, /kill, /restart, /run, /quit), their completion on Tab, and the answer to an unknown
 // command: shown in the chat, never sent to the model. The commands act through a small interface
 // the dashboard implements.
@@ -19,6 +19,8 @@ export interface SlashContext {
   showSession(): void;
   newSession(): void;
   showContext(): void;
+  /** Compacts the conversation now; `instructions` (may be "") focus the summary. */
+  compact(instructions: string): void;
   modelIds(): string[];
   currentModel(): string;
   currentThinking(): ThinkingLevel;
@@ -73,7 +75,13 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   },
   { name: "session", description: "Show the session file and its statistics", run: (ctx) => ctx.showSession() },
   { name: "new", description: "The same as /clear", run: (ctx) => ctx.newSession() },
-  { name: "context", description: "Show what the system prompt loaded and its size", run: (ctx) => ctx.showContext() },
+  { name: "context", description: "Show how full the context window is and where the tokens go (system prompt, AGENTS.md, tools, messages, tool results, summary)", run: (ctx) => ctx.showContext() },
+  {
+    name: "compact",
+    args: "[instructions]",
+    description: "Compact the conversation now: the model summarises the older turns (optionally focused on what you say), the newest stay word for word",
+    run: (ctx, args) => ctx.compact(args),
+  },
   { name: "jobs", description: "Focus the jobs list", run: (ctx) => withJobs(ctx, (jobs) => jobs.focus()) },
   {
     name: "tail",

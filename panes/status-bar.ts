@@ -16,8 +16,12 @@ export interface StatusState {
   model: string;
   thinking: string;
   tokens: number;
+  /** Of `tokens`, the ones read from the provider's prompt cache. */
+  cachedTokens?: number;
   cost: number | null;
   jobsUp: number;
+  /** How full the context window is: "41% of 200k", coloured as it nears the compaction threshold. */
+  context?: { percent: number; window: number; compactAt: number };
   retry?: string;
   error?: string;
   /** A short-lived message ("press Ctrl+C again to quit"). */
@@ -27,6 +31,8 @@ export interface StatusState {
   session?: string;
   /** The current model's provider has no key or server: nothing can be sent. */
   unconfigured?: boolean;
+  /** Set while part of the conversation could not be written to the session file. */
+  sessionProblem?: string;
   helpKey: string;
 }
 
@@ -43,6 +49,14 @@ const QUESTION = attr({ bg: Color.yellow, fg: Color.black });
 interface Item {
   spans: Span[];
   priority: number;
+}
+
+/** Green while there is room, yellow past half of the compaction threshold, red from it on. */
+function contextMeter(context: NonNullable<StatusState["context"]>): Span {
+  const percent = Math.round(context.percent);
+  const colour = context.percent >= context.compactAt ? Color.red : context.percent >= context.compactAt / 2 ? Color.yellow : Color.green;
+  const window = formatTokens(context.window).replace(/\.0([kM])$/, "$1");
+  return { text: `${percent}% of ${window}`, attr: attr({ bg: Color.black, fg: colour }) };
 }
 
 export class StatusBar extends PaneBox {
@@ -69,11 +83,14 @@ export class StatusBar extends PaneBox {
     if (s.transient) items.push({ spans: [{ text: s.transient, attr: WARN }], priority: 9 });
     if (s.error) items.push({ spans: [{ text: ` ✗ ${sanitizeText(s.error).replace(/\s+/g, " ")} `, attr: ERROR }], priority: 8 });
     if (s.retry) items.push({ spans: [{ text: s.retry, attr: WARN }], priority: 8 });
+    if (s.sessionProblem) items.push({ spans: [{ text: ` ✗ ${s.sessionProblem} `, attr: ERROR }], priority: 9 });
     if (s.model) {
       const thinking = s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
       items.push({ spans: [{ text: `${s.model}${thinking}`, attr: BAR }], priority: 7 });
     }
-    items.push({ spans: [{ text: `${formatTokens(s.tokens)} tok · ${formatCost(s.cost)}`, attr: BAR }], priority: 6 });
+    if (s.context) items.push({ spans: [contextMeter(s.context)], priority: 6.5 });
+    const cached = s.cachedTokens ? ` (${formatTokens(s.cachedTokens)} cached)` : "";
+    items.push({ spans: [{ text: `${formatTokens(s.tokens)} tok${cached} · ${formatCost(s.cost)}`, attr: BAR }], priority: 6 });
     if (s.jobsUp > 0) items.push({ spans: [{ text: `${s.jobsUp} job${s.jobsUp === 1 ? "" : "s"} up`, attr: READY }], priority: 5 });
     if (s.session) items.push({ spans: [{ text: s.session, attr: HINT }], priority: 2 });
     return items;

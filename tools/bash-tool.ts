@@ -7,10 +7,12 @@ import { ToolAbortedError } from "./aborted.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { OutputSpool, type SpooledOutput } from "./output-spool.js";
 import { groupAlive } from "./process-group.js";
+import { adoptedResult, yieldWindow, type BashCallAdopter, type YieldReason } from "./bash-yield.js";
 import { resolveShell } from "./shell.js";
-import { runShellCommand, type ShellRunResult } from "./shell-process.js";
+import { startShellCommand, type ShellRunResult } from "./shell-process.js";
 import type { AgentTool } from "./tool.js";
 import type { ToolSettings } from "./tool-settings.js";
+import type { ChildMarker } from "./process/process-guard.js";
 
 export const bashToolSchema = Type.Object({
   command: Type.String({ minLength: 1, description: "The command line to run, as you would type it in a shell." }),
@@ -20,6 +22,8 @@ export const bashToolSchema = Type.Object({
 });
 
 export type BashToolParams = Static<typeof bashToolSchema>;
+
+export type { BashCallAdopter } from "./bash-yield.js";
 
 export interface BashToolDetails {
   command: string;
@@ -34,6 +38,8 @@ export interface BashToolDetails {
   fullOutputPath?: string;
   timedOut: boolean;
   aborted: boolean;
+  /** The job the command became when it outlived the call's wait (it runs on). */
+  jobId?: string;
 }
 
 export interface BashToolOptions extends Partial<ToolSettings> {
@@ -46,18 +52,43 @@ export interface BashToolOptions extends Partial<ToolSettings> {
    * background (`server &`), so whoever owns cleanup ends them when pitwall stops.
    */
   onBackgroundLeft?: (pgid: number) => void;
+  /** Marks each command's environment and tracks its group (see ProcessGuard). */
+  marker?: ChildMarker;
+  /** Replaced by [redacted] in the full-output file (the provider keys). */
+  secrets?: readonly string[];
+  /**
+   * Takes over a call still running when its wait ends or a steer arrives, as a background job.
+   * Without one, a call runs until the command exits (or its timeout).
+   */
+  adopter?: BashCallAdopter;
 }
 
-function describe(maxChars: number): string {
+/** bash's options beyond the settings every tool shares (env, output cap). */
+export type BashOwnOptions = Omit<BashToolOptions, keyof ToolSettings>;
+
+function describe(maxChars: number, yieldMs: number | undefined): string {
+  const long =
+    yieldMs === undefined
+      ? [
+          "No timeout by default; pass `timeout` (seconds) to bound a command. A timeout or abort kills the command's",
+          "whole process group. A non-zero exit code makes the call an error; the code ends the result.",
+          "For servers, watchers and anything long-running use bash_stream instead; processes put in the background",
+          "with & keep running, but their later output is not captured.",
+        ]
+      : [
+          `A command still running after ${Math.round(yieldMs / 1000)} s, or when the person sends a message, is not stopped: it becomes a background`,
+          "job and the result gives its id with the output so far; follow it with poll_process, stop it with kill_process.",
+          "Pass `timeout` (seconds) to bound a command: on expiry it is killed with its whole process group, job or not.",
+          "An abort kills a command that has not become a job. A non-zero exit code makes the call an error; the code ends the result.",
+          "For servers, watchers and anything you want to type into, bash_stream is the better start (readyPattern, a terminal).",
+        ];
   return [
     "Run a shell command in the working directory with the user's shell (`$SHELL -c`) and wait for it to finish.",
     "stdout and stderr come back combined, in the order they were written. stdin is closed: nothing interactive.",
     `Output is capped at ${maxChars.toLocaleString("en-US").replace(/,/g, " ")} characters: the head and tail are kept,`,
-    "the omitted amount is stated, and the full output is saved to a temp file whose path the result gives.",
-    "No timeout by default; pass `timeout` (seconds) to bound a command. A timeout or abort kills the command's",
-    "whole process group. A non-zero exit code makes the call an error; the code ends the result.",
-    "For servers, watchers and anything long-running use bash_stream instead; processes put in the background",
-    "with & keep running, but their later output is not captured.",
+    "the omitted amount is stated, and the full output is saved to a temp file whose path the result gives",
+    "(its first and last 4 MB when longer; the file is deleted when pitwall exits).",
+    ...long,
   ].join(" ");
 }
 
@@ -104,22 +135,24 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
   return {
     name: "bash",
     label: "Run Command",
-    description: describe(maxChars),
+    description: describe(maxChars, options.adopter?.yieldMs()),
     parameters: bashToolSchema,
-    async execute(_toolCallId, params, signal, onUpdate) {
+    async execute(toolCallId, params, signal, onUpdate, context) {
       if (signal.aborted) throw new ToolAbortedError("The command was aborted before it started.");
       await checkWorkingDirectory(cwd);
-      const spool = new OutputSpool(maxChars, "pitwall-bash-");
+      const spool = new OutputSpool(maxChars, { filePrefix: "bash-", ...(options.secrets ? { secrets: options.secrets } : {}) });
+      const timeoutMs = params.timeout === undefined ? undefined : params.timeout * 1000;
       let run: ShellRunResult;
       try {
-        run = await runShellCommand({
+        const shellRun = startShellCommand({
           shell: options.shell ?? resolveShell(options.env),
           command: params.command,
           cwd,
           env: options.env,
           signal,
-          timeoutMs: params.timeout === undefined ? undefined : params.timeout * 1000,
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           killGraceMs: options.killGraceMs,
+          marker: options.marker,
           onChunk: (chunk) => {
             spool.write(chunk);
             // This runs inside a pipe's data handler, where a throw would crash the process: a
@@ -131,6 +164,17 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
             }
           },
         });
+        const adopter = options.adopter;
+        if (adopter) {
+          const yielded = yieldWindow(adopter.yieldMs(), context.yieldSignal);
+          const outcome = await Promise.race([shellRun.result, yielded.reason]);
+          yielded.cancel();
+          const running = typeof outcome === "string" ? shellRun.handOff() : undefined;
+          if (running) return adoptedResult({ adopter, running, why: outcome as YieldReason, toolCallId, params, cwd, spool, timeoutMs, summary: truncationNote });
+          run = typeof outcome === "string" ? await shellRun.result : outcome;
+        } else {
+          run = await shellRun.result;
+        }
       } catch (error) {
         spool.dispose();
         throw error;

@@ -11,11 +11,16 @@ export function looksBinary(bytes: Uint8Array): boolean {
 
 /** Reads at most the first 8 KiB of `path` and looks for a NUL byte. */
 export async function isBinaryFile(path: string): Promise<boolean> {
+  return looksBinary(await readFileHead(path, BINARY_SNIFF_BYTES));
+}
+
+/** The first `size` bytes of a file (fewer when it is shorter). */
+export async function readFileHead(path: string, size: number): Promise<Buffer> {
   const handle = await open(path, "r");
   try {
-    const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
-    return looksBinary(buffer.subarray(0, bytesRead));
+    const buffer = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, 0);
+    return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }

@@ -1,6 +1,7 @@
 // The `grep` tool: lines matching a regular expression across files, as `path:line: text`, for
-// searching a project without a shell (it is part of the read-only tool set). Skips .git,
-// node_modules and binary files; stops at a match limit and says what to call next.
+// searching a project without a shell (it is part of the read-only tool set). Leaves out what git
+// ignores (search-scope.ts), .git, node_modules and binary files; stops at a match limit and says what
+// to call next.
 import { readFile, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
@@ -8,9 +9,10 @@ import { throwIfAborted, ToolAbortedError } from "./aborted.js";
 import { looksBinary } from "./binary-file.js";
 import { capOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { displayPath } from "./resolve-path.js";
-import { anyDepth, listFiles, resolveSearchRoot } from "./search-scope.js";
+import { anyDepth, ignoredNote, listFiles, resolveSearchRoot } from "./search-scope.js";
 import type { AgentTool } from "./tool.js";
 import type { ToolSettings } from "./tool-settings.js";
+import { compileSearchPattern, type LineMatcher } from "./search-pattern.js";
 
 export const GREP_DEFAULT_LIMIT = 100;
 export const GREP_MAX_LIMIT = 1000;
@@ -19,13 +21,16 @@ export const GREP_MAX_LINE_CHARS = 300;
 export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 export const grepToolSchema = Type.Object({
-  pattern: Type.String({ minLength: 1, description: "JavaScript regular expression (or plain text with literal: true)." }),
+  pattern: Type.String({ minLength: 1, description: "Regular expression in RE2 syntax (JavaScript's without lookaround and backreferences), or plain text with literal: true." }),
   path: Type.Optional(Type.String({ description: "File or folder to search, relative to the working directory. Default: it." })),
   glob: Type.Optional(Type.String({ description: 'Only files matching this glob, e.g. "*.ts" (any depth) or "src/**/*.tsx".' })),
   ignore_case: Type.Optional(Type.Boolean({ description: "Match case-insensitively." })),
   literal: Type.Optional(Type.Boolean({ description: "Treat pattern as plain text, not a regular expression." })),
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: GREP_MAX_LIMIT, description: `Most matching lines to return (default ${GREP_DEFAULT_LIMIT}).` }),
+  ),
+  include_ignored: Type.Optional(
+    Type.Boolean({ description: "Also search what .gitignore, .ignore and git's excludes leave out, and node_modules." }),
   ),
 });
 
@@ -41,21 +46,22 @@ export interface GrepToolDetails {
 }
 
 const description = [
-  "Search file contents for a regular expression (JavaScript syntax); results are `path:line: text`,",
+  "Search file contents for a regular expression (RE2 syntax: JavaScript's without lookaround and backreferences;",
+  "matching takes linear time); results are `path:line: text`,",
   "files in sorted order. `glob` narrows which files are searched; a glob without a slash matches names",
-  "at any depth. .git, node_modules and binary files are skipped, as are files over 10 MB.",
+  "at any depth. Files ignored by .gitignore, .ignore or git's excludes are not searched (include_ignored: true",
+  "searches them), nor are node_modules and .git unless path or glob names them, binary files and files over 10 MB.",
   `At most ${GREP_DEFAULT_LIMIT} matching lines by default (limit up to ${GREP_MAX_LIMIT}); lines longer than`,
   `${GREP_MAX_LINE_CHARS} characters are cut. When the limit is reached the result says what to call next.`,
 ].join(" ");
 
-function compile(params: GrepToolParams): RegExp {
-  const source = params.literal ? params.pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") : params.pattern;
-  try {
-    return new RegExp(source, params.ignore_case ? "i" : "");
-  } catch (error) {
-    throw new Error(`${(error as Error).message}. Escape the special characters, or pass literal: true to search for the text as written.`);
-  }
+function compile(params: GrepToolParams): LineMatcher {
+  return compileSearchPattern(params.pattern, { ignoreCase: params.ignore_case, literal: params.literal });
 }
+
+/** Matching yields to the event loop this often, so Esc and typing stay live during a long search. */
+const YIELD_EVERY_MS = 15;
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function cut(line: string): string {
   return line.length > GREP_MAX_LINE_CHARS ? `${line.slice(0, GREP_MAX_LINE_CHARS)}… [${line.length} chars]` : line;
@@ -67,6 +73,7 @@ function nextCall(params: GrepToolParams, limit: number): string {
   if (params.glob !== undefined) args.push(`glob=${JSON.stringify(params.glob)}`);
   if (params.ignore_case) args.push("ignore_case=true");
   if (params.literal) args.push("literal=true");
+  if (params.include_ignored) args.push("include_ignored=true");
   args.push(`limit=${limit}`);
   return `grep(${args.join(", ")})`;
 }
@@ -85,10 +92,11 @@ export function createGrepTool(cwd: string, settings: Partial<ToolSettings> = {}
       const root = await resolveSearchRoot(cwd, params.path);
       let files: string[];
       let base: string;
+      let ignored = 0;
       if (root.isDirectory) {
         base = root.absolutePath;
         try {
-          files = await listFiles(base, anyDepth(params.glob ?? "*"), signal);
+          ({ files, ignored } = await listFiles(base, anyDepth(params.glob ?? "*"), { signal, includeIgnored: params.include_ignored }));
         } catch (error) {
           if (signal.aborted) throw new ToolAbortedError(abortMessage);
           throw error;
@@ -103,6 +111,7 @@ export function createGrepTool(cwd: string, settings: Partial<ToolSettings> = {}
       let truncated = false;
       let searched = 0;
       let skippedLarge = 0;
+      let sliceStart = performance.now();
       search: for (const file of files) {
         throwIfAborted(signal, abortMessage);
         const absolute = join(base, file);
@@ -122,6 +131,11 @@ export function createGrepTool(cwd: string, settings: Partial<ToolSettings> = {}
         const shown = displayPath(cwd, absolute);
         const lines = bytes.toString("utf8").split(/\r?\n/);
         for (let i = 0; i < lines.length; i++) {
+          if ((i & 255) === 0 && performance.now() - sliceStart > YIELD_EVERY_MS) {
+            await yieldToEventLoop();
+            throwIfAborted(signal, abortMessage);
+            sliceStart = performance.now();
+          }
           const line = lines[i] ?? "";
           if (!regex.test(line)) continue;
           if (found.length === limit) {
@@ -140,7 +154,7 @@ export function createGrepTool(cwd: string, settings: Partial<ToolSettings> = {}
         notes.push(`[Stopped at ${limit} matching lines; there are more. Narrow the pattern, path or glob${raise}]`);
       }
       if (found.length === 0) {
-        return { content: [`No matches for ${params.pattern} in ${root.spokenPath}.`, ...notes].join("\n\n"), details };
+        return { content: [`No matches for ${params.pattern} in ${root.spokenPath}.${ignoredNote(ignored)}`, ...notes].join("\n\n"), details };
       }
       const listing = capOutput(found.join("\n"), maxChars).text;
       return { content: [listing, ...notes].join("\n\n"), details };

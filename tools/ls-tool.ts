@@ -1,8 +1,12 @@
 // The `ls` tool: one folder's entries, sorted, folders marked with a trailing slash. Part of the
-// read-only tool set; long listings are capped with the next step.
+// read-only tool set; entries git ignores are named at the end instead of listed; long listings are
+// capped with the next step.
 import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted } from "./aborted.js";
+import { capHeadBytes, MAX_RESULT_BYTES } from "./output-cap.js";
+import { IgnoreRules } from "./ignore-rules.js";
 import { resolveSearchRoot } from "./search-scope.js";
 import type { AgentTool } from "./tool.js";
 
@@ -14,6 +18,7 @@ export const lsToolSchema = Type.Object({
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: LS_MAX_LIMIT, description: `Most entries to return (default ${LS_DEFAULT_LIMIT}).` }),
   ),
+  include_ignored: Type.Optional(Type.Boolean({ description: "Also list entries that .gitignore, .ignore or git's excludes leave out." })),
 });
 
 export type LsToolParams = Static<typeof lsToolSchema>;
@@ -24,12 +29,18 @@ export interface LsToolDetails {
   totalEntries: number;
   shown: number;
   truncated: boolean;
+  /** Entries left out because ignore rules cover them (named at the end of the result). */
+  ignored: string[];
 }
+
+/** Ignored entries named in the result; past this many, a count. */
+const NAMED_IGNORED = 20;
 
 const description = [
   "List a folder's entries (dot files included), sorted by name; folders end with /, symlinks with @.",
   `At most ${LS_DEFAULT_LIMIT} entries by default (limit up to ${LS_MAX_LIMIT}); when there are more the result`,
-  "says how many and what to call next. Not recursive: use find for that.",
+  "says how many and what to call next. Entries ignored by .gitignore, .ignore or git's excludes are named",
+  "at the end instead (include_ignored: true lists them). Not recursive: use find for that.",
 ].join(" ");
 
 export function createLsTool(cwd: string): AgentTool<typeof lsToolSchema, LsToolDetails> {
@@ -44,10 +55,17 @@ export function createLsTool(cwd: string): AgentTool<typeof lsToolSchema, LsTool
       const root = await resolveSearchRoot(cwd, params.path);
       if (!root.isDirectory) throw new Error(`${root.shownPath} is a file, not a folder. Read it with read.`);
       const entries = await readdir(root.absolutePath, { withFileTypes: true });
+      const rules = params.include_ignored ? undefined : await IgnoreRules.forRoot(root.absolutePath);
       throwIfAborted(signal, abortMessage);
-      const names = entries
-        .map((entry) => entry.name + (entry.isDirectory() ? "/" : entry.isSymbolicLink() ? "@" : ""))
-        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const names: string[] = [];
+      const ignored: string[] = [];
+      for (const entry of entries) {
+        const name = entry.name + (entry.isDirectory() ? "/" : entry.isSymbolicLink() ? "@" : "");
+        if (rules?.ignores(join(root.absolutePath, entry.name), entry.isDirectory())) ignored.push(name);
+        else names.push(name);
+      }
+      names.sort(byName);
+      ignored.sort(byName);
       const limit = params.limit ?? LS_DEFAULT_LIMIT;
       const shown = names.slice(0, limit);
       const details: LsToolDetails = {
@@ -55,13 +73,20 @@ export function createLsTool(cwd: string): AgentTool<typeof lsToolSchema, LsTool
         totalEntries: names.length,
         shown: shown.length,
         truncated: names.length > limit,
+        ignored,
       };
+      const ignoredLine = ignoredSummary(ignored, params.path);
       if (names.length === 0) {
         const folder = root.shownPath === "." ? "The working directory" : root.shownPath;
-        return { content: `${folder} is empty.`, details };
+        return { content: ignored.length === 0 ? `${folder} is empty.` : `${folder} has only ignored entries.\n\n${ignoredLine}`, details };
       }
-      let content = shown.join("\n");
-      if (details.truncated) {
+      const cut = capHeadBytes(shown.join("\n"), MAX_RESULT_BYTES - 300);
+      let content = cut.text;
+      if (cut.truncated) {
+        details.truncated = true;
+        details.shown = cut.shownLines;
+        content += `\n\n[Showing ${cut.shownLines} of ${names.length} entries: one result holds at most ${MAX_RESULT_BYTES / 1024} KB. Use find with a pattern to narrow.]`;
+      } else if (details.truncated) {
         const pathPart = params.path === undefined ? "" : `path=${JSON.stringify(params.path)}, `;
         const next =
           limit < LS_MAX_LIMIT
@@ -69,7 +94,19 @@ export function createLsTool(cwd: string): AgentTool<typeof lsToolSchema, LsTool
             : "Use find with a pattern to narrow.";
         content += `\n\n[Showing ${shown.length} of ${names.length} entries. ${next}]`;
       }
+      if (ignored.length > 0) content += `\n\n${ignoredLine}`;
       return { content, details };
     },
   };
+}
+
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function ignoredSummary(ignored: string[], path: string | undefined): string {
+  const named = ignored.slice(0, NAMED_IGNORED).join(", ");
+  const more = ignored.length > NAMED_IGNORED ? ` and ${ignored.length - NAMED_IGNORED} more` : "";
+  const pathPart = path === undefined ? "" : `path=${JSON.stringify(path)}, `;
+  return `[Ignored by .gitignore, .ignore or git excludes, not listed: ${named}${more}. ls(${pathPart}include_ignored=true) lists them.]`;
 }

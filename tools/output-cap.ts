@@ -1,8 +1,17 @@
 // Caps text shown to the model: keeps the head and the tail, and says how much was left out, so a
-// command that prints a million lines costs the model the same as one that printed a page.
+// command that prints a million lines costs the model the same as one that printed a page. Caps are
+// in characters and, since a character can take four bytes, in bytes too: no result for the model
+// passes 50 KB unless the person raised the character cap above it.
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
 export const HARD_MAX_OUTPUT_CHARS = 150_000;
+/** The byte cap of one tool result, as pi has it. */
+export const MAX_RESULT_BYTES = 50 * 1024;
+
+/** The byte cap that goes with a character cap: 50 KB, or the character cap when the person set it higher. */
+export function byteCapFor(maxChars: number): number {
+  return Math.max(MAX_RESULT_BYTES, maxChars);
+}
 
 export interface CappedOutput {
   text: string;
@@ -53,9 +62,15 @@ export function joinWithOmission(head: string, tail: string, omittedChars: numbe
 
 /**
  * Keeps about 40 % of the budget from the head and 60 % from the tail (the end of a log is where
- * errors are), cutting at line boundaries when one is near, with a marker line in between.
+ * errors are), cutting at line boundaries when one is near, with a marker line in between. The
+ * result is within `maxChars` characters and `maxBytes` bytes of UTF-8.
  */
-export function capOutput(text: string, maxChars: number = DEFAULT_MAX_OUTPUT_CHARS): CappedOutput {
+export function capOutput(text: string, maxChars: number = DEFAULT_MAX_OUTPUT_CHARS, maxBytes: number = byteCapFor(maxChars)): CappedOutput {
+  const byChars = capChars(text, maxChars);
+  return Buffer.byteLength(byChars.text) <= maxBytes ? byChars : capBytes(text, maxBytes);
+}
+
+function capChars(text: string, maxChars: number): CappedOutput {
   const totalChars = text.length;
   if (totalChars <= maxChars) {
     return { text, truncated: false, omittedChars: 0, omittedLines: 0, totalChars };
@@ -73,4 +88,59 @@ export function capOutput(text: string, maxChars: number = DEFAULT_MAX_OUTPUT_CH
     omittedLines,
     totalChars,
   };
+}
+
+/** The marker line's room, so head + marker + tail stays within the cap. */
+const MARKER_BYTES = 80;
+
+/** Moves a byte offset back to the start of the UTF-8 character it falls in. */
+function charStart(buffer: Buffer, offset: number): number {
+  let i = offset;
+  while (i > 0 && (buffer[i]! & 0xc0) === 0x80) i--;
+  return i;
+}
+
+/** Head and tail by bytes, cut at line ends when one is near and never inside a character. */
+export function capBytes(text: string, maxBytes: number): CappedOutput {
+  const buffer = Buffer.from(text, "utf8");
+  if (buffer.length <= maxBytes) return { text, truncated: false, omittedChars: 0, omittedLines: 0, totalChars: text.length };
+  const budgets = headTailBudgets(Math.max(0, maxBytes - MARKER_BYTES));
+  let headEnd = charStart(buffer, budgets.head);
+  const newline = buffer.lastIndexOf(0x0a, headEnd - 1);
+  if (newline > budgets.head * 0.5) headEnd = newline + 1;
+  let tailStart = buffer.length - budgets.tail;
+  while (tailStart < buffer.length && (buffer[tailStart]! & 0xc0) === 0x80) tailStart++;
+  const next = buffer.indexOf(0x0a, tailStart);
+  if (next !== -1 && next < tailStart + budgets.tail * 0.5) tailStart = next + 1;
+  const omitted = buffer.subarray(headEnd, tailStart).toString("utf8");
+  return {
+    text: joinWithOmission(buffer.subarray(0, headEnd).toString("utf8"), buffer.subarray(tailStart).toString("utf8"), omitted.length, countLines(omitted)),
+    truncated: true,
+    omittedChars: omitted.length,
+    omittedLines: countLines(omitted),
+    totalChars: text.length,
+  };
+}
+
+export interface HeadCut {
+  text: string;
+  truncated: boolean;
+  /** Whole lines kept from the start. */
+  shownLines: number;
+  totalLines: number;
+}
+
+/** Whole lines from the start while they fit `maxBytes` (for listings, where the order matters). */
+export function capHeadBytes(text: string, maxBytes: number): HeadCut {
+  const lines = text.split("\n");
+  if (Buffer.byteLength(text) <= maxBytes) return { text, truncated: false, shownLines: lines.length, totalLines: lines.length };
+  let used = 0;
+  let shown = 0;
+  while (shown < lines.length) {
+    const bytes = Buffer.byteLength(lines[shown]!) + 1;
+    if (used + bytes > maxBytes) break;
+    used += bytes;
+    shown++;
+  }
+  return { text: lines.slice(0, shown).join("\n"), truncated: true, shownLines: shown, totalLines: lines.length };
 }

@@ -1,11 +1,24 @@
 // Collects a command's output for the model with bounded memory. Up to the cap everything stays in
-// memory; past it the whole output goes to a temp file (written as it arrives) and only the head
-// and a rolling tail stay in memory, enough to build the same head+tail view `capOutput` gives.
-import { closeSync, openSync, writeSync } from "node:fs";
+// memory; past it the output goes to a temp file in the process's temp folder (written as it
+// arrives, bounded to about 8 MB, provider keys redacted) and only the head and a rolling tail stay
+// in memory, enough to build the same head+tail view `capOutput` gives.
 import { randomBytes } from "node:crypto";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { capOutput, headCutIndex, headTailBudgets, joinWithOmission, tailCutIndex } from "./output-cap.js";
+import { BoundedOutputFile, DEFAULT_OUTPUT_FILE_MAX_CHARS } from "./output-file.js";
+import { processTempFolder } from "./process/temp-folder.js";
+import { Redactor } from "./redactor.js";
+
+export interface OutputSpoolOptions {
+  /** Where the full-output file goes: this process's temp folder by default. */
+  dir?: string;
+  /** Start of the file's name. */
+  filePrefix?: string;
+  /** Replaced by [redacted] in the file (the provider keys). */
+  secrets?: readonly string[];
+  /** The file keeps its first and last halves of this many characters. */
+  fileMaxChars?: number;
+}
 
 export interface SpooledOutput {
   /** What the model reads: all of it, or head + omission marker + tail. */
@@ -36,14 +49,16 @@ export class OutputSpool {
   private tail = "";
   private totalChars = 0;
   private totalNewlines = 0;
-  private fd: number | undefined;
-  private path: string | undefined;
+  private file: BoundedOutputFile | undefined;
   private fileError: string | undefined;
+  private readonly redactor: Redactor;
 
   constructor(
     private readonly maxChars: number,
-    private readonly filePrefix = "pitwall-output-",
-  ) {}
+    private readonly options: OutputSpoolOptions = {},
+  ) {
+    this.redactor = new Redactor(options.secrets);
+  }
 
   write(chunk: string): void {
     if (chunk.length === 0) return;
@@ -59,6 +74,21 @@ export class OutputSpool {
     this.tail += chunk;
     // Trim now and then rather than on every chunk: keeps at least `maxChars` of tail.
     if (this.tail.length > 2 * this.maxChars) this.tail = this.tail.slice(-this.maxChars);
+  }
+
+  /**
+   * What is in memory of the output so far, for a job that takes the command over: all of it, or
+   * the head and the latest tail with a line naming the file that has the rest.
+   */
+  textSoFar(): string {
+    if (!this.spilled) return this.pending.join("");
+    // The head and the tail overlap while the output is shorter than both together.
+    const tailLength = Math.min(this.tail.length, this.totalChars - this.head.length);
+    const tail = this.tail.slice(this.tail.length - tailLength);
+    const omitted = this.totalChars - this.head.length - tailLength;
+    if (omitted === 0) return this.head + tail;
+    const where = this.file !== undefined && this.fileError === undefined ? `; see ${this.file.path}` : "";
+    return `${this.head}\n[... ${omitted} characters not kept here${where} ...]\n${tail}`;
   }
 
   /** Closes the temp file and returns the view for the model. Call once, after the last write. */
@@ -84,7 +114,7 @@ export class OutputSpool {
       omittedChars,
       omittedLines,
       firstOmittedLine: headNewlines + 1,
-      ...(this.path !== undefined && this.fileError === undefined ? { fullOutputPath: this.path } : {}),
+      ...(this.file !== undefined && this.fileError === undefined ? { fullOutputPath: this.file.path } : {}),
       ...(this.fileError !== undefined ? { fullOutputError: this.fileError } : {}),
     };
   }
@@ -102,8 +132,10 @@ export class OutputSpool {
     this.head = all.slice(0, this.maxChars);
     this.tail = all.slice(-this.maxChars);
     try {
-      this.path = join(tmpdir(), `${this.filePrefix}${Date.now()}-${randomBytes(4).toString("hex")}.log`);
-      this.fd = openSync(this.path, "w", 0o600);
+      const dir = this.options.dir ?? processTempFolder();
+      const name = `${this.options.filePrefix ?? "output-"}${Date.now()}-${randomBytes(4).toString("hex")}.log`;
+      this.file = new BoundedOutputFile(join(dir, name), this.options.fileMaxChars ?? DEFAULT_OUTPUT_FILE_MAX_CHARS);
+      this.fileError = this.file.error;
     } catch (error) {
       this.fileError = (error as Error).message;
       return;
@@ -112,22 +144,15 @@ export class OutputSpool {
   }
 
   private writeToFile(text: string): void {
-    if (this.fd === undefined) return;
-    try {
-      writeSync(this.fd, text);
-    } catch (error) {
-      this.fileError = (error as Error).message;
-      this.closeFile();
-    }
+    if (this.file === undefined || this.fileError !== undefined) return;
+    this.file.write(this.redactor.push(text));
+    this.fileError = this.file.error;
   }
 
   private closeFile(): void {
-    if (this.fd === undefined) return;
-    try {
-      closeSync(this.fd);
-    } catch {
-      // Closing a temp file we wrote can only fail if it is already closed.
-    }
-    this.fd = undefined;
+    if (this.file === undefined || this.fileError !== undefined) return;
+    this.file.write(this.redactor.flush());
+    this.file.close();
+    this.fileError = this.file.error;
   }
 }

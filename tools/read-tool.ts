@@ -1,15 +1,22 @@
 // The `read` tool: a text file as `cat -n` numbered lines, paged by `offset`/`limit`, so the model
-// can quote exact line numbers and never swallows a huge file in one call.
+// can quote exact line numbers and never swallows a huge file in one call. An image file (PNG,
+// JPEG, GIF, WebP, known by its first bytes) comes back as the image, scaled to the model's limits.
 import { stat } from "node:fs/promises";
+import { basename } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted, ToolAbortedError } from "./aborted.js";
 import { isBinaryFile } from "./binary-file.js";
+import type { ImageMimeType } from "./images/image-content.js";
+import { describeImageForModel, IMAGE_LIMITS, imageTypeOfFile, loadImageFile } from "./images/image-prepare.js";
 import { scanLines } from "./line-scanner.js";
+import { MAX_RESULT_BYTES } from "./output-cap.js";
 import { displayPath, resolvePath } from "./resolve-path.js";
 import type { AgentTool } from "./tool.js";
 
 export const READ_MAX_LINES = 5000;
 export const READ_MAX_LINE_CHARS = 2000;
+/** One result holds at most this many bytes of numbered lines, however short the lines. */
+export const READ_MAX_BYTES = MAX_RESULT_BYTES;
 
 export const readToolSchema = Type.Object({
   file_path: Type.String({ description: "Path of the file, absolute or relative to the working directory." }),
@@ -36,15 +43,21 @@ export interface ReadToolDetails {
   offset: number;
   /** True when the file goes on past the last line shown. */
   truncated: boolean;
+  /** True when the 50 KB cap, not the line limit, ended the result. */
+  cutByBytes?: boolean;
+  /** Set when the file was an image, sent as one (no lines then). */
+  image?: { width: number; height: number; originalWidth: number; originalHeight: number; mimeType: ImageMimeType; bytes: number };
 }
 
 const description = [
   "Read a text file. Lines come numbered like `cat -n` (line number, tab, text).",
-  `At most ${READ_MAX_LINES} lines per call: use \`offset\` (1-based) and \`limit\` to page.`,
+  `At most ${READ_MAX_LINES} lines and ${READ_MAX_BYTES / 1024} KB per call: use \`offset\` (1-based) and \`limit\` to page.`,
   "When the file goes on past what was shown, the first line of the result says how many lines it",
   "has and gives the exact next call.",
   `Lines longer than ${READ_MAX_LINE_CHARS} characters are cut, with a marker giving their full length.`,
-  "Binary files are refused; inspect them through bash (file, xxd).",
+  `PNG, JPEG, GIF and WebP files come back as the image itself (scaled to at most ${IMAGE_LIMITS.maxSide} px on the`,
+  "longest side, the original size given in the text); other binary files are refused: inspect them",
+  "through bash (file, xxd).",
 ].join(" ");
 
 function formatLine(number: number, text: string, length: number): string {
@@ -85,6 +98,20 @@ export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, Re
       const abortMessage = `Reading ${shownPath} was aborted.`;
       throwIfAborted(signal, abortMessage);
       await statOrExplain(absolutePath, shownPath);
+      if (await imageTypeOfFile(absolutePath)) {
+        const prepared = await loadImageFile(absolutePath, basename(absolutePath));
+        throwIfAborted(signal, abortMessage);
+        const { image, original } = prepared;
+        const details: ReadToolDetails = {
+          path: absolutePath,
+          totalLines: 0,
+          linesRead: 0,
+          offset: 1,
+          truncated: false,
+          image: { width: image.width, height: image.height, originalWidth: original.width, originalHeight: original.height, mimeType: image.mimeType, bytes: original.bytes },
+        };
+        return { content: describeImageForModel(prepared, shownPath), images: [image], details };
+      }
       if (await isBinaryFile(absolutePath)) {
         throw new Error(
           `Cannot read binary file '${shownPath}'. Use bash to inspect it: file ${shownPath}, or xxd ${shownPath} | head`,
@@ -94,13 +121,23 @@ export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, Re
       const limit = Math.min(params.limit ?? READ_MAX_LINES, READ_MAX_LINES);
       const last = offset + limit - 1;
       const shown: string[] = [];
+      let shownBytes = 0;
+      let cutByBytes = false;
       let totalLines: number;
       try {
         totalLines = await scanLines(
           absolutePath,
           READ_MAX_LINE_CHARS,
           (line) => {
-            if (line.number >= offset && line.number <= last) shown.push(formatLine(line.number, line.text, line.length));
+            if (line.number < offset || line.number > last || cutByBytes) return;
+            const text = formatLine(line.number, line.text, line.length);
+            const bytes = Buffer.byteLength(text) + 1;
+            if (shownBytes + bytes > READ_MAX_BYTES) {
+              cutByBytes = true;
+              return;
+            }
+            shownBytes += bytes;
+            shown.push(text);
           },
           signal,
         );
@@ -114,6 +151,7 @@ export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, Re
         linesRead: shown.length,
         offset,
         truncated: false,
+        cutByBytes,
       };
       if (totalLines === 0) {
         if (offset > 1) throw new Error(`Offset ${offset} is past the end of ${shownPath}: the file is empty.`);
@@ -130,7 +168,8 @@ export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, Re
         details.truncated = true;
         const limitPart = params.limit === undefined ? "" : `, limit=${params.limit}`;
         const next = `read(file_path=${JSON.stringify(shownPath)}, offset=${lastShown + 1}${limitPart})`;
-        content = `[Showing lines ${offset}-${lastShown} of ${totalLines}. Next: ${next}]\n${content}`;
+        const why = cutByBytes ? ` (one result holds at most ${READ_MAX_BYTES / 1024} KB)` : "";
+        content = `[Showing lines ${offset}-${lastShown} of ${totalLines}${why}. Next: ${next}]\n${content}`;
       }
       return { content, details, file: { kind: "read", path: absolutePath } };
     },

@@ -1,10 +1,13 @@
-// Runs one shell command to completion for the bash tool: its own process group, stdin closed,
-// stdout and stderr decoded and handed over in arrival order, timeout and abort ending the whole
-// group. It returns when the shell exits, even if a backgrounded grandchild still holds the pipes.
-import { spawn } from "node:child_process";
+// Runs one shell command for the bash tool and the person's `!command`: its own process group, stdin
+// closed, stdout and stderr decoded and handed over in arrival order, timeout and abort ending the
+// whole group. It returns when the shell exits, even if a backgrounded grandchild still holds the
+// pipes. While it runs, the process can be handed off (to the job registry, when a bash call outlives
+// its wait): this module then stops watching it and kills nothing.
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
-import { StringDecoder } from "node:string_decoder";
-import { DEFAULT_KILL_GRACE_MS, terminateGroup } from "./process-group.js";
+import { DEFAULT_KILL_GRACE_MS, groupAlive, terminateGroup } from "./process-group.js";
+import { launchShell } from "./process/child-launch.js";
+import type { ChildMarker } from "./process/process-guard.js";
 
 export interface ShellRunOptions {
   shell: string;
@@ -20,6 +23,8 @@ export interface ShellRunOptions {
   killGraceMs?: number;
   /** After the shell exits, how long the pipes may stay quiet before we stop reading them. */
   drainIdleMs?: number;
+  /** Marks the command's environment and tracks its group while it runs (see ProcessGuard). */
+  marker?: ChildMarker;
 }
 
 export interface ShellRunResult {
@@ -32,6 +37,25 @@ export interface ShellRunResult {
   durationMs: number;
 }
 
+/** A command still running, handed over: its streams deliver strings (UTF-8 decoded) from now on. */
+export interface RunningShell {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  pid: number;
+  startedAt: number;
+  /** The environment it was started with (marker included). */
+  env: Record<string, string>;
+}
+
+export interface ShellRun {
+  /** Settles when the shell has exited and its output was read; never after a hand-off. */
+  readonly result: Promise<ShellRunResult>;
+  /**
+   * Stops watching the process (no more chunks, no timeout, no abort) and returns it, still running,
+   * for someone else to own. Undefined when it has already exited: `result` then settles as usual.
+   */
+  handOff(): RunningShell | undefined;
+}
+
 export const DEFAULT_DRAIN_IDLE_MS = 200;
 /** However chatty a leftover grandchild is, we stop reading this long after the shell exited. */
 const MAX_DRAIN_MS = 3_000;
@@ -41,36 +65,41 @@ const MAX_TIMER_MS = 2_147_483_647;
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResult> {
+  return startShellCommand(options).result;
+}
+
+export function startShellCommand(options: ShellRunOptions): ShellRun {
   const startedAt = Date.now();
-  const child = spawn(options.shell, ["-c", options.command], {
-    cwd: options.cwd,
-    env: options.env ?? process.env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const { file, args } = launchShell(options.shell, options.command);
+  const env = Object.fromEntries(
+    Object.entries({ ...(options.env ?? process.env), ...options.marker?.env }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  const child = spawn(file, args, { cwd: options.cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const pgid = child.pid;
+  if (pgid !== undefined) options.marker?.trackGroup(pgid);
   const streams: Readable[] = [child.stdout, child.stderr];
   let lastDataAt = Date.now();
+  const onData = (text: string): void => {
+    lastDataAt = Date.now();
+    if (text) options.onChunk(text);
+  };
   for (const stream of streams) {
-    const decoder = new StringDecoder("utf8");
-    stream.on("data", (bytes: Buffer) => {
-      lastDataAt = Date.now();
-      const text = decoder.write(bytes);
-      if (text) options.onChunk(text);
-    });
-    // Flush a multi-byte character cut at the very end.
-    stream.on("end", () => {
-      const rest = decoder.end();
-      if (rest) options.onChunk(rest);
-    });
+    // The stream's own decoder keeps a multi-byte character cut between reads, across a hand-off too.
+    stream.setEncoding("utf8");
+    stream.on("data", onData);
     // After we stop reading, a grandchild's writes may fail; that is its business, not ours.
     stream.on("error", () => undefined);
   }
 
-  return new Promise<ShellRunResult>((resolve, reject) => {
-    let settled = false;
+  let exited = false;
+  let handedOff = false;
+  /** Set once a timeout or abort began ending the group: such a process is not handed on. */
+  let killing: Promise<void> | undefined;
+  let stopWatching = (): void => undefined;
+
+  const result = new Promise<ShellRunResult>((resolve, reject) => {
     let timedOut = false;
     let aborted = false;
-    let killing: Promise<void> | undefined;
     const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
     const kill = (): void => {
       if (killing === undefined && child.pid !== undefined) killing = terminateGroup(child.pid, graceMs);
@@ -87,22 +116,17 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       kill();
     };
     options.signal?.addEventListener("abort", onAbort, { once: true });
-    const stopWatching = (): void => {
-      if (timer !== undefined) clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-    };
 
-    child.once("error", (error) => {
-      if (settled) return;
-      settled = true;
+    const onError = (error: Error): void => {
+      if (exited || handedOff) return;
+      exited = true;
       stopWatching();
       for (const stream of streams) stream.destroy();
       reject(new Error(`Could not start the shell ${options.shell} in ${options.cwd}: ${error.message}`));
-    });
-
-    child.once("exit", (exitCode, signal) => {
-      if (settled) return;
-      settled = true;
+    };
+    const onExit = (exitCode: number | null, signal: NodeJS.Signals | null): void => {
+      if (exited || handedOff) return;
+      exited = true;
       stopWatching();
       void (async () => {
         // Output the shell wrote just before exiting may still be in the pipes: read until both end,
@@ -118,15 +142,31 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
         for (const stream of streams) if (!stream.readableEnded) stream.destroy();
         // A timeout or abort is only done when no process of the group is left.
         if (killing !== undefined) await killing;
-        resolve({
-          pid: child.pid ?? -1,
-          exitCode,
-          signal,
-          timedOut,
-          aborted,
-          durationMs: Date.now() - startedAt,
-        });
+        // A group with processes left in the background stays tracked: its new owner forgets it.
+        if (pgid !== undefined && !groupAlive(pgid)) options.marker?.untrackGroup(pgid);
+        resolve({ pid: child.pid ?? -1, exitCode, signal, timedOut, aborted, durationMs: Date.now() - startedAt });
       })();
-    });
+    };
+    child.once("error", onError);
+    child.once("exit", onExit);
+    stopWatching = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      if (handedOff) {
+        child.off("error", onError);
+        child.off("exit", onExit);
+      }
+    };
   });
+
+  return {
+    result,
+    handOff() {
+      if (exited || handedOff || killing !== undefined || child.pid === undefined) return undefined;
+      handedOff = true;
+      stopWatching();
+      for (const stream of streams) stream.off("data", onData);
+      return { child, pid: child.pid, startedAt, env };
+    },
+  };
 }

@@ -4,6 +4,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { CommandEnd } from "./command-end.js";
 import type { FileTouch } from "./file-touch.js";
+import type { ImageContent } from "./images/image-content.js";
 
 export interface ToolResult<TDetails = unknown> {
   /** What the model reads: short, and when cut it ends with the exact next step to take. */
@@ -16,6 +17,8 @@ export interface ToolResult<TDetails = unknown> {
   file?: FileTouch;
   /** How the command the call ran ended (command-end.ts): the UI shows it under the output. */
   command?: CommandEnd;
+  /** Images for the model (read on an image file), sent after `content`. */
+  images?: ImageContent[];
 }
 
 /** Live output of a running call; each update is appended to the ones before it. */

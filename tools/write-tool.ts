@@ -1,10 +1,8 @@
-// The `write` tool: creates or replaces a whole file, making parent folders as needed. The write is
-// atomic, so an abort or a crash never leaves a half-written file behind.
-import { mkdir, stat } from "node:fs/promises";
-import { dirname } from "node:path";
+// The `write` tool: creates or replaces a whole file, making parent folders as needed. It never
+// leaves a half-written file, and never loses what belongs to the file (links, owner, mode): see
+// replace-file.ts.
 import { Type, type Static } from "@sinclair/typebox";
-import { throwIfAborted } from "./aborted.js";
-import { writeFileAtomic } from "./atomic-write.js";
+import { replaceFile } from "./replace-file.js";
 import { displayPath, resolvePath } from "./resolve-path.js";
 import type { AgentTool } from "./tool.js";
 
@@ -26,23 +24,11 @@ export interface WriteToolDetails {
 
 const description = [
   "Create a file or replace its whole contents. Parent folders are created as needed.",
-  "The write is atomic (temp file, then rename): the file is never left half-written.",
+  "The write is atomic (temp file, then rename) so the file is never left half-written; a file with other",
+  "hard links or another owner is rewritten in place instead, so links, owner, group and mode are kept.",
+  "A symlink is written through to its target. FIFOs, devices, sockets and folders are refused.",
   "To change part of an existing file, prefer edit.",
 ].join(" ");
-
-/** Whether a file already exists at `absolutePath`; a folder there is an error worth explaining. */
-async function existsAsFile(absolutePath: string, shownPath: string): Promise<boolean> {
-  try {
-    const info = await stat(absolutePath);
-    if (info.isDirectory()) {
-      throw new Error(`${shownPath} is a directory; give the path of a file inside it.`);
-    }
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw error;
-  }
-}
 
 export function createWriteTool(cwd: string): AgentTool<typeof writeToolSchema, WriteToolDetails> {
   return {
@@ -53,18 +39,14 @@ export function createWriteTool(cwd: string): AgentTool<typeof writeToolSchema, 
     async execute(_toolCallId, params, signal) {
       const absolutePath = resolvePath(cwd, params.file_path);
       const shownPath = displayPath(cwd, absolutePath);
-      const abortMessage = `Writing ${shownPath} was aborted; the file was not changed.`;
-      throwIfAborted(signal, abortMessage);
-      const isNew = !(await existsAsFile(absolutePath, shownPath));
-      await mkdir(dirname(absolutePath), { recursive: true });
       const bytes = Buffer.from(params.content, "utf8");
-      await writeFileAtomic(absolutePath, bytes, { signal });
+      const { created } = await replaceFile(absolutePath, bytes, { signal, shownPath, makeParents: true });
       const size = bytes.length;
-      const verb = isNew ? "Created" : "Overwrote";
+      const verb = created ? "Created" : "Overwrote";
       return {
         content: `${verb} ${shownPath} (${size} bytes)`,
-        details: { path: absolutePath, isNew, size },
-        file: { kind: "write", path: absolutePath, created: isNew, bytes: size },
+        details: { path: absolutePath, isNew: created, size },
+        file: { kind: "write", path: absolutePath, created, bytes: size },
       };
     },
   };

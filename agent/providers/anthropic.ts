@@ -3,16 +3,19 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type {
   ContentBlockParam,
+  ImageBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
   RawMessageStreamEvent,
   ThinkingConfigParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { Message, ThinkingLevel } from "../messages.js";
+import type { ImageContent, Message, ThinkingLevel } from "../messages.js";
 import type { ModelInfo } from "../models.js";
 import { toProviderError, type FailureContext } from "./errors.js";
+import { resultText, withoutImagesFor } from "./image-input.js";
 import { streamInto, type MessageBuilder } from "./message-builder.js";
+import { DEFAULT_STREAM_TIMEOUTS, PATIENT_MS, stallGuardedFetch } from "./stall-guard.js";
 import type { AssistantStream, Provider, ProviderConnection, ProviderRequest } from "./provider.js";
 import { repairTranscript, safeToolCallId } from "./transcript.js";
 
@@ -23,13 +26,18 @@ const THINKING_BUDGETS: Record<Exclude<ThinkingLevel, "off">, number> = {
   high: 32_000,
 };
 const DEFAULT_MAX_TOKENS = 16_384;
+/** The API honours at most four cache breakpoints per request. */
+const MAX_CACHE_BREAKPOINTS = 4;
 
 export function createAnthropicProvider(connection: ProviderConnection): Provider {
+  const timeouts = connection.timeouts ?? DEFAULT_STREAM_TIMEOUTS;
   const client = new Anthropic({
     apiKey: connection.apiKey ?? "",
     baseURL: connection.baseUrl,
     maxRetries: 0, // the agent loop retries, so each attempt is visible as a retry event
-    timeout: 10 * 60 * 1000,
+    // Stalls are caught by the guarded fetch; the SDK's own timer is only a backstop.
+    timeout: Math.max(PATIENT_MS, timeouts.headerMs + 1_000),
+    fetch: stallGuardedFetch(timeouts),
   });
   const failure = (model: string): FailureContext => ({
     label: "Anthropic",
@@ -103,11 +111,15 @@ export function buildParams(request: ProviderRequest): MessageCreateParamsStream
     description: t.description,
     input_schema: t.parameters as unknown as Tool["input_schema"],
   }));
-  const messages = toAnthropicMessages(request.messages, model.id);
-  markCacheBreakpoint(messages);
+  // Tools come first in the cached prefix: a breakpoint on the last one keeps them cached even
+  // when the system prompt changes (AGENTS.md edited).
+  const lastTool = tools[tools.length - 1];
+  if (lastTool) lastTool.cache_control = { type: "ephemeral" };
+  const messages = toAnthropicMessages(withoutImagesFor(model, request.messages), model.id);
+  markCacheBreakpoints(messages, MAX_CACHE_BREAKPOINTS - (lastTool ? 1 : 0) - (request.systemPrompt ? 1 : 0));
   return {
     model: model.id,
-    max_tokens: thinking.maxTokens,
+    max_tokens: request.maxOutputTokens !== undefined ? Math.min(request.maxOutputTokens, thinking.maxTokens) : thinking.maxTokens,
     stream: true,
     system: request.systemPrompt ? [{ type: "text", text: request.systemPrompt, cache_control: { type: "ephemeral" } }] : undefined,
     messages,
@@ -150,9 +162,13 @@ export function toAnthropicMessages(messages: Message[], modelId: string): Messa
   };
   for (const m of repairTranscript(messages)) {
     if (m.role === "user") {
+      // Images before the text, as Anthropic recommends.
+      for (const image of m.images ?? []) pushUser(imageBlock(image));
       pushUser({ type: "text", text: m.content || "(empty message)" });
     } else if (m.role === "toolResult") {
-      pushUser({ type: "tool_result", tool_use_id: safeToolCallId(m.toolCallId), content: m.content || "(no output)", is_error: m.isError });
+      const text = resultText(m);
+      const content = m.images?.length ? [{ type: "text" as const, text }, ...m.images.map(imageBlock)] : text;
+      pushUser({ type: "tool_result", tool_use_id: safeToolCallId(m.toolCallId), content, is_error: m.isError });
     } else {
       const content: ContentBlockParam[] = [];
       for (const block of m.content) {
@@ -174,10 +190,25 @@ export function toAnthropicMessages(messages: Message[], modelId: string): Messa
   return out;
 }
 
-/** Caches the conversation prefix: the last user block is a cache breakpoint. */
-function markCacheBreakpoint(messages: MessageParam[]): void {
-  const last = messages[messages.length - 1];
-  if (last?.role !== "user" || !Array.isArray(last.content)) return;
-  const block = last.content[last.content.length - 1];
-  if (block && (block.type === "text" || block.type === "tool_result")) block.cache_control = { type: "ephemeral" };
+function imageBlock(image: ImageContent): ImageBlockParam {
+  return { type: "image", source: { type: "base64", media_type: image.mimeType, data: image.data } };
+}
+
+/**
+ * Caches the conversation prefix: the last block of the newest user turn, and of the turn before
+ * it. The second one matters when a turn added many blocks (a batch of tool calls): the cache is
+ * looked up only a limited number of blocks back from each breakpoint, so the previous request's
+ * breakpoint is repeated where it was.
+ */
+function markCacheBreakpoints(messages: MessageParam[], available: number): void {
+  let marked = 0;
+  for (let i = messages.length - 1; i >= 0 && marked < Math.min(2, available); i--) {
+    const message = messages[i]!;
+    if (message.role !== "user" || !Array.isArray(message.content)) continue;
+    const block = message.content[message.content.length - 1];
+    if (block && (block.type === "text" || block.type === "tool_result" || block.type === "image")) {
+      block.cache_control = { type: "ephemeral" };
+      marked++;
+    }
+  }
 }

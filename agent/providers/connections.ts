@@ -1,7 +1,9 @@
 // Where each provider is reached and with which key: flags beat the environment. Providers are
 // created lazily on first use, so importing the agent does not load either SDK.
-import type { ModelInfo, ProviderName } from "../models.js";
+import type { ModelInfo, OpenAIApi, ProviderName } from "../models.js";
+import { openaiApiFor } from "./openai-api.js";
 import { ProviderError, type Provider, type ProviderConnection } from "./provider.js";
+import { streamTimeoutsFromEnv } from "./stall-guard.js";
 
 export type Connections = Record<ProviderName, ProviderConnection>;
 
@@ -9,25 +11,32 @@ export interface ConnectionFlags {
   provider?: ProviderName;
   apiKey?: string;
   baseUrl?: string;
+  /** `--api`: the OpenAI API to use whatever the model (OpenAI only). */
+  api?: OpenAIApi;
 }
 
-/** `--api-key` / `--base-url` apply to the chosen provider; otherwise the environment's variables. */
+/**
+ * `--api-key` / `--base-url` apply to the chosen provider; otherwise the environment's variables.
+ * Stall timeouts come from PITWALL_HEADER_TIMEOUT_MS / PITWALL_IDLE_TIMEOUT_MS.
+ */
 export function resolveConnections(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connections {
   const flagTarget = flags.provider ?? (flags.baseUrl ? "openai" : undefined);
+  const timeouts = streamTimeoutsFromEnv(env);
   const pick = (name: ProviderName, keyVar: string, urlVar: string): ProviderConnection => ({
     apiKey: (flagTarget === name || (!flagTarget && flags.apiKey) ? flags.apiKey : undefined) || env[keyVar] || undefined,
     baseUrl: (flagTarget === name ? flags.baseUrl : undefined) || env[urlVar] || undefined,
+    timeouts,
   });
   return {
     anthropic: pick("anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
-    openai: pick("openai", "OPENAI_API_KEY", "OPENAI_BASE_URL"),
+    openai: { ...pick("openai", "OPENAI_API_KEY", "OPENAI_BASE_URL"), ...(flags.api ? { api: flags.api } : {}) },
   };
 }
 
 /** The provider to use when neither --provider nor --model says: the first one that is configured. */
 export function defaultProvider(flags: ConnectionFlags, connections: Connections): ProviderName {
   if (flags.provider) return flags.provider;
-  if (flags.baseUrl) return "openai";
+  if (flags.baseUrl || flags.api) return "openai";
   if (connections.anthropic.apiKey) return "anthropic";
   if (connections.openai.apiKey || connections.openai.baseUrl) return "openai";
   if (connections.anthropic.baseUrl) return "anthropic";
@@ -49,19 +58,23 @@ export function missingKeyMessage(provider: ProviderName): string {
 
 export type ProviderResolver = (model: ModelInfo) => Promise<Provider>;
 
+/** One provider per API in use: Anthropic, OpenAI Chat Completions, OpenAI Responses. */
 export function createProviderResolver(connections: Connections): ProviderResolver {
-  const cache = new Map<ProviderName, Promise<Provider>>();
+  const cache = new Map<string, Promise<Provider>>();
   return (model) => {
-    let provider = cache.get(model.provider);
+    const connection = connections[model.provider];
+    const api = model.provider === "openai" ? openaiApiFor(model, connection) : undefined;
+    const key = api ? `${model.provider}:${api}` : model.provider;
+    let provider = cache.get(key);
     if (!provider) {
-      provider = load(model.provider, connections[model.provider]);
-      cache.set(model.provider, provider);
+      provider = load(model.provider, connection, api);
+      cache.set(key, provider);
     }
     return provider;
   };
 }
 
-async function load(name: ProviderName, connection: ProviderConnection): Promise<Provider> {
+async function load(name: ProviderName, connection: ProviderConnection, api: OpenAIApi | undefined): Promise<Provider> {
   if (!isConfigured(connection)) {
     return {
       name,
@@ -73,6 +86,10 @@ async function load(name: ProviderName, connection: ProviderConnection): Promise
   if (name === "anthropic") {
     const { createAnthropicProvider } = await import("./anthropic.js");
     return createAnthropicProvider(connection);
+  }
+  if (api === "responses") {
+    const { createOpenAIResponsesProvider } = await import("./openai-responses.js");
+    return createOpenAIResponsesProvider(connection);
   }
   const { createOpenAIProvider } = await import("./openai.js");
   return createOpenAIProvider(connection);

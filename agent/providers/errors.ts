@@ -1,6 +1,10 @@
 // Turns whatever an SDK threw into a ProviderError whose message says what happened and what to do
 // next, and decides whether trying again can help (429, 5xx, dropped connections: yes; 4xx: no).
+// A request longer than the model's context window is its own kind, "overflow": the agent loop
+// answers it by compacting the conversation, not by waiting.
+import { isContextOverflow } from "../context/overflow.js";
 import { ProviderError } from "./provider.js";
+import { findStall } from "./stall-guard.js";
 
 export interface FailureContext {
   /** "Anthropic" or "OpenAI" (or the base URL's host for a compatible server). */
@@ -31,22 +35,40 @@ export function isAbortError(error: unknown): boolean {
   return error.name === "AbortError" || error.name === "APIUserAbortError";
 }
 
+/** In-stream error types that are the server's trouble, not the request's: worth another attempt. */
+const RETRYABLE_STREAM_ERRORS = /overloaded|api_error|server_error|internal|rate_limit|timeout/i;
+
 export function toProviderError(error: unknown, context: FailureContext): ProviderError {
   if (error instanceof ProviderError) return error;
+  const stall = findStall(error);
+  if (stall) {
+    const knob = stall.stage === "headers" ? "PITWALL_HEADER_TIMEOUT_MS" : "PITWALL_IDLE_TIMEOUT_MS";
+    return new ProviderError(
+      `The request to ${context.baseUrl ?? context.label} stalled: ${stall.message}. Check the network or the server; ${knob} sets how long pitwall waits.`,
+      "connection",
+      { retryable: true, detail: stall.message },
+    );
+  }
   const e = (typeof error === "object" && error !== null ? error : { message: String(error) }) as HttpLikeError;
   const status = typeof e.status === "number" ? e.status : undefined;
   const serverMessage = extractServerMessage(e);
+  const overflowText = `${errorCodeOf(e.error) ?? ""} ${serverMessage}`;
+  if (status !== undefined && isContextOverflow(status, overflowText)) {
+    const said = serverMessage ? ` (${serverMessage})` : "";
+    return new ProviderError(`${context.label} rejected the request as longer than the context window of ${context.model}${said}.`, "overflow", {
+      status,
+      retryable: false,
+      detail: serverMessage,
+    });
+  }
   if (status !== undefined) {
     const retryAfterMs = retryAfterFrom(e.headers);
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
     return new ProviderError(describeStatus(status, serverMessage, context), "http", { status, retryAfterMs, retryable, detail: serverMessage });
   }
   const errorType = errorTypeOf(e.error);
-  if (errorType) {
-    // An error event inside the stream (Anthropic sends overloaded_error this way).
-    const retryable = /overloaded|api_error|rate_limit|timeout/i.test(errorType);
-    return new ProviderError(`${context.label} reported ${errorType} mid-stream: ${serverMessage}`, "stream", { retryable, detail: serverMessage });
-  }
+  // An error event inside the stream (Anthropic sends overloaded_error this way).
+  if (errorType) return inStreamError(`${errorType} ${errorCodeOf(e.error) ?? ""}`.trim(), serverMessage, context);
   const code = connectionCode(e);
   const where = context.baseUrl ?? context.label;
   if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
@@ -61,6 +83,18 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
     "connection",
     { retryable: true, detail: code ?? serverMessage },
   );
+}
+
+/**
+ * An error the server reported inside a stream that had started (Anthropic's `error` event, the
+ * Responses API's `error` and `response.failed`): retried when the type says the server was busy.
+ */
+export function inStreamError(errorType: string, serverMessage: string, context: FailureContext): ProviderError {
+  if (isContextOverflow(undefined, `${errorType} ${serverMessage}`)) {
+    return new ProviderError(`${context.label} rejected the request as longer than the context window of ${context.model} (${serverMessage}).`, "overflow", { retryable: false, detail: serverMessage });
+  }
+  const retryable = RETRYABLE_STREAM_ERRORS.test(errorType);
+  return new ProviderError(`${context.label} reported ${errorType} mid-stream: ${serverMessage}`, "stream", { retryable, detail: serverMessage });
 }
 
 function describeStatus(status: number, serverMessage: string, c: FailureContext): string {
@@ -91,8 +125,18 @@ function extractServerMessage(e: HttpLikeError): string {
 function errorTypeOf(body: unknown): string | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   const inner = (body as { error?: unknown }).error;
-  const type = typeof inner === "object" && inner !== null ? (inner as { type?: unknown }).type : (body as { type?: unknown }).type;
+  const source = (typeof inner === "object" && inner !== null ? inner : body) as { type?: unknown; code?: unknown };
+  // OpenAI sometimes names the error only by its code.
+  const type = typeof source.type === "string" && source.type !== "error" ? source.type : source.code;
   return typeof type === "string" && type !== "error" ? type : undefined;
+}
+
+/** OpenAI's machine-readable `code` (context_length_exceeded, …). */
+function errorCodeOf(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const inner = (body as { error?: unknown }).error;
+  const code = typeof inner === "object" && inner !== null ? (inner as { code?: unknown }).code : (body as { code?: unknown }).code;
+  return typeof code === "string" ? code : undefined;
 }
 
 function connectionCode(e: HttpLikeError): string | undefined {

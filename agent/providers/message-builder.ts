@@ -9,8 +9,21 @@ import { costOf, type ModelInfo } from "../models.js";
 import { isAbortError } from "./errors.js";
 import type { AssistantStream, ProviderError } from "./provider.js";
 
-/** Re-parsing partial JSON is O(size); past this size it happens only every this many new chars. */
-const PARTIAL_PARSE_STEP = 4096;
+/**
+ * Re-parsing partial JSON costs time in proportion to its size (partial-json: about 40 ms per MB),
+ * so it happens at a bounded rate: on every delta while the arguments are small, then only each time
+ * they grew by a quarter (total work a few times the final size), and not at all past 256 KB. The
+ * complete arguments are parsed once, with JSON.parse, when the call ends. A 10 MB argument so
+ * streams at the speed of its bytes, and Esc is never stuck behind a parse.
+ */
+const PARTIAL_PARSE_EVERY_DELTA_BELOW = 4096;
+const PARTIAL_PARSE_GROWTH = 1.25;
+const PARTIAL_PARSE_MAX_CHARS = 256 * 1024;
+
+function partialParseDue(length: number, parsedAt: number): boolean {
+  if (length < PARTIAL_PARSE_EVERY_DELTA_BELOW) return true;
+  return length <= PARTIAL_PARSE_MAX_CHARS && length >= parsedAt * PARTIAL_PARSE_GROWTH;
+}
 
 export class MessageBuilder {
   readonly stream: AssistantStream;
@@ -71,7 +84,7 @@ export class MessageBuilder {
     const call = this.message.content[contentIndex];
     if (!raw || call?.type !== "toolCall" || !delta) return;
     raw.text += delta;
-    if (raw.text.length < PARTIAL_PARSE_STEP || raw.text.length - raw.parsedAt >= PARTIAL_PARSE_STEP) {
+    if (partialParseDue(raw.text.length, raw.parsedAt)) {
       raw.parsedAt = raw.text.length;
       try {
         const partial: unknown = parsePartialJson(raw.text);

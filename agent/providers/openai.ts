@@ -1,54 +1,39 @@
 // OpenAI Chat Completions through the `openai` SDK, streaming; also any OpenAI-compatible server
 // (Ollama, llama.cpp, vLLM, OpenRouter) through a base URL. Loaded lazily, like the Anthropic one.
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type {
   ChatCompletionChunk,
+  ChatCompletionContentPartImage,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from "openai/resources/chat/completions/completions";
-import type { ReasoningEffort } from "openai/resources/shared";
-import type { Message, ThinkingLevel } from "../messages.js";
-import type { ModelInfo } from "../models.js";
-import { toProviderError, type FailureContext } from "./errors.js";
+import type { ImageContent, Message } from "../messages.js";
+import { imageDataUrl } from "../../tools/images/image-content.js";
+import { toProviderError } from "./errors.js";
+import { resultText, withoutImagesFor } from "./image-input.js";
 import { streamInto, type MessageBuilder } from "./message-builder.js";
+import { isOfficialOpenAI } from "./openai-api.js";
+import { createOpenAIClient, openaiFailureContext, reasoningEffort } from "./openai-common.js";
 import type { AssistantStream, Provider, ProviderConnection, ProviderRequest } from "./provider.js";
 import { repairTranscript, safeToolCallId } from "./transcript.js";
 
 /** Compatible servers stream thinking under different names (llama.cpp/vLLM/DeepSeek, Ollama/OpenRouter). */
 const REASONING_DELTA_FIELDS = ["reasoning_content", "reasoning"] as const;
 
-/**
- * The least reasoning each OpenAI family accepts, and what "minimal" becomes: gpt-5.1 and later
- * can switch reasoning off ("none"), gpt-5 goes down to "minimal", the o-series to "low".
- */
-function effortFloor(model: ModelInfo): { off: ReasoningEffort; minimal: ReasoningEffort } {
-  if (/^gpt-5\.\d/.test(model.id)) return { off: "none", minimal: "low" };
-  if (model.id.startsWith("gpt-5")) return { off: "minimal", minimal: "minimal" };
-  return { off: "low", minimal: "low" };
-}
-
 export function createOpenAIProvider(connection: ProviderConnection): Provider {
-  const client = new OpenAI({
-    // A local server needs no key, but the SDK refuses an empty one.
-    apiKey: connection.apiKey || "not-needed",
-    baseURL: connection.baseUrl,
-    maxRetries: 0, // the agent loop retries, so each attempt is visible as a retry event
-    timeout: 10 * 60 * 1000,
-  });
-  const official = !connection.baseUrl || /(^|\.)openai\.com/.test(hostOf(connection.baseUrl));
-  const failure = (model: string): FailureContext => ({
-    label: official ? "OpenAI" : `The OpenAI-compatible server at ${hostOf(connection.baseUrl ?? "")}`,
-    keyVariable: "OPENAI_API_KEY",
-    model,
-    baseUrl: connection.baseUrl,
-  });
+  const client = createOpenAIClient(connection);
+  // Chat Completions streams nothing while a reasoning model thinks: such requests wait longer.
+  let patientClient: OpenAI | undefined;
+  const clientFor = (params: ChatCompletionCreateParamsStreaming): OpenAI =>
+    params.reasoning_effort && params.reasoning_effort !== "none" ? (patientClient ??= createOpenAIClient(connection, { patient: true })) : client;
+  const official = isOfficialOpenAI(connection.baseUrl);
 
   return {
     name: "openai",
     stream(request: ProviderRequest, signal: AbortSignal): AssistantStream {
       const params = buildParams(request, official);
-      return streamInto(request.model, signal, (builder) => run(client, params, signal, builder), (error) => toProviderError(error, failure(request.model.id)));
+      return streamInto(request.model, signal, (builder) => run(clientFor(params), params, signal, builder), (error) => toProviderError(error, openaiFailureContext(connection, request.model.id)));
     },
   };
 }
@@ -110,30 +95,37 @@ export function buildParams(request: ProviderRequest, official: boolean): ChatCo
     model: request.model.id,
     stream: true,
     stream_options: { include_usage: true },
-    messages: toOpenAIMessages(request.systemPrompt, request.messages),
+    messages: toOpenAIMessages(request.systemPrompt, withoutImagesFor(request.model, request.messages)),
     ...(tools.length ? { tools } : {}),
     ...(effort ? { reasoning_effort: effort } : {}),
+    // OpenAI's own API wants max_completion_tokens; compatible servers know max_tokens.
+    ...(request.maxOutputTokens !== undefined ? (official ? { max_completion_tokens: request.maxOutputTokens } : { max_tokens: request.maxOutputTokens }) : {}),
   };
 }
 
-function reasoningEffort(model: ModelInfo, level: ThinkingLevel, official: boolean): ReasoningEffort | undefined {
-  if (official && !model.reasoning) return undefined;
-  // A local server's model gets an effort only when one was asked for.
-  if (!official || !model.known) return level === "off" ? undefined : level;
-  const floor = effortFloor(model);
-  if (level === "off") return floor.off;
-  if (level === "minimal") return floor.minimal;
-  return level;
-}
-
+/**
+ * Tool messages cannot carry images in Chat Completions: a tool result's images follow the batch
+ * of tool messages as one user message that says where they came from.
+ */
 export function toOpenAIMessages(systemPrompt: string, messages: Message[]): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (systemPrompt) out.push({ role: "system", content: systemPrompt });
+  let resultImages: ChatCompletionContentPartImage[] = [];
+  const flushResultImages = (): void => {
+    if (resultImages.length === 0) return;
+    out.push({ role: "user", content: [{ type: "text", text: "Image(s) returned by the tool call(s) above:" }, ...resultImages] });
+    resultImages = [];
+  };
   for (const m of repairTranscript(messages)) {
+    if (m.role !== "toolResult") flushResultImages();
     if (m.role === "user") {
-      out.push({ role: "user", content: m.content || "(empty message)" });
+      const text = m.content || "(empty message)";
+      out.push({ role: "user", content: m.images?.length ? [...m.images.map(imagePart), { type: "text", text }] : text });
     } else if (m.role === "toolResult") {
-      out.push({ role: "tool", tool_call_id: safeToolCallId(m.toolCallId), content: m.content || "(no output)" });
+      const images = m.images ?? [];
+      const text = resultText(m);
+      out.push({ role: "tool", tool_call_id: safeToolCallId(m.toolCallId), content: images.length ? `${text}\n(${images.length === 1 ? "the image follows" : "the images follow"} in the next message)` : text });
+      resultImages.push(...images.map(imagePart));
     } else {
       const text = m.content.map((c) => (c.type === "text" ? c.text : "")).join("");
       const toolCalls = m.content.flatMap((c) =>
@@ -145,13 +137,10 @@ export function toOpenAIMessages(systemPrompt: string, messages: Message[]): Cha
       out.push({ role: "assistant", content: text || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
     }
   }
+  flushResultImages();
   return out;
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
+function imagePart(image: ImageContent): ChatCompletionContentPartImage {
+  return { type: "image_url", image_url: { url: imageDataUrl(image) } };
 }

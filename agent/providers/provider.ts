@@ -4,7 +4,8 @@ import type { TSchema } from "@sinclair/typebox";
 import type { AssistantDelta } from "../events.js";
 import type { EventStream } from "../event-stream.js";
 import type { AssistantMessage, Message, ThinkingLevel } from "../messages.js";
-import type { ModelInfo, ProviderName } from "../models.js";
+import type { ModelInfo, OpenAIApi, ProviderName } from "../models.js";
+import type { StreamTimeouts } from "./stall-guard.js";
 
 export interface ToolSpec {
   name: string;
@@ -18,6 +19,8 @@ export interface ProviderRequest {
   messages: Message[];
   tools: ToolSpec[];
   thinkingLevel: ThinkingLevel;
+  /** Caps the reply below what the model and thinking level would allow (a compaction's summary). */
+  maxOutputTokens?: number;
 }
 
 /**
@@ -37,6 +40,10 @@ export interface Provider {
 export interface ProviderConnection {
   apiKey?: string;
   baseUrl?: string;
+  /** When a silent server fails the attempt (DEFAULT_STREAM_TIMEOUTS when absent). */
+  timeouts?: StreamTimeouts;
+  /** OpenAI only: `--api`, forcing Chat Completions or Responses whatever the model. */
+  api?: OpenAIApi;
 }
 
 export type ProviderErrorKind =
@@ -47,7 +54,9 @@ export type ProviderErrorKind =
   /** The server sent an error event inside the stream (e.g. overloaded). */
   | "stream"
   /** Nothing was sent: pitwall is not configured for this provider (no key, …). */
-  | "config";
+  | "config"
+  /** The request was longer than the model's context window: compacting the conversation helps. */
+  | "overflow";
 
 export class ProviderError extends Error {
   constructor(

@@ -103,6 +103,8 @@ export class KeyDispatcher {
           if (next !== undefined) input.setText(next);
         },
         ...textEditing(b, edit),
+        // A chip goes in one press.
+        backspace: edit(() => input.backspace()),
       },
       chat: {
         scrollUp: () => v.chat.scrollBy(-1),
@@ -218,7 +220,7 @@ export class KeyDispatcher {
         if (v.overlayOpen) {
           for (const ch of event.text) this.key(keyOfChar(ch));
         } else if (v.focus === "input") {
-          v.input.buffer.insert(event.text);
+          v.input.type(event.text);
           v.input.history.reset();
         } else {
           const chars = [...event.text];
@@ -226,7 +228,7 @@ export class KeyDispatcher {
             const ch = chars[i]!;
             // A character typed before this one may have moved the focus to the input.
             if ((v.focus as FocusTarget) === "input") {
-              v.input.buffer.insert(chars.slice(i).join(""));
+              v.input.type(chars.slice(i).join(""));
               break;
             }
             if (!this.key(keyOfChar(ch))) this.typeText(ch);
@@ -338,7 +340,7 @@ export class KeyDispatcher {
   private typeText(text: string): void {
     const v = this.c.view;
     v.setFocus("input");
-    v.input.buffer.insert(text);
+    v.input.type(text);
   }
 
   /** Tab in the input: complete a slash command (cycling through candidates); otherwise move focus. */

@@ -1,7 +1,7 @@
 // The kinds of line group the chat shows, each rendering itself to rows at a width and caching
 // them until it changes: a person's message, a block of assistant text (markdown, streaming),
 // the model's thinking (dimmed, collapsible), one line per tool call, and notices from pitwall.
-import type { UserOrigin } from "../../agent/messages.js";
+import type { ImageContent, UserOrigin } from "../../agent/messages.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
 import { formatDuration } from "../text/format.js";
 import { MarkdownStream } from "../markdown/markdown-stream.js";
@@ -26,6 +26,7 @@ const STYLE = {
   you: attr({ fg: Color.cyan, bold: true }),
   userText: attr({ bold: true }),
   steer: attr({ fg: Color.yellow, bold: true }),
+  image: attr({ fg: Color.magenta }),
   notice: attr({ fg: Color.grey }),
   thinking: attr({ fg: Color.grey, italic: true }),
   thinkingHead: attr({ fg: Color.grey }),
@@ -73,6 +74,7 @@ export class UserEntry extends ChatEntry {
   constructor(
     readonly text: string,
     readonly origin: UserOrigin,
+    readonly images: readonly ImageContent[] = [],
   ) {
     super();
   }
@@ -91,8 +93,17 @@ export class UserEntry extends ChatEntry {
       const head: Span = i === 0 ? { text: label, attr: labelAttr } : { text: "  ", attr: STYLE.userText };
       rows.push(...wrapLine([head, { text: l, attr: STYLE.userText }], ctx.width, { indent: 2 }));
     });
+    for (const image of this.images) rows.push(...wrapLine([{ text: `  ${imageLine(image)}`, attr: STYLE.image }], ctx.width, { indent: 4 }));
     return rows;
   }
+}
+
+/** "image: shot.png 1280×800", and the size sent when it was scaled down. */
+export function imageLine(image: ImageContent): string {
+  const name = sanitizeText(image.name ?? "image");
+  const sent = image.width && image.height ? `${image.width}×${image.height}` : "";
+  if (!image.original) return `image: ${name}${sent ? ` ${sent}` : ""}`;
+  return `image: ${name} ${image.original.width}×${image.original.height} (sent at ${sent})`;
 }
 
 export class TextEntry extends ChatEntry {
@@ -199,6 +210,20 @@ export class ToolEntry extends ChatEntry {
       status,
     ];
     return [selected ? selectedRow(row, ctx.width) : row];
+  }
+}
+
+/** A resumed session's summary of its compacted turns: one line saying so, and the summary's first point. */
+export class SummaryEntry extends ChatEntry {
+  constructor(readonly text: string) {
+    super();
+  }
+
+  protected render(ctx: RenderContext): StyledLine[] {
+    const inside = /<summary>\n([\s\S]*)\n<\/summary>/.exec(this.text)?.[1] ?? this.text;
+    const first = sanitizeText(inside).split("\n").filter((l) => !/^\s*#/.test(l)).map((l) => l.replace(/^[\s*-]+/, "").trim()).find((l) => l) ?? "";
+    const head = "≡ earlier turns were compacted; the model continues from their summary: ";
+    return wrapLine([{ text: head, attr: STYLE.thinkingHead }, { text: first, attr: STYLE.thinking }], ctx.width, { indent: 2 });
   }
 }
 

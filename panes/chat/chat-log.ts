@@ -5,10 +5,17 @@
 import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage, Message } from "../../agent/messages.js";
 import type { BlockSource } from "../screen/block-scroller.js";
-import { formatWait } from "../text/format.js";
+import { formatTokens, formatWait } from "../text/format.js";
 import type { StyledLine } from "../text/styled-text.js";
 import type { ToolCallStore } from "../tool-output/tool-calls.js";
-import { ChatEntry, NoticeEntry, TextEntry, ThinkingEntry, ToolEntry, UserEntry, type NoticeLevel, type RenderContext } from "./chat-entries.js";
+import { ChatEntry, NoticeEntry, SummaryEntry, TextEntry, ThinkingEntry, ToolEntry, UserEntry, type NoticeLevel, type RenderContext } from "./chat-entries.js";
+
+const COMPACTING: Record<Extract<PitwallEvent, { type: "compaction_start" }>["reason"], string> = {
+  threshold: "The conversation is nearing the context window: compacting it (the model summarises the older turns)…",
+  manual: "Compacting the conversation (the model summarises the older turns)…",
+  overflow: "The model rejected the request as too long for its context window: compacting, then trying again…",
+  resume: "Summarising the older part of the resumed session, which did not fit in the context window…",
+};
 
 export class ChatLog implements BlockSource {
   private readonly entries: ChatEntry[] = [];
@@ -69,7 +76,8 @@ export class ChatLog implements BlockSource {
   loadMessages(messages: readonly Message[]): void {
     this.tools.loadMessages(messages);
     for (const m of messages) {
-      if (m.role === "user") this.add(new UserEntry(m.content, m.origin ?? "prompt"));
+      if (m.role === "user" && m.origin === "summary") this.add(new SummaryEntry(m.content));
+      else if (m.role === "user") this.add(new UserEntry(m.content, m.origin ?? "prompt", m.images));
       else if (m.role === "assistant") this.addFinishedAssistant(m);
     }
   }
@@ -79,7 +87,7 @@ export class ChatLog implements BlockSource {
     switch (event.type) {
       case "message_start":
         if (event.message.role === "user") {
-          this.add(new UserEntry(event.message.content, event.message.origin ?? "prompt"));
+          this.add(new UserEntry(event.message.content, event.message.origin ?? "prompt", event.message.images));
           return true;
         }
         if (event.message.role === "assistant") {
@@ -97,6 +105,16 @@ export class ChatLog implements BlockSource {
       case "retry":
         this.discardStreaming();
         this.notice("warning", `Retrying in ${formatWait(event.delayMs)}, attempt ${event.attempt}/${event.maxAttempts}: ${event.reason}`);
+        return true;
+      case "compaction_start":
+        this.notice("info", COMPACTING[event.reason]);
+        return true;
+      case "compaction_end":
+        if (event.error) this.notice("warning", `Compacting failed: ${event.error}.`);
+        else {
+          const kept = `${event.messagesSummarized} earlier message${event.messagesSummarized === 1 ? "" : "s"} summarised, ${event.messagesKept} kept`;
+          this.notice("info", `compacted ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens (${kept})`);
+        }
         return true;
       case "tool_execution_start":
         if (this.indexOfTool(event.toolCallId) === undefined) this.add(new ToolEntry(event.toolCallId));

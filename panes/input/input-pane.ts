@@ -1,7 +1,9 @@
 // The multi-line input: a text buffer drawn with a prompt, wrapped by character, scrolled to keep
 // the cursor in view, growing up to a few rows. Large pastes become a placeholder that is expanded
-// on submit, so pasting a log of thousands of lines never slows typing.
+// on submit, so pasting a log of thousands of lines never slows typing. A pasted image path, or an
+// `@path` typed, becomes a chip ("[image: shot.png]") whose image goes with the message.
 import type { Widgets } from "blessed";
+import type { ImageContent } from "../../agent/messages.js";
 import type { Canvas } from "../screen/canvas.js";
 import type { CursorPlacement } from "../screen/render-scheduler.js";
 import { InputHistory } from "./input-history.js";
@@ -15,6 +17,16 @@ const PROMPT = attr({ fg: Color.cyan, bold: true });
 const PLACEHOLDER = attr({ fg: Color.grey });
 const PASTE_LINES = 10;
 const PASTE_CHARS = 2000;
+const CHIP = attr({ fg: Color.magenta, bold: true });
+/** `@path` at the start of the text or after whitespace. */
+const AT_PATH = /(^|\s)@(\S+)/g;
+
+/** An image attached in the input: a file to read, or one already read (a queued message taken back). */
+export interface ImageAttachment {
+  name: string;
+  path?: string;
+  image?: ImageContent;
+}
 
 interface VisualRow {
   line: number;
@@ -54,6 +66,15 @@ export class InputPane extends PaneBox {
   readonly history = new InputHistory();
   private readonly pastes = new Map<string, string>();
   private pasteCount = 0;
+  /**
+   * Chip text → image. Kept for the whole session, so a message recalled from history or taken
+   * back from the queue brings its images again.
+   */
+  private readonly chips = new Map<string, ImageAttachment>();
+  /** Set by the dashboard: the images a pasted text names when it is only image paths. */
+  findPastedImages: ((text: string) => ImageAttachment[] | undefined) | undefined;
+  /** Set by the dashboard: the image file an `@path` names. */
+  findImage: ((path: string) => ImageAttachment | undefined) | undefined;
   placeholder = "";
   hint = "";
   private cursor: CursorPlacement | null = null;
@@ -64,8 +85,13 @@ export class InputPane extends PaneBox {
     super(screen, { title: "input" });
   }
 
-  /** Inserts pasted text; a large paste becomes a placeholder until submit. */
+  /** Inserts pasted text; image paths become chips, a large paste a placeholder until submit. */
   paste(text: string): void {
+    const images = this.findPastedImages?.(text);
+    if (images) {
+      this.buffer.insert(images.map((image) => this.chipFor(image)).join(" ") + " ");
+      return;
+    }
     const clean = text.replace(/\r\n?/g, "\n");
     const lines = clean.split("\n").length;
     if (lines > PASTE_LINES || clean.length > PASTE_CHARS) {
@@ -75,6 +101,67 @@ export class InputPane extends PaneBox {
     } else {
       this.buffer.insert(clean);
     }
+  }
+
+  /** Typed text; an `@path` naming an image becomes a chip once a space follows it. */
+  type(text: string): void {
+    this.buffer.insert(text);
+    if (/\s/.test(text)) this.chipTypedPaths(this.buffer.row, false);
+  }
+
+  /** Backspace right after a chip removes the whole chip. */
+  backspace(): void {
+    const b = this.buffer;
+    const before = b.currentLine.slice(0, b.col);
+    const chip = [...this.chips.keys()].find((c) => before.endsWith(c));
+    if (chip) b.replaceInLine(b.row, b.col - chip.length, b.col, "");
+    else b.backspace();
+  }
+
+  /**
+   * The images whose chips are in the text, in order, after turning any remaining `@path` into a
+   * chip (the last one typed, not followed by a space yet).
+   */
+  takeImages(): ImageAttachment[] {
+    this.buffer.lines.forEach((_, row) => this.chipTypedPaths(row, true));
+    const text = this.buffer.text;
+    return [...this.chips.entries()]
+      .map(([chip, image]) => ({ at: text.indexOf(chip), image }))
+      .filter((c) => c.at >= 0)
+      .sort((a, b) => a.at - b.at)
+      .map((c) => c.image);
+  }
+
+  /** Puts back text whose chips name images already read (a queued message taken back), in order. */
+  restore(text: string, images: readonly ImageContent[] = []): void {
+    const chips = text.match(/\[image: [^\]\n]+\]/g) ?? [];
+    images.forEach((image, i) => {
+      const chip = chips[i];
+      if (chip) this.chips.set(chip, { name: image.name ?? "image", image });
+    });
+    this.setText(text);
+  }
+
+  private chipFor(image: ImageAttachment): string {
+    let chip = `[image: ${image.name}]`;
+    for (let n = 2; this.chips.has(chip) && this.chips.get(chip)!.path !== image.path; n++) chip = `[image: ${image.name} (${n})]`;
+    this.chips.set(chip, image);
+    return chip;
+  }
+
+  private chipTypedPaths(row: number, atEnd: boolean): void {
+    if (!this.findImage) return;
+    const line = this.buffer.lines[row] ?? "";
+    const found: Array<{ start: number; end: number; chip: string }> = [];
+    for (const match of line.matchAll(AT_PATH)) {
+      const start = match.index + match[1]!.length;
+      const end = start + 1 + match[2]!.length;
+      // While typing, the word the cursor is in may still grow.
+      if (!atEnd && end === line.length) continue;
+      const image = this.findImage(match[2]!);
+      if (image) found.push({ start, end, chip: this.chipFor(image) });
+    }
+    for (const f of found.reverse()) this.buffer.replaceInLine(row, f.start, f.end, f.chip);
   }
 
   /** The text to send, placeholders expanded. */
@@ -133,7 +220,7 @@ export class InputPane extends PaneBox {
       const r = rows[i]!;
       const text = sanitizeText(b.lines[r.line]!.slice(r.start, r.end), 1);
       const prompt = i === 0 ? "› " : "  ";
-      out.push([{ text: prompt, attr: PROMPT }, { text, attr: attr() }]);
+      out.push([{ text: prompt, attr: PROMPT }, ...this.withChips(text)]);
     }
     if (b.isEmpty && this.placeholder) out[0] = [{ text: "› ", attr: PROMPT }, { text: this.placeholder, attr: PLACEHOLDER }];
     canvas.paintRows(out);
@@ -142,5 +229,26 @@ export class InputPane extends PaneBox {
     for (const g of graphemes(b.lines[r.line]!.slice(r.start, b.col))) x += graphemeWidth(g);
     this.cursor = { x: canvas.rect.left + 2 + Math.min(x, width), y: canvas.rect.top + cursorRow - this.scrollTop };
     this.titleRight = this.hint;
+  }
+
+  /** A row's text with its chips highlighted. */
+  private withChips(text: string): StyledLine {
+    if (this.chips.size === 0 || !text.includes("[image: ")) return [{ text, attr: attr() }];
+    const spans: StyledLine = [];
+    let rest = text;
+    while (rest) {
+      let at = -1;
+      let chip = "";
+      for (const c of this.chips.keys()) {
+        const i = rest.indexOf(c);
+        if (i >= 0 && (at < 0 || i < at)) [at, chip] = [i, c];
+      }
+      if (at < 0) break;
+      if (at > 0) spans.push({ text: rest.slice(0, at), attr: attr() });
+      spans.push({ text: chip, attr: CHIP });
+      rest = rest.slice(at + chip.length);
+    }
+    if (rest) spans.push({ text: rest, attr: attr() });
+    return spans;
   }
 }

@@ -201,6 +201,16 @@ export class TextBuffer {
     this.version++;
   }
 
+  /** Replaces `start`..`end` of line `row`; a cursor after the range moves with the text. */
+  replaceInLine(row: number, start: number, end: number, text: string): void {
+    const line = this.lines[row];
+    if (line === undefined) return;
+    this.lines[row] = line.slice(0, start) + text + line.slice(end);
+    if (row === this.row && this.col >= end) this.col += text.length - (end - start);
+    else if (row === this.row && this.col > start) this.col = start + text.length;
+    this.version++;
+  }
+
   deleteToLineEnd(): void {
     if (this.col >= this.currentLine.length) return this.deleteForward();
     this.lines[this.row] = this.currentLine.slice(0, this.col);

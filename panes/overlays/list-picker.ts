@@ -1,5 +1,7 @@
-// A modal list to choose one item from (the sessions offered by --resume): Up/Down move, Enter
-// picks, Esc declines (the overlay keys of keymap.json). Each item is one pre-formatted row.
+// A modal list to choose one item from (the sessions offered by --resume, what to do with a session
+// open elsewhere): Up/Down move, Enter picks, Esc declines. Each item is one pre-formatted row; an
+// optional introduction above the items explains the choice. The overlay keys of keymap.json drive
+// it (the key dispatcher calls pick and cancel).
 import type { Widgets } from "blessed";
 import type { Canvas } from "../screen/canvas.js";
 import { PaneBox } from "../screen/pane-box.js";
@@ -16,6 +18,7 @@ export interface PickerChoice {
 
 export class ListPicker extends PaneBox {
   private items: StyledLine[] = [];
+  private intro: string[] = [];
   private footer = "";
   selected = 0;
   private scrollTop = 0;
@@ -27,10 +30,11 @@ export class ListPicker extends PaneBox {
     this.setVisible(false);
   }
 
-  show(title: string, items: StyledLine[], footer: string, choice: PickerChoice): void {
+  show(title: string, items: StyledLine[], footer: string, choice: PickerChoice, intro: string[] = []): void {
     this.choice = choice;
     this.title = title;
     this.items = items;
+    this.intro = intro;
     this.footer = footer;
     this.selected = 0;
     this.scrollTop = 0;
@@ -63,7 +67,8 @@ export class ListPicker extends PaneBox {
   }
 
   protected paintContent(canvas: Canvas): void {
-    const height = Math.max(1, canvas.height - 2);
+    const introRows: StyledLine[] = this.intro.length === 0 ? [] : [...this.intro.map((line) => [{ text: line, attr: attr() }]), []];
+    const height = Math.max(1, canvas.height - 2 - introRows.length);
     if (this.selected < this.scrollTop) this.scrollTop = this.selected;
     if (this.selected >= this.scrollTop + height) this.scrollTop = this.selected - height + 1;
     const rows: StyledLine[] = this.items.slice(this.scrollTop, this.scrollTop + height).map((row, i) =>
@@ -71,6 +76,6 @@ export class ListPicker extends PaneBox {
     );
     while (rows.length < height) rows.push([]);
     rows.push([], [{ text: this.footer, attr: DIM }]);
-    canvas.paintRows(rows);
+    canvas.paintRows([...introRows, ...rows]);
   }
 }

@@ -10,7 +10,7 @@ const llm = useFakeLlm();
 const lastAssistant = (messages: readonly { role: string }[]): AssistantMessage =>
   [...messages].reverse().find((m) => m.role === "assistant") as AssistantMessage;
 
-describe.each(["anthropic", "openai"] as const)("with %s", (provider) => {
+describe.each(["anthropic", "openai", "responses"] as const)("with %s", (provider) => {
   it("streams text token by token, with thinking and usage", async () => {
     const agent = agentFor(llm, provider);
     const events = recordEvents(agent);

@@ -2,21 +2,24 @@
 import { describe, expect, it } from "vitest";
 import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections } from "../../agent/providers/connections.js";
 import { resolveModel } from "../../agent/models.js";
+import { openaiApiFor } from "../../agent/providers/openai-api.js";
 
 describe("provider connections", () => {
   it("read keys and base URLs from the environment", () => {
     const env = { ANTHROPIC_API_KEY: "a-key", OPENAI_API_KEY: "o-key", OPENAI_BASE_URL: "http://localhost:8000/v1", ANTHROPIC_BASE_URL: "https://gw.example/anthropic" };
+    const timeouts = { headerMs: 60_000, idleMs: 120_000 };
     expect(resolveConnections({}, env)).toEqual({
-      anthropic: { apiKey: "a-key", baseUrl: "https://gw.example/anthropic" },
-      openai: { apiKey: "o-key", baseUrl: "http://localhost:8000/v1" },
+      anthropic: { apiKey: "a-key", baseUrl: "https://gw.example/anthropic", timeouts },
+      openai: { apiKey: "o-key", baseUrl: "http://localhost:8000/v1", timeouts },
     });
+    expect(resolveConnections({}, { PITWALL_HEADER_TIMEOUT_MS: "1500", PITWALL_IDLE_TIMEOUT_MS: "2500" }).openai.timeouts).toEqual({ headerMs: 1_500, idleMs: 2_500 });
   });
 
   it("apply --api-key and --base-url to the chosen provider, over the environment", () => {
     const env = { OPENAI_API_KEY: "env-key", OPENAI_BASE_URL: "http://env/v1" };
     const c = resolveConnections({ provider: "openai", apiKey: "flag-key", baseUrl: "http://flag/v1" }, env);
-    expect(c.openai).toEqual({ apiKey: "flag-key", baseUrl: "http://flag/v1" });
-    expect(c.anthropic).toEqual({ apiKey: undefined, baseUrl: undefined });
+    expect(c.openai).toMatchObject({ apiKey: "flag-key", baseUrl: "http://flag/v1" });
+    expect(c.anthropic).toMatchObject({ apiKey: undefined, baseUrl: undefined });
   });
 
   it("pick the provider: flag, then a base URL, then whichever key is set", () => {
@@ -44,5 +47,32 @@ describe("model ids", () => {
     expect(local.pricing).toBeUndefined();
     expect(resolveModel(undefined, "openai", "anthropic").id).toBe("gpt-5.4");
     expect(() => resolveModel("anthropic/claude-opus-5-5", "openai", "openai")).toThrow(/drop one of them/);
+  });
+});
+
+describe("which OpenAI API", () => {
+  const official = {};
+  const local = { baseUrl: "http://localhost:11434/v1" };
+  it("follows the model table on OpenAI itself: Responses for GPT-5 and o-series, Chat for the rest", () => {
+    expect(openaiApiFor(resolveModel("gpt-5.4", "openai", "openai"), official)).toBe("responses");
+    expect(openaiApiFor(resolveModel("o4-mini", "openai", "openai"), official)).toBe("responses");
+    expect(openaiApiFor(resolveModel("gpt-4.1", "openai", "openai"), official)).toBe("chat");
+    // A newer id the table does not list yet goes by its family.
+    expect(openaiApiFor(resolveModel("gpt-5.9-pro", "openai", "openai"), official)).toBe("responses");
+    expect(openaiApiFor(resolveModel("gpt-4o-mini", "openai", "openai"), official)).toBe("chat");
+    expect(openaiApiFor(resolveModel("gpt-5.4", "openai", "openai"), { baseUrl: "https://api.openai.com/v1" })).toBe("responses");
+  });
+
+  it("uses Chat Completions for any other server, unless --api says otherwise", () => {
+    expect(openaiApiFor(resolveModel("gpt-5.4", "openai", "openai"), local)).toBe("chat");
+    expect(openaiApiFor(resolveModel("qwen3", "openai", "openai"), { ...local, api: "responses" })).toBe("responses");
+    expect(openaiApiFor(resolveModel("gpt-5.4", "openai", "openai"), { api: "chat" })).toBe("chat");
+  });
+
+  it("takes --api from the flags into the OpenAI connection only, and --api alone means OpenAI", () => {
+    const c = resolveConnections({ api: "responses" }, {});
+    expect(c.openai.api).toBe("responses");
+    expect(c.anthropic).not.toHaveProperty("api");
+    expect(defaultProvider({ api: "responses" }, c)).toBe("openai");
   });
 });

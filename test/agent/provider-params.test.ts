@@ -6,6 +6,7 @@ import { emptyUsage } from "../../agent/messages.js";
 import { lookupModel, resolveModel } from "../../agent/models.js";
 import { buildParams as anthropicParams } from "../../agent/providers/anthropic.js";
 import { buildParams as openaiParams } from "../../agent/providers/openai.js";
+import { buildResponsesParams } from "../../agent/providers/openai-responses.js";
 import { INTERRUPTED_RESULT, repairTranscript } from "../../agent/providers/transcript.js";
 
 const request = (modelId: string, thinkingLevel: "off" | "minimal" | "low" | "medium" | "high", messages: Message[] = []) => ({
@@ -77,6 +78,41 @@ describe("OpenAI reasoning effort", () => {
   it("sends a local model an effort only when asked", () => {
     expect(openaiParams(request("qwen2.5-coder", "off"), false).reasoning_effort).toBeUndefined();
     expect(openaiParams(request("qwen2.5-coder", "medium"), false).reasoning_effort).toBe("medium");
+  });
+});
+
+describe("OpenAI Responses requests", () => {
+  it("store nothing, ask for encrypted reasoning and a summary, and carry the system prompt as instructions", () => {
+    const params = buildResponsesParams(request("gpt-5.4", "high"), true);
+    expect(params).toMatchObject({ model: "gpt-5.4", stream: true, store: false, instructions: "sys", reasoning: { effort: "high", summary: "auto" }, include: ["reasoning.encrypted_content"] });
+    expect(params.tools).toEqual([{ type: "function", name: "read", description: "Read a file.", parameters: expect.any(Object), strict: false }]);
+    expect(params.input).toEqual([{ type: "message", role: "user", content: [{ type: "input_text", text: "hi" }] }]);
+  });
+
+  it("switch reasoning off where the family allows it, and send none to a model without reasoning", () => {
+    const off = buildResponsesParams(request("gpt-5.4", "off"), true);
+    expect(off.reasoning).toEqual({ effort: "none" });
+    expect(off.include).toBeUndefined();
+    expect(buildResponsesParams(request("gpt-5", "off"), true).reasoning).toEqual({ effort: "minimal", summary: "auto" });
+    const plain = buildResponsesParams(request("gpt-4.1", "high"), true);
+    expect(plain.reasoning).toBeUndefined();
+    expect(plain.include).toBeUndefined();
+  });
+
+  it("send images as input_image data URLs, in messages and in function call outputs", () => {
+    const image = { type: "image" as const, mimeType: "image/png" as const, data: "AAAA" };
+    const history: Message[] = [
+      { role: "user", content: "look", images: [image], timestamp: 0 },
+      assistant([{ type: "toolCall", id: "c1", name: "read", arguments: { file_path: "x.png" } }], "gpt-5.4"),
+      { role: "toolResult", toolCallId: "c1", toolName: "read", content: "[Image x.png]", images: [image], isError: false, timestamp: 0 },
+    ];
+    const input = buildResponsesParams(request("gpt-5.4", "off", history), true).input;
+    const dataUrl = { type: "input_image", detail: "auto", image_url: "data:image/png;base64,AAAA" };
+    expect(input).toEqual([
+      { type: "message", role: "user", content: [dataUrl, { type: "input_text", text: "look" }] },
+      { type: "function_call", call_id: "c1", name: "read", arguments: '{"file_path":"x.png"}' },
+      { type: "function_call_output", call_id: "c1", output: [{ type: "input_text", text: "[Image x.png]" }, dataUrl] },
+    ]);
   });
 });
 

@@ -42,6 +42,13 @@ describe("command line", () => {
     expect(parse("--print-system-prompt").printSystemPrompt).toBe(true);
     expect(parse("--version").version).toBe(true);
     expect(parse("--help").help).toBe(true);
+    expect(parse("--context-window", "32k").contextWindow).toBe(32_000);
+    expect(parse("--context-window", "200000").contextWindow).toBe(200_000);
+    expect(parse("--context-window", "1m").contextWindow).toBe(1_000_000);
+    expect(parse("--compact-at", "70").compactAt).toBe(70);
+    expect(parse("--compact-at", "60%").compactAt).toBe(60);
+    expect(parse("--api", "responses").api).toBe("responses");
+    expect(parse("--api", "chat", "--provider", "openai").api).toBe("chat");
   });
 
   it("rejects unknown flags and bad values with one line", () => {
@@ -58,6 +65,11 @@ describe("command line", () => {
     fails(["--json", "-p", "x"], /pick one/);
     fails(["-c", "--session", "x.jsonl"], /use one/);
     fails(["--no-session", "-c"], /--no-session cannot be combined with --continue/);
+    fails(["--context-window", "big"], /--context-window must be a number of tokens \(e\.g\. 32000 or 32k\), not 'big'/);
+    fails(["--context-window", "4k"], /--context-window must be at least 8000 tokens/);
+    fails(["--compact-at", "99"], /--compact-at must be a whole percent from 10 to 95, not '99'/);
+    fails(["--api", "completions"], /--api must be chat or responses/);
+    fails(["--api", "responses", "--provider", "anthropic"], /does not apply to --provider anthropic/);
     for (const argv of [["--bogus"], ["--thinking", "max"]]) {
       try {
         parseCliArgs(argv, "/base");

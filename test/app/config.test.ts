@@ -22,6 +22,13 @@ describe("config.json", () => {
     expect(config).toEqual({ provider: "openai", model: "qwen", thinking: "low", baseUrl: "http://localhost:8080/v1", keymap: "/k.json" });
   });
 
+  it("takes the context window and the compaction threshold, and rejects nonsense", () => {
+    expect(loadConfig(homeWith(JSON.stringify({ contextWindow: 32_000, compactAt: 70 })))).toMatchObject({ config: { contextWindow: 32_000, compactAt: 70 }, warnings: [] });
+    const { config, warnings } = loadConfig(homeWith(JSON.stringify({ contextWindow: "32k", compactAt: 5 })));
+    expect(config).toEqual({});
+    expect(warnings).toEqual([expect.stringContaining('"contextWindow" must be a number of tokens'), expect.stringContaining('"compactAt" must be a whole percent from 10 to 95')]);
+  });
+
   it("names a bad field and ignores only it", () => {
     const { config, warnings } = loadConfig(homeWith(JSON.stringify({ provider: "gemini", model: "gpt-5.4", colour: "red" })));
     expect(config).toEqual({ model: "gpt-5.4" });

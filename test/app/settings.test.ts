@@ -70,14 +70,14 @@ describe("settings", () => {
     const cwd = tempDir("settings-cwd");
     const env = { ...process.env, PITWALL_HOME: homeWith(), PITWALL_TEST_MARK: "from-settings", PI_BASH_JOB_TTL_MS: "120000" };
     const options = parseCliArgs(["--no-session", "--cwd", cwd], "/");
-    const setup = createSetup(options, resolveSettings(options, env));
+    const setup = await createSetup(options, resolveSettings(options, env));
     try {
       expect(setup.coding.jobs.settings.ttlMs).toBe(120_000);
       const job = setup.coding.jobs.start({ command: "echo mark=$PITWALL_TEST_MARK", startedBy: "user", stdinMode: "pipe" });
       await job.exited;
       expect(job.log.keptText()).toContain("mark=from-settings");
     } finally {
-      await setup.coding.dispose();
+      await setup.dispose();
     }
   });
 });

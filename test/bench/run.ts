@@ -1,13 +1,17 @@
 // `npm run bench`: runs the real CLI in a pseudo-terminal against the fake LLM and prints a table
 // of what a person feels: time to the first frame, memory when idle, frame time while a long reply
-// streams, how fast a typed key shows while a tool floods output, and the jobs' rows
-// (job-measurements.ts): output throughput against raw node-pty, key latency while a job floods on
-// screen, memory after eight 50 MB jobs. Each measurement is a function returning rows, so adding one
-// is adding a function to MEASUREMENTS; `npm run bench -- "job memory"` runs only the ones named.
+// streams, how fast a typed key shows while a tool floods output, the jobs' rows
+// (job-measurements.ts: output throughput against raw node-pty, key latency while a job floods on
+// screen, memory after eight 50 MB jobs), a 2,000-turn soak in JSON mode (soak.ts) and a 10 MB
+// streamed tool argument (stream-measurements.ts). Each measurement is a function returning rows,
+// so adding one is adding a function to MEASUREMENTS; `npm run bench -- "job memory"` runs only the
+// ones named.
 import { readFileSync } from "node:fs";
 import type { PitwallTerminal } from "../helpers/terminal-harness.js";
 import { launch, ms, quantile, rssOf, typingLatencies, type Measurement, type Row } from "./bench-harness.js";
 import { jobKeyLatency, jobMemory, jobThroughput } from "./job-measurements.js";
+import { soak } from "./soak.js";
+import { largeArgument } from "./stream-measurements.js";
 
 /** Time of arrival of the first chunk that ends a synchronized frame. */
 function firstFrameEnd(t: PitwallTerminal): number | undefined {
@@ -137,6 +141,8 @@ export const MEASUREMENTS: Array<{ name: string; run: Measurement }> = [
   { name: "job throughput", run: jobThroughput },
   { name: "job key latency", run: jobKeyLatency },
   { name: "job memory", run: jobMemory },
+  { name: "soak", run: soak },
+  { name: "large argument", run: largeArgument },
 ];
 
 function printTable(rows: Row[]): void {

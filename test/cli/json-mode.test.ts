@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { cliEnv, startCli } from "../helpers/cli-process.js";
 import { JsonLineReader } from "../helpers/json-lines.js";
+import { killPids, pidAlive } from "../helpers/processes.js";
 
 type Event = { type: string; [key: string]: unknown };
 
@@ -86,4 +87,29 @@ describe("pitwall --json", () => {
     expect(llm.requests[2]!.transcript).toContain("then summarise");
     expect(JSON.stringify(events.items)).toContain("summary done");
   });
+
+  for (const ending of ["a closed stdout (EPIPE)", "SIGHUP"] as const) {
+    it(`${ending} ends it cleanly: exit 0, no stack, the job it started stopped`, async () => {
+      llm.enqueue(
+        { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: "echo serving; exec sleep 300", readyPattern: "serving" } }] },
+        { kind: "reply", text: "a long answer that keeps streaming", delayMs: 50, holdOpen: true },
+      );
+      const { child, events, exited, send } = startJson();
+      send({ type: "message", content: "start the server" });
+      const started = await events.waitFor((e) => e.type === "job_started", 15_000, "the job to start");
+      const jobPid = (started.job as { pid: number }).pid;
+      await events.waitFor((e) => e.type === "message_update" && JSON.stringify(e).includes("a lon"), 15_000, "the second reply to stream");
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+      if (ending === "SIGHUP") child.kill("SIGHUP");
+      else child.stdout.destroy();
+      try {
+        expect(await exited).toBe(0);
+        expect(stderr).not.toMatch(/unexpected error|Error:|at .*\.js:\d+/);
+        expect(pidAlive(jobPid)).toBe(false);
+      } finally {
+        killPids([jobPid]);
+      }
+    }, 30_000);
+  }
 });

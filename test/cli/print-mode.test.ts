@@ -4,7 +4,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
-import { cliEnv, runCli } from "../helpers/cli-process.js";
+import { spawn as spawnPty } from "node-pty";
+import { assertBuilt, CLI_PATH, cliEnv, runCli } from "../helpers/cli-process.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const llm = useFakeLlm();
@@ -25,6 +26,39 @@ describe("pitwall -p", () => {
     // Both providers' SDKs were asked for a real request with the tools offered.
     const tools = (llm.requests[0]!.json.tools as Array<{ name: string }>).map((t) => t.name);
     expect(tools).toEqual(["read", "write", "edit", "bash", "bash_stream", "poll_process", "write_stdin", "kill_process", "list_processes", "get_process_log"]);
+  });
+
+  it("holds each reply once after a dropped stream was retried (stdout is a pipe)", async () => {
+    llm.enqueue(
+      { kind: "reply", text: "The answer is 42, final.", chunkSize: 4, dropAfterChunks: 5 },
+      { kind: "reply", text: "The answer is 42, final.", chunkSize: 4 },
+    );
+    const result = await runCli(["-p", "what is it?", "--no-session"], cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl }));
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("retrying in");
+    expect(result.stdout).toBe("The answer is 42, final.\n");
+  });
+
+  it("on a terminal streams live; a retry starts the reply again on a new line, said on stderr", async () => {
+    assertBuilt();
+    const reply = { kind: "reply" as const, text: "The answer is 42, final.", chunkSize: 4 };
+    llm.enqueue({ ...reply, dropAfterChunks: 5 }, reply);
+    const env = cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl, extra: { TERM: "xterm-256color", NO_COLOR: "1" } });
+    const pty = spawnPty(process.execPath, [CLI_PATH, "-p", "what is it?", "--no-session"], { cols: 200, rows: 30, env: env as Record<string, string> });
+    let output = "";
+    pty.onData((d) => (output += d));
+    const code = await new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
+    expect(code).toBe(0);
+    expect(output).toMatch(/The answ\r?\n\(the reply above was cut off; it starts again below\)\r?\nretrying in .*\r?\nThe answer is 42, final\.\r?\n$/);
+  });
+
+  it("a stream that goes silent ends after PITWALL_IDLE_TIMEOUT_MS and is retried", async () => {
+    llm.enqueue({ kind: "reply", text: "The answer is 41", stallAfterChunks: 4 }, { kind: "reply", text: "The answer is 42." });
+    const env = cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl, extra: { PITWALL_IDLE_TIMEOUT_MS: "400" } });
+    const result = await runCli(["-p", "what is it?", "--no-session"], env);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("stalled: the stream went silent for 0.4 s");
+    expect(result.stdout).toBe("The answer is 42.\n");
   });
 
   it("runs several prompts in order through an OpenAI-compatible server", async () => {

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { sessionFolder } from "../../agent/session-file.js";
+import { sessionFolder } from "../../agent/sessions/session-file.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { cliEnv, runCli, startCli } from "../helpers/cli-process.js";
 import { anthropicHistoryProblems } from "../helpers/history-check.js";
@@ -22,6 +22,11 @@ function setupDirs() {
   return { home, project, env, folder };
 }
 
+/** The session files in a folder (lock files of killed runs stay beside them). */
+function sessionFiles(folder: string): string[] {
+  return readdirSync(folder).filter((name) => name.endsWith(".jsonl"));
+}
+
 async function killWhen(args: string[], env: NodeJS.ProcessEnv, cwd: string, ready: () => Promise<unknown>): Promise<void> {
   const child = startCli(args, env, cwd);
   const closed = new Promise((resolve) => child.on("close", resolve));
@@ -38,7 +43,7 @@ describe("sessions across a crash", () => {
       { kind: "reply", text: "This reply is streaming when pitwall is killed.", delayMs: 50, holdOpen: true },
     );
     await killWhen(["-p", "first prompt", "--cwd", project], env, project, () => llm.waitForRequest(2));
-    const [file] = readdirSync(folder);
+    const [file] = sessionFiles(folder);
     const lines = readFileSync(join(folder, file!), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; message?: { role: string } });
     expect(lines.map((l) => l.message?.role ?? l.type)).toEqual(["session", "user", "assistant", "toolResult"]);
 
@@ -51,7 +56,7 @@ describe("sessions across a crash", () => {
     expect(request.transcript).toContain("tool-output-42");
     expect(request.transcript).toContain("second prompt");
     expect(anthropicHistoryProblems(request.json)).toEqual([]);
-    expect(readdirSync(folder)).toHaveLength(1);
+    expect(sessionFiles(folder)).toHaveLength(1);
     expect(readFileSync(join(folder, file!), "utf8")).not.toContain(KEY);
   });
 
@@ -75,7 +80,7 @@ describe("sessions across a crash", () => {
     const request = llm.requests[1]!;
     expect(anthropicHistoryProblems(request.json)).toEqual([]);
     expect(request.transcript).toContain("interrupted");
-    const [file] = readdirSync(folder);
+    const [file] = sessionFiles(folder);
     const roles = readFileSync(join(folder, file!), "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { message?: { role: string } }).message?.role);
     expect(roles.filter((r) => r === "toolResult")).toHaveLength(1);
   });
@@ -95,11 +100,11 @@ describe("sessions across a crash", () => {
     const { project, env, folder } = setupDirs();
     llm.enqueue({ kind: "reply", text: "one" }, { kind: "reply", text: "two" }, { kind: "reply", text: "three" });
     await runCli(["-p", "remember 7", "--cwd", project], env, { cwd: project });
-    const [file] = readdirSync(folder);
+    const [file] = sessionFiles(folder);
     await runCli(["--session", join(folder, file!), "-p", "what number?", "--cwd", project], env, { cwd: project });
     expect(llm.requests[1]!.transcript).toContain("remember 7");
     await runCli(["--no-session", "-p", "ephemeral", "--cwd", project], env, { cwd: project });
-    expect(readdirSync(folder)).toHaveLength(1);
+    expect(sessionFiles(folder)).toHaveLength(1);
     const missing = await runCli(["--session", "/nonexistent/x.jsonl", "-p", "x"], env, { cwd: project });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("Cannot open session /nonexistent/x.jsonl");

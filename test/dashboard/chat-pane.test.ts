@@ -93,6 +93,17 @@ describe("chat pane", () => {
     expect(screen).toContain("message 60");
   });
 
+  test("a message's images show as lines under it, live and in a resumed conversation", async () => {
+    const { view, emit, show } = setup();
+    const shot = { type: "image" as const, mimeType: "image/png" as const, data: "", name: "shot.png", width: 1280, height: 800 };
+    const wide = { ...shot, name: "wide.jpg", width: 1568, height: 980, original: { width: 3136, height: 1960 } };
+    view.chat.loadMessages([{ role: "user", content: "earlier [image: shot.png]", images: [shot], timestamp: 0 }]);
+    emit({ type: "message_start", message: { role: "user", content: "now [image: wide.jpg]", images: [wide], timestamp: 0 } });
+    const screen = await show();
+    expect(screen).toMatch(/› earlier \[image: shot.png\][^\n]*\n│\s+image: shot.png 1280×800/);
+    expect(screen).toMatch(/› now \[image: wide.jpg\][^\n]*\n│\s+image: wide.jpg 3136×1960 \(sent at 1568×980\)/);
+  });
+
   test("a 10 000-message conversation scrolls as fast as a short one", async () => {
     const measure = async (pairs: number): Promise<number> => {
       const { view, scheduler, show } = setup(120, 40);

@@ -4,7 +4,7 @@
 import { mkdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { sessionFolder } from "../../agent/session-file.js";
+import { sessionFolder } from "../../agent/sessions/session-file.js";
 import { waitFor } from "../helpers/conditions.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder, type DashboardSession } from "../helpers/dashboard-session.js";
 

@@ -82,7 +82,7 @@ describe("keys, help and commands", () => {
     await t.waitForText("Unknown command /frobnicate");
     t.type("/context");
     t.press("Enter");
-    await t.waitForText(/System prompt: \S+ tokens/);
+    await t.waitForText(/Context: \d+% of \S+ tokens/);
     t.type("/session");
     t.press("Enter");
     await t.waitForText(/Session [0-9a-f-]{36}/);

@@ -3,7 +3,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { sessionFolder } from "../../agent/session-file.js";
+import { sessionFolder } from "../../agent/sessions/session-file.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder, type DashboardSession } from "../helpers/dashboard-session.js";
 
 let session: DashboardSession | undefined;

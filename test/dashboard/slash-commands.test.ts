@@ -15,6 +15,7 @@ function context(): SlashContext & { log: string[] } {
     showSession: () => log.push("session"),
     newSession: () => log.push("new"),
     showContext: () => log.push("context"),
+    compact: (instructions) => log.push(`compact [${instructions}]`),
     modelIds: () => ["claude-sonnet-5-5", "claude-opus-5", "gpt-5.4"],
     currentModel: () => "anthropic/claude-sonnet-5-5",
     currentThinking: () => "off",
@@ -22,6 +23,13 @@ function context(): SlashContext & { log: string[] } {
 }
 
 describe("slash commands", () => {
+  test("/compact passes its instructions, or none", () => {
+    const ctx = context();
+    runSlash("/compact", ctx);
+    runSlash("/compact  keep the API decisions ", ctx);
+    expect(ctx.log).toEqual(["compact []", "compact [keep the API decisions]"]);
+  });
+
   test("a path is not a command", () => {
     expect(parseSlash("/usr/bin/env is odd")).toBeUndefined();
     expect(parseSlash("/model  gpt-5.4 ")).toEqual({ name: "model", args: "gpt-5.4" });

@@ -120,7 +120,9 @@ export function anthropicStream(reply: FakeReply, model: string): SsePlan {
     frame({ type: "message_stop" }),
   ];
 
-  return { headers: { "request-id": randomId("req_") }, content, finish };
+  const errorFrame = (type: string, message: string): string =>
+    `event: error\ndata: ${JSON.stringify({ type: "error", error: { type, message } })}\n\n`;
+  return { headers: { "request-id": randomId("req_") }, content, finish, errorFrame };
 }
 
 /** The error types the API's error body can carry (the SDK's ErrorObject union). */

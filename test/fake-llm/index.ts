@@ -10,6 +10,7 @@
 
 export { startFakeLlm } from "./server.js";
 export { fakeSignature } from "./anthropic-sse.js";
+export { fakeEncryptedReasoning } from "./responses-sse.js";
 export { loadScriptFile, parseScripts } from "./script-file.js";
 export type {
   FakeApi,
@@ -20,5 +21,6 @@ export type {
   FakeScript,
   FakeToolCall,
   FakeUsage,
+  RecordedImage,
   RecordedRequest,
 } from "./script.js";

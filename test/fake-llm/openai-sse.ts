@@ -65,7 +65,10 @@ export function openaiStream(reply: FakeReply, options: OpenAiStreamOptions): Ss
   if (options.includeUsage) finish.push(usageChunk(reply, id, created, options.model));
   finish.push("data: [DONE]\n\n");
 
-  return { headers: { "x-request-id": randomId("req_") }, content, finish };
+  // OpenAI reports a failure mid-stream as a data chunk holding only `error`.
+  const errorFrame = (type: string, message: string): string =>
+    `data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`;
+  return { headers: { "x-request-id": randomId("req_") }, content, finish, errorFrame };
 }
 
 function usageChunk(reply: FakeReply, id: string, created: number, model: string): string {
@@ -109,6 +112,7 @@ export function openaiError(error: FakeError): ErrorReply {
       message: error.message ?? `fake LLM: scripted ${error.status} error`,
       param: null,
       ...errorKindFor(error.status),
+      ...(error.code !== undefined ? { code: error.code } : {}),
     },
   };
   return {

@@ -6,12 +6,19 @@ import type { FakeReply, FakeToolCall } from "./script.js";
 
 export const DEFAULT_CHUNK_SIZE = 5;
 
-/** Cuts text into pieces of `size` characters, by code point so no surrogate pair is split. */
+/** Cuts text into pieces of `size` characters, never between the two halves of a surrogate pair. */
 export function splitText(text: string, size: number): string[] {
   const step = Number.isInteger(size) && size > 0 ? size : DEFAULT_CHUNK_SIZE;
-  const chars = Array.from(text);
   const pieces: string[] = [];
-  for (let i = 0; i < chars.length; i += step) pieces.push(chars.slice(i, i + step).join(""));
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + step);
+    // A high surrogate at the cut takes its low half along.
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;
+    pieces.push(text.slice(start, end));
+    start = end;
+  }
   return pieces;
 }
 

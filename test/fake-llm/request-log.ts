@@ -17,8 +17,12 @@ export class RequestLog {
   readonly requests: RecordedRequest[] = [];
   readonly #waiters = new Set<Waiter>();
 
+  /** `keep`: how many of the newest requests stay in `requests` (waits by count then see only those). */
+  constructor(private readonly keep = Infinity) {}
+
   record(request: RecordedRequest): void {
     this.requests.push(request);
+    if (this.requests.length > this.keep) this.requests.splice(0, this.requests.length - this.keep);
     for (const waiter of [...this.#waiters]) {
       const found = waiter.check();
       if (found !== undefined) this.#settle(waiter, () => waiter.resolve(found));

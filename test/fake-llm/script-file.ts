@@ -32,11 +32,23 @@ const ReplySchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    estimateUsage: Type.Optional(Type.Boolean()),
     stopReason: Type.Optional(Type.Union([Type.Literal("stop"), Type.Literal("length"), Type.Literal("toolUse")])),
     chunkSize: Type.Optional(Type.Integer({ minimum: 1 })),
     delayMs: Type.Optional(Count),
     dropAfterChunks: Type.Optional(Count),
     holdOpen: Type.Optional(Type.Boolean()),
+    withholdHeaders: Type.Optional(Type.Boolean()),
+    stallAfterChunks: Type.Optional(Count),
+    streamError: Type.Optional(
+      Type.Object({ afterChunks: Count, type: Type.String(), message: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    ),
+    responsesFailure: Type.Optional(
+      Type.Object(
+        { event: Type.Union([Type.Literal("response.failed"), Type.Literal("error")]), code: Type.String(), message: Type.Optional(Type.String()) },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -47,6 +59,7 @@ const ErrorSchema = Type.Object(
     status: Type.Integer({ minimum: 400, maximum: 599 }),
     message: Type.Optional(Type.String()),
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+    code: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

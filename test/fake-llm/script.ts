@@ -25,6 +25,11 @@ export interface FakeReply {
   /** Streamed after the text, in order; each call's arguments JSON is split across several deltas. */
   toolCalls?: FakeToolCall[];
   usage?: FakeUsage;
+  /**
+   * Report usage as a real server would, from sizes: input tokens = the request body's bytes / 4,
+   * output tokens = the reply's characters / 4. Ignored when `usage` is given.
+   */
+  estimateUsage?: boolean;
   /** Default: "toolUse" when toolCalls are present, else "stop". */
   stopReason?: "stop" | "length" | "toolUse";
   /** Characters per text/thinking/arguments delta. Default 5, so tests see many deltas. */
@@ -39,6 +44,21 @@ export interface FakeReply {
   dropAfterChunks?: number;
   /** After the content, keep the stream open without finishing until the client disconnects. */
   holdOpen?: boolean;
+  /** Never send the response headers: the request hangs until the client gives up. */
+  withholdHeaders?: boolean;
+  /** Send the headers and this many SSE events, then go silent with the connection open (0: headers only). */
+  stallAfterChunks?: number;
+  /**
+   * After this many SSE events, send an error event inside the stream in the API's own format
+   * (Anthropic: `event: error` with e.g. overloaded_error; Chat Completions: a `data:` chunk with
+   * `error`, e.g. server_error; Responses: an `error` event) and end the response.
+   */
+  streamError?: { afterChunks: number; type: string; message?: string };
+  /**
+   * Responses API only: after the content, fail inside the stream instead of completing, with a
+   * `response.failed` event (the error on the response) or an `error` event.
+   */
+  responsesFailure?: { event: "response.failed" | "error"; code: string; message?: string };
 }
 
 export interface FakeError {
@@ -48,11 +68,23 @@ export interface FakeError {
   message?: string;
   /** Extra response headers, e.g. {"retry-after": "0"}. */
   headers?: Record<string, string>;
+  /** OpenAI's error `code` (e.g. "context_length_exceeded"); Anthropic bodies have none. */
+  code?: string;
 }
 
 export type FakeScript = FakeReply | FakeError | ((request: RecordedRequest) => FakeReply | FakeError);
 
-export type FakeApi = "anthropic" | "openai";
+/** "openai" is Chat Completions; "responses" the OpenAI Responses API. */
+export type FakeApi = "anthropic" | "openai" | "responses";
+
+/** An image found in a request, in whichever API's format it came. */
+export interface RecordedImage {
+  /** In a user message, or inside a tool result (Chat Completions has none: it sends a user message). */
+  in: "user" | "tool_result";
+  mimeType: string;
+  /** Base64, as sent. */
+  data: string;
+}
 
 export interface RecordedRequest {
   api: FakeApi;
@@ -61,6 +93,8 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body (undefined when the body was not JSON). */
   body: unknown;
+  /** Size of the body as received. */
+  bodyBytes: number;
   /** The body when it is a JSON object, else {}: handy for `json.model`, `json.tools`, … */
   json: Record<string, unknown>;
   /**
@@ -68,6 +102,8 @@ export interface RecordedRequest {
    * calls, tool results), one line per part, so tests can assert with `includes`.
    */
   transcript: string;
+  /** Every image in the request's messages, in order. */
+  images: RecordedImage[];
   /** Date.now() when the body had been read. */
   receivedAt: number;
 }
@@ -77,14 +113,20 @@ export interface FakeLlm {
   url: string;
   /** baseURL for the Anthropic SDK (the SDK adds /v1/messages). */
   anthropicBaseUrl: string;
-  /** baseURL for the OpenAI SDK: …/v1 (the SDK adds /chat/completions). */
+  /** baseURL for the OpenAI SDK: …/v1 (the SDK adds /chat/completions or /responses). */
   openaiBaseUrl: string;
-  /** Every model request (Anthropic messages and OpenAI chat completions), in arrival order. */
+  /** Every model request (Anthropic messages, OpenAI chat completions and responses), in arrival order. */
   requests: RecordedRequest[];
   /** Consumed one per model request, in order, whichever API asks. */
   enqueue(...scripts: FakeScript[]): void;
   /** Used when the queue is empty. Default (undefined): a 500 saying "fake LLM: no scripted reply left". */
   setFallback(script: FakeScript | undefined): void;
+  /**
+   * Answers summary requests (no tools offered, a system prompt that asks for a summary: what an
+   * agent sends to compact its conversation) with this script instead of taking from the queue.
+   * Undefined (the default): they take from the queue like any request.
+   */
+  setSummaryReply(script: FakeScript | undefined): void;
   /** Resolves when `count` requests have arrived (1-based) with the count-th; rejects after timeoutMs. */
   waitForRequest(count: number, timeoutMs?: number): Promise<RecordedRequest>;
   /** Resolves with the first request (already received or still to come) the predicate accepts. */
@@ -96,4 +138,6 @@ export interface FakeLlm {
 export interface FakeLlmOptions {
   /** Default 0: any free port. */
   port?: number;
+  /** Keep only the newest this many requests in `requests` (a soak run sends thousands). Default: all. */
+  keepRequests?: number;
 }

@@ -6,6 +6,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { anthropicError, anthropicStream } from "./anthropic-sse.js";
 import { openaiError, openaiStream } from "./openai-sse.js";
+import { imagesOf } from "./request-images.js";
+import { responsesStream } from "./responses-sse.js";
 import type { ErrorReply } from "./reply-parts.js";
 import { RequestLog } from "./request-log.js";
 import type { FakeApi, FakeError, FakeLlm, FakeLlmOptions, FakeReply, FakeScript, RecordedRequest } from "./script.js";
@@ -17,22 +19,28 @@ const NO_REPLY_LEFT: FakeError = { kind: "error", status: 500, message: "fake LL
 const ROUTES: Record<string, FakeApi> = {
   "/v1/messages": "anthropic",
   "/v1/chat/completions": "openai",
+  "/v1/responses": "responses",
 };
 
 export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
-  const log = new RequestLog();
+  const log = new RequestLog(options.keepRequests);
   const queue: FakeScript[] = [];
   let fallback: FakeScript | undefined;
+  let summaryReply: FakeScript | undefined;
 
   const nextOutcome = (request: RecordedRequest): FakeReply | FakeError => {
-    const script = queue.shift() ?? fallback ?? NO_REPLY_LEFT;
-    if (typeof script !== "function") return script;
-    try {
-      return script(request);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return { kind: "error", status: 500, message: `fake LLM: the scripted reply function threw: ${reason}` };
+    const script = (summaryReply && isSummaryRequest(request) ? summaryReply : undefined) ?? queue.shift() ?? fallback ?? NO_REPLY_LEFT;
+    let outcome: FakeReply | FakeError;
+    if (typeof script !== "function") outcome = script;
+    else {
+      try {
+        outcome = script(request);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return { kind: "error", status: 500, message: `fake LLM: the scripted reply function threw: ${reason}` };
+      }
     }
+    return outcome.kind === "reply" && outcome.estimateUsage && !outcome.usage ? { ...outcome, usage: estimatedUsage(request, outcome) } : outcome;
   };
 
   const handleModelRequest = async (api: FakeApi, req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -50,8 +58,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       method: req.method ?? "",
       headers: { ...req.headers },
       body,
+      bodyBytes: Buffer.byteLength(raw),
       json,
       transcript: transcriptOf(body),
+      images: imagesOf(body),
       receivedAt: Date.now(),
     };
     log.record(request);
@@ -75,7 +85,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const plan =
       api === "anthropic"
         ? anthropicStream(outcome, model)
-        : openaiStream(outcome, { model, includeUsage: wantsUsage(json) });
+        : api === "responses"
+          ? responsesStream(outcome, { model, encryptedReasoning: wantsEncryptedReasoning(json) })
+          : openaiStream(outcome, { model, includeUsage: wantsUsage(json) });
     await writeSse(res, plan, outcome);
   };
 
@@ -121,6 +133,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     setFallback: (script) => {
       fallback = script;
     },
+    setSummaryReply: (script) => {
+      summaryReply = script;
+    },
     waitForRequest: (count, timeoutMs) => log.waitForRequest(count, timeoutMs),
     waitFor: (predicate, timeoutMs) => log.waitFor(predicate, timeoutMs),
     close: () => {
@@ -133,6 +148,18 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       return closing;
     },
   };
+}
+
+/** A request offering no tools whose system prompt asks for a summary: an agent compacting its conversation. */
+function isSummaryRequest(request: RecordedRequest): boolean {
+  const tools = request.json["tools"];
+  if (Array.isArray(tools) && tools.length > 0) return false;
+  return request.transcript.split("\n").some((line) => line.startsWith("system:") && /summar/i.test(line));
+}
+
+function estimatedUsage(request: RecordedRequest, reply: FakeReply): { input: number; output: number } {
+  const replyChars = (reply.text ?? "").length + (reply.thinking ?? "").length + (reply.toolCalls ?? []).reduce((n, c) => n + JSON.stringify(c.arguments).length, 0);
+  return { input: Math.ceil(request.bodyBytes / 4), output: Math.ceil(replyChars / 4) };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -162,6 +189,11 @@ function hasAuth(api: FakeApi, req: IncomingMessage): boolean {
 function wantsUsage(json: Record<string, unknown>): boolean {
   const streamOptions = json["stream_options"];
   return isRecord(streamOptions) && streamOptions["include_usage"] === true;
+}
+
+function wantsEncryptedReasoning(json: Record<string, unknown>): boolean {
+  const include = json["include"];
+  return Array.isArray(include) && include.includes("reasoning.encrypted_content");
 }
 
 function sendError(res: ServerResponse, reply: ErrorReply): void {

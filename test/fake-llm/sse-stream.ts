@@ -12,6 +12,8 @@ export interface SsePlan {
   content: string[];
   /** The events that finish the message; not sent when the reply holds the stream open. */
   finish: string[];
+  /** An error event inside the stream, in the API's format. */
+  errorFrame(type: string, message: string): string;
 }
 
 export async function writeSse(res: ServerResponse, plan: SsePlan, reply: FakeReply): Promise<void> {
@@ -22,6 +24,10 @@ export async function writeSse(res: ServerResponse, plan: SsePlan, reply: FakeRe
       resolve();
     });
   });
+  if (reply.withholdHeaders === true) {
+    await whenClosed;
+    return;
+  }
 
   res.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
@@ -32,7 +38,12 @@ export async function writeSse(res: ServerResponse, plan: SsePlan, reply: FakeRe
   // Headers first, so the SDK's request resolves even when the first event is delayed or never comes.
   res.flushHeaders();
 
-  const frames = reply.holdOpen === true ? plan.content : [...plan.content, ...plan.finish];
+  let frames = reply.holdOpen === true ? plan.content : [...plan.content, ...plan.finish];
+  if (reply.streamError !== undefined) {
+    const { afterChunks, type, message } = reply.streamError;
+    frames = [...frames.slice(0, afterChunks), plan.errorFrame(type, message ?? `fake LLM: scripted in-stream ${type}`)];
+  }
+  const stallAt = reply.stallAfterChunks;
   const drop = reply.dropAfterChunks;
   const delayMs = reply.delayMs ?? 0;
 
@@ -44,6 +55,7 @@ export async function writeSse(res: ServerResponse, plan: SsePlan, reply: FakeRe
 
   let sent = 0;
   for (const frame of frames) {
+    if (stallAt !== undefined && sent >= stallAt) break;
     if (sent > 0 && delayMs > 0) await Promise.race([sleep(delayMs), whenClosed]);
     if (closed) return;
     await Promise.race([writeFrame(res, frame), whenClosed]);
@@ -53,7 +65,7 @@ export async function writeSse(res: ServerResponse, plan: SsePlan, reply: FakeRe
   }
 
   if (drop !== undefined) return dropNow();
-  if (reply.holdOpen === true) {
+  if (reply.holdOpen === true || stallAt !== undefined) {
     await whenClosed;
     return;
   }

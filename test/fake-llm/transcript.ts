@@ -1,4 +1,4 @@
-// Flattens a recorded request body (Anthropic Messages or OpenAI Chat Completions) into plain text,
+// Flattens a recorded request body (Anthropic Messages, OpenAI Chat Completions or Responses) into plain text,
 // one line per part, so a test can ask "did the steer / the tool result reach the next request?"
 // with a substring check instead of walking either API's message shapes.
 
@@ -25,6 +25,10 @@ function partTexts(part: unknown): string[] {
       return [`(tool_use ${String(part["name"])}) ${JSON.stringify(part["input"] ?? {})}`];
     case "tool_result":
       return contentTexts(part["content"]).map((text) => `(tool_result) ${text}`);
+    case "image":
+    case "image_url":
+    case "input_image":
+      return ["(image)"];
     default:
       return typeof part["text"] === "string" ? [part["text"]] : [];
   }
@@ -39,11 +43,32 @@ function openaiToolCallTexts(calls: unknown): string[] {
   });
 }
 
+/** One Responses input item: a message, a function call, its output, or a reasoning item. */
+function responsesItemTexts(item: Record<string, unknown>): string[] {
+  switch (item["type"]) {
+    case "function_call":
+      return [`assistant: (tool_call ${String(item["name"])}) ${String(item["arguments"] ?? "")}`];
+    case "function_call_output":
+      return contentTexts(item["output"]).map((text) => `tool: (tool_result) ${text}`);
+    case "reasoning": {
+      const summary = Array.isArray(item["summary"]) ? item["summary"] : [];
+      return summary.flatMap((part) => (isRecord(part) && typeof part["text"] === "string" ? [`assistant: (thinking) ${part["text"]}`] : []));
+    }
+    default: {
+      const role = typeof item["role"] === "string" ? item["role"] : "unknown";
+      return contentTexts(item["content"]).map((text) => `${role}: ${text}`);
+    }
+  }
+}
+
 export function transcriptOf(body: unknown): string {
   if (!isRecord(body)) return "";
   const lines: string[] = [];
-  // Anthropic keeps the system prompt beside the messages; OpenAI has it as a message.
+  // Anthropic keeps the system prompt beside the messages, Responses as instructions; Chat has it as a message.
   for (const text of contentTexts(body["system"])) lines.push(`system: ${text}`);
+  if (typeof body["instructions"] === "string") lines.push(`system: ${body["instructions"]}`);
+  if (typeof body["input"] === "string") lines.push(`user: ${body["input"]}`);
+  if (Array.isArray(body["input"])) for (const item of body["input"]) if (isRecord(item)) lines.push(...responsesItemTexts(item));
   const messages = Array.isArray(body["messages"]) ? body["messages"] : [];
   for (const message of messages) {
     if (!isRecord(message)) continue;

@@ -8,16 +8,20 @@ import { createProviderResolver } from "../../agent/providers/connections.js";
 import type { AgentTool } from "../../tools/tool.js";
 import type { FakeLlm } from "../fake-llm/index.js";
 
+/** A provider, or "responses": OpenAI through the Responses API (what --api responses asks for). */
+export type TestApi = ProviderName | "responses";
+
 export function agentFor(
   llm: FakeLlm,
-  provider: ProviderName,
+  api: TestApi,
   tools: AgentTool[] = [],
   extra: Partial<AgentOptions> = {},
-  modelId = provider === "anthropic" ? "claude-sonnet-5-5" : "gpt-5.4",
+  modelId = api === "anthropic" ? "claude-sonnet-5-5" : "gpt-5.4",
 ): Agent {
+  const provider: ProviderName = api === "responses" ? "openai" : api;
   const connections = {
     anthropic: { apiKey: "test-anthropic-key-123", baseUrl: llm.anthropicBaseUrl },
-    openai: { apiKey: "test-openai-key-123", baseUrl: llm.openaiBaseUrl },
+    openai: { apiKey: "test-openai-key-123", baseUrl: llm.openaiBaseUrl, ...(api === "responses" ? { api: "responses" as const } : {}) },
   };
   return new Agent({
     model: resolveModel(modelId, provider, provider),

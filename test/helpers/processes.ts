@@ -1,6 +1,7 @@
 // What is still running, from `ps`: tests that check nothing survived ask here. Zombies do not
 // count (PID 1 in this sandbox never reaps them).
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 
 export interface PsRow {
   pid: number;
@@ -35,4 +36,47 @@ export function survivors(pgids: number[]): PsRow[] {
 /** How many live processes have `text` in their command line. */
 export function countLive(text: string): number {
   return liveProcesses().filter((row) => row.args.includes(text)).length;
+}
+
+/** Whether `pid` is a live process (a zombie is not: nobody reaps orphans here). */
+export function pidAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** The pids among `pids` still alive. */
+export function alivePids(pids: readonly number[]): number[] {
+  return pids.filter(pidAlive);
+}
+
+/** Children of `pid` (from /proc/<child>/stat's ppid field). */
+export function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) === pid) out.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return out;
+}
+
+/** SIGKILL to each pid of ours still alive (test cleanup; never by name). */
+export function killPids(pids: readonly number[]): void {
+  for (const pid of alivePids(pids)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Gone meanwhile.
+    }
+  }
 }

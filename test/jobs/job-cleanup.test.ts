@@ -22,17 +22,19 @@ const registry = new JobRegistry({ cwd: process.cwd(), env: process.env, setting
 installJobCleanup(registry);
 const jobs = [
   registry.start({ command: "sleep 300", startedBy: "agent" }),
-  registry.start({ command: "sleep 301 & sleep 302 & wait", stdinMode: "pipe", startedBy: "agent" }),
+  registry.start({ command: "sleep 301 & sleep 302 & echo forked; wait", stdinMode: "pipe", startedBy: "agent" }),
   registry.start({ command: "trap '' TERM HUP INT; echo armed; while true; do sleep 0.1; done", startedBy: "user" }),
 ];
-const armed = () => jobs[2].log.keptText().includes("armed");
+// Both background sleeps of the pipe job are forked once it says so.
+const armed = () => jobs[2].log.keptText().includes("armed") && jobs[1].log.keptText().includes("forked");
 const timer = setInterval(() => {
   if (!armed()) return;
   clearInterval(timer);
   process.stdout.write("READY " + JSON.stringify(jobs.map((j) => j.pid)) + "\\n");
-  ${ending === "uncaught" ? 'setTimeout(() => { throw new Error("boom from the test"); }, 50);' : ""}
-  ${ending === "exit" ? "setTimeout(() => process.exit(0), 50);" : ""}
 }, 20);
+// The test says when to end (SIGUSR2), once it has seen every job process up.
+${ending === "uncaught" ? 'process.on("SIGUSR2", () => setTimeout(() => { throw new Error("boom from the test"); }, 0));' : ""}
+${ending === "exit" ? 'process.on("SIGUSR2", () => process.exit(0));' : ""}
 setInterval(() => {}, 1000);
 `;
 }
@@ -51,7 +53,7 @@ async function runChild(ending: Ending): Promise<{ code: number | null; stderr: 
     await waitFor(() => stdout.includes("READY "), `the child to start its jobs (stderr: ${stderr})`, 20_000);
     const pgids = JSON.parse(stdout.slice(stdout.indexOf("READY ") + 6).split("\n")[0]!) as number[];
     expect(survivors(pgids).length).toBeGreaterThanOrEqual(4);
-    if (ending === "SIGTERM" || ending === "SIGINT" || ending === "SIGHUP") child.kill(ending);
+    child.kill(ending === "SIGTERM" || ending === "SIGINT" || ending === "SIGHUP" ? ending : "SIGUSR2");
     const code = await exited;
     return { code, stderr, pgids };
   } finally {

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../tools/jobs/job-events.js";
 import { JobRegistry, resolveJobSettings, type JobSettings } from "../../tools/jobs/job-registry.js";
@@ -309,4 +310,27 @@ describe("JobRegistry", () => {
     expect(survivors(pgids)).toEqual([]);
     expect(registry.list()).toEqual([]);
   });
+});
+
+describe("JobRegistry and the child marker", () => {
+  it("marks every job, tracks its group while it lives, and forgets groups (jobs' and adopted ones) once gone", async () => {
+    const calls: string[] = [];
+    const marker = {
+      env: { PITWALL_RUN: "test-token" },
+      trackGroup: (pgid: number) => calls.push(`+${pgid}`),
+      untrackGroup: (pgid: number) => calls.push(`-${pgid}`),
+    };
+    const registry = new JobRegistry({ cwd: tempDir(), env: process.env, marker });
+    registries.push(registry);
+    const job = registry.start({ command: 'echo "marker=$PITWALL_RUN"', startedBy: "agent" });
+    await job.exited;
+    expect(job.log.keptText()).toContain("marker=test-token");
+    await waitFor(() => calls.includes(`-${job.pid}`), "the job's group to be forgotten");
+    expect(calls.indexOf(`+${job.pid}`)).toBeLessThan(calls.indexOf(`-${job.pid}`));
+
+    const left = spawn("/bin/sh", ["-c", "sleep 0.3"], { detached: true, stdio: "ignore" });
+    registry.adoptGroup(left.pid!);
+    expect(calls).toContain(`+${left.pid}`);
+    await waitFor(() => calls.includes(`-${left.pid}`), "the adopted group to be forgotten once it ended", 15_000);
+  }, 30_000);
 });

@@ -233,7 +233,7 @@ describe("the job tools", () => {
     const { call, registry } = setup();
     const result = await call("bash_stream", { command: "echo hi", readyPattern: "([unclosed" });
     expect(result.isError).toBe(true);
-    expect(result.content).toContain('readyPattern "([unclosed" is not a valid regular expression');
+    expect(result.content).toContain('readyPattern: The pattern "([unclosed" is not a valid regular expression');
     expect(registry.list()).toEqual([]);
   });
 

@@ -8,8 +8,10 @@ import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage, Message } from "../../agent/messages.js";
 import { emptyUsage } from "../../agent/messages.js";
 import { INTERRUPTED_RESULT } from "../../agent/providers/transcript.js";
-import { listSessions, readSession, sessionFolder, sessionFolderName } from "../../agent/session-file.js";
-import { SessionStore } from "../../agent/session-store.js";
+import { sessionFolder, sessionFolderName } from "../../agent/sessions/session-file.js";
+import { listSessions } from "../../agent/sessions/session-list.js";
+import { loadSession } from "../../agent/sessions/session-load.js";
+import { SessionStore } from "../../agent/sessions/session-store.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 let root: string;
@@ -34,15 +36,15 @@ function newStore(secrets: string[] = []): SessionStore {
 }
 
 describe("session files", () => {
-  it("live under --<cwd with / as ->--/<timestamp>_<uuid>.jsonl", () => {
-    expect(sessionFolderName("/home/me/project")).toBe("--home-me-project--");
+  it("live under --<cwd with / as ->--<hash of the cwd>/<timestamp>_<uuid>.jsonl", () => {
+    expect(sessionFolderName("/home/me/project")).toMatch(/^--home-me-project--[0-9a-f]{8}$/);
     const store = newStore();
     store.recordMessage(user("hello"));
-    expect(store.path.startsWith(join(root, "--home-me-project--"))).toBe(true);
+    expect(store.path.startsWith(join(root, sessionFolderName("/home/me/project")))).toBe(true);
     expect(store.path).toMatch(/\/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_[0-9a-f-]{36}\.jsonl$/);
   });
 
-  it("are created with the first message, header first, one whole line per record", () => {
+  it("are created with the first message, header first, one whole line per record", async () => {
     const bus = new EventBus<PitwallEvent>();
     const store = newStore();
     store.attach(bus);
@@ -54,7 +56,7 @@ describe("session files", () => {
     const lines = readFileSync(store.path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { type: string });
     expect(lines.map((l) => l.type)).toEqual(["session", "message", "model_change", "message"]);
     expect(lines[0]).toMatchObject({ cwd: "/home/me/project", model: "claude-sonnet-5-5", provider: "anthropic", thinkingLevel: "high", pitwallVersion: "0.1.0" });
-    const loaded = readSession(store.path);
+    const loaded = await loadSession(store.path);
     expect(loaded.messages).toHaveLength(2);
     expect(loaded.model).toBe("gpt-5.4");
     expect(loaded.thinkingLevel).toBe("high");
@@ -70,25 +72,29 @@ describe("session files", () => {
     expect(text).toContain("ANTHROPIC_API_KEY=[redacted]");
   });
 
-  it("load with a torn last line skipped and a warning", () => {
+  it("load with a torn last line skipped and a warning", async () => {
     const store = newStore();
     store.recordMessage(user("one"));
     store.recordMessage(assistant("two"));
     appendFileSync(store.path, '{"type":"message","message":{"role":"user","cont');
-    const loaded = readSession(store.path);
+    const loaded = await loadSession(store.path);
     expect(loaded.messages).toHaveLength(2);
-    expect(loaded.warnings).toEqual([expect.stringContaining("last line was cut off")]);
+    expect(loaded.warnings).toEqual([expect.stringContaining("the last line (4) was cut off")]);
   });
 
-  it("close a tool call interrupted mid-run with an error result when resumed", () => {
+  it("close a tool call interrupted mid-run with an error result when resumed", async () => {
     const store = newStore();
     store.recordMessage(user("run it"));
     store.recordMessage({ ...assistant(""), content: [{ type: "toolCall", id: "call_1", name: "bash", arguments: { command: "sleep 100" } }], stopReason: "toolUse" });
-    const { session } = SessionStore.open(store.path);
+    store.close();
+    const { store: reopened, session } = await SessionStore.open(store.path);
+    reopened.close();
     expect(session.messages.at(-1)).toMatchObject({ role: "toolResult", toolCallId: "call_1", isError: true, content: INTERRUPTED_RESULT });
     // The closing result is on disk too, so the next resume does not add another.
-    expect(readSession(store.path).messages).toHaveLength(3);
-    expect(SessionStore.open(store.path).session.messages).toHaveLength(3);
+    expect((await loadSession(store.path)).messages).toHaveLength(3);
+    const again = await SessionStore.open(store.path);
+    again.store.close();
+    expect(again.session.messages).toHaveLength(3);
   });
 
   it("are listed newest first with first prompt, message count and cost", async () => {
@@ -100,12 +106,12 @@ describe("session files", () => {
     utimesSync(first.path, earlier, earlier);
     const second = newStore();
     second.recordMessage(user("second task"));
-    const list = listSessions(root, "/home/me/project");
+    const list = await listSessions(root, "/home/me/project");
     expect(list.map((s) => s.firstPrompt)).toEqual(["second task", "first task"]);
     expect(list[1]).toMatchObject({ messageCount: 2, cost: 0.03 });
     expect(list[0]!.cost).toBeNull();
-    expect(readdirSync(sessionFolder(root, "/home/me/project"))).toHaveLength(2);
-    expect(listSessions(root, "/elsewhere")).toEqual([]);
+    expect(readdirSync(sessionFolder(root, "/home/me/project")).filter((name) => name.endsWith(".jsonl"))).toHaveLength(2);
+    expect(await listSessions(root, "/elsewhere")).toEqual([]);
   });
 
   it("report stats for /session", () => {

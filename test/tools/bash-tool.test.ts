@@ -3,6 +3,7 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBashTool } from "../../tools/bash-tool.js";
+import { processTempFolder } from "../../tools/process/temp-folder.js";
 import { signalGroup } from "../../tools/process-group.js";
 import { resolveShell } from "../../tools/shell.js";
 import { callTool, makeTempDir } from "./harness.js";
@@ -65,6 +66,22 @@ describe("bash", () => {
     await expect(callTool(createBashTool(cwd), { command: "echo hi" })).rejects.toThrow(
       `The working directory ${cwd} does not exist`,
     );
+  });
+
+  it("bounds the full-output file of a flood (`yes`) to about 8 MB, keys redacted, in the process's temp folder", async () => {
+    const cwd = await makeTempDir();
+    const key = "sk-test-flood-0123456789";
+    const tool = createBashTool(cwd, { secrets: [key], env: { ...process.env, FLOOD_KEY: key } });
+    const result = await callTool(tool, { command: 'echo "key=$FLOOD_KEY"; yes | head -c 30000000; echo; echo "end key=$FLOOD_KEY"' });
+    const path = result.details!.fullOutputPath!;
+    filesToRemove.push(path);
+    expect(path.startsWith(processTempFolder())).toBe(true);
+    const saved = await readFile(path, "utf8");
+    expect(saved.length).toBeLessThan(8.5 * 1024 * 1024);
+    expect(saved.startsWith("key=[redacted]\ny\ny\n")).toBe(true);
+    expect(saved.endsWith("y\n\nend key=[redacted]\n")).toBe(true);
+    expect(saved).toMatch(/\[\.\.\. pitwall dropped \d+ characters/);
+    expect(saved).not.toContain(key);
   });
 
   it("caps `seq 1 1000000` to head and tail, states the omission, and saves the full output", async () => {

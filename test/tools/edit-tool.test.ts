@@ -55,7 +55,7 @@ describe("edit", () => {
     await writeFile(join(cwd, "a.ts"), "let a = 1;\n");
     await expect(
       callTool(createEditTool(cwd), { file_path: "a.ts", old_string: "let b = 2;", new_string: "let b = 3;" }),
-    ).rejects.toThrow(/^old_string was not found in a\.ts\. It must match the file exactly/);
+    ).rejects.toThrow(/^old_string was not found in a\.ts; the file was not changed\. It must match the file's text/);
     expect(await readFile(join(cwd, "a.ts"), "utf8")).toBe("let a = 1;\n");
   });
 
@@ -67,17 +67,16 @@ describe("edit", () => {
       old_string: "    if True:\n        print('hi')",
       new_string: "    if False:\n        print('hi')",
     });
-    await expect(attempt).rejects.toThrow(/not found in a\.py, but it nearly matches at line 4: the text there differs only in whitespace/);
-    await expect(attempt).rejects.toThrow("     4\t\tif True:\n     5\t\t\tprint('hi')   \n");
+    await expect(attempt).rejects.toThrow(/not found in a\.py.* It nearly matches at line 4: the text there differs from old_string only in whitespace/);
+    // Quoted, so tabs and trailing spaces are visible.
+    await expect(attempt).rejects.toThrow('     4\t"\\tif True:"\n     5\t"\\t\\tprint(\'hi\')   "\n');
   });
 
-  it("hints at a near match that differs only in line endings", async () => {
+  it("in a mostly-LF file, an LF old_string matches a CRLF block and the block keeps CRLF", async () => {
     const cwd = await makeTempDir();
-    // Mostly LF, so old_string is tried as LF; the lines it wants are the file's CRLF ones.
     await writeFile(join(cwd, "mixed.txt"), "a\nb\nc\nd\r\ne\r\n");
-    await expect(
-      callTool(createEditTool(cwd), { file_path: "mixed.txt", old_string: "d\ne", new_string: "x" }),
-    ).rejects.toThrow(/nearly matches at line 4/);
+    await callTool(createEditTool(cwd), { file_path: "mixed.txt", old_string: "d\ne\n", new_string: "x\ny\nz\n" });
+    expect(await readFile(join(cwd, "mixed.txt"), "utf8")).toBe("a\nb\nc\nx\r\ny\r\nz\r\n");
   });
 
   it("refuses an old_string found more than once and says where", async () => {
@@ -86,8 +85,8 @@ describe("edit", () => {
     await expect(
       callTool(createEditTool(cwd), { file_path: "a.ts", old_string: "x++;", new_string: "x += 2;" }),
     ).rejects.toThrow(
-      "old_string was found 3 times in a.ts (lines 1, 3, 5). Add surrounding lines to old_string so it matches once, " +
-        "or set replace_all: true to replace every occurrence.",
+      "old_string was found 3 times in a.ts (lines 1, 3, 5; line endings do not count as a difference). Add surrounding " +
+        "lines to old_string so it matches once, or set replace_all: true to replace every occurrence.",
     );
     expect(await readFile(join(cwd, "a.ts"), "utf8")).toBe("x++;\ny();\nx++;\nz();\nx++;\n");
   });

@@ -10,7 +10,7 @@ describe("find", () => {
     await writeTree(cwd, SAMPLE_PROJECT);
     const result = await callTool(createFindTool(cwd), { pattern: "*.ts" });
     expect(result.content).toBe("src/app.test.ts\nsrc/app.ts\nsrc/util/math.ts");
-    expect(result.details).toEqual({ path: cwd, totalMatches: 3, shown: 3, truncated: false });
+    expect(result.details).toEqual({ path: cwd, totalMatches: 3, shown: 3, truncated: false, ignored: 1 });
   });
 
   it("matches a path pattern from the search folder and returns paths relative to the working directory", async () => {
@@ -43,7 +43,9 @@ describe("find", () => {
     const cwd = await makeTempDir();
     await writeTree(cwd, SAMPLE_PROJECT);
     const tool = createFindTool(cwd);
-    expect((await callTool(tool, { pattern: "*.rs" })).content).toBe("No files match *.rs under the working directory.");
+    expect((await callTool(tool, { pattern: "*.rs" })).content).toBe(
+      "No files match *.rs under the working directory. 1 ignored folder or file was not searched (.gitignore, .ignore, git excludes, node_modules); include_ignored: true searches them too.",
+    );
     await expect(callTool(tool, { pattern: "*", path: "missing" })).rejects.toThrow(
       `Path not found: missing (resolved to ${join(cwd, "missing")})`,
     );

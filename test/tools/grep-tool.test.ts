@@ -43,7 +43,9 @@ describe("grep", () => {
     const cwd = await makeTempDir();
     await writeTree(cwd, SAMPLE_PROJECT);
     const tool = createGrepTool(cwd);
-    expect((await callTool(tool, { pattern: "nowhere to be found" })).content).toBe("No matches for nowhere to be found in the working directory.");
-    await expect(callTool(tool, { pattern: "listen(" })).rejects.toThrow(/Invalid regular expression.*pass literal: true/);
+    expect((await callTool(tool, { pattern: "nowhere to be found" })).content).toBe(
+      "No matches for nowhere to be found in the working directory. 1 ignored folder or file was not searched (.gitignore, .ignore, git excludes, node_modules); include_ignored: true searches them too.",
+    );
+    await expect(callTool(tool, { pattern: "listen(" })).rejects.toThrow(/"listen\(" is not a valid regular expression.*pass literal: true/);
   });
 });

@@ -12,7 +12,7 @@ describe("ls", () => {
     await symlink(join(cwd, "package.json"), join(cwd, "link.json"));
     const result = await callTool(createLsTool(cwd), {});
     expect(result.content).toBe([".git/", ".github/", "assets/", "docs/", "link.json@", "node_modules/", "package.json", "src/"].join("\n"));
-    expect(result.details).toEqual({ path: cwd, totalEntries: 8, shown: 8, truncated: false });
+    expect(result.details).toEqual({ path: cwd, totalEntries: 8, shown: 8, truncated: false, ignored: [] });
     expect((await callTool(createLsTool(cwd), { path: "src" })).content).toBe("app.test.ts\napp.ts\nutil/");
   });
 

@@ -1,8 +1,13 @@
-import { existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { capOutput } from "../../tools/output-cap.js";
 import { OutputSpool } from "../../tools/output-spool.js";
+import { processTempFolder, removeStaleTempFolders } from "../../tools/process/temp-folder.js";
+import { REPO_ROOT } from "../helpers/cli-process.js";
 
 const files: string[] = [];
 afterEach(async () => {
@@ -10,7 +15,7 @@ afterEach(async () => {
 });
 
 function spoolInChunks(text: string, maxChars: number, chunkSize: number) {
-  const spool = new OutputSpool(maxChars, "pitwall-spool-test-");
+  const spool = new OutputSpool(maxChars, { filePrefix: "spool-test-" });
   for (let i = 0; i < text.length; i += chunkSize) spool.write(text.slice(i, i + chunkSize));
   const result = spool.finish();
   if (result.fullOutputPath) files.push(result.fullOutputPath);
@@ -52,5 +57,76 @@ describe("output spool", () => {
     const result = spoolInChunks(text, 1_000, 10);
     expect(result.text).toBe(capOutput(text, 1_000).text);
     expect(result.omittedChars).toBe(1);
+  });
+});
+
+describe("the full-output file", () => {
+  it("lives in the process's own temp folder and keeps head + tail within the budget, saying what was dropped", async () => {
+    const spool = new OutputSpool(1_000, { filePrefix: "spool-test-", fileMaxChars: 100_000 });
+    const line = (i: number): string => `line ${String(i).padStart(7, "0")}\n`; // 13 chars
+    let text = "";
+    for (let i = 1; i <= 200_000; i++) {
+      const l = line(i);
+      text += l;
+      spool.write(l);
+    }
+    const result = spool.finish();
+    const path = result.fullOutputPath!;
+    files.push(path);
+    expect(dirname(path)).toBe(processTempFolder());
+    expect(basename(dirname(path))).toMatch(new RegExp(`^pitwall-${process.pid}-`));
+    const saved = await readFile(path, "utf8");
+    expect(saved.length).toBeLessThan(100_000 + 300);
+    expect(saved.startsWith(text.slice(0, 50_000))).toBe(true);
+    expect(saved.endsWith(text.slice(-50_000))).toBe(true);
+    const dropped = text.length - 100_000;
+    expect(saved).toContain(`[... pitwall dropped ${dropped} characters`);
+    // The model's view is unchanged by the file's bound.
+    expect(result.totalChars).toBe(text.length);
+  });
+
+  it("redacts secrets in the file, even one cut between two chunks", async () => {
+    const key = "sk-ant-api03-SECRETSECRETSECRET";
+    const spool = new OutputSpool(100, { filePrefix: "spool-test-", secrets: [key, "short"] });
+    const text = `${"x".repeat(200)}\nANTHROPIC_API_KEY=${key}\nagain ${key} short\n`;
+    const cutInsideKey = text.indexOf(key) + 10;
+    spool.write(text.slice(0, cutInsideKey));
+    spool.write(text.slice(cutInsideKey, cutInsideKey + 3));
+    spool.write(text.slice(cutInsideKey + 3));
+    const result = spool.finish();
+    files.push(result.fullOutputPath!);
+    const saved = await readFile(result.fullOutputPath!, "utf8");
+    expect(saved).not.toContain("SECRETSECRET");
+    expect(saved).toContain("ANTHROPIC_API_KEY=[redacted]\nagain [redacted] short\n");
+  });
+});
+
+describe("temp folders", () => {
+  it("removes the folders of pitwall processes that are gone, and nothing else", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "pitwall-tmp-parent-"));
+    try {
+      const dead = spawnSync("true").pid!;
+      const deadFolder = join(parent, `pitwall-${dead}-abc123`);
+      const liveFolder = join(parent, `pitwall-${process.pid}-def456`);
+      const other = join(parent, "pitwall-notes");
+      for (const folder of [deadFolder, liveFolder, other]) mkdirSync(folder);
+      writeFileSync(join(deadFolder, "bash-1.log"), "old output");
+      expect(await removeStaleTempFolders(parent)).toEqual([deadFolder]);
+      expect(readdirSync(parent).sort()).toEqual([basename(liveFolder), "pitwall-notes"].sort());
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  it("a process's temp folder is removed when it exits", () => {
+    const script = `import { processTempFolder } from ${JSON.stringify(join(REPO_ROOT, "dist/tools/process/temp-folder.js"))};
+import { writeFileSync } from "node:fs";
+const folder = processTempFolder();
+writeFileSync(folder + "/file.log", "x");
+console.log(folder);`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    const folder = run.stdout.trim();
+    expect(folder).toMatch(/pitwall-\d+-/);
+    expect(existsSync(folder)).toBe(false);
   });
 });

@@ -18,7 +18,7 @@ describe("read", () => {
     const result = await callTool(createReadTool(cwd), { file_path: "src/a.ts" });
     expect(result.content).toBe("     1\tconst a = 1;\n     2\t\n     3\t  return a;");
     expect(result.isError).toBeUndefined();
-    expect(result.details).toEqual({ path: join(cwd, "src/a.ts"), totalLines: 3, linesRead: 3, offset: 1, truncated: false });
+    expect(result.details).toEqual({ path: join(cwd, "src/a.ts"), totalLines: 3, linesRead: 3, offset: 1, truncated: false, cutByBytes: false });
     expect(result.file).toEqual({ kind: "read", path: join(cwd, "src/a.ts") });
   });
 
@@ -32,22 +32,50 @@ describe("read", () => {
 
   it("stops at 5000 lines and says how many there are and the exact next call", async () => {
     const cwd = await makeTempDir();
-    await writeFile(join(cwd, "big.txt"), lines(12_000));
+    // One-character lines: 5000 of them fit in 50 KB, so the line limit ends the result.
+    await writeFile(join(cwd, "big.txt"), "x\n".repeat(12_000));
     const tool = createReadTool(cwd);
     const first = await callTool(tool, { file_path: "big.txt" });
     const firstLines = first.content.split("\n");
     expect(firstLines[0]).toBe('[Showing lines 1-5000 of 12000. Next: read(file_path="big.txt", offset=5001)]');
-    expect(firstLines[1]).toBe("     1\tline 1");
-    expect(firstLines.at(-1)).toBe("  5000\tline 5000");
+    expect(firstLines[1]).toBe("     1\tx");
+    expect(firstLines.at(-1)).toBe("  5000\tx");
     expect(firstLines).toHaveLength(5001);
-    expect(first.details).toMatchObject({ totalLines: 12_000, linesRead: 5000, offset: 1, truncated: true });
+    expect(first.details).toMatchObject({ totalLines: 12_000, linesRead: 5000, offset: 1, truncated: true, cutByBytes: false });
 
     const second = await callTool(tool, { file_path: "big.txt", offset: 5001 });
     expect(second.content.split("\n")[0]).toBe('[Showing lines 5001-10000 of 12000. Next: read(file_path="big.txt", offset=10001)]');
     const third = await callTool(tool, { file_path: "big.txt", offset: 10_001 });
-    expect(third.content.split("\n")[0]).toBe(" 10001\tline 10001");
-    expect(third.content.split("\n").at(-1)).toBe(" 12000\tline 12000");
+    expect(third.content.split("\n")[0]).toBe(" 10001\tx");
+    expect(third.content.split("\n").at(-1)).toBe(" 12000\tx");
     expect(third.details).toMatchObject({ linesRead: 2000, offset: 10_001, truncated: false });
+  });
+
+  it("stops at 50 KB however short the line limit would be, with the exact offset to continue", async () => {
+    const cwd = await makeTempDir();
+    // 6 000 lines of 1 700 characters: 10 MB, which used to come back whole.
+    const line = (n: number): string => `row ${n} ${"é".repeat(1_690)}`;
+    await writeFile(join(cwd, "wide.txt"), Array.from({ length: 6_000 }, (_, i) => line(i + 1)).join("\n") + "\n");
+    const tool = createReadTool(cwd);
+    const first = await callTool(tool, { file_path: "wide.txt" });
+    expect(Buffer.byteLength(first.content)).toBeLessThanOrEqual(50 * 1024);
+    const shown = first.content.split("\n");
+    const last = shown.length - 1;
+    expect(shown[0]).toBe(`[Showing lines 1-${last} of 6000 (one result holds at most 50 KB). Next: read(file_path="wide.txt", offset=${last + 1})]`);
+    expect(shown[last]).toBe(`${String(last).padStart(6)}\t${line(last)}`);
+    expect(first.details).toMatchObject({ totalLines: 6_000, linesRead: last, truncated: true, cutByBytes: true });
+    // The next call goes on exactly where this one stopped.
+    const second = await callTool(tool, { file_path: "wide.txt", offset: last + 1 });
+    expect(second.content.split("\n")[1]).toBe(`${String(last + 1).padStart(6)}\t${line(last + 1)}`);
+    expect(Buffer.byteLength(second.content)).toBeLessThanOrEqual(50 * 1024);
+  });
+
+  it("cuts one enormous line and says so, still within 50 KB", async () => {
+    const cwd = await makeTempDir();
+    await writeFile(join(cwd, "one.min.js"), "😀".repeat(3_000_000));
+    const result = await callTool(createReadTool(cwd), { file_path: "one.min.js" });
+    expect(result.content).toMatch(/^ {5}1\t(😀){1000}… \[line truncated: 6000000 chars\]$/);
+    expect(Buffer.byteLength(result.content)).toBeLessThanOrEqual(50 * 1024);
   });
 
   it("pages with offset and limit, and the next call keeps the limit", async () => {

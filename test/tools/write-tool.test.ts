@@ -30,7 +30,7 @@ describe("write", () => {
     const cwd = await makeTempDir();
     await mkdir(join(cwd, "src"));
     await expect(callTool(createWriteTool(cwd), { file_path: "src", content: "x" })).rejects.toThrow(
-      "src is a directory; give the path of a file inside it.",
+      "Cannot write src: it is a directory, not a regular file. Nothing was changed; give the path of a file inside it.",
     );
   });
 

@@ -9,6 +9,7 @@ import { clampYieldMs, MAX_YIELD_MS, MIN_YIELD_MS } from "./job-settings.js";
 import { waitForJob, type WaitResult } from "./job-wait.js";
 import type { Job } from "./job.js";
 import type { AgentTool, ToolUpdate } from "../tool.js";
+import { compileSearchPattern, type LineMatcher } from "../search-pattern.js";
 
 export const bashStreamParameters = Type.Object({
   command: Type.String({ description: "The shell command (bash -c)." }),
@@ -24,7 +25,7 @@ export const bashStreamParameters = Type.Object({
   ),
   readyPattern: Type.Optional(
     Type.String({
-      description: 'A regular expression (JavaScript syntax, case-insensitive) tested against each output line; the wait ends when it matches, e.g. "listening on|ready in".',
+      description: 'A regular expression (RE2 syntax: JavaScript\'s without lookaround and backreferences; case-insensitive) tested against each output line; the wait ends when it matches, e.g. "listening on|ready in".',
     }),
   ),
 });
@@ -84,15 +85,12 @@ export function createBashStreamTool(registry: JobRegistry): AgentTool<typeof ba
     ].join("\n"),
     parameters: bashStreamParameters,
     async execute(toolCallId, params, signal, onUpdate, context) {
-      let readyPattern: RegExp | undefined;
+      let readyPattern: LineMatcher | undefined;
       if (params.readyPattern !== undefined && params.readyPattern !== "") {
         try {
-          readyPattern = new RegExp(params.readyPattern, "i");
+          readyPattern = compileSearchPattern(params.readyPattern, { ignoreCase: true });
         } catch (error) {
-          return {
-            content: `readyPattern ${JSON.stringify(params.readyPattern)} is not a valid regular expression (${(error as Error).message}). Nothing was started; fix the pattern and call bash_stream again.`,
-            isError: true,
-          };
+          return { content: `readyPattern: ${(error as Error).message} Nothing was started; fix the pattern and call bash_stream again.`, isError: true };
         }
       }
       if (signal.aborted) throw new Error("The call was aborted before the job started; nothing was run.");

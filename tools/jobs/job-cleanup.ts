@@ -1,32 +1,56 @@
 // No orphans: however pitwall ends (a normal exit, Ctrl+C, SIGTERM, SIGHUP, an uncaught error), every
-// job's process group ends with it. Signals get the polite path (TERM, grace, KILL); process 'exit'
-// runs no async code, so there every group gets KILL at once.
+// job's process group ends with it, and so does every process that escaped its group but carries the
+// run's marker (the guard's sweep). Signals get the polite path (TERM, grace, KILL); process 'exit'
+// runs no async code, so there everything gets KILL at once. SIGKILL and the OOM killer run none of
+// this: the guard's watchdog does it then.
 import type { JobRegistry } from "./job-registry.js";
+import type { ProcessGuard } from "../process/process-guard.js";
 
 const SIGNAL_EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
+export interface JobCleanupOptions {
+  /** Swept after the jobs end, and closed last. */
+  guard?: Pick<ProcessGuard, "sweep" | "sweepSync" | "close">;
+  /** Exit codes that differ from the usual 128 + signal (JSON mode ends 0 when its terminal hangs up). */
+  exitCodes?: Partial<Record<NodeJS.Signals, number>>;
+}
+
 /** Installs the handlers; returns a function that removes them again. */
-export function installJobCleanup(registry: JobRegistry): () => void {
+export function installJobCleanup(registry: JobRegistry, options: JobCleanupOptions = {}): () => void {
   let ending = false;
+  const guard = options.guard;
+
+  const killEverythingSync = (): void => {
+    registry.killAllSync();
+    guard?.sweepSync();
+    guard?.close();
+  };
 
   const endWith = (code: number): void => {
     if (ending) {
       // A second signal while shutting down: stop waiting.
-      registry.killAllSync();
+      killEverythingSync();
       process.exit(code);
     }
     ending = true;
-    registry.shutdown().then(
-      () => process.exit(code),
-      () => {
-        registry.killAllSync();
-        process.exit(code);
-      },
-    );
+    registry
+      .shutdown()
+      .then(() => guard?.sweep(registry.settings.killGraceMs))
+      .then(
+        () => {
+          guard?.close();
+          process.exit(code);
+        },
+        () => {
+          killEverythingSync();
+          process.exit(code);
+        },
+      );
   };
 
   const signalHandlers = new Map<NodeJS.Signals, () => void>();
-  for (const [signal, code] of Object.entries(SIGNAL_EXIT_CODES) as [NodeJS.Signals, number][]) {
+  const codes = { ...SIGNAL_EXIT_CODES, ...options.exitCodes };
+  for (const [signal, code] of Object.entries(codes) as [NodeJS.Signals, number][]) {
     const handler = () => endWith(code);
     signalHandlers.set(signal, handler);
     process.on(signal, handler);
@@ -39,12 +63,11 @@ export function installJobCleanup(registry: JobRegistry): () => void {
   };
   process.on("uncaughtException", onUncaught);
 
-  const onExit = (): void => registry.killAllSync();
-  process.on("exit", onExit);
+  process.on("exit", killEverythingSync);
 
   return () => {
     for (const [signal, handler] of signalHandlers) process.off(signal, handler);
     process.off("uncaughtException", onUncaught);
-    process.off("exit", onExit);
+    process.off("exit", killEverythingSync);
   };
 }

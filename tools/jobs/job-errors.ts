@@ -31,6 +31,13 @@ export class JobEndedError extends Error {
   }
 }
 
+/** The job came from a bash call, whose stdin is closed. */
+export class JobTakesNoInputError extends Error {
+  constructor(readonly jobId: string) {
+    super(`Job ${jobId} came from a bash call, whose stdin is closed: it takes no input. To type into a command, start it with bash_stream.`);
+  }
+}
+
 /** The job has taken as much input as one job may. */
 export class JobInputLimitError extends Error {
   constructor(

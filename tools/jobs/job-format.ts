@@ -43,3 +43,12 @@ export function lastLines(log: PlainTextLog, count: number, lineChars = 300): st
   const lines = log.tail(count + 20).filter((line) => line.trim().length > 0);
   return lines.slice(-count).map((line) => (line.length > lineChars ? line.slice(0, lineChars - 1) + "…" : line));
 }
+
+/** One line per job, for a compaction's summary: what runs, who started it, what it printed last. */
+export function jobSnapshotLines(jobs: ReadonlyArray<{ info: JobInfo; log: PlainTextLog }>, now: number = Date.now()): string[] {
+  return jobs.map(({ info, log }) => {
+    const who = info.startedBy === "user" ? "the person" : "the agent";
+    const last = lastLines(log, 1, 160)[0];
+    return `job ${info.id}: ${describeStatus(info)} for ${formatDuration(runtime(info, now))}, started by ${who}: ${shortCommand(info.command)}${last ? ` (last output: ${last})` : ""}`;
+  });
+}

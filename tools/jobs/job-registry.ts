@@ -2,6 +2,7 @@
 // person from the jobs pane. It starts, stops, restarts and removes jobs, publishes their events,
 // keeps finished jobs listed for a while, remembers what the agent must be told, and makes sure no
 // process group outlives pitwall.
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { EventBus } from "../event-bus.js";
@@ -10,13 +11,14 @@ import { JobNotices, personActions } from "./job-notices.js";
 import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "./job-settings.js";
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
-import { JobEndedError, JobInputLimitError, JobLimitError, NoSuchJobError } from "./job-errors.js";
+import { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "./job-errors.js";
 import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
+import type { ChildMarker } from "../process/process-guard.js";
 
 export { resolveJobSettings, type JobSettings } from "./job-settings.js";
 export { installJobCleanup } from "./job-cleanup.js";
 export { Job } from "./job.js";
-export { JobEndedError, JobInputLimitError, JobLimitError, NoSuchJobError } from "./job-errors.js";
+export { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "./job-errors.js";
 
 export interface StartJobOptions {
   command: string;
@@ -33,6 +35,20 @@ export interface StartJobOptions {
   size?: TerminalSize;
 }
 
+export interface AdoptRunningOptions {
+  command: string;
+  cwd: string;
+  /** The environment it runs with (used again by a restart). */
+  env: Record<string, string>;
+  /** The running process; its stdout and stderr deliver strings. */
+  child: ChildProcess;
+  startedAt: number;
+  priorOutput: string;
+  toolCallId?: string;
+  /** Stop it (TERM, grace, KILL) this long from now: the rest of the call's timeout. */
+  killAfterMs?: number;
+}
+
 export interface TerminalSize {
   cols: number;
   rows: number;
@@ -44,11 +60,15 @@ export interface JobRegistryOptions {
   settings?: Partial<JobSettings>;
   /** The environment jobs inherit. */
   env: NodeJS.ProcessEnv;
+  /** Marks every job's environment and tracks its process group, so a crash of pitwall still ends it. */
+  marker?: ChildMarker;
 }
 
 /** After KILL, how long to wait for the exit to be observed before giving up on it. */
 const KILL_OBSERVE_MS = 5_000;
 const LEFTOVER_POLL_MS = 25;
+/** How often groups left running by bash calls are checked for being gone. */
+const ADOPTED_GROUP_CHECK_MS = 5_000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -72,6 +92,7 @@ export class JobRegistry {
   readonly cwd: string;
   private readonly baseEnv: Record<string, string>;
   private readonly shell: string;
+  private readonly marker: ChildMarker | undefined;
   /** Insertion order is start order; a restart keeps its slot. */
   private readonly jobs = new Map<string, Job>();
   private readonly events = new EventBus<JobEvent>();
@@ -79,6 +100,7 @@ export class JobRegistry {
   private readonly ttlTimers = new Map<string, NodeJS.Timeout>();
   /** Groups a bash call left running in the background; ended with the jobs. */
   private readonly adopted = new Set<number>();
+  private adoptedWatch: NodeJS.Timeout | undefined;
   private nextId = 1;
   private shuttingDown = false;
 
@@ -89,6 +111,7 @@ export class JobRegistry {
       Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
     this.shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+    this.marker = options.marker;
   }
 
   /** Job events, in order; the coding agent forwards them to the session's bus. */
@@ -188,6 +211,7 @@ export class JobRegistry {
   write(id: string, data: string, options: { eof?: boolean; by?: JobStarter } = {}): void {
     const job = this.require(id);
     if (!job.running) throw new JobEndedError(id, describeEnd(job.info));
+    if (job.fromBashCall) throw new JobTakesNoInputError(id);
     if (job.stdinClosed) {
       throw new Error(`Job ${id}'s input was already closed (eof). Start the command again to send more input.`);
     }
@@ -216,9 +240,60 @@ export class JobRegistry {
     this.emit({ type: "job_yielded", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
   }
 
+  /**
+   * Takes over a command that is already running (a bash call that outlived its wait or met a steer)
+   * as a pipe job, with what it printed so far. The limit of simultaneous jobs does not apply: it
+   * runs already, and refusing would mean killing it. `killAfterMs` keeps the call's timeout.
+   */
+  adoptRunning(options: AdoptRunningOptions): Job {
+    if (this.shuttingDown) throw new Error("Cannot take over the command: pitwall is shutting down.");
+    const id = String(this.nextId++);
+    const job = this.register(
+      new Job({
+        id,
+        command: options.command,
+        cwd: options.cwd,
+        env: options.env,
+        stdinMode: "pipe",
+        startedBy: "agent",
+        ...(options.toolCallId !== undefined ? { toolCallId: options.toolCallId } : {}),
+        restarts: 0,
+        shell: this.shell,
+        cols: this.settings.cols,
+        rows: this.settings.rows,
+        scrollback: this.settings.scrollback,
+        adopt: { child: options.child, startedAt: options.startedAt, priorOutput: options.priorOutput },
+      }),
+    );
+    if (options.killAfterMs !== undefined) {
+      const timer = setTimeout(() => {
+        if (job.running && this.jobs.get(id) === job) void this.kill(id, { by: "agent" }).catch(() => undefined);
+      }, Math.max(0, options.killAfterMs));
+      timer.unref();
+      void job.exited.then(() => clearTimeout(timer));
+    }
+    return job;
+  }
+
   /** Takes over a process group something else started (`server &` in a bash call) so shutdown ends it. */
   adoptGroup(pgid: number): void {
     this.adopted.add(pgid);
+    this.marker?.trackGroup(pgid);
+    // Once its processes are gone the group is forgotten: its pid may be reused by anyone.
+    this.adoptedWatch ??= setInterval(() => {
+      for (const group of this.adopted) {
+        if (groupAlive(group)) continue;
+        this.adopted.delete(group);
+        this.marker?.untrackGroup(group);
+      }
+      if (this.adopted.size === 0) this.stopAdoptedWatch();
+    }, ADOPTED_GROUP_CHECK_MS);
+    this.adoptedWatch.unref();
+  }
+
+  private stopAdoptedWatch(): void {
+    clearInterval(this.adoptedWatch);
+    this.adoptedWatch = undefined;
   }
 
   /** Ends every job's process group (TERM, grace, KILL) and frees the emulators. */
@@ -236,7 +311,9 @@ export class JobRegistry {
     for (const job of jobs) job.dispose();
     this.jobs.clear();
     await Promise.all([...this.adopted].map((pgid) => terminateGroup(pgid, this.settings.killGraceMs)));
+    for (const pgid of this.adopted) this.forgetGroupIfGone(pgid);
     this.adopted.clear();
+    this.stopAdoptedWatch();
   }
 
   /** SIGKILL to every job's group, synchronously: for process 'exit', where nothing async runs. */
@@ -256,6 +333,7 @@ export class JobRegistry {
       GIT_PAGER: "cat",
       ...(stdinMode === "pty" ? { TERM: "xterm-256color" } : {}),
       ...(options.env ?? {}),
+      ...(this.marker?.env ?? {}),
     };
     const job = new Job({
       id,
@@ -274,9 +352,15 @@ export class JobRegistry {
       scrollback: this.settings.scrollback,
     });
     if (!replacing && this.jobs.has(id)) throw new Error(`Job id ${id} is taken.`);
-    this.jobs.set(id, job);
+    return this.register(job);
+  }
+
+  /** Lists a new job, publishes its output and its end, and tracks its process group. */
+  private register(job: Job): Job {
+    this.marker?.trackGroup(job.pid);
+    this.jobs.set(job.id, job);
     job.onOutput((chunk, stream) => {
-      for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: id, stream, chunk: piece });
+      for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
     });
     void job.exited.then(() => this.ended(job));
     this.emit({ type: "job_started", job: job.info });
@@ -284,6 +368,7 @@ export class JobRegistry {
   }
 
   private ended(job: Job): void {
+    this.forgetGroupIfGone(job.pid);
     this.emit({ type: "job_exited", job: job.info });
     if (this.shuttingDown) return;
     this.notices.jobEnded(job);
@@ -304,8 +389,14 @@ export class JobRegistry {
     if (groupAlive(job.pid)) {
       void this.terminate(job).then(() => job.dispose());
     } else {
+      this.forgetGroupIfGone(job.pid);
       job.dispose();
     }
+  }
+
+  /** Once a group has no live member, the watchdog must forget it: its pid may be reused. */
+  private forgetGroupIfGone(pgid: number): void {
+    if (this.marker && !groupAlive(pgid)) this.marker.untrackGroup(pgid);
   }
 
   /**
@@ -313,6 +404,11 @@ export class JobRegistry {
    * Whatever is still alive after the grace period gets KILL.
    */
   private async terminate(job: Job): Promise<void> {
+    await this.signalUntilGone(job);
+    this.forgetGroupIfGone(job.pid);
+  }
+
+  private async signalUntilGone(job: Job): Promise<void> {
     const deadline = Date.now() + this.settings.killGraceMs;
     job.signalGroup("SIGTERM");
     await within(job.exited, this.settings.killGraceMs);

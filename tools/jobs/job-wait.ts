@@ -3,6 +3,7 @@
 // turn is aborted or the person queues a steering message. Waiting never affects the job itself.
 import type { Job, LogCursor } from "./job.js";
 import { hasNewOutput } from "./job-output-reader.js";
+import type { LineMatcher } from "../search-pattern.js";
 
 export type WaitEnd = "exited" | "ready" | "output" | "timeout" | "aborted" | "steering";
 
@@ -11,7 +12,7 @@ export interface WaitOptions {
   signal?: AbortSignal;
   yieldSignal?: AbortSignal;
   /** Ends the wait when a completed line, or the line being written, matches. */
-  readyPattern?: RegExp;
+  readyPattern?: LineMatcher;
   /** Ends the wait once output past this cursor appears, after `settleMs` more to gather the burst. */
   newOutputAfter?: LogCursor;
   settleMs?: number;

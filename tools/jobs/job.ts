@@ -10,6 +10,7 @@ import { createJobTerminal, EmulatorFeed, type Terminal } from "./job-terminal.j
 import { PlainTextLog } from "./plain-text-log.js";
 import { holdSlave, processGone, signalName } from "./pty-process.js";
 import { signalGroup } from "../process-group.js";
+import { launchShell } from "../process/child-launch.js";
 
 export type StdinMode = "pty" | "pipe";
 
@@ -32,6 +33,16 @@ export interface JobSpec {
   /** Unparsed emulator input above which the job's output is paused, and below which it resumes. */
   emulatorHighWater?: number;
   emulatorLowWater?: number;
+  /** A process already running (a bash call that outlived its wait) to take over instead of spawning one. */
+  adopt?: AdoptedProcess;
+}
+
+/** A pipe process started elsewhere: its streams deliver strings; stdin is closed. */
+export interface AdoptedProcess {
+  child: ChildProcess;
+  startedAt: number;
+  /** What it printed before the hand-off (stdout and stderr as they came), shown first. */
+  priorOutput: string;
 }
 
 /** Where a reader has got to in a job's plain-text log (see poll_process). */
@@ -60,6 +71,8 @@ export class Job {
   readonly restartedBy: JobStarter | undefined;
   readonly toolCallId: string | undefined;
   readonly restarts: number;
+  /** Taken over from a bash call (its stdin is closed) rather than started as a job. */
+  readonly fromBashCall: boolean;
   readonly pid: number;
   readonly startedAt: number;
   /** What the jobs pane paints: a headless xterm with the Unicode 11 widths active. */
@@ -117,6 +130,7 @@ export class Job {
     this.restartedBy = spec.restartedBy;
     this.toolCallId = spec.toolCallId;
     this.restarts = spec.restarts;
+    this.fromBashCall = spec.adopt !== undefined;
     this.exited = new Promise((resolve) => {
       this.resolveExited = resolve;
     });
@@ -127,10 +141,12 @@ export class Job {
       convertEol: spec.stdinMode === "pipe",
     });
     this.log = new PlainTextLog();
-    this.startedAt = Date.now();
+    this.startedAt = spec.adopt?.startedAt ?? Date.now();
 
+    // Through the launcher: the job inherits no pty master (nor anything else) of ours.
+    const launch = launchShell(spec.shell, spec.command);
     if (spec.stdinMode === "pty") {
-      const ptyProcess = spawnPty(spec.shell, ["-c", spec.command], {
+      const ptyProcess = spawnPty(launch.file, launch.args, {
         name: spec.env.TERM ?? "xterm-256color",
         cols: spec.cols,
         rows: spec.rows,
@@ -157,12 +173,14 @@ export class Job {
         if (this.statusValue === "running") ptyProcess.write(reply);
       });
     } else {
-      const child = spawnChild(spec.shell, ["-c", spec.command], {
-        cwd: spec.cwd,
-        env: spec.env,
-        detached: true,
-        stdio: ["pipe", "pipe", "pipe"],
-      });
+      const child =
+        spec.adopt?.child ??
+        spawnChild(launch.file, launch.args, {
+          cwd: spec.cwd,
+          env: spec.env,
+          detached: true,
+          stdio: ["pipe", "pipe", "pipe"],
+        });
       child.on("error", () => {
         // A failed spawn is reported below (no pid); later errors surface as the exit.
       });
@@ -173,8 +191,10 @@ export class Job {
       this.pty = undefined;
       this.child = child;
       this.pid = child.pid;
-      this.stdoutLog = new PlainTextLog();
-      this.stderrLog = new PlainTextLog();
+      // An adopted bash call printed both streams as one, as bash shows them: so does its job.
+      this.stdoutLog = spec.adopt ? undefined : new PlainTextLog();
+      this.stderrLog = spec.adopt ? undefined : new PlainTextLog();
+      if (spec.adopt) this.stdinClosedValue = true;
       this.feed = new EmulatorFeed(this.terminal, {
         pause: () => {
           child.stdout?.pause();
@@ -187,6 +207,7 @@ export class Job {
       }, spec.emulatorHighWater, spec.emulatorLowWater);
       child.stdout?.setEncoding("utf8");
       child.stderr?.setEncoding("utf8");
+      if (spec.adopt && spec.adopt.priorOutput.length > 0) this.receive(spec.adopt.priorOutput, "stdout");
       child.stdout?.on("data", (chunk: string) => this.receive(chunk, "stdout"));
       child.stderr?.on("data", (chunk: string) => this.receive(chunk, "stderr"));
       // Writing to a process that closed its stdin fails asynchronously; the job's status tells the story.

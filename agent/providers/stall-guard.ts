@@ -1,0 +1,103 @@
+// Network stalls end: a server that never sends its response headers, or that goes silent in the
+// middle of a stream, fails the attempt like a dropped connection, so the agent loop retries it.
+// Both SDKs take a `fetch`; this one wraps the platform's with two timers: one until the headers
+// arrive, one reset by every byte of the body while the SDK waits for more. Anthropic's pings count
+// as bytes, so a long quiet thought is not a stall there.
+
+export interface StreamTimeouts {
+  /** From sending the request to the response headers. */
+  headerMs: number;
+  /** Silence (no byte at all) while reading the body. */
+  idleMs: number;
+}
+
+export const DEFAULT_STREAM_TIMEOUTS: StreamTimeouts = { headerMs: 60_000, idleMs: 120_000 };
+
+/**
+ * How long a request may stay silent when silence is expected: OpenAI's Chat Completions API sends
+ * nothing at all while a reasoning model thinks, which can take minutes.
+ */
+export const PATIENT_MS = 10 * 60_000;
+
+function positive(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** PITWALL_HEADER_TIMEOUT_MS and PITWALL_IDLE_TIMEOUT_MS, each falling back to its default. */
+export function streamTimeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): StreamTimeouts {
+  return {
+    headerMs: positive(env.PITWALL_HEADER_TIMEOUT_MS) ?? DEFAULT_STREAM_TIMEOUTS.headerMs,
+    idleMs: positive(env.PITWALL_IDLE_TIMEOUT_MS) ?? DEFAULT_STREAM_TIMEOUTS.idleMs,
+  };
+}
+
+/**
+ * The attempt ended because the server went quiet. Its message avoids the words the SDKs take for
+ * their own timeouts, so they keep it (as the cause of a connection error) instead of replacing it.
+ */
+export class StallError extends Error {
+  constructor(
+    readonly stage: "headers" | "body",
+    readonly afterMs: number,
+  ) {
+    const wait = afterMs < 10_000 ? `${(afterMs / 1000).toFixed(1)} s` : `${Math.round(afterMs / 1000)} s`;
+    super(stage === "headers" ? `no response headers within ${wait}` : `the stream went silent for ${wait}`);
+    this.name = "StallError";
+  }
+}
+
+/** A StallError anywhere in an error's cause chain. */
+export function findStall(error: unknown): StallError | undefined {
+  for (let cause: unknown = error, depth = 0; cause && depth < 6; depth++) {
+    if (cause instanceof StallError) return cause;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+type Fetch = typeof globalThis.fetch;
+
+export function stallGuardedFetch(timeouts: StreamTimeouts, base: Fetch = globalThis.fetch): Fetch {
+  return async (input, init) => {
+    const stall = new AbortController();
+    const outer = init?.signal ?? undefined;
+    const signal = outer ? AbortSignal.any([outer, stall.signal]) : stall.signal;
+    const stalled = (): StallError | undefined => (stall.signal.aborted && !outer?.aborted ? (stall.signal.reason as StallError) : undefined);
+
+    const headerTimer = setTimeout(() => stall.abort(new StallError("headers", timeouts.headerMs)), timeouts.headerMs);
+    let response: Response;
+    try {
+      response = await base(input, { ...init, signal });
+    } catch (error) {
+      throw stalled() ?? error;
+    } finally {
+      clearTimeout(headerTimer);
+    }
+    const body = response.body;
+    if (!body) return response;
+
+    const reader = body.getReader();
+    let idleTimer: NodeJS.Timeout | undefined;
+    const guarded = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        idleTimer = setTimeout(() => stall.abort(new StallError("body", timeouts.idleMs)), timeouts.idleMs);
+        try {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        } catch (error) {
+          controller.error(stalled() ?? error);
+        } finally {
+          clearTimeout(idleTimer);
+        }
+      },
+      cancel(reason) {
+        clearTimeout(idleTimer);
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(guarded, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}

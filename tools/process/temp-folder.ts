@@ -1,0 +1,63 @@
+// pitwall's temp files live in one folder per process, $TMPDIR/pitwall-<pid>-<random>, removed when
+// the process ends (on a normal exit here, after a crash by the watchdog). Folders left by pitwall
+// processes that are gone (a crash before the watchdog existed, a machine that lost power) are
+// removed when the next pitwall starts.
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const FOLDER_NAME = /^pitwall-(\d+)-[A-Za-z0-9]{6}$/;
+
+let folder: string | undefined;
+
+/** This process's temp folder, made (mode 0700) on first use and removed when the process exits. */
+export function processTempFolder(): string {
+  if (folder !== undefined) return folder;
+  const made = mkdtempSync(join(tmpdir(), `pitwall-${process.pid}-`));
+  folder = made;
+  process.once("exit", () => rmSync(made, { recursive: true, force: true }));
+  return made;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the temp folders of pitwall processes that no longer run: named pitwall-<pid>-…, owned by
+ * this user, and the pid is not alive. Resolves with the folders removed. A pid reused by another
+ * program keeps its folder until that program ends too.
+ */
+export async function removeStaleTempFolders(parent: string = tmpdir()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return [];
+  }
+  const uid = process.getuid?.();
+  const removed: string[] = [];
+  for (const name of names) {
+    const match = FOLDER_NAME.exec(name);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    if (pid === process.pid || alive(pid)) continue;
+    const path = join(parent, name);
+    try {
+      const info = statSync(path);
+      if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) continue;
+      await rm(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // Gone meanwhile, or not ours to remove.
+    }
+  }
+  return removed;
+}
