@@ -20,6 +20,8 @@ export interface LoopConfig {
   tools: readonly AgentTool[];
   getProvider: (model: ModelInfo) => Promise<Provider>;
   retry: RetryPolicy;
+  /** Characters of output one tool result gives the model; results are also capped in bytes from it. */
+  maxOutputChars: number;
 }
 
 /** How the loop talks to its owner. Contract: none of these throw; the take* calls return [] when nothing is queued. */
@@ -101,7 +103,8 @@ async function runToolBatch(
   const calls = toolCallsOf(assistant);
   const results: ToolResultMessage[] = [];
   const yieldSignal = hooks.batchYieldSignal();
-  const tools = hooks.config().tools;
+  const config = hooks.config();
+  const tools = config.tools;
   hooks.onPendingToolCalls(calls.map((c) => c.id));
   for (const [i, call] of calls.entries()) {
     const started = Date.now();
@@ -112,6 +115,7 @@ async function runToolBatch(
       signal,
       (chunk) => hooks.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, chunk }),
       { yieldSignal },
+      config.maxOutputChars,
     );
     hooks.emit({
       type: "tool_execution_end",
@@ -119,6 +123,9 @@ async function runToolBatch(
       toolName: call.name,
       content: result.content,
       details: result.details,
+      ...(result.file ? { file: result.file } : {}),
+      ...(result.command ? { command: result.command } : {}),
+      ...(result.runningJob !== undefined ? { runningJob: result.runningJob } : {}),
       isError,
       durationMs: Date.now() - started,
     });
@@ -129,6 +136,9 @@ async function runToolBatch(
       content: result.content,
       details: result.details,
       ...(result.images?.length ? { images: result.images } : {}),
+      ...(result.file ? { file: result.file } : {}),
+      ...(result.command ? { command: result.command } : {}),
+      ...(result.runningJob !== undefined ? { runningJob: result.runningJob } : {}),
       isError,
       timestamp: Date.now(),
     };

@@ -10,6 +10,7 @@ import { bashAdopter } from "../tools/jobs/bash-adoption.js";
 import { JobRegistry, type JobSettings } from "../tools/jobs/job-registry.js";
 import type { AgentTool } from "../tools/tool.js";
 import type { ChildMarker } from "../tools/process/process-guard.js";
+import type { ToolSettings } from "../tools/tool-settings.js";
 import { Agent } from "./agent.js";
 import type { ContextSettings } from "./context/context-budget.js";
 import type { ContextUsage } from "./context/context-keeper.js";
@@ -25,6 +26,22 @@ import { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.j
 
 export type ToolSelection = "default" | "read-only" | string[];
 
+/**
+ * What a coding agent works within. app/settings.ts resolves it once (flags > environment >
+ * config.json > defaults); a library user gives what it wants and gets the defaults for the rest.
+ */
+export interface CodingAgentSettings extends ToolSettings {
+  /** The environment bash calls and jobs run with; this process's own when left out. */
+  env: NodeJS.ProcessEnv;
+  /** The job registry's limits (its output cap is `maxOutputChars`). */
+  jobs: Partial<Omit<JobSettings, "maxOutputChars">>;
+  retry: Partial<RetryPolicy>;
+  /** The context window (for a model the table does not know, or smaller) and the compaction threshold. */
+  context: ContextSettings;
+  /** Leave the provider keys in the environment of commands and jobs (they are removed by default). */
+  passKeysToTools: boolean;
+}
+
 export interface CodingAgentOptions {
   cwd: string;
   model: ModelInfo;
@@ -36,17 +53,10 @@ export interface CodingAgentOptions {
   customPrompt?: string;
   /** Searched for a global AGENTS.md. */
   pitwallHome: string;
-  jobSettings?: Partial<JobSettings>;
+  settings?: Partial<CodingAgentSettings>;
   messages?: readonly Message[];
   /** A resumed session's older messages left on disk, summarised before the first request. */
   olderHistory?: OlderHistory;
-  retry?: Partial<RetryPolicy>;
-  /** The context window (for a model the table does not know, or smaller) and the compaction threshold. */
-  context?: ContextSettings;
-  /** The environment commands and jobs start from; process.env by default. */
-  env?: NodeJS.ProcessEnv;
-  /** Leave the provider keys in the environment of commands and jobs (they are removed by default). */
-  passKeysToTools?: boolean;
   /** Marks every child and tracks its group, so a crash of this process still ends them (ProcessGuard). */
   marker?: ChildMarker;
 }
@@ -78,21 +88,22 @@ export interface CodingAgent {
 export class UnknownToolError extends Error {}
 
 export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
+  const settings = options.settings ?? {};
   const bus = new EventBus<PitwallEvent>();
   const secrets = [options.connections.anthropic.apiKey, options.connections.openai.apiKey].filter((key): key is string => Boolean(key));
-  const toolEnv = toolEnvironment(options.env ?? process.env, { passKeys: options.passKeysToTools, keys: secrets });
-  const jobs = new JobRegistry({ cwd: options.cwd, settings: options.jobSettings, env: toolEnv, marker: options.marker });
+  const toolEnv = toolEnvironment(settings.env ?? process.env, { passKeys: settings.passKeysToTools, keys: secrets });
+  const toolSettings: Partial<ToolSettings> = { env: toolEnv, maxOutputChars: settings.maxOutputChars };
+  const jobs = new JobRegistry({ cwd: options.cwd, env: toolEnv, settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars }, marker: options.marker });
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
   const bashOptions: BashToolOptions = {
     // `server &` in a bash call outlives the call: the registry ends it with the jobs.
     onBackgroundLeft: (pgid) => jobs.adoptGroup(pgid),
-    env: toolEnv,
     ...(options.marker ? { marker: options.marker } : {}),
     secrets,
     // A call still running at the end of its wait, or when the person steers, becomes a job.
     adopter: bashAdopter(jobs),
   };
-  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, bashOptions);
+  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings, bashOptions);
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
   let systemPrompt = describeSystemPrompt(promptOptions);
   const agent = new Agent({
@@ -103,9 +114,10 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     thinkingLevel: options.thinkingLevel,
     tools,
     messages: options.messages,
-    retry: options.retry,
+    retry: settings.retry,
+    ...(settings.maxOutputChars !== undefined ? { maxOutputChars: settings.maxOutputChars } : {}),
     noticeSources: [() => jobs.drainNotices()],
-    context: options.context,
+    context: settings.context,
     jobsForSummary: () => jobSnapshotLines(jobs.list()),
     olderHistory: options.olderHistory,
   });
@@ -139,11 +151,11 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   };
 }
 
-function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry, bash: BashToolOptions): AgentTool[] {
+function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry, settings: Partial<ToolSettings>, bash: BashToolOptions): AgentTool[] {
   const jobTools = createJobTools(jobs);
-  const toolOptions = { bash };
+  const toolOptions = { settings, bash };
   if (selection === "default") return [...createCodingTools(cwd, toolOptions), ...jobTools];
-  if (selection === "read-only") return createReadOnlyTools(cwd);
+  if (selection === "read-only") return createReadOnlyTools(cwd, toolOptions);
   const pick = (name: string): AgentTool | undefined => (isToolName(name) ? createToolByName(cwd, name, toolOptions) : jobTools.find((t) => t.name === name));
   const unknown = selection.filter((name) => !pick(name));
   if (unknown.length) {

@@ -1,6 +1,10 @@
 // The one event union every front end consumes: panes, the session writer, print mode and JSON mode
 // all subscribe to the same bus and so see the same truth. Every event is plain, JSON-serialisable
-// data with a snake_case `type`.
+// data with a snake_case `type`. The agent's events are `agent_*`, `turn_*`, `message_*` and
+// `tool_execution_*` (one model tool call); the job registry's are `job_*` (tools/jobs/job-events.ts:
+// `job_started`, `job_output`, `job_yielded`, `job_exited`, `job_removed`), whoever started the job.
+import type { CommandEnd } from "../tools/command-end.js";
+import type { FileTouch } from "../tools/file-touch.js";
 import type { JobEvent } from "../tools/jobs/job-events.js";
 import type { AssistantMessage, Message, ThinkingLevel, ToolCall, ToolResultMessage } from "./messages.js";
 
@@ -35,6 +39,12 @@ export type AgentLifecycleEvent =
       content: string;
       /** What the UI shows. */
       details?: unknown;
+      /** The file the call read, wrote or edited (tools/file-touch.ts). */
+      file?: FileTouch;
+      /** How the command the call ran ended (tools/command-end.ts). */
+      command?: CommandEnd;
+      /** The job the call's command runs on as (its output goes on in the jobs pane). */
+      runningJob?: string;
       isError: boolean;
       durationMs: number;
     }

@@ -12,14 +12,6 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 60_000 };
 
-/** `PITWALL_RETRY_BASE_MS` shortens the backoff (tests, impatient people). */
-export function retryPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
-  const base = Number(env.PITWALL_RETRY_BASE_MS);
-  return Number.isFinite(base) && base >= 0 && env.PITWALL_RETRY_BASE_MS !== undefined
-    ? { ...DEFAULT_RETRY_POLICY, baseDelayMs: base }
-    : DEFAULT_RETRY_POLICY;
-}
-
 /** Milliseconds to wait before attempt `attempt + 1`, or undefined when it should not be retried. */
 export function retryDelay(error: ProviderError, attempt: number, policy: RetryPolicy): number | undefined {
   if (!error.options.retryable || attempt >= policy.maxAttempts) return undefined;

@@ -1,15 +1,17 @@
 // Attaching to a job: while attached, every key the person presses (Esc, Ctrl+C and Ctrl+D
 // included) is encoded as a terminal would send it and written to the job's pty (a y/n question,
-// a REPL, a 2FA code) until the detach key, which the job never receives. The job's terminal pane
-// says so on its border and shows the job's cursor; the agent is told the person typed into it.
+// a REPL, a 2FA code) until the detach key, which the key dispatcher keeps for itself (the
+// "attached" context). The job's terminal pane says so on its border and shows the job's cursor;
+// the agent is told the person typed into it.
 import type { InputEvent } from "./keys/key-decoder.js";
 import type { JobRegistry } from "../tools/jobs/job-registry.js";
 import { displayKeyName } from "./keys/key-names.js";
 import { encodeKey, encodePaste, type PtyModes } from "./keys/pty-keys.js";
+import type { Key } from "./keys/key.js";
 
 export interface AttachHost {
   registry(): JobRegistry | undefined;
-  detachKeys(): string[];
+  detachKeys(): Key[];
   /** Called when attaching starts or ends: the pane's border and hint change. */
   setAttached(hint: string | undefined): void;
   flash(text: string): void;
@@ -63,26 +65,10 @@ export class AttachMode {
     this.host.setAttached(undefined);
   }
 
-  /** Forwards an input event to the attached job; the detach key detaches instead. */
-  handle(event: InputEvent): void {
+  /** Forwards an input event to the attached job, encoded as a terminal would send it. */
+  forward(event: InputEvent): void {
     const id = this.jobId;
     if (id === undefined) return;
-    const detachKeys = this.host.detachKeys();
-    if (event.type === "key" && detachKeys.includes(event.name)) {
-      this.detach();
-      this.host.flash(`detached from job ${id}`);
-      return;
-    }
-    if (event.type === "text") {
-      // A detach key bound to a character: what was typed before it still goes to the job.
-      const chars = [...event.text];
-      const at = chars.findIndex((ch) => detachKeys.includes(ch === " " ? "space" : ch));
-      if (at >= 0) {
-        if (at > 0) this.handle({ type: "text", text: chars.slice(0, at).join("") });
-        this.handle({ type: "key", name: chars[at] === " " ? "space" : chars[at]! });
-        return;
-      }
-    }
     const job = this.host.registry()?.get(id);
     if (!job?.running) {
       this.detach();

@@ -79,7 +79,7 @@ export const HELP = `
     --system-prompt <text>    Replace the built-in instructions (text, or @file)
     --tools <list>            Comma-separated tool names, or read-only (read, grep, find, ls)
     --cwd <dir>               Working directory (default: the current one)
-    --bash-yield-ms <ms>      How long bash and bash_stream wait before yielding (default 60000; PI_BASH_YIELD_MS)
+    --bash-yield-ms <ms>      How long bash and bash_stream wait before yielding (default 60000; PITWALL_BASH_YIELD_MS)
     --pass-keys               Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and
                               jobs (removed by default; config.json: "passKeysToTools": true)
     --print-system-prompt     Show the system prompt and what it loaded, then exit

@@ -3,6 +3,7 @@
 // It imports only what parsing needs, so the dashboard can draw its first frame before the heavy
 // modules (provider SDKs, highlighting, the emulator) load.
 import { HELP, parseCliArgs, UsageError, type CliOptions } from "./cli-options.js";
+import type { Settings } from "./settings.js";
 
 type Mode = "dashboard" | "print" | "json" | "system-prompt";
 
@@ -28,6 +29,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${pitwallVersion()}\n`);
     return 0;
   }
+  // The settings are resolved once, by the mode's entry: the dashboard does it after its first frame.
+  const settings = async (): Promise<Settings> => (await import("./settings.js")).resolveSettings(options, process.env);
   switch (chooseMode(options)) {
     case "dashboard": {
       const { runDashboard } = await import("./dashboard-mode.js");
@@ -35,15 +38,15 @@ async function main(argv: string[]): Promise<number> {
     }
     case "json": {
       const { runJsonModeFromCli } = await import("./json-mode.js");
-      return runJsonModeFromCli(options);
+      return runJsonModeFromCli(options, await settings());
     }
     case "print": {
       const { runPrintModeFromCli } = await import("./print-entry.js");
-      return runPrintModeFromCli(options);
+      return runPrintModeFromCli(options, await settings());
     }
     case "system-prompt": {
       const { printSystemPrompt } = await import("./print-entry.js");
-      return printSystemPrompt(options);
+      return printSystemPrompt(options, await settings());
     }
   }
 }

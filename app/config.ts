@@ -1,27 +1,56 @@
-// ~/.pitwall/config.json: defaults for provider, model, thinking, base URL, the keymap path and
-// whether commands get the provider keys.
-// Flags beat the config, the config beats built-in defaults. A bad file or field is reported and
-// ignored, never fatal.
+// ~/.pitwall/config.json: defaults for the provider, model, thinking level, base URL, keymap path,
+// the bash limits, the context window and whether commands get the provider keys. Each field is checked against its TypeBox schema on its own: a bad file or field
+// is reported and ignored, never fatal. app/settings.ts puts the fields in their place (flags and
+// the environment beat them, they beat built-in defaults).
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
-import { isProviderName, type ProviderName } from "../agent/models.js";
-import { compactAtProblem, contextWindowProblem } from "./context-options.js";
+import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { THINKING_LEVELS } from "../agent/messages.js";
+import { PROVIDER_NAMES } from "../agent/models.js";
+import { MAX_COMPACT_AT_PERCENT, MIN_COMPACT_AT_PERCENT, MIN_CONTEXT_WINDOW } from "../agent/context/context-budget.js";
 
-export interface PitwallConfig {
-  provider?: ProviderName;
-  model?: string;
-  thinking?: ThinkingLevel;
-  baseUrl?: string;
-  keymap?: string;
-  /** Tokens (see --context-window). */
-  contextWindow?: number;
-  /** Percent (see --compact-at). */
-  compactAt?: number;
-  /** Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and jobs. */
-  passKeysToTools?: boolean;
+/** A field's schema and what its warning says when a value does not fit it. */
+interface ConfigField<S extends TSchema> {
+  schema: S;
+  problem: string;
 }
+
+function field<S extends TSchema>(schema: S, problem: string): ConfigField<S> {
+  return { schema, problem };
+}
+
+function oneOf<T extends string>(values: readonly T[]): TUnion<Array<TLiteral<T>>> {
+  return Type.Union(values.map((v) => Type.Literal(v)));
+}
+
+const nonEmptyString = field(Type.String({ pattern: "\\S" }), "must be a non-empty string");
+const positiveMs = field(Type.Integer({ exclusiveMinimum: 0 }), "must be a positive whole number of milliseconds");
+
+/** Every field config.json may hold. A new setting read from the file adds one line here. */
+export const CONFIG_FIELDS = {
+  provider: field(oneOf(PROVIDER_NAMES), 'must be "anthropic" or "openai"'),
+  model: nonEmptyString,
+  thinking: field(oneOf(THINKING_LEVELS), `must be one of ${THINKING_LEVELS.join(", ")}`),
+  baseUrl: field(Type.String({ pattern: "^https?://\\S+$" }), "must be an http(s) URL"),
+  keymap: nonEmptyString,
+  bashYieldMs: positiveMs,
+  bashJobTtlMs: positiveMs,
+  bashMaxOutputChars: field(Type.Integer({ exclusiveMinimum: 0 }), "must be a positive whole number"),
+  /** Tokens (see --context-window). */
+  contextWindow: field(Type.Integer({ minimum: MIN_CONTEXT_WINDOW }), `must be a number of tokens, at least ${MIN_CONTEXT_WINDOW} (e.g. 32000)`),
+  /** Percent of the window (see --compact-at). */
+  compactAt: field(
+    Type.Integer({ minimum: MIN_COMPACT_AT_PERCENT, maximum: MAX_COMPACT_AT_PERCENT }),
+    `must be a whole percent from ${MIN_COMPACT_AT_PERCENT} to ${MAX_COMPACT_AT_PERCENT}`,
+  ),
+  /** Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and jobs. */
+  passKeysToTools: field(Type.Boolean(), "must be true or false"),
+};
+
+type ConfigFields = typeof CONFIG_FIELDS;
+export type PitwallConfig = { [K in keyof ConfigFields]?: Static<ConfigFields[K]["schema"]> };
 
 export interface LoadedConfig {
   config: PitwallConfig;
@@ -31,23 +60,15 @@ export interface LoadedConfig {
 }
 
 /** `PITWALL_HOME`, or ~/.pitwall. */
-export function pitwallHome(env: NodeJS.ProcessEnv = process.env): string {
+export function pitwallHome(env: NodeJS.ProcessEnv): string {
   return env.PITWALL_HOME || join(homedir(), ".pitwall");
 }
 
-type FieldCheck = (value: unknown) => string | undefined;
+const FILE = Type.Record(Type.String(), Type.Unknown());
 
-const stringField: FieldCheck = (v) => (typeof v === "string" && v.trim() ? undefined : "must be a non-empty string");
-const FIELDS: Record<keyof PitwallConfig, FieldCheck> = {
-  provider: (v) => (typeof v === "string" && isProviderName(v) ? undefined : "must be \"anthropic\" or \"openai\""),
-  model: stringField,
-  thinking: (v) => (typeof v === "string" && (THINKING_LEVELS as readonly string[]).includes(v) ? undefined : `must be one of ${THINKING_LEVELS.join(", ")}`),
-  baseUrl: (v) => (typeof v === "string" && /^https?:\/\/\S+$/.test(v) ? undefined : "must be an http(s) URL"),
-  keymap: stringField,
-  contextWindow: (v) => (typeof v === "number" ? contextWindowProblem(v) : "must be a number of tokens, e.g. 32000"),
-  compactAt: (v) => (typeof v === "number" ? compactAtProblem(v) : "must be a number, a percent of the window, e.g. 80"),
-  passKeysToTools: (v) => (typeof v === "boolean" ? undefined : "must be true or false"),
-};
+function isConfigField(key: string): key is keyof ConfigFields {
+  return Object.hasOwn(CONFIG_FIELDS, key);
+}
 
 export function loadConfig(home: string): LoadedConfig {
   const path = join(home, "config.json");
@@ -64,20 +85,19 @@ export function loadConfig(home: string): LoadedConfig {
   } catch (error) {
     return { config: {}, path, warnings: [`${path} is not valid JSON (${(error as Error).message}); using defaults.`] };
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+  if (!Value.Check(FILE, parsed)) {
     return { config: {}, path, warnings: [`${path} must hold a JSON object; using defaults.`] };
   }
   const config: Record<string, unknown> = {};
   const warnings: string[] = [];
   for (const [key, value] of Object.entries(parsed)) {
-    const check = FIELDS[key as keyof PitwallConfig];
-    if (!check) {
-      warnings.push(`${path}: unknown field "${key}" ignored (known: ${Object.keys(FIELDS).join(", ")}).`);
+    if (!isConfigField(key)) {
+      warnings.push(`${path}: unknown field "${key}" ignored (known: ${Object.keys(CONFIG_FIELDS).join(", ")}).`);
       continue;
     }
-    const problem = check(value);
-    if (problem) warnings.push(`${path}: "${key}" ${problem}; ignored.`);
-    else config[key] = value;
+    const { schema, problem } = CONFIG_FIELDS[key];
+    if (Value.Check(schema, value)) config[key] = value;
+    else warnings.push(`${path}: "${key}" ${problem}; ignored.`);
   }
   return { config: config as PitwallConfig, path, warnings };
 }

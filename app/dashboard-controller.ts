@@ -20,8 +20,8 @@ import { keymapHelp } from "./keys/keymap-help.js";
 import { QuitFlow } from "./quit-flow.js";
 import type { Keymap } from "./keys/keymap.js";
 import type { Setup } from "./session-setup.js";
-import type { DashboardJobs } from "./job-control.js";
 import { contextReportLines } from "./context-report.js";
+import { JobControl, type JobControlOptions } from "./job-control.js";
 import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js";
 
 export type SendKind = "enter" | "followUp";
@@ -41,7 +41,8 @@ export class DashboardController implements SlashContext {
   private lastCtrlCAt = -Infinity;
   private transientTimer: NodeJS.Timeout | undefined;
   private readonly quitFlow: QuitFlow;
-  jobCommands: DashboardJobs | undefined;
+  /** What the person does to jobs: the jobs pane's keys, the job commands, `!command`. */
+  readonly jobControl: JobControl;
   /** Esc was pressed during the current run. */
   private abortRequested = false;
   private unsubscribe: (() => void) | undefined;
@@ -51,9 +52,12 @@ export class DashboardController implements SlashContext {
     readonly view: DashboardView,
     private readonly scheduler: RenderScheduler,
     readonly keymap: Keymap,
+    jobControlOptions: JobControlOptions,
   ) {
     const helpKey = keymap.keysFor("global", "help")[0];
     view.status.state.helpKey = helpKey ? displayKeyName(helpKey) : "/help";
+    const newJobKey = keymap.keysFor("jobs", "newJob")[0];
+    view.showKeyHints({ help: helpKey && displayKeyName(helpKey), newJob: newJobKey && displayKeyName(newJobKey) });
     this.quitFlow = new QuitFlow({
       runningJobs: () => this.setup?.coding.jobs.runningCount() ?? view.jobs.runningCount,
       setQuestion: (text) => {
@@ -62,6 +66,7 @@ export class DashboardController implements SlashContext {
       flash: (text) => this.flash(text),
       requestFrame: () => scheduler.request(),
     });
+    this.jobControl = new JobControl(this, () => scheduler.request(), jobControlOptions);
   }
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -167,7 +172,7 @@ export class DashboardController implements SlashContext {
     changed = view.chat.handle(event) || changed;
     changed = view.files.handle(event) || changed;
     changed = view.jobs.handle(event) || changed;
-    if (event.type !== "tool_execution_output" && event.type !== "message_update") changed = true;
+    if (event.type !== "job_output" && event.type !== "message_update") changed = true;
     switch (event.type) {
       case "agent_start":
         status.phase = "working";
@@ -272,7 +277,7 @@ export class DashboardController implements SlashContext {
     if (text.startsWith("!")) {
       const command = text.slice(1).trim();
       if (!command) this.notice("error", "Type a command after the !, e.g. !git status. It runs in the working directory; its output shows in the tool-output pane.");
-      else if (this.jobCommands) this.jobCommands.runShell(command);
+      else this.jobControl.runShell(command);
       return;
     }
     const setup = this.setup;
@@ -367,7 +372,7 @@ export class DashboardController implements SlashContext {
       if (this.view.queue.count > 0) this.flash("aborted · Esc again clears the queue");
       return;
     }
-    if (this.jobCommands?.stopShell()) {
+    if (this.jobControl.stopShell()) {
       this.flash("stopping your shell command…");
       return;
     }

@@ -12,17 +12,13 @@ import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
 import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
-import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
+import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import type { CliOptions } from "./cli-options.js";
-import { loadConfig, pitwallHome } from "./config.js";
 import { captureConsole } from "./console-capture.js";
 import { DashboardController } from "./dashboard-controller.js";
 import { imageFileAt, pastedImageFiles } from "./image-attachments.js";
 import { KeyDispatcher } from "./keys/key-dispatcher.js";
-import { JobControl } from "./job-control.js";
-import { displayKeyName } from "./keys/key-names.js";
-import { loadKeymap } from "./keys/keymap.js";
 import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
 import type { Setup } from "./session-setup.js";
@@ -40,12 +36,18 @@ const SLOW_TICK_MS = 1000;
 export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const stdin = process.stdin;
   const stdout = process.stdout;
-  const home = pitwallHome(env);
-  const { config } = loadConfig(home);
-  const keymap = loadKeymap({ home, configured: config.keymap });
 
   const screen = createScreen({ output: stdout, env });
-  const view = new DashboardView(screen, options.cwd);
+  let setup: Setup | undefined;
+  // Loaded after the first frame, with the rest of the agent.
+  let sessionSetup: typeof import("./session-setup.js") | undefined;
+  const view = new DashboardView(screen, {
+    cwd: options.cwd,
+    // The scheduler is made next; nothing asks for a frame before then.
+    requestFrame: () => scheduler.request(),
+    jobLookup: (id) => setup?.coding.jobs.get(id),
+    images: { at: (path) => imageFileAt(path, options.cwd), pasted: (text) => pastedImageFiles(text, options.cwd) },
+  });
   const scheduler = new RenderScheduler(screen, {
     beforeFrame: () => view.relayout(),
     cursor: () => {
@@ -56,22 +58,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       return view.input.cursorPlacement();
     },
   });
-  view.requestFrame = () => scheduler.request();
-  const controller = new DashboardController(view, scheduler, keymap);
-  const jobControl = new JobControl(controller, () => scheduler.request(), {
-    // The clipboard sequence goes out between frames, never inside one.
-    writeTerminal: (data) => stdout.write(data),
-    env,
-    cwd: options.cwd,
-  });
-  controller.jobCommands = jobControl;
-  const keys = new KeyDispatcher(controller, jobControl, () => scheduler.request());
-  const newJobKey = keymap.keysFor("jobs", "newJob")[0];
-  view.jobs.emptyHint = `No jobs yet: the agent's (bash_stream) and yours (${newJobKey ? `${displayKeyName(newJobKey)} here, ` : ""}/run) show here.`;
-  const helpKey = keymap.keysFor("global", "help")[0];
-  view.input.findImage = (path) => imageFileAt(path, options.cwd);
-  view.input.findPastedImages = (text) => pastedImageFiles(text, options.cwd);
-  view.input.placeholder = `Ask pitwall to do something · / for commands${helpKey ? ` · ${displayKeyName(helpKey)} for keys` : ""}`;
   // After a resize blessed has cleared its grid: draw at once, inside one synchronized frame.
   screen.on("resize", () => scheduler.frameNow());
 
@@ -80,9 +66,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     view.chat.notice(level, text);
     scheduler.request();
   });
-  let setup: Setup | undefined;
-  // Loaded after the first frame, with the rest of the agent.
-  let sessionSetup: typeof import("./session-setup.js") | undefined;
   let restored = false;
   const restoreTerminal = (): void => {
     if (restored) return;
@@ -104,10 +87,10 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   };
   process.on("uncaughtException", onCrash);
 
-  const decoder = new KeyDecoder((event) => {
-    if (pickerChoice && view.picker.open) return pickerChoice(event);
-    keys.handle(event);
-  });
+  // Keys typed before the key bindings have loaded wait for them.
+  const early: InputEvent[] = [];
+  let dispatch: ((event: InputEvent) => void) | undefined;
+  const decoder = new KeyDecoder((event) => (dispatch ? dispatch(event) : early.push(event)));
   const onData = (data: string): void => decoder.feed(data);
   stdin.on("data", onData);
 
@@ -122,12 +105,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     tickEvery = want;
   });
 
-  const quit = new Promise<void>((resolve) => controller.onQuit(resolve));
-  // Set as soon as the person quits, so a quit from a picker skips loading the agent.
-  let quitEarly = false;
-  void quit.then(() => (quitEarly = true));
-  let pickerChoice: ((event: InputEvent) => void) | undefined;
   const offGeneration = onRenderGenerationChange(() => scheduler.request());
+  let controller: DashboardController | undefined;
 
   try {
     scheduler.frameNow();
@@ -135,31 +114,45 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     // The markdown parser loads while the person reads the first frame.
     void loadMarkdownParser();
 
+    // The settings (config.json checked against its schema) and the key bindings load after the
+    // first frame: their validation brings in TypeBox, which the tools need anyway.
+    // The agent's modules (SDKs, tools) start loading at the same time; they are awaited further down.
+    const setupModule = import("./session-setup.js");
+    setupModule.catch(() => undefined);
+    const [{ resolveSettings }, { loadKeymap }] = await Promise.all([import("./settings.js"), import("./keys/keymap.js")]);
+    const settings = resolveSettings(options, env);
+    const keymap = loadKeymap({ home: settings.home, configured: settings.keymap });
+    controller = new DashboardController(view, scheduler, keymap, {
+      // The clipboard sequence goes out between frames, never inside one.
+      writeTerminal: (data) => stdout.write(data),
+      env,
+      cwd: options.cwd,
+    });
+    const c = controller;
+    const keys = new KeyDispatcher(c, () => scheduler.request());
+    const quit = new Promise<void>((resolve) => c.onQuit(resolve));
+    // Set as soon as the person quits, so a quit from a picker skips loading the agent.
+    let quitEarly = false;
+    void quit.then(() => (quitEarly = true));
+    dispatch = (event) => keys.handle(event);
+    for (const event of early.splice(0)) dispatch(event);
+    scheduler.request();
+
     /** Shows the list picker and resolves with the index picked, or undefined for Esc or quit. */
     const choose = (title: string, rows: StyledLine[], footer: string, intro?: string[]): Promise<number | undefined> =>
       new Promise<number | undefined>((resolve) => {
-        view.picker.show(title, rows, footer, intro);
+        view.picker.show(title, rows, footer, { pick: resolve, cancel: () => resolve(undefined) }, intro);
         scheduler.request();
-        pickerChoice = (event) => {
-          if (event.type !== "key") return;
-          const action = keymap.lookup("overlay", event.name);
-          if (action === "pick") resolve(view.picker.selected);
-          else if (event.name === "escape") resolve(undefined);
-          else if (keymap.lookup("global", event.name) === "quit") controller.quit();
-          else keys.handle(event);
-          scheduler.request();
-        };
         void quit.then(() => resolve(undefined));
       }).finally(() => {
         view.picker.hide();
-        pickerChoice = undefined;
         scheduler.request();
       });
 
-    sessionSetup = await import("./session-setup.js");
+    sessionSetup = await setupModule;
     let sessionPath: string | undefined;
     if (options.resume) {
-      const sessions = await listSessions(sessionSetup.sessionRootOf(options, env), options.cwd);
+      const sessions = await listSessions(settings.sessionRoot, options.cwd);
       if (sessions.length === 0) view.chat.notice("info", `No earlier sessions in ${options.cwd}: starting a new one.`);
       else {
         const picked = await choose(`resume a session (${sessions.length})`, sessions.map(sessionRow), "Enter resume · Esc start a new session · Ctrl+D quit");
@@ -169,7 +162,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
     // A session another live pitwall is writing: ask before anything is written to it.
     let fresh = false;
-    const wanted = sessionPath ?? (options.resume ? undefined : await sessionSetup.requestedSessionPath(options, env));
+    const wanted = sessionPath ?? (options.resume ? undefined : await sessionSetup.requestedSessionPath(options, settings));
     const holder = wanted === undefined ? undefined : sessionLockHolder(wanted);
     if (wanted !== undefined && holder !== undefined) {
       const answer = await choose("this session is open in another pitwall", SESSION_IN_USE_CHOICES, "Enter choose · Esc start a new session · Ctrl+D quit", [
@@ -177,23 +170,21 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
         basename(wanted),
         "Writing to it from both would interleave their messages.",
       ]);
-      if (answer === 2) controller.quit();
+      if (answer === 2) c.quit();
       fresh = answer !== 0;
       sessionPath = wanted;
     }
 
     if (!quitEarly) {
-      setup = await sessionSetup.createSetup(options, env, { sessionPath, fresh });
+      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh });
       const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
       const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
-      const registry = setup.coding.jobs;
-      view.jobTerminal.lookup = (id) => registry.get(id);
-      controller.attach(setup);
+      c.attach(setup);
       const [first, ...rest] = options.prompts;
-      if (first !== undefined) controller.send(first, "enter");
-      for (const prompt of rest) controller.send(prompt, "followUp");
+      if (first !== undefined) c.send(first, "enter");
+      for (const prompt of rest) c.send(prompt, "followUp");
       scheduler.request();
     }
 
@@ -208,10 +199,10 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     offGeneration();
     stdin.off("data", onData);
     decoder.dispose();
-    controller.detach();
+    controller?.detach();
     view.jobTerminal.dispose();
     try {
-      await jobControl.dispose();
+      await controller?.jobControl.dispose();
       await setup?.dispose();
     } finally {
       const unsaved = setup ? sessionSetup?.closeSession(setup) : undefined;

@@ -13,17 +13,8 @@ import { displayKeyName } from "./keys/key-names.js";
 import { osc52 } from "./osc52.js";
 import { PersonShell } from "./person-shell.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
-import type { JobCommands } from "./slash-commands.js";
 
 export const DEFAULT_TAIL_LINES = 50;
-
-/** What the controller needs of job control beyond the slash commands. */
-export interface DashboardJobs extends JobCommands {
-  /** `!command`. */
-  runShell(command: string): void;
-  /** Stops the person's running `!` command; false when none runs. */
-  stopShell(): boolean;
-}
 
 export interface JobControlOptions {
   /** Writes straight to the person's terminal, between frames (the clipboard sequence). */
@@ -32,7 +23,7 @@ export interface JobControlOptions {
   cwd: string;
 }
 
-export class JobControl implements DashboardJobs {
+export class JobControl {
   readonly attachMode: AttachMode;
   readonly shell: PersonShell;
 
@@ -143,6 +134,14 @@ export class JobControl implements DashboardJobs {
   attach(id: string | undefined): void {
     if (!this.ready()) return;
     this.attachMode.attach(id);
+  }
+
+  /** The detach key: keys go to pitwall again. */
+  detach(): void {
+    const id = this.attachMode.attachedId;
+    if (id === undefined) return;
+    this.attachMode.detach();
+    this.c.flash(`detached from job ${id}`);
   }
 
   /** Opens the prompt for a new job's command. */

@@ -12,6 +12,7 @@ import type { PitwallEvent } from "../agent/events.js";
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import type { CliOptions } from "./cli-options.js";
 import { closeSession, createSetup, type Setup } from "./session-setup.js";
+import type { Settings } from "./settings.js";
 
 export type JsonCommand =
   | { type: "message"; content: string }
@@ -122,8 +123,8 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   return unsaved ? 1 : 0;
 }
 
-export async function runJsonModeFromCli(options: CliOptions): Promise<number> {
-  const setup = await createSetup(options);
+export async function runJsonModeFromCli(options: CliOptions, settings: Settings): Promise<number> {
+  const setup = await createSetup(options, settings);
   // A closed terminal (SIGHUP) is an ordinary end for a JSON client: clean up and exit 0.
   const uninstall = installJobCleanup(setup.coding.jobs, { guard: setup.guard, exitCodes: { SIGHUP: 0 } });
   try {

@@ -64,10 +64,12 @@ export class PersonShell {
         if (result.pid > 0 && groupAlive(result.pid)) host.backgroundLeft(result.pid);
         record.status = result.exitCode === 0 ? "done" : "error";
         record.durationMs = result.durationMs;
-        const details: Record<string, unknown> = { aborted: result.aborted };
-        if (result.exitCode !== null) details.exitCode = result.exitCode;
-        if (result.signal) details.signal = result.signal;
-        record.result = { content: record.output.lineCount === 0 ? "(no output)" : "", details, isError: result.exitCode !== 0 };
+        record.result = {
+          content: record.output.lineCount === 0 ? "(no output)" : "",
+          details: undefined,
+          command: { exitCode: result.exitCode, aborted: result.aborted, ...(result.signal ? { signal: result.signal } : {}) },
+          isError: result.exitCode !== 0,
+        };
         const how = result.aborted ? "stopped by the person" : result.exitCode !== null ? `exit ${result.exitCode}` : `killed by ${result.signal ?? "a signal"}`;
         host.tellAgent(`The person ran a shell command of their own (output not shown to you): ${command.length > 200 ? `${command.slice(0, 199)}…` : command} (${how}).`);
       },

@@ -5,18 +5,19 @@ import { listSessions, type SessionSummary } from "../agent/sessions/session-lis
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { runPrintMode } from "./print-mode.js";
-import { createSetup, sessionRootOf } from "./session-setup.js";
+import { createSetup } from "./session-setup.js";
+import type { Settings } from "./settings.js";
 
-export async function runPrintModeFromCli(options: CliOptions): Promise<number> {
+export async function runPrintModeFromCli(options: CliOptions, settings: Settings): Promise<number> {
   let sessionPath: string | undefined;
   if (options.resume) {
-    const sessions = await listSessions(sessionRootOf(options, process.env), options.cwd);
+    const sessions = await listSessions(settings.sessionRoot, options.cwd);
     process.stdout.write(formatSessionList(sessions));
     if (options.prompts.length === 0 || sessions.length === 0) return 0;
     sessionPath = await pickSession(sessions);
   }
   const prompts = options.prompts.length > 0 ? options.prompts : [await readStdinPrompt()];
-  const setup = await createSetup(options, process.env, { sessionPath });
+  const setup = await createSetup(options, settings, { sessionPath });
   const uninstall = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
   try {
     return await runPrintMode(setup, prompts);
@@ -27,8 +28,8 @@ export async function runPrintModeFromCli(options: CliOptions): Promise<number> 
   }
 }
 
-export async function printSystemPrompt(options: CliOptions): Promise<number> {
-  const setup = await createSetup({ ...options, noSession: true, continue: false, resume: false, sessionFile: undefined });
+export async function printSystemPrompt(options: CliOptions, settings: Settings): Promise<number> {
+  const setup = await createSetup({ ...options, noSession: true, continue: false, resume: false, sessionFile: undefined }, settings);
   try {
     const report = setup.coding.systemPrompt;
     process.stdout.write(`${report.prompt}\n\n`);

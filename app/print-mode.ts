@@ -12,7 +12,6 @@ import { describeToolCall } from "../tools/tool-call-summary.js";
 import { closeSession, type Setup } from "./session-setup.js";
 
 // Control sequences never reach stdout: models occasionally echo them from tool output.
-// eslint-disable-next-line no-control-regex
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[@-_]|[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
 export function stripControl(text: string): string {

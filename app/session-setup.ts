@@ -1,18 +1,17 @@
 // Turns the command line, the config file and the environment into a running setup: the model, the
 // provider connections, the coding agent and the session file. Every mode starts here.
-import { join } from "node:path";
 import { createCodingAgent, UnknownToolError, type CodingAgent } from "../agent/coding-agent.js";
 import type { ThinkingLevel } from "../agent/messages.js";
 import { isProviderName, ModelSpecError, resolveModel, type ModelInfo, type ProviderName } from "../agent/models.js";
 import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections, type Connections } from "../agent/providers/connections.js";
-import { retryPolicyFromEnv } from "../agent/retry.js";
-import { contextBudget, type ContextSettings } from "../agent/context/context-budget.js";
+import { contextBudget } from "../agent/context/context-budget.js";
 import { SessionFileError } from "../agent/sessions/session-file.js";
 import { newestSession } from "../agent/sessions/session-list.js";
 import { olderHistoryOf, type LoadedSession } from "../agent/sessions/session-load.js";
 import { SessionLockedError, SessionStore } from "../agent/sessions/session-store.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
-import { loadConfig, pitwallHome, type PitwallConfig } from "./config.js";
+import type { PitwallConfig } from "./config.js";
+import type { Settings } from "./settings.js";
 import { pitwallVersion } from "./version.js";
 import { ProcessGuard } from "../tools/process/process-guard.js";
 import { processTempFolder, removeStaleTempFolders } from "../tools/process/temp-folder.js";
@@ -20,6 +19,7 @@ import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
 
 export interface Setup {
   options: CliOptions;
+  settings: Settings;
   config: PitwallConfig;
   home: string;
   sessionRoot: string;
@@ -63,24 +63,19 @@ function modelForBudget(options: CliOptions, configProvider: ProviderName | unde
   return resolveModel(model || undefined, options.provider ?? sessionProvider, sessionProvider);
 }
 
-export function sessionRootOf(options: CliOptions, env: NodeJS.ProcessEnv): string {
-  return options.sessionDir ?? join(pitwallHome(env), "sessions");
-}
-
 /** The session file the command line asks to continue (--session, or the newest for --continue), if any. */
-export async function requestedSessionPath(options: CliOptions, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+export async function requestedSessionPath(options: CliOptions, settings: Settings): Promise<string | undefined> {
   if (options.sessionFile) return options.sessionFile;
-  if (options.continue) return newestSession(sessionRootOf(options, env), options.cwd);
+  if (options.continue) return newestSession(settings.sessionRoot, options.cwd);
   return undefined;
 }
 
-export async function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = process.env, choices: SetupChoices = {}): Promise<Setup> {
-  const home = pitwallHome(env);
-  const { config, warnings } = loadConfig(home);
-  const sessionRoot = sessionRootOf(options, env);
-  const context: ContextSettings = { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt };
+export async function createSetup(options: CliOptions, settings: Settings, choices: SetupChoices = {}): Promise<Setup> {
+  const { home, config, sessionRoot, env } = settings;
+  const warnings = [...settings.warnings];
+  const context = settings.agent.context;
 
-  const resumePath = choices.fresh ? undefined : (choices.sessionPath ?? (await requestedSessionPath(options, env)));
+  const resumePath = choices.fresh ? undefined : (choices.sessionPath ?? (await requestedSessionPath(options, settings)));
   const sessionWarnings: string[] = [];
   if (!resumePath && !choices.fresh && options.continue) sessionWarnings.push(`No earlier session in ${options.cwd}: starting a new one.`);
 
@@ -88,7 +83,7 @@ export async function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = 
   const flags = {
     provider: options.provider ?? config.provider,
     apiKey: options.apiKey,
-    baseUrl: options.baseUrl ?? config.baseUrl,
+    baseUrl: settings.baseUrl,
     api: options.api,
   };
   const connections = resolveConnections(flags, env);
@@ -138,13 +133,9 @@ export async function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = 
       tools: options.tools ?? "default",
       customPrompt: options.systemPrompt,
       pitwallHome: home,
-      jobSettings: options.bashYieldMs !== undefined ? { defaultYieldMs: options.bashYieldMs } : undefined,
+      settings: settings.agent,
       messages: resumed?.session.messages,
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
-      retry: retryPolicyFromEnv(env),
-      context,
-      env,
-      passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
       marker: guard,
     });
   } catch (error) {
@@ -170,6 +161,7 @@ export async function createSetup(options: CliOptions, env: NodeJS.ProcessEnv = 
 
   return {
     options,
+    settings,
     config,
     home,
     sessionRoot,

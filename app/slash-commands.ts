@@ -3,25 +3,14 @@
 // command: shown in the chat, never sent to the model. The commands act through a small interface
 // the dashboard implements.
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
+import type { JobControl } from "./job-control.js";
 
-/** What the job commands need (app/job-control.ts). */
-export interface JobCommands {
-  /** Focuses the jobs list. */
-  focus(): void;
-  /** The last `count` lines of a job's log into the tool-output pane. */
-  tail(id: string, count?: number): void;
-  /** TERM, then KILL after the grace period. */
-  stop(id: string): void;
-  restart(id: string): void;
-  /** Starts a job of the person's. */
-  run(command: string): void;
-  /** Ids of the jobs listed now. */
-  ids(): string[];
-}
+/** The part of the dashboard's job control (app/job-control.ts) the job commands use. */
+type SlashJobControl = Pick<JobControl, "focus" | "tail" | "stop" | "restart" | "run" | "ids">;
 
 export interface SlashContext {
-  /** Undefined until the dashboard has wired its job control. */
-  jobCommands?: JobCommands;
+  /** Undefined where there is no job control (a test of the other commands). */
+  jobControl?: SlashJobControl;
   notice(level: "info" | "warning" | "error", text: string): void;
   showHelp(): void;
   setModel(spec: string): void;
@@ -104,21 +93,21 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       }
       withJobs(ctx, (jobs) => jobs.tail(id, count));
     },
-    complete: (ctx) => ctx.jobCommands?.ids() ?? [],
+    complete: (ctx) => ctx.jobControl?.ids() ?? [],
   },
   {
     name: "kill",
     args: "<id>",
     description: "Stop a job (TERM, then KILL after a grace period)",
     run: (ctx, args) => withJobId(ctx, "kill", args, (jobs, id) => jobs.stop(id)),
-    complete: (ctx) => ctx.jobCommands?.ids() ?? [],
+    complete: (ctx) => ctx.jobControl?.ids() ?? [],
   },
   {
     name: "restart",
     args: "<id>",
     description: "Run a job's command again (same folder and environment, same id)",
     run: (ctx, args) => withJobId(ctx, "restart", args, (jobs, id) => jobs.restart(id)),
-    complete: (ctx) => ctx.jobCommands?.ids() ?? [],
+    complete: (ctx) => ctx.jobControl?.ids() ?? [],
   },
   {
     name: "run",
@@ -135,15 +124,15 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   { name: "quit", description: "Quit pitwall (asks first while jobs run, then ends every job)", run: (ctx) => ctx.quit() },
 ];
 
-function withJobs(ctx: SlashContext, run: (jobs: JobCommands) => void): void {
-  if (!ctx.jobCommands) {
+function withJobs(ctx: SlashContext, run: (jobs: SlashJobControl) => void): void {
+  if (!ctx.jobControl) {
     ctx.notice("warning", "Jobs are not available yet; try again in a moment.");
     return;
   }
-  run(ctx.jobCommands);
+  run(ctx.jobControl);
 }
 
-function withJobId(ctx: SlashContext, name: string, args: string, run: (jobs: JobCommands, id: string) => void): void {
+function withJobId(ctx: SlashContext, name: string, args: string, run: (jobs: SlashJobControl, id: string) => void): void {
   const parts = args.split(/\s+/).filter((p) => p);
   if (parts.length !== 1) {
     ctx.notice("error", `Usage: /${name} <job id>, e.g. /${name} 2. The jobs pane lists the ids.`);

@@ -4,9 +4,9 @@ import type { Widgets } from "blessed";
 import { ChatPane } from "./chat/chat-pane.js";
 import { FilesPane } from "./files/files-pane.js";
 import { HelpOverlay } from "./overlays/help-overlay.js";
-import { InputPane } from "./input/input-pane.js";
+import { InputPane, type ImageFinder } from "./input/input-pane.js";
 import { JobsPane } from "./jobs/jobs-pane.js";
-import { JobTerminalPane } from "./jobs/job-terminal-pane.js";
+import { JobTerminalPane, type JobLookup } from "./jobs/job-terminal-pane.js";
 import { screenInternals } from "./screen/blessed-internals.js";
 import { joinBorders } from "./screen/border-joints.js";
 import { computeLayout, type Layout, type MainPane } from "./layout.js";
@@ -20,6 +20,17 @@ import { ToolCallStore } from "./tool-output/tool-calls.js";
 import { ToolOutputPane } from "./tool-output/tool-output-pane.js";
 
 export type FocusTarget = MainPane | "input";
+
+export interface DashboardViewOptions {
+  /** The working directory: the files pane shows paths relative to it. */
+  cwd: string;
+  /** Asks for a frame (the render scheduler's request). */
+  requestFrame: () => void;
+  /** Finds the job the job terminal shows; undefined until the job registry has loaded. */
+  jobLookup: JobLookup;
+  /** Finds the image files a paste or an `@path` in the input names. */
+  images?: ImageFinder;
+}
 export const FOCUS_ORDER: FocusTarget[] = ["input", "chat", "toolOutput", "jobs", "files"];
 
 export class DashboardView {
@@ -37,23 +48,21 @@ export class DashboardView {
   readonly picker: ListPicker;
   readonly prompt: PromptOverlay;
   private readonly tooSmall: TooSmallNotice;
-  /** Asks for a frame (set by the app to the render scheduler's request). */
-  requestFrame: () => void = () => undefined;
   focus: FocusTarget = "input";
   zoomed: MainPane | undefined;
   layout: Layout | undefined;
 
   constructor(
     readonly screen: Widgets.Screen,
-    cwd: string,
+    options: DashboardViewOptions,
   ) {
     this.chat = new ChatPane(screen, this.tools);
     this.toolOutput = new ToolOutputPane(screen, this.tools);
     this.jobs = new JobsPane(screen);
-    this.jobTerminal = new JobTerminalPane(screen, () => this.requestFrame());
-    this.files = new FilesPane(screen, cwd, () => this.requestFrame());
+    this.jobTerminal = new JobTerminalPane(screen, options.requestFrame, options.jobLookup);
+    this.files = new FilesPane(screen, options.cwd, options.requestFrame);
     this.queue = new QueueView(screen);
-    this.input = new InputPane(screen);
+    this.input = new InputPane(screen, options.images);
     this.status = new StatusBar(screen);
     this.tooSmall = new TooSmallNotice(screen);
     this.help = new HelpOverlay(screen);
@@ -109,6 +118,12 @@ export class DashboardView {
 
   get overlayOpen(): boolean {
     return this.help.open || this.picker.open || this.prompt.open;
+  }
+
+  /** Puts the keys that open the help and start a job into the empty input's and the empty job list's hints. */
+  showKeyHints(keys: { help?: string; newJob?: string }): void {
+    this.jobs.emptyHint = `No jobs yet: the agent's (bash_stream) and yours (${keys.newJob ? `${keys.newJob} here, ` : ""}/run) show here.`;
+    this.input.placeholder = `Ask pitwall to do something · / for commands${keys.help ? ` · ${keys.help} for keys` : ""}`;
   }
 
   /** Places every pane for the current terminal size. Cheap: call it before each frame. */

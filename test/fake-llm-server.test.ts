@@ -2,13 +2,13 @@
 // request checks that do not consume a script, waits with deadlines, timing knobs, close(), and
 // the JSON script files benches use.
 
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeLlm, loadScriptFile, parseScripts, startFakeLlm } from "./fake-llm/index.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 let llm: FakeLlm;
 
@@ -172,11 +172,8 @@ describe("timing and connections", () => {
 
 describe("script files", () => {
   let dir: string;
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "fake-llm-"));
-  });
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
+  beforeEach(() => {
+    dir = tempDir("fake-llm");
   });
 
   it("loads a valid script list", async () => {

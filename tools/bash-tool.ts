@@ -4,7 +4,7 @@
 import { stat } from "node:fs/promises";
 import { Type, type Static } from "@sinclair/typebox";
 import { ToolAbortedError } from "./aborted.js";
-import { maxOutputCharsFromEnv } from "./output-cap.js";
+import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { OutputSpool, type SpooledOutput } from "./output-spool.js";
 import { groupAlive } from "./process-group.js";
 import { adoptedResult, yieldWindow, type BashCallAdopter, type YieldReason } from "./bash-yield.js";
@@ -12,6 +12,7 @@ import { resolveShell } from "./shell.js";
 import { startShellCommand, type ShellRunResult } from "./shell-process.js";
 import type { AgentTool } from "./tool.js";
 import type { ChildMarker } from "./process/process-guard.js";
+import type { ToolSettings } from "./tool-settings.js";
 
 export const bashToolSchema = Type.Object({
   command: Type.String({ minLength: 1, description: "The command line to run, as you would type it in a shell." }),
@@ -41,12 +42,9 @@ export interface BashToolDetails {
   jobId?: string;
 }
 
-export interface BashToolOptions {
+export interface BashToolOptions extends Partial<ToolSettings> {
   /** Defaults to $SHELL, then bash, then sh. */
   shell?: string;
-  env?: NodeJS.ProcessEnv;
-  /** Defaults to `maxOutputCharsFromEnv()` (PI_BASH_MAX_OUTPUT_CHARS, else 30 000). */
-  maxOutputChars?: number;
   /** Between TERM and KILL when a timeout or abort ends the command. */
   killGraceMs?: number;
   /**
@@ -130,7 +128,7 @@ async function checkWorkingDirectory(cwd: string): Promise<void> {
 }
 
 export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashToolSchema, BashToolDetails> {
-  const maxChars = options.maxOutputChars ?? maxOutputCharsFromEnv();
+  const maxChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   return {
     name: "bash",
     label: "Run Command",
@@ -196,6 +194,13 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
       return {
         content: parts.length === 0 ? "(no output)" : parts.join("\n\n"),
         details,
+        command: {
+          exitCode: run.exitCode,
+          ...(run.signal !== null ? { signal: run.signal } : {}),
+          timedOut: run.timedOut,
+          aborted: run.aborted,
+          ...(spooled.fullOutputPath !== undefined ? { fullOutputPath: spooled.fullOutputPath } : {}),
+        },
         ...(status !== undefined ? { isError: true } : {}),
       };
     },

@@ -9,6 +9,7 @@ import { createGrepTool } from "./grep-tool.js";
 import { createLsTool } from "./ls-tool.js";
 import { createReadTool } from "./read-tool.js";
 import { createWriteTool } from "./write-tool.js";
+import type { ToolSettings } from "./tool-settings.js";
 
 export const CODING_TOOL_NAMES = ["read", "write", "edit", "bash"] as const;
 export const READ_ONLY_TOOL_NAMES = ["read", "grep", "find", "ls"] as const;
@@ -22,7 +23,10 @@ export function isToolName(name: string): name is ToolName {
 }
 
 export interface ToolSetOptions {
-  bash?: BashToolOptions;
+  /** The environment and output cap of bash and grep; the defaults when left out. */
+  settings?: Partial<ToolSettings>;
+  /** bash's own options beyond the settings. */
+  bash?: Pick<BashToolOptions, "onBackgroundLeft" | "shell" | "killGraceMs">;
 }
 
 /** A new instance of the named tool, working in `cwd`. */
@@ -35,9 +39,9 @@ export function createToolByName(cwd: string, name: ToolName, options: ToolSetOp
     case "edit":
       return createEditTool(cwd);
     case "bash":
-      return createBashTool(cwd, options.bash);
+      return createBashTool(cwd, { ...options.settings, ...options.bash });
     case "grep":
-      return createGrepTool(cwd);
+      return createGrepTool(cwd, options.settings);
     case "find":
       return createFindTool(cwd);
     case "ls":
@@ -51,6 +55,6 @@ export function createCodingTools(cwd: string, options: ToolSetOptions = {}): Ag
 }
 
 /** read, grep, find, ls: nothing that changes files or runs commands. */
-export function createReadOnlyTools(cwd: string): AgentTool[] {
-  return READ_ONLY_TOOL_NAMES.map((name) => createToolByName(cwd, name));
+export function createReadOnlyTools(cwd: string, options: ToolSetOptions = {}): AgentTool[] {
+  return READ_ONLY_TOOL_NAMES.map((name) => createToolByName(cwd, name, options));
 }

@@ -234,6 +234,7 @@ export function createEditTool(
       return {
         content: resultLine(shownPath, matches.length, located, file, linesAdded, linesRemoved),
         details: { path: absolutePath, diff, linesAdded, linesRemoved, matchCount: matches.length },
+        file: { kind: "edit", path: absolutePath, diff, linesAdded, linesRemoved },
       };
     },
   };

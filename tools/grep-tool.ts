@@ -7,11 +7,12 @@ import { basename, dirname, join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted, ToolAbortedError } from "./aborted.js";
 import { looksBinary } from "./binary-file.js";
-import { capOutput, maxOutputCharsFromEnv } from "./output-cap.js";
+import { capOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { displayPath } from "./resolve-path.js";
 import { anyDepth, ignoredNote, listFiles, resolveSearchRoot } from "./search-scope.js";
 import type { AgentTool } from "./tool.js";
 import { compileSearchPattern, type LineMatcher } from "./search-pattern.js";
+import type { ToolSettings } from "./tool-settings.js";
 
 export const GREP_DEFAULT_LIMIT = 100;
 export const GREP_MAX_LIMIT = 1000;
@@ -77,7 +78,8 @@ function nextCall(params: GrepToolParams, limit: number): string {
   return `grep(${args.join(", ")})`;
 }
 
-export function createGrepTool(cwd: string): AgentTool<typeof grepToolSchema, GrepToolDetails> {
+export function createGrepTool(cwd: string, settings: Partial<ToolSettings> = {}): AgentTool<typeof grepToolSchema, GrepToolDetails> {
+  const maxChars = settings.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   return {
     name: "grep",
     label: "Search Files",
@@ -154,7 +156,7 @@ export function createGrepTool(cwd: string): AgentTool<typeof grepToolSchema, Gr
       if (found.length === 0) {
         return { content: [`No matches for ${params.pattern} in ${root.spokenPath}.${ignoredNote(ignored)}`, ...notes].join("\n\n"), details };
       }
-      const listing = capOutput(found.join("\n"), maxOutputCharsFromEnv()).text;
+      const listing = capOutput(found.join("\n"), maxChars).text;
       return { content: [listing, ...notes].join("\n\n"), details };
     },
   };

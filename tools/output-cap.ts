@@ -23,11 +23,9 @@ export interface CappedOutput {
   totalChars: number;
 }
 
-/** The output cap in force: `PI_BASH_MAX_OUTPUT_CHARS` when it is a positive number, clamped to the hard max. */
-export function maxOutputCharsFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = Number(env.PI_BASH_MAX_OUTPUT_CHARS);
-  if (!Number.isFinite(raw) || raw <= 0) return DEFAULT_MAX_OUTPUT_CHARS;
-  return Math.min(Math.floor(raw), HARD_MAX_OUTPUT_CHARS);
+/** An output cap someone asked for, as a whole number of characters no larger than the hard max. */
+export function fitOutputChars(value: number): number {
+  return Math.min(Math.floor(value), HARD_MAX_OUTPUT_CHARS);
 }
 
 function countLines(text: string): number {

@@ -155,7 +155,7 @@ export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, Re
       };
       if (totalLines === 0) {
         if (offset > 1) throw new Error(`Offset ${offset} is past the end of ${shownPath}: the file is empty.`);
-        return { content: `[${displayPath(cwd, absolutePath)} is empty: 0 lines]`, details };
+        return { content: `[${displayPath(cwd, absolutePath)} is empty: 0 lines]`, details, file: { kind: "read", path: absolutePath } };
       }
       if (offset > totalLines) {
         throw new Error(
@@ -171,7 +171,7 @@ export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, Re
         const why = cutByBytes ? ` (one result holds at most ${READ_MAX_BYTES / 1024} KB)` : "";
         content = `[Showing lines ${offset}-${lastShown} of ${totalLines}${why}. Next: ${next}]\n${content}`;
       }
-      return { content, details };
+      return { content, details, file: { kind: "read", path: absolutePath } };
     },
   };
 }

@@ -46,6 +46,7 @@ export function createWriteTool(cwd: string): AgentTool<typeof writeToolSchema, 
       return {
         content: `${verb} ${shownPath} (${size} bytes)`,
         details: { path: absolutePath, isNew: created, size },
+        file: { kind: "write", path: absolutePath, created, bytes: size },
       };
     },
   };

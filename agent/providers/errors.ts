@@ -24,9 +24,15 @@ interface HttpLikeError {
   name?: string;
 }
 
+/**
+ * Whether an error is the SDK's (or fetch's) answer to our own abort. Only its name says so: a
+ * network failure whose text contains "aborted" (Node's "aborted" when a response is cut, a
+ * proxy's "request aborted") is a dropped connection, to be retried, not the person's Esc. The
+ * callers check their own signal too.
+ */
 export function isAbortError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return error.name === "AbortError" || error.name === "APIUserAbortError" || /aborted/i.test(error.message);
+  if (!(error instanceof Error) || error instanceof ProviderError) return false;
+  return error.name === "AbortError" || error.name === "APIUserAbortError";
 }
 
 /** In-stream error types that are the server's trouble, not the request's: worth another attempt. */

@@ -1,11 +1,12 @@
 // Every action a key can be bound to, per context, with the words F1 shows for it. keymap.json at
-// the repository root binds them; this table says what they mean and is what a user's keymap is
-// checked against.
+// the repository root binds them; this table says what they mean, is what a user's keymap is
+// checked against, and is where the action types come from: the key dispatcher's handler table is
+// a Record<ActionOf<Context>, Handler>, so an action without a handler does not compile.
 
 export const KEY_CONTEXTS = ["global", "input", "chat", "tool-output", "jobs", "attached", "files", "overlay"] as const;
 export type KeyContext = (typeof KEY_CONTEXTS)[number];
 
-export const ACTIONS: Record<KeyContext, Record<string, string>> = {
+export const ACTIONS = {
   global: {
     quit: "Quit; while jobs run it asks once, then stops them",
     clearOrQuit: "Clear the input; twice on an empty input quits",
@@ -102,7 +103,7 @@ export const ACTIONS: Record<KeyContext, Record<string, string>> = {
     zoom: "Maximise the files pane",
   },
   overlay: {
-    close: "Close",
+    close: "Close; in the session picker, start a new session instead",
     up: "Scroll up / previous item",
     down: "Scroll down / next item",
     pageUp: "Page up",
@@ -111,7 +112,24 @@ export const ACTIONS: Record<KeyContext, Record<string, string>> = {
     bottom: "Go to the end",
     pick: "Choose the selected item",
   },
-};
+} as const satisfies Record<KeyContext, Record<string, string>>;
+
+/** The actions of one context, e.g. ActionOf<"jobs"> is "up" | "down" | "newJob" | … */
+export type ActionOf<C extends KeyContext> = keyof (typeof ACTIONS)[C] & string;
+
+export function isActionOf<C extends KeyContext>(context: C, action: string): action is ActionOf<C> {
+  return Object.hasOwn(ACTIONS[context], action);
+}
+
+/** The actions of a context in the table's order. */
+export function actionsOf<C extends KeyContext>(context: C): Array<ActionOf<C>> {
+  return Object.keys(ACTIONS[context]) as Array<ActionOf<C>>;
+}
+
+/** What F1 says an action does. */
+export function describeAction<C extends KeyContext>(context: C, action: ActionOf<C>): string {
+  return (ACTIONS[context] as Record<string, string>)[action]!;
+}
 
 export const CONTEXT_TITLES: Record<KeyContext, string> = {
   global: "Everywhere",

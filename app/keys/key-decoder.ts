@@ -3,11 +3,12 @@
 // thousands of key events) and cannot tell Shift+Enter apart. Understood: legacy xterm sequences,
 // SS3, modifyOtherKeys (CSI 27;m;k ~), the kitty keyboard protocol (CSI k;m u), SGR mouse and
 // bracketed paste. Runs of typed characters arrive as one text event.
+import { knownKey, type Key } from "./key.js";
 
 export interface KeyEvent {
   type: "key";
-  /** Canonical name: "enter", "ctrl+c", "alt+enter", "shift+tab", "f1", "x", "X", "?", "space". */
-  name: string;
+  /** "enter", "ctrl+c", "alt+enter", "shift+tab", "f1", "x", "X", "?", "space" (key.ts). */
+  name: Key;
 }
 export interface TextEvent {
   type: "text";
@@ -182,7 +183,7 @@ export class KeyDecoder {
       const control = c < 0x20 || c === 0x7f ? controlName(c) : undefined;
       if (control !== undefined || c < 0x20 || c === 0x7f) {
         flushText();
-        if (control) this.emit({ type: "key", name: control });
+        if (control) this.emit({ type: "key", name: knownKey(control) });
         this.buffer = this.buffer.slice(1);
         continue;
       }
@@ -202,7 +203,7 @@ export class KeyDecoder {
   /** Decodes the escape sequence at the start of the buffer. */
   private decodeEscape(flush: boolean): { length: number; event?: InputEvent } | "incomplete" {
     const b = this.buffer;
-    if (b.length === 1) return flush ? { length: 1, event: { type: "key", name: "escape" } } : "incomplete";
+    if (b.length === 1) return flush ? { length: 1, event: keyEvent("escape") } : "incomplete";
     const second = b[1]!;
     if (second === "[") {
       if (b.startsWith(PASTE_START)) {
@@ -218,12 +219,12 @@ export class KeyDecoder {
       const length = i + 1;
       if (params.startsWith("<") && (final === "M" || final === "m")) return { length, event: decodeMouse(params.slice(1), final) };
       const name = decodeCsi(params.replace(/^[?>=]/, ""), final);
-      return { length, event: name ? { type: "key", name } : undefined };
+      return { length, event: name ? keyEvent(name) : undefined };
     }
     if (second === "O") {
-      if (b.length < 3) return flush ? { length: 2, event: { type: "key", name: "alt+O" } } : "incomplete";
+      if (b.length < 3) return flush ? { length: 2, event: keyEvent("alt+O") } : "incomplete";
       const name = SS3_LETTER[b[2]!];
-      return { length: 3, event: name ? { type: "key", name } : undefined };
+      return { length: 3, event: name ? keyEvent(name) : undefined };
     }
     if (second === "\x1b") {
       // ESC ESC [ … : Alt with a special key in some terminals; otherwise two Escapes.
@@ -233,18 +234,23 @@ export class KeyDecoder {
         const inner = this.decodeEscape(flush);
         this.buffer = saved;
         if (inner === "incomplete") return inner;
-        const event = inner.event?.type === "key" ? { type: "key" as const, name: addAlt(inner.event.name) } : inner.event;
+        const event = inner.event?.type === "key" ? keyEvent(addAlt(inner.event.name)) : inner.event;
         return { length: inner.length + 1, event };
       }
-      return { length: 1, event: { type: "key", name: "escape" } };
+      return { length: 1, event: keyEvent("escape") };
     }
     const code = b.charCodeAt(1);
     const control = controlName(code);
-    if (control) return { length: 2, event: { type: "key", name: addAlt(control) } };
+    if (control) return { length: 2, event: keyEvent(addAlt(control)) };
     const cp = b.codePointAt(1)!;
     const ch = String.fromCodePoint(cp);
-    return { length: 1 + ch.length, event: { type: "key", name: `alt+${ch === " " ? "space" : ch}` } };
+    return { length: 1 + ch.length, event: keyEvent(`alt+${ch === " " ? "space" : ch}`) };
   }
+}
+
+/** A key event for a name the decoder built (always in the canonical spelling). */
+function keyEvent(name: string): KeyEvent {
+  return { type: "key", name: knownKey(name) };
 }
 
 function addAlt(name: string): string {

@@ -1,18 +1,26 @@
 // Keys to actions: the overlay (when open) or the focused pane's context first, then the global
-// one. A handler that returns false lets the key fall through. Typed text goes to the input; typed
-// in another pane, an unbound character moves the focus to the input and is typed there. Three
-// states take keys before all that: the quit question (y/n), a job attached (everything goes to
-// the job but the detach key) and the new-job prompt (a one-line editor).
+// one. Every action of every context has its handler in one table, typed from key-actions.ts, so
+// an action without a handler does not compile. A handler that returns false lets the key fall
+// through. Typed text goes to the input; typed in another pane, an unbound character moves the
+// focus to the input and is typed there. Three states take keys before all that: the quit question
+// (y/n), a job attached (everything goes to the job but the attached context's keys) and the
+// new-job prompt (a one-line editor).
 import type { InputEvent } from "./key-decoder.js";
 import type { FocusTarget } from "../../panes/dashboard-view.js";
 import type { DashboardController } from "../dashboard-controller.js";
-import type { KeyContext } from "./key-actions.js";
+import type { ActionOf, KeyContext } from "./key-actions.js";
+import { keyOfChar, type Key } from "./key.js";
 import { completeSlash } from "../slash-commands.js";
 import type { JobControl } from "../job-control.js";
 import { fullView } from "../../panes/files/files-preview.js";
 import type { TextBuffer } from "../../panes/input/text-buffer.js";
 
 type Handler = () => boolean | void;
+
+export type KeyHandlers = { [C in KeyContext]: Record<ActionOf<C>, Handler> };
+
+/** The input's editing actions the new-job prompt shares. */
+type TextEditAction = "left" | "right" | "lineStart" | "lineEnd" | "wordLeft" | "wordRight" | "backspace" | "deleteForward" | "deleteWordBack" | "deleteToLineStart" | "deleteToLineEnd";
 
 const CONTEXT_OF: Record<FocusTarget, KeyContext> = {
   input: "input",
@@ -23,20 +31,26 @@ const CONTEXT_OF: Record<FocusTarget, KeyContext> = {
 };
 
 export class KeyDispatcher {
-  private readonly handlers: Record<KeyContext, Record<string, Handler>>;
+  private readonly handlers: KeyHandlers;
+  private readonly jobs: JobControl;
   private completionIndex = -1;
   private completionCandidates: string[] = [];
   private completionBase = "";
 
   constructor(
     private readonly c: DashboardController,
-    private readonly jobs: JobControl,
     private readonly requestFrame: () => void,
   ) {
+    this.jobs = c.jobControl;
     this.handlers = this.buildHandlers();
   }
 
-  private buildHandlers(): Record<KeyContext, Record<string, Handler>> {
+  /** Whether `action` of `context` has a handler (the keymap test asks it of every action). */
+  handles(context: KeyContext, action: string): boolean {
+    return typeof (this.handlers[context] as Record<string, Handler | undefined>)[action] === "function";
+  }
+
+  private buildHandlers(): KeyHandlers {
     const c = this.c;
     const v = c.view;
     const input = v.input;
@@ -141,8 +155,10 @@ export class KeyDispatcher {
         copyScreen: () => this.jobs.copy(v.jobs.selectedId, "screen"),
         copyLog: () => this.jobs.copy(v.jobs.selectedId, "log"),
       },
-      // While attached, keys never reach these handlers but the detach key (attach-mode.ts).
-      attached: {},
+      // While attached, only the keys of this context are pitwall's: every other key goes to the job.
+      attached: {
+        detach: () => this.jobs.detach(),
+      },
       files: {
         up: () => v.files.move(-1),
         down: () => v.files.move(1),
@@ -153,32 +169,28 @@ export class KeyDispatcher {
         zoom: () => v.toggleZoom(),
       },
       overlay: {
-        close: () => {
-          if (v.picker.open) return false;
-          v.help.hide();
-        },
+        close: () => (v.picker.open ? v.picker.cancel() : v.help.hide()),
         up: () => (v.picker.open ? v.picker.move(-1) : v.help.scrollBy(-1)),
         down: () => (v.picker.open ? v.picker.move(1) : v.help.scrollBy(1)),
         pageUp: () => (v.picker.open ? v.picker.move(-10) : v.help.page(-1)),
         pageDown: () => (v.picker.open ? v.picker.move(10) : v.help.page(1)),
         top: () => (v.picker.open ? v.picker.move(-1e9) : v.help.toTop()),
         bottom: () => (v.picker.open ? v.picker.move(1e9) : v.help.toBottom()),
-        pick: () => false,
+        pick: () => (v.picker.open ? v.picker.pick() : false),
       },
     };
   }
 
   /** Runs the action bound to `key` in `context`; false when nothing handled it. */
-  private run(context: KeyContext, key: string): boolean {
+  private run<C extends KeyContext>(context: C, key: Key): boolean {
     const action = this.c.keymap.lookup(context, key);
     if (!action) return false;
-    const handler = this.handlers[context][action];
-    if (!handler) return false;
-    return handler() !== false;
+    const handlers: Record<ActionOf<C>, Handler> = this.handlers[context];
+    return handlers[action]() !== false;
   }
 
   /** Handles a key in the overlay, focused-pane and global contexts; true when handled. */
-  key(name: string): boolean {
+  key(name: Key): boolean {
     const v = this.c.view;
     if (name !== "tab") this.completionIndex = -1;
     if (v.overlayOpen) {
@@ -206,7 +218,7 @@ export class KeyDispatcher {
       case "text":
         this.completionIndex = -1;
         if (v.overlayOpen) {
-          for (const ch of event.text) this.key(ch === " " ? "space" : ch);
+          for (const ch of event.text) this.key(keyOfChar(ch));
         } else if (v.focus === "input") {
           v.input.type(event.text);
           v.input.history.reset();
@@ -219,7 +231,7 @@ export class KeyDispatcher {
               v.input.type(chars.slice(i).join(""));
               break;
             }
-            if (!this.key(ch === " " ? "space" : ch)) this.typeText(ch);
+            if (!this.key(keyOfChar(ch))) this.typeText(ch);
           }
         }
         break;
@@ -260,7 +272,7 @@ export class KeyDispatcher {
       return true;
     }
     if (this.jobs.attachMode.attachedId !== undefined) {
-      if (event.type !== "mouse") this.jobs.attachMode.handle(event);
+      if (event.type !== "mouse") this.attachedInput(event);
       return true;
     }
     const prompt = c.view.prompt;
@@ -272,14 +284,32 @@ export class KeyDispatcher {
     return false;
   }
 
+  /** Input while attached: the attached context's keys (detach) are pitwall's, the rest go to the job. */
+  private attachedInput(event: InputEvent): void {
+    const attach = this.jobs.attachMode;
+    if (event.type === "key" && this.run("attached", event.name)) return;
+    if (event.type === "text") {
+      // A key of the context bound to a character: what was typed before it still goes to the job.
+      const chars = [...event.text];
+      const at = chars.findIndex((ch) => this.c.keymap.lookup("attached", keyOfChar(ch)) !== undefined);
+      if (at >= 0) {
+        if (at > 0) attach.forward({ type: "text", text: chars.slice(0, at).join("") });
+        this.run("attached", keyOfChar(chars[at]!));
+        return;
+      }
+    }
+    attach.forward(event);
+  }
+
   /** A key in the new-job prompt: Enter starts the job, Esc (or Ctrl+C) cancels, editing keys edit. */
-  private promptKey(name: string): void {
+  private promptKey(name: Key): void {
     const b = this.c.view.prompt.buffer;
     const global = this.c.keymap.lookup("global", name);
     if (global === "abort" || global === "clearOrQuit") return this.jobs.cancelPrompt();
-    const editing: Record<string, () => void> = { submit: () => this.jobs.submitPrompt(), ...textEditing(b) };
+    const editing: Partial<Record<ActionOf<"input">, Handler>> = { submit: () => this.jobs.submitPrompt(), ...textEditing(b) };
     const action = this.c.keymap.lookup("input", name);
-    if (action && editing[action]) editing[action]!();
+    const handler = action && editing[action];
+    if (handler) handler();
     else if (name === "space") b.insert(" ");
     else if ([...name].length === 1) b.insert(name);
   }
@@ -340,7 +370,7 @@ export class KeyDispatcher {
 }
 
 /** Cursor moves and deletions in a text buffer: the input's and the new-job prompt's. `edited` wraps the deletions. */
-function textEditing(b: TextBuffer, edited: (fn: () => void) => Handler = (fn) => fn): Record<string, Handler> {
+function textEditing(b: TextBuffer, edited: (fn: () => void) => Handler = (fn) => fn): Record<TextEditAction, Handler> {
   return {
     left: () => b.left(),
     right: () => b.right(),

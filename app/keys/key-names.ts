@@ -1,6 +1,7 @@
 // Key names as keymap files write them, checked and put in the one spelling the key decoder
-// produces: modifiers in the order ctrl, alt, shift, lower case; named keys lower case; Shift with
-// a printable key written as the character itself ("shift+x" is "X").
+// produces (key.ts): modifiers in the order ctrl, alt, shift, lower case; named keys lower case;
+// Shift with a printable key written as the character itself ("shift+x" is "X").
+import { knownKey, type Key } from "./key.js";
 
 const NAMED = new Set([
   "enter", "escape", "tab", "backspace", "delete", "insert", "space",
@@ -18,10 +19,10 @@ const MODIFIERS: Record<string, "ctrl" | "alt" | "shift"> = {
 };
 
 /** The canonical name of a key, or undefined when it is not a key pitwall can recognise. */
-export function canonicalKeyName(raw: string): string | undefined {
+export function canonicalKeyName(raw: string): Key | undefined {
   const text = raw.trim();
   if (text === "") return undefined;
-  if ([...text].length === 1) return text === " " ? "space" : text;
+  if ([...text].length === 1) return knownKey(text === " " ? "space" : text);
   // "+" itself can be the key: "ctrl++".
   const parts = text.endsWith("++") ? [...text.slice(0, -2).split("+"), "+"] : text.split(/[+-](?=.)/);
   let ctrl = false;
@@ -47,13 +48,20 @@ export function canonicalKeyName(raw: string): string | undefined {
     base = ALIASES[base] ?? base;
     if (!NAMED.has(base)) return undefined;
   }
-  return `${ctrl ? "ctrl+" : ""}${alt ? "alt+" : ""}${shift ? "shift+" : ""}${base}`;
+  return knownKey(`${ctrl ? "ctrl+" : ""}${alt ? "alt+" : ""}${shift ? "shift+" : ""}${base}`);
+}
+
+/** A key name that must be valid (a test's, a built-in one): its Key, or an error naming it. */
+export function key(name: string): Key {
+  const canonical = canonicalKeyName(name);
+  if (canonical === undefined) throw new Error(`"${name}" is not a key name`);
+  return canonical;
 }
 
 const SHOWN: Record<string, string> = { pageup: "PgUp", pagedown: "PgDn", escape: "Esc", space: "Space" };
 
 /** How a key is shown to a person: "Ctrl+C", "Ctrl+Shift+X", "Alt+Enter", "F1", "x", "X", "?". */
-export function displayKeyName(name: string): string {
+export function displayKeyName(name: Key): string {
   const parts = name.split(/\+(?=.)/);
   const base = parts.pop()!;
   if (parts.length === 0) return SHOWN[base] ?? (base.length === 1 ? base : base[0]!.toUpperCase() + base.slice(1));

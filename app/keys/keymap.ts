@@ -5,21 +5,29 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ACTIONS, KEY_CONTEXTS, type KeyContext } from "./key-actions.js";
+import { Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { actionsOf, isActionOf, KEY_CONTEXTS, type ActionOf, type KeyContext } from "./key-actions.js";
+import type { Key } from "./key.js";
 import { canonicalKeyName } from "./key-names.js";
 
-export type Bindings = Record<KeyContext, Record<string, string[]>>;
+/** Per context: action → the keys bound to it, in the file's order. */
+export type Bindings = { [C in KeyContext]: Partial<Record<ActionOf<C>, Key[]>> };
 
 export interface Keymap {
   bindings: Bindings;
-  /** Per context: key name → action. */
-  lookup(context: KeyContext, key: string): string | undefined;
+  /** The action a key runs in a context. */
+  lookup<C extends KeyContext>(context: C, key: Key): ActionOf<C> | undefined;
   /** Keys bound to an action, in the file's order. */
-  keysFor(context: KeyContext, action: string): string[];
+  keysFor<C extends KeyContext>(context: C, action: ActionOf<C>): Key[];
   warnings: string[];
   /** Files that were read, defaults first. */
   sources: string[];
 }
+
+// The shapes a keymap file's parts must have; the names in them are checked against key-actions.ts.
+const OBJECT = Type.Record(Type.String(), Type.Unknown());
+const KEY_LIST = Type.Union([Type.String(), Type.Array(Type.String())]);
 
 /** keymap.json at the repository root: from the sources (app/keys/ → ../..) or the compiled files (dist/app/keys/ → ../../..). */
 export function defaultKeymapPath(): string {
@@ -40,44 +48,46 @@ function emptyBindings(): Bindings {
 export function parseKeymap(value: unknown, source: string): { bindings: Partial<Bindings>; warnings: string[] } {
   const warnings: string[] = [];
   const bindings: Partial<Bindings> = {};
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!Value.Check(OBJECT, value)) {
     return { bindings, warnings: [`${source} must hold a JSON object of contexts (${KEY_CONTEXTS.join(", ")}); it was ignored.`] };
   }
-  for (const [context, actions] of Object.entries(value as Record<string, unknown>)) {
+  for (const [context, actions] of Object.entries(value)) {
     if (!(KEY_CONTEXTS as readonly string[]).includes(context)) {
       warnings.push(`${source}: unknown context "${context}" ignored (contexts: ${KEY_CONTEXTS.join(", ")}).`);
       continue;
     }
-    const ctx = context as KeyContext;
-    if (typeof actions !== "object" || actions === null || Array.isArray(actions)) {
+    if (!Value.Check(OBJECT, actions)) {
       warnings.push(`${source}: "${context}" must be an object of action → keys; ignored.`);
       continue;
     }
-    const out: Record<string, string[]> = {};
-    for (const [action, keys] of Object.entries(actions as Record<string, unknown>)) {
-      if (!(action in ACTIONS[ctx])) {
-        warnings.push(`${source}: unknown action "${context}.${action}" ignored (see F1 for the actions).`);
-        continue;
-      }
-      const list = typeof keys === "string" ? [keys] : keys;
-      if (!Array.isArray(list) || list.some((k) => typeof k !== "string")) {
-        warnings.push(`${source}: "${context}.${action}" must be a key name or a list of them; ignored.`);
-        continue;
-      }
-      const names: string[] = [];
-      let bad = false;
-      for (const k of list as string[]) {
-        const name = canonicalKeyName(k);
-        if (name === undefined) {
-          warnings.push(`${source}: "${context}.${action}": "${k}" is not a key name (examples: ctrl+x, alt+enter, f2, x); the binding was ignored.`);
-          bad = true;
-        } else names.push(name);
-      }
-      if (!bad) out[action] = names;
-    }
-    bindings[ctx] = out;
+    parseContext(context as KeyContext, actions, source, bindings, warnings);
   }
   return { bindings, warnings };
+}
+
+function parseContext<C extends KeyContext>(context: C, actions: Record<string, unknown>, source: string, bindings: Partial<Bindings>, warnings: string[]): void {
+  const out: Partial<Record<ActionOf<C>, Key[]>> = {};
+  for (const [action, keys] of Object.entries(actions)) {
+    if (!isActionOf(context, action)) {
+      warnings.push(`${source}: unknown action "${context}.${action}" ignored (see F1 for the actions).`);
+      continue;
+    }
+    if (!Value.Check(KEY_LIST, keys)) {
+      warnings.push(`${source}: "${context}.${action}" must be a key name or a list of them; ignored.`);
+      continue;
+    }
+    const names: Key[] = [];
+    let bad = false;
+    for (const k of typeof keys === "string" ? [keys] : keys) {
+      const name = canonicalKeyName(k);
+      if (name === undefined) {
+        warnings.push(`${source}: "${context}.${action}": "${k}" is not a key name (examples: ctrl+x, alt+enter, f2, x); the binding was ignored.`);
+        bad = true;
+      } else names.push(name);
+    }
+    if (!bad) out[action] = names;
+  }
+  (bindings as Record<C, Partial<Record<ActionOf<C>, Key[]>>>)[context] = out;
 }
 
 function readJson(path: string): { value?: unknown; warning?: string; missing?: boolean } {
@@ -125,28 +135,35 @@ export function loadKeymap(options: LoadKeymapOptions): Keymap {
     const parsed = parseKeymap(user.value, userPath);
     warnings.push(...parsed.warnings);
     if (parsed.warnings.length === 0 || Object.keys(parsed.bindings).length > 0) sources.push(userPath);
-    for (const ctx of KEY_CONTEXTS) {
-      for (const [action, keys] of Object.entries(parsed.bindings[ctx] ?? {})) {
-        // The person's keys win: take them away from other actions of the context.
-        for (const [other, otherKeys] of Object.entries(bindings[ctx])) {
-          if (other !== action) bindings[ctx][other] = otherKeys.filter((k) => !keys.includes(k));
-        }
-        bindings[ctx][action] = keys;
-      }
-    }
+    for (const ctx of KEY_CONTEXTS) override(bindings, ctx, parsed.bindings[ctx] ?? {});
   }
 
-  const index = new Map<KeyContext, Map<string, string>>();
+  const index = new Map<KeyContext, Map<Key, string>>();
   for (const ctx of KEY_CONTEXTS) {
-    const map = new Map<string, string>();
-    for (const [action, keys] of Object.entries(bindings[ctx])) for (const k of keys) if (!map.has(k)) map.set(k, action);
+    const map = new Map<Key, string>();
+    for (const action of actionsOf(ctx)) for (const k of keysOf(bindings, ctx, action)) if (!map.has(k)) map.set(k, action);
     index.set(ctx, map);
   }
   return {
     bindings,
-    lookup: (context, key) => index.get(context)?.get(key),
-    keysFor: (context, action) => bindings[context][action] ?? [],
+    lookup: <C extends KeyContext>(context: C, key: Key) => index.get(context)?.get(key) as ActionOf<C> | undefined,
+    keysFor: (context, action) => keysOf(bindings, context, action),
     warnings,
     sources,
   };
+}
+
+function keysOf<C extends KeyContext>(bindings: Bindings, context: C, action: ActionOf<C>): Key[] {
+  return (bindings[context] as Partial<Record<ActionOf<C>, Key[]>>)[action] ?? [];
+}
+
+/** The person's keys win: they are taken away from the context's other actions. */
+function override<C extends KeyContext>(bindings: Bindings, context: C, theirs: Partial<Record<ActionOf<C>, Key[]>>): void {
+  const ours = bindings[context] as Partial<Record<ActionOf<C>, Key[]>>;
+  for (const [action, keys] of Object.entries(theirs) as Array<[ActionOf<C>, Key[]]>) {
+    for (const other of actionsOf(context)) {
+      if (other !== action && ours[other]) ours[other] = ours[other].filter((k) => !keys.includes(k));
+    }
+    ours[action] = keys;
+  }
 }

@@ -1,8 +1,9 @@
 // What a terminal would send a program for a key, so an attached job gets the bytes it expects.
 // pitwall's own terminal speaks the kitty keyboard protocol and modifyOtherKeys to pitwall, which
-// programs in a job mostly do not understand: keys are decoded (panes/key-decoder.ts) and encoded
+// programs in a job mostly do not understand: keys are decoded (key-decoder.ts) and encoded
 // again here in the classic xterm form, following the job's own modes (application cursor keys,
 // bracketed paste) as its emulator has recorded them.
+import type { Key } from "./key.js";
 
 export interface PtyModes {
   /** DECCKM: arrows as ESC O A instead of ESC [ A (vim, less, readline in some modes). */
@@ -44,7 +45,7 @@ function modifierParam(p: Parsed): number {
  * The bytes for a key name as the key decoder spells it ("enter", "ctrl+c", "alt+x", "shift+tab",
  * "up", "f5", "X"), or undefined for a key a terminal would not send to a program.
  */
-export function encodeKey(name: string, modes: PtyModes = PLAIN_MODES): string | undefined {
+export function encodeKey(name: Key, modes: PtyModes = PLAIN_MODES): string | undefined {
   const p = parse(name);
   const mod = modifierParam(p);
   const cursor = CURSOR[p.base];

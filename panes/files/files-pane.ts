@@ -1,11 +1,13 @@
 // The files pane: every file the agent read (R), wrote (W) or edited (M) this session, newest
 // first, with the lines an edit added and removed, and under the list a preview of the selected one
-// (highlighted) or of its last edit's diff (files-preview.ts). Fed by tool_execution_end details,
-// which carry the absolute path (and for an edit the diff and its counts).
+// (highlighted) or of its last edit's diff (files-preview.ts). Fed by the typed `file` of
+// tool_execution_end events and tool result messages (tools/file-touch.ts): the absolute path, and
+// for an edit the diff and its counts.
 import type { Widgets } from "blessed";
 import { relative } from "node:path";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { Message } from "../../agent/messages.js";
+import type { FileTouch } from "../../tools/file-touch.js";
 import type { Canvas } from "../screen/canvas.js";
 import { FilePreview } from "./files-preview.js";
 import { PaneBox } from "../screen/pane-box.js";
@@ -32,9 +34,7 @@ const MARK_STYLE: Record<FileMark, number> = {
 };
 const DIM = attr({ fg: Color.grey });
 
-function details(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-}
+const MARK_OF: Record<FileTouch["kind"], FileMark> = { read: "R", write: "W", edit: "M" };
 
 const RULE = attr({ fg: Color.grey });
 
@@ -59,35 +59,33 @@ export class FilesPane extends PaneBox {
     this.preview = new FilePreview(requestFrame);
   }
 
-  /** Records a finished read/write/edit call. Returns true when the list changed. */
-  record(toolName: string, rawDetails: unknown, isError: boolean, at = Date.now()): boolean {
-    if (isError) return false;
-    const d = details(rawDetails);
-    if (typeof d.path !== "string") return false;
-    const mark: FileMark | undefined = toolName === "read" ? "R" : toolName === "write" ? "W" : toolName === "edit" ? "M" : undefined;
-    if (!mark) return false;
-    const previous = this.files.get(d.path);
+  /** Records the file a finished call touched. Returns true when the list changed. */
+  record(touch: FileTouch | undefined, isError: boolean, at = Date.now()): boolean {
+    if (isError || !touch) return false;
+    const mark = MARK_OF[touch.kind];
+    const previous = this.files.get(touch.path);
+    const edit = touch.kind === "edit" ? touch : undefined;
     const file: TouchedFile = {
-      path: d.path,
+      path: touch.path,
       // A file once changed stays marked as changed when it is read again.
       mark: mark === "R" && previous && previous.mark !== "R" ? previous.mark : mark,
-      added: (previous?.added ?? 0) + (typeof d.linesAdded === "number" ? d.linesAdded : 0),
-      removed: (previous?.removed ?? 0) + (typeof d.linesRemoved === "number" ? d.linesRemoved : 0),
-      lastDiff: typeof d.diff === "string" ? d.diff : previous?.lastDiff,
+      added: (previous?.added ?? 0) + (edit?.linesAdded ?? 0),
+      removed: (previous?.removed ?? 0) + (edit?.linesRemoved ?? 0),
+      lastDiff: edit?.diff ?? previous?.lastDiff,
       at,
     };
-    this.files.delete(d.path);
-    this.files.set(d.path, file);
+    this.files.delete(touch.path);
+    this.files.set(touch.path, file);
     return true;
   }
 
   handle(event: PitwallEvent): boolean {
     if (event.type !== "tool_execution_end") return false;
-    return this.record(event.toolName, event.details, event.isError);
+    return this.record(event.file, event.isError);
   }
 
   loadMessages(messages: readonly Message[]): void {
-    for (const m of messages) if (m.role === "toolResult") this.record(m.toolName, m.details, m.isError, m.timestamp);
+    for (const m of messages) if (m.role === "toolResult") this.record(m.file, m.isError, m.timestamp);
   }
 
   /** Newest first. */

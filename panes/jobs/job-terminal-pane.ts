@@ -31,8 +31,6 @@ const DIM = attr({ fg: Color.grey });
 export const RESIZE_DEBOUNCE_MS = 100;
 
 export class JobTerminalPane extends PaneBox {
-  /** Finds a job by id; set once the agent (and its registry) has loaded. */
-  lookup: JobLookup | undefined;
   /** The job to show (the jobs list's selection). */
   jobId: string | undefined;
   /** Set while the person's keys go to the job: how to leave ("Ctrl+] to detach"). */
@@ -44,16 +42,18 @@ export class JobTerminalPane extends PaneBox {
   private resizeTimer: NodeJS.Timeout | undefined;
   private pendingSize: { cols: number; rows: number } | undefined;
 
+  /** `lookup` finds a job by id (none until the agent and its registry have loaded). */
   constructor(
     screen: Widgets.Screen,
     private readonly requestFrame: () => void,
+    private readonly lookup: JobLookup,
   ) {
     super(screen, { title: "terminal", padding: false });
   }
 
   /** The job shown now; (re)subscribes to its output when it changed (another job, a restart). */
   current(): JobScreen | undefined {
-    const job = this.jobId === undefined ? undefined : this.lookup?.(this.jobId);
+    const job = this.jobId === undefined ? undefined : this.lookup(this.jobId);
     if (job !== this.job) {
       this.unsubscribe?.();
       this.unsubscribe = undefined;

@@ -58,7 +58,7 @@ export class JobsPane extends PaneBox {
         this.unseen.delete(event.jobId);
         if (this.selectedId === event.jobId) this.selectedId = this.list()[0]?.id;
         return true;
-      case "tool_execution_output":
+      case "job_output":
         if (event.jobId === this.viewedId || this.unseen.has(event.jobId) || !this.jobs.has(event.jobId)) return false;
         this.unseen.add(event.jobId);
         return true;

@@ -1,12 +1,18 @@
 // A modal list to choose one item from (the sessions offered by --resume, what to do with a session
-// open elsewhere): Up/Down move, Enter picks, Esc declines. Each item is one pre-formatted row; an
-// optional introduction above the items explains the choice.
+// open elsewhere): Up/Down move, Enter picks, Esc declines (the overlay keys of keymap.json). Each
+// item is one pre-formatted row; an optional introduction above the items explains the choice.
 import type { Widgets } from "blessed";
 import type { Canvas } from "../screen/canvas.js";
 import { PaneBox } from "../screen/pane-box.js";
 import { attr, Color, withStyle, type StyledLine } from "../text/styled-text.js";
 
 const DIM = attr({ fg: Color.grey });
+
+/** What picking does: `pick` gets the chosen row's index; `cancel` runs when the person declines. */
+export interface PickerChoice {
+  pick(index: number): void;
+  cancel(): void;
+}
 
 export class ListPicker extends PaneBox {
   private items: StyledLine[] = [];
@@ -15,13 +21,15 @@ export class ListPicker extends PaneBox {
   selected = 0;
   private scrollTop = 0;
   open = false;
+  private choice: PickerChoice | undefined;
 
   constructor(screen: Widgets.Screen) {
     super(screen, { title: "pick" });
     this.setVisible(false);
   }
 
-  show(title: string, items: StyledLine[], footer: string, intro: string[] = []): void {
+  show(title: string, items: StyledLine[], footer: string, choice: PickerChoice, intro: string[] = []): void {
+    this.choice = choice;
     this.title = title;
     this.items = items;
     this.intro = intro;
@@ -34,7 +42,22 @@ export class ListPicker extends PaneBox {
 
   hide(): void {
     this.open = false;
+    this.choice = undefined;
     this.setVisible(false);
+  }
+
+  /** Chooses the selected row. */
+  pick(): void {
+    const choice = this.choice;
+    this.hide();
+    choice?.pick(this.selected);
+  }
+
+  /** Declines: closes without choosing. */
+  cancel(): void {
+    const choice = this.choice;
+    this.hide();
+    choice?.cancel();
   }
 
   move(direction: number): void {

@@ -9,7 +9,6 @@ import { attr, Color, type StyledLine } from "../text/styled-text.js";
 import { textWidth, truncateText } from "../text/text-width.js";
 
 export const BORDER = attr({ fg: Color.grey });
-export const BORDER_FOCUSED = attr({ fg: Color.cyan });
 const TITLE = attr({ bold: true });
 const TITLE_FOCUSED = attr({ fg: Color.cyan, bold: true });
 const ACCENT_COLORS: Record<string, number> = { yellow: Color.yellow, magenta: Color.magenta, green: Color.green, red: Color.red };

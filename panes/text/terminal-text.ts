@@ -56,11 +56,8 @@ export function applySgr(attr: number, params: string): number {
   return a;
 }
 
-// eslint-disable-next-line no-control-regex
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]|\x1b/g;
-// eslint-disable-next-line no-control-regex
 const SPECIAL = /[\x00-\x09\x0b-\x1f\x7f\x80-\x9f]/;
-// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]/g;
 
 /** Text from a model or a file for display: no escape sequences, no control characters, tabs as spaces. */

@@ -6,7 +6,6 @@
 import { eastAsianWidth } from "get-east-asian-width";
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-// eslint-disable-next-line no-control-regex
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const widthCache = new Map<string, number>();
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\u200b-\u200f\u2060-\u206f\ufe00-\ufe0f]+$/u;

@@ -112,9 +112,3 @@ export function wrapLine(line: StyledLine, width: number, options: WrapOptions =
   rows.push(row);
   return rows;
 }
-
-export function wrapLines(lines: StyledLine[], width: number, options?: WrapOptions): StyledLine[] {
-  const out: StyledLine[] = [];
-  for (const l of lines) for (const r of wrapLine(l, width, options)) out.push(r);
-  return out;
-}

@@ -6,6 +6,8 @@
 import type { PitwallEvent } from "../../agent/events.js";
 import type { Message } from "../../agent/messages.js";
 import type { StyledLine } from "../text/styled-text.js";
+import type { CommandEnd } from "../../tools/command-end.js";
+import type { FileTouch } from "../../tools/file-touch.js";
 import { toolCallsOf } from "../../agent/messages.js";
 import { TerminalTextLog } from "../text/terminal-text.js";
 
@@ -14,6 +16,12 @@ export type ToolCallStatus = "pending" | "running" | "done" | "error";
 export interface ToolCallResult {
   content: string;
   details: unknown;
+  /** The file the call read, wrote or edited. */
+  file?: FileTouch;
+  /** How the command the call ran ended. */
+  command?: CommandEnd;
+  /** The job the call's command runs on as. */
+  runningJob?: string;
   isError: boolean;
 }
 
@@ -118,7 +126,7 @@ export class ToolCallStore {
         const record = this.ensure(event.toolCallId, event.toolName);
         record.status = event.isError ? "error" : "done";
         record.durationMs = event.durationMs;
-        record.result = { content: event.content, details: event.details, isError: event.isError };
+        record.result = { content: event.content, details: event.details, file: event.file, command: event.command, runningJob: event.runningJob, isError: event.isError };
         record.version++;
         this.latestId = record.id;
         return record;
@@ -136,7 +144,7 @@ export class ToolCallStore {
       } else if (m.role === "toolResult") {
         const record = this.ensure(m.toolCallId, m.toolName);
         record.status = m.isError ? "error" : "done";
-        record.result = { content: m.content, details: m.details, isError: m.isError };
+        record.result = { content: m.content, details: m.details, file: m.file, command: m.command, isError: m.isError };
         record.version++;
         this.latestId = record.id;
       }

@@ -1,6 +1,7 @@
 // The tool-output pane: the selected tool call in full, or, when nothing is selected, the call
 // running now (its output streaming live) or the last one. bash output keeps its colours; an edit
-// shows its diff coloured; a read shows the numbered lines; a write what was written.
+// shows its diff coloured; a read shows the numbered lines; a write what was written (the result's
+// typed `file`, tools/file-touch.ts).
 import type { Widgets } from "blessed";
 import { BlockScroller } from "../screen/block-scroller.js";
 import { diffLines } from "../text/diff-lines.js";
@@ -16,10 +17,6 @@ import type { ToolCallRecord, ToolCallStore } from "./tool-calls.js";
 const DIM = attr({ fg: Color.grey });
 const ERROR = attr({ fg: Color.red });
 
-function record(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-}
-
 function textLines(text: string, a = attr()): StyledLine[] {
   return sanitizeText(text).replace(/\n$/, "").split("\n").map((l) => (l ? [{ text: l, attr: a }] : []));
 }
@@ -28,13 +25,11 @@ function textLines(text: string, a = attr()): StyledLine[] {
 export function resultLines(r: ToolCallRecord): StyledLine[] {
   const result = r.result;
   if (!result) return [[{ text: r.status === "pending" ? "waiting to run…" : "running…", attr: DIM }]];
-  const details = record(result.details);
   if (result.isError) return textLines(result.content, ERROR);
-  if (r.name === "edit" && typeof details.diff === "string") return diffLines(details.diff);
-  if (r.name === "write") {
-    const path = typeof details.path === "string" ? details.path : String(r.args.file_path ?? "");
-    const size = typeof details.size === "number" ? `${details.size} bytes` : "";
-    const head: StyledLine = [{ text: `${details.isNew === true ? "Created" : "Wrote"} ${path}${size ? ` (${size})` : ""}`, attr: DIM }];
+  const file = result.file;
+  if (file?.kind === "edit") return diffLines(file.diff);
+  if (file?.kind === "write") {
+    const head: StyledLine = [{ text: `${file.created ? "Created" : "Wrote"} ${file.path} (${file.bytes} bytes)`, attr: DIM }];
     const content = typeof r.args.content === "string" ? textLines(r.args.content) : [];
     return [head, [], ...content];
   }
@@ -44,20 +39,19 @@ export function resultLines(r: ToolCallRecord): StyledLine[] {
 /** The footer of a call that streamed output: how it ended. */
 function footerLines(r: ToolCallRecord): StyledLine[] {
   if (!r.result) return [];
-  const details = record(r.result.details);
+  const command = r.result.command;
   const parts: string[] = [];
-  if (typeof details.exitCode === "number") parts.push(`exit ${details.exitCode}`);
-  if (typeof details.signal === "string") parts.push(`killed by ${details.signal}`);
-  if (details.timedOut === true) parts.push("timed out");
-  if (details.aborted === true) parts.push("aborted");
+  if (typeof command?.exitCode === "number") parts.push(`exit ${command.exitCode}`);
+  if (command?.signal !== undefined) parts.push(`killed by ${command.signal}`);
+  if (command?.timedOut) parts.push("timed out");
+  if (command?.aborted) parts.push("aborted");
   // A call whose command runs on as a job (a bash call that outlived its wait, a bash_stream that
-  // yielded): its output continues there. A finished bash_stream job also names its id: not that.
-  const runsOn = details.status === undefined || details.status === "running";
-  if (typeof details.jobId === "string" && runsOn) parts.push(`still running as job ${details.jobId}: its output goes on in the jobs pane`);
+  // yielded): its output continues there.
+  if (r.result.runningJob !== undefined) parts.push(`still running as job ${r.result.runningJob}: its output goes on in the jobs pane`);
   if (r.durationMs !== undefined) parts.push(formatDuration(r.durationMs));
-  if (typeof details.fullOutputPath === "string") parts.push(`full output: ${details.fullOutputPath}`);
+  if (command?.fullOutputPath !== undefined) parts.push(`full output: ${command.fullOutputPath}`);
   const lines: StyledLine[] = [[], [{ text: `── ${parts.join(" · ") || (r.result.isError ? "failed" : "done")}`, attr: r.result.isError ? ERROR : DIM }]];
-  if (r.result.isError && typeof details.exitCode !== "number") lines.push(...textLines(r.result.content, ERROR));
+  if (r.result.isError && typeof command?.exitCode !== "number") lines.push(...textLines(r.result.content, ERROR));
   return lines;
 }
 
@@ -146,7 +140,7 @@ export class ToolOutputPane extends ScrollingPane {
       return;
     }
     this.title = r.title ?? `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
-    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (record(r.result?.details).aborted === true ? "■ stopped" : "✗ failed") : r.status === "done" ? "✓ done" : "waiting";
+    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (r.result?.command?.aborted ? "■ stopped" : "✗ failed") : r.status === "done" ? "✓ done" : "waiting";
     const view = this.scroller.view(canvas.width, canvas.height);
     const parts = [state, this.scroller.following ? "" : "paused · End", this.selectedId && !r.personal ? "selected" : ""].filter((p) => p);
     this.titleRight = parts.join(" · ");

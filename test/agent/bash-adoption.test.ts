@@ -9,7 +9,7 @@ import { createCodingAgent, type CodingAgent } from "../../agent/coding-agent.js
 import type { PitwallEvent } from "../../agent/events.js";
 import { resolveModel } from "../../agent/models.js";
 import type { JobSettings } from "../../tools/jobs/job-registry.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 
 const llm = useFakeLlm();
@@ -29,8 +29,7 @@ function codingAgent(jobSettings: Partial<JobSettings> = {}) {
     model: resolveModel(undefined, "anthropic", "anthropic"),
     connections: { anthropic: { apiKey: "sk-test-0123456789", baseUrl: llm.anthropicBaseUrl }, openai: {} },
     pitwallHome: join(cwd, ".pitwall-home"),
-    retry: { baseDelayMs: 5 },
-    jobSettings: { killGraceMs: 300, ...jobSettings },
+    settings: { retry: { baseDelayMs: 5 }, jobs: { killGraceMs: 300, ...jobSettings } },
   });
   made.push({ coding, cwd });
   const events: PitwallEvent[] = [];
@@ -70,7 +69,7 @@ describe("a bash call that outlives its wait", () => {
       { kind: "reply", text: "noted" },
     );
     const prompt = coding.agent.prompt("run the server");
-    await waitUntil(
+    await waitFor(
       () => events.some((e) => e.type === "tool_execution_update" && e.chunk.includes("serving")),
       "the command to print",
     );
@@ -93,7 +92,7 @@ describe("a bash call that outlives its wait", () => {
     await coding.agent.prompt("run it");
     expect(llm.requests[1]!.transcript).toContain("Its timeout still holds: it is stopped 2.5 s after it started.");
     const job = coding.jobs.get("1")!;
-    await waitUntil(() => !job.running, "the timeout to stop the job", 10_000);
+    await waitFor(() => !job.running, "the timeout to stop the job", 10_000);
     expect(job.signal).toBe("SIGTERM");
   }, 30_000);
 

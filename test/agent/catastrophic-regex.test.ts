@@ -56,7 +56,7 @@ describe("patterns from the model", () => {
   }, 30_000);
 
   it("bash_stream's readyPattern is matched in linear time against a job's output", async () => {
-    const registry = new JobRegistry({ cwd: dir });
+    const registry = new JobRegistry({ cwd: dir, env: process.env });
     try {
       const tool = createBashStreamTool(registry);
       const result = await tool.execute(

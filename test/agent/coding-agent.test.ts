@@ -1,26 +1,25 @@
 // The assembled coding agent: job events on the bus, job exits told to the model with its next
 // request, and nothing a tool started left running after dispose.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCodingAgent } from "../../agent/coding-agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import { resolveModel } from "../../agent/models.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const llm = useFakeLlm();
 
 function codingAgent() {
-  const cwd = mkdtempSync(join(tmpdir(), "pitwall-coding-"));
+  const cwd = tempDir("coding");
   const coding = createCodingAgent({
     cwd,
     model: resolveModel(undefined, "anthropic", "anthropic"),
     connections: { anthropic: { apiKey: "sk-test-0123456789", baseUrl: llm.anthropicBaseUrl }, openai: {} },
     pitwallHome: join(cwd, ".pitwall-home"),
-    retry: { baseDelayMs: 5 },
+    settings: { retry: { baseDelayMs: 5 } },
   });
   const events: PitwallEvent[] = [];
   coding.bus.subscribe((e) => events.push(e));
@@ -44,7 +43,7 @@ describe("the coding agent", () => {
     await coding.agent.prompt("start the server");
     expect(events.some((e) => e.type === "job_started")).toBe(true);
     expect(llm.requests[1]!.transcript).toMatch(/running/i);
-    await waitUntil(() => events.some((e) => e.type === "job_exited"), "the job to exit", 15_000);
+    await waitFor(() => events.some((e) => e.type === "job_exited"), "the job to exit", 15_000);
     await coding.agent.prompt("how is it going?");
     const notice = llm.requests[2]!.transcript;
     expect(notice).toContain("[pitwall notice]");

@@ -1,13 +1,13 @@
 // AGENTS.md discovery from ~/.pitwall and every folder from the root down to the working directory.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findContextFiles } from "../../agent/context-files.js";
 import { describeSystemPrompt } from "../../agent/system-prompt.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 describe("context files", () => {
-  const base = mkdtempSync(join(tmpdir(), "pitwall-context-"));
+  const base = tempDir("context");
   const home = join(base, "home");
   const repo = join(base, "repo");
   const pkg = join(repo, "packages", "api");

@@ -7,7 +7,7 @@ import { ImageInputError } from "../../agent/agent.js";
 import type { ImageContent } from "../../agent/messages.js";
 import type { AgentTool } from "../../tools/tool.js";
 import { agentFor, gateTool } from "../helpers/agent-harness.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 
 const llm = useFakeLlm();
@@ -53,7 +53,7 @@ describe("queued messages", () => {
     const agent = agentFor(llm, "anthropic", [gate.tool]);
     llm.enqueue({ kind: "reply", toolCalls: [{ name: "slow", arguments: {} }] }, { kind: "reply", text: "Seen." });
     const run = agent.prompt("work");
-    await waitUntil(gate.started, "the slow tool to start", 10_000);
+    await waitFor(gate.started, "the slow tool to start", 10_000);
     agent.followUp("later [image: photo.jpg]", [JPEG]);
     expect(agent.dequeueLast()).toEqual({ kind: "follow_up", text: "later [image: photo.jpg]", images: [JPEG] });
     agent.steer("now look at [image: shot.png]", [PNG]);

@@ -1,9 +1,9 @@
 // Every flag's parsing and its error path.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCliArgs, UsageError } from "../../app/cli-options.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const parse = (...argv: string[]) => parseCliArgs(argv, "/base");
 const fails = (argv: string[], message: RegExp) => {
@@ -19,7 +19,7 @@ describe("command line", () => {
   });
 
   it("parses every flag", () => {
-    const dir = mkdtempSync(join(tmpdir(), "pitwall-cli-"));
+    const dir = tempDir("cli");
     writeFileSync(join(dir, "prompt.md"), "Be terse.");
     const o = parseCliArgs(
       ["-p", "hi", "--model", "openai/gpt-5.4", "--provider", "openai", "--base-url", "http://localhost:11434/v1", "--api-key", "k",

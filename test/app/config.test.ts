@@ -1,12 +1,12 @@
 // ~/.pitwall/config.json: valid fields load, bad ones are reported by name and ignored.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../app/config.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const homeWith = (text: string | undefined): string => {
-  const home = mkdtempSync(join(tmpdir(), "pitwall-config-"));
+  const home = tempDir("config");
   if (text !== undefined) writeFileSync(join(home, "config.json"), text);
   return home;
 };

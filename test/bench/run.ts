@@ -174,4 +174,10 @@ async function main(): Promise<number> {
   return rows.some((r) => r.pass === false) ? 1 : 0;
 }
 
-main().then((code) => process.exit(code));
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,18 +1,18 @@
 // The command line with a config file and project context: flags beat config, config beats
 // defaults, a bad config is reported and ignored, --print-system-prompt shows what was loaded, and
 // print mode's dimmed progress lines honour NO_COLOR.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn as spawnPty } from "node-pty";
 import { describe, expect, it } from "vitest";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { assertBuilt, CLI_PATH, cliEnv, runCli } from "../helpers/cli-process.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const llm = useFakeLlm();
 
 function homeWithConfig(config: unknown): string {
-  const home = mkdtempSync(join(tmpdir(), "pitwall-home-"));
+  const home = tempDir("home");
   mkdirSync(join(home, ".pitwall"));
   writeFileSync(join(home, ".pitwall", "config.json"), typeof config === "string" ? config : JSON.stringify(config));
   return home;
@@ -49,7 +49,7 @@ describe("config.json and flags", () => {
 
 describe("--print-system-prompt", () => {
   it("shows the prompt, the AGENTS.md files it loaded and their size, without a key", async () => {
-    const project = mkdtempSync(join(tmpdir(), "pitwall-project-"));
+    const project = tempDir("project");
     mkdirSync(join(project, "sub"));
     writeFileSync(join(project, "AGENTS.md"), "Always run the linter.");
     const result = await runCli(["--print-system-prompt", "--cwd", join(project, "sub")], cliEnv());

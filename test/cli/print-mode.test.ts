@@ -1,18 +1,18 @@
 // Print mode through the real CLI: plain text on stdout, progress on stderr, exit codes, and the
 // message that says how to configure a provider.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { spawn as spawnPty } from "node-pty";
 import { assertBuilt, CLI_PATH, cliEnv, runCli } from "../helpers/cli-process.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const llm = useFakeLlm();
 
 describe("pitwall -p", () => {
   it("streams the answer as plain text and exits 0, running tools on the way", async () => {
-    const project = mkdtempSync(join(tmpdir(), "pitwall-project-"));
+    const project = tempDir("project");
     writeFileSync(join(project, "notes.txt"), "the secret word is lighthouse\n");
     llm.enqueue(
       { kind: "reply", text: "Let me look.", toolCalls: [{ name: "bash", arguments: { command: "cat notes.txt" } }] },

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliEnv, startCli } from "../helpers/cli-process.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { JsonLineReader } from "../helpers/json-lines.js";
 import { alivePids, childPids, killPids } from "../helpers/processes.js";
@@ -56,7 +56,7 @@ async function startPitwallWithEscapes(): Promise<{ pid: number; work: string; t
   const exited = new Promise((resolve) => child.on("close", resolve));
   child.stdin.write(`${JSON.stringify({ type: "message", content: "start the servers" })}\n`);
   await events.waitFor((e) => e.type === "agent_end", 30_000, "the turn to end");
-  await waitUntil(() => PID_FILES.every((f) => existsSync(join(work, f)) && readFileSync(join(work, f), "utf8").trim() !== ""), "every escape to write its pid", 10_000);
+  await waitFor(() => PID_FILES.every((f) => existsSync(join(work, f)) && readFileSync(join(work, f), "utf8").trim() !== ""), "every escape to write its pid", 10_000);
   const escapePids = PID_FILES.map((f) => Number(readFileSync(join(work, f), "utf8").trim()));
   const jobPids = events.items.filter((e) => e.type === "job_started").map((e) => (e.job as { pid: number }).pid);
   started.push(...escapePids, ...jobPids);
@@ -74,9 +74,9 @@ describe("no process pitwall started survives it", () => {
     expect(readdirSync(run.tmp).filter((n) => n.startsWith(`pitwall-${run.pid}-`))).toHaveLength(1);
 
     process.kill(run.pid, "SIGKILL");
-    await waitUntil(() => alivePids([...run.jobPids, ...run.escapePids]).length === 0, `every process to be gone (alive: ${alivePids([...run.jobPids, ...run.escapePids]).join(", ")})`, 2_000);
-    await waitUntil(() => readdirSync(run.tmp).length === 0, "the temp folder to be removed", 5_000);
-    await waitUntil(() => alivePids(watchdogs).length === 0, "the watchdog to exit", 5_000);
+    await waitFor(() => alivePids([...run.jobPids, ...run.escapePids]).length === 0, `every process to be gone (alive: ${alivePids([...run.jobPids, ...run.escapePids]).join(", ")})`, 2_000);
+    await waitFor(() => readdirSync(run.tmp).length === 0, "the temp folder to be removed", 5_000);
+    await waitFor(() => alivePids(watchdogs).length === 0, "the watchdog to exit", 5_000);
   }, 60_000);
 
   it("a normal end (EOF in JSON mode) also ends the escapes, and the watchdog", async () => {
@@ -87,6 +87,6 @@ describe("no process pitwall started survives it", () => {
     await run.exited;
     expect(alivePids([...run.jobPids, ...run.escapePids])).toEqual([]);
     expect(readdirSync(run.tmp)).toEqual([]);
-    await waitUntil(() => alivePids(watchdogs).length === 0, "the watchdog to exit", 5_000);
+    await waitFor(() => alivePids(watchdogs).length === 0, "the watchdog to exit", 5_000);
   }, 60_000);
 });

@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { waitFor } from "../helpers/conditions.js";
 import { describe, expect, it } from "vitest";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { assertBuilt, cliEnv, REPO_ROOT } from "../helpers/cli-process.js";
@@ -56,16 +57,10 @@ describe("README examples", () => {
     const env = { ...cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl }), PORT: String(port) };
     const run = runModule(readmeExamples()[1]!, env);
     try {
-      let response: Response | undefined;
-      const deadline = Date.now() + 15_000;
-      while (!response) {
-        try {
-          response = await fetch(`http://127.0.0.1:${port}/?prompt=hi`);
-        } catch {
-          if (Date.now() > deadline) throw new Error(`the example server never listened: ${run.output().stderr}`);
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      }
+      const response = await waitFor(
+        () => fetch(`http://127.0.0.1:${port}/?prompt=hi`).catch(() => undefined),
+        "the example server to listen",
+      );
       expect(response.headers.get("content-type")).toBe("text/event-stream");
       const body = await response.text();
       const events = body.split("\n\n").filter(Boolean).map((chunk) => JSON.parse(chunk.replace(/^data: /, "")) as { type: string });

@@ -1,22 +1,22 @@
 // Sessions survive a SIGKILL: --continue resumes with every completed message, an interrupted tool
 // call is closed, and the provider accepts the history. --resume lists sessions.
 import { readdirSync, readFileSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sessionFolder } from "../../agent/sessions/session-file.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { cliEnv, runCli, startCli } from "../helpers/cli-process.js";
 import { anthropicHistoryProblems } from "../helpers/history-check.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { waitFor } from "../helpers/conditions.js";
 
 const llm = useFakeLlm();
 
 const KEY = "sk-ant-session-test-0123456789";
 
 function setupDirs() {
-  const home = mkdtempSync(join(tmpdir(), "pitwall-home-"));
-  const project = mkdtempSync(join(tmpdir(), "pitwall-project-"));
+  const home = tempDir("home");
+  const project = tempDir("project");
   const env = cliEnv({ home, apiKey: KEY, anthropicBaseUrl: llm.anthropicBaseUrl });
   const folder = sessionFolder(join(home, ".pitwall", "sessions"), project);
   return { home, project, env, folder };
@@ -65,11 +65,7 @@ describe("sessions across a crash", () => {
     llm.enqueue({ kind: "reply", toolCalls: [{ id: "toolu_sleeper", name: "bash", arguments: { command: "echo $$ > started; sleep 30" } }] });
     await killWhen(["-p", "sleep a while", "--cwd", project], env, project, async () => {
       await llm.waitForRequest(1);
-      const deadline = Date.now() + 15_000;
-      while (!readdirSync(project).includes("started")) {
-        if (Date.now() > deadline) throw new Error("the bash call never started");
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await waitFor(() => readdirSync(project).includes("started"), "the bash call to start");
     });
     // A SIGKILL gives pitwall no chance to end the call's process group: the test does.
     const leader = Number(readFileSync(join(project, "started"), "utf8"));

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sessionFolder } from "../../agent/sessions/session-file.js";
 import { loadSession } from "../../agent/sessions/session-load.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { cliEnv, runCli, startCli } from "../helpers/cli-process.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 
@@ -72,7 +72,7 @@ describe("two pitwalls on one session", SLOW, () => {
     const first = startCli(["-p", "first task", "--cwd", project], env, project);
     const closed = new Promise((resolve) => first.on("close", resolve));
     try {
-      await waitUntil(() => sessionFiles(folder).length === 1, "the first pitwall's session file");
+      await waitFor(() => sessionFiles(folder).length === 1, "the first pitwall's session file");
       const [original] = sessionFiles(folder);
       const before = readFileSync(join(folder, original!), "utf8");
       llm.enqueue({ kind: "reply", text: "Answer in the copy." });

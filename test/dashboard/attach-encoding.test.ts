@@ -2,61 +2,62 @@
 // person's terminal speaks to pitwall), and the clipboard sequence (OSC 52).
 import { describe, expect, test } from "vitest";
 import { osc52 } from "../../app/osc52.js";
+import { key } from "../../app/keys/key-names.js";
 import { encodeKey, encodePaste } from "../../app/keys/pty-keys.js";
 
 const APP = { applicationCursorKeys: true, bracketedPaste: true };
 
 describe("keys for a job's pty", () => {
   test("printable keys, Enter, Backspace, Tab, Esc and Space", () => {
-    expect(encodeKey("y")).toBe("y");
-    expect(encodeKey("Y")).toBe("Y");
-    expect(encodeKey("?")).toBe("?");
-    expect(encodeKey("enter")).toBe("\r");
-    expect(encodeKey("backspace")).toBe("\x7f");
-    expect(encodeKey("tab")).toBe("\t");
-    expect(encodeKey("shift+tab")).toBe("\x1b[Z");
-    expect(encodeKey("escape")).toBe("\x1b");
-    expect(encodeKey("space")).toBe(" ");
+    expect(encodeKey(key("y"))).toBe("y");
+    expect(encodeKey(key("Y"))).toBe("Y");
+    expect(encodeKey(key("?"))).toBe("?");
+    expect(encodeKey(key("enter"))).toBe("\r");
+    expect(encodeKey(key("backspace"))).toBe("\x7f");
+    expect(encodeKey(key("tab"))).toBe("\t");
+    expect(encodeKey(key("shift+tab"))).toBe("\x1b[Z");
+    expect(encodeKey(key("escape"))).toBe("\x1b");
+    expect(encodeKey(key("space"))).toBe(" ");
   });
 
   test("Ctrl with letters and punctuation, Alt as an ESC prefix", () => {
-    expect(encodeKey("ctrl+c")).toBe("\x03");
-    expect(encodeKey("ctrl+d")).toBe("\x04");
-    expect(encodeKey("ctrl+a")).toBe("\x01");
-    expect(encodeKey("ctrl+z")).toBe("\x1a");
-    expect(encodeKey("ctrl+j")).toBe("\n");
-    expect(encodeKey("ctrl+space")).toBe("\x00");
-    expect(encodeKey("ctrl+\\")).toBe("\x1c");
-    expect(encodeKey("ctrl+]")).toBe("\x1d");
-    expect(encodeKey("alt+x")).toBe("\x1bx");
-    expect(encodeKey("alt+enter")).toBe("\x1b\r");
-    expect(encodeKey("ctrl+alt+c")).toBe("\x1b\x03");
+    expect(encodeKey(key("ctrl+c"))).toBe("\x03");
+    expect(encodeKey(key("ctrl+d"))).toBe("\x04");
+    expect(encodeKey(key("ctrl+a"))).toBe("\x01");
+    expect(encodeKey(key("ctrl+z"))).toBe("\x1a");
+    expect(encodeKey(key("ctrl+j"))).toBe("\n");
+    expect(encodeKey(key("ctrl+space"))).toBe("\x00");
+    expect(encodeKey(key("ctrl+\\"))).toBe("\x1c");
+    expect(encodeKey(key("ctrl+]"))).toBe("\x1d");
+    expect(encodeKey(key("alt+x"))).toBe("\x1bx");
+    expect(encodeKey(key("alt+enter"))).toBe("\x1b\r");
+    expect(encodeKey(key("ctrl+alt+c"))).toBe("\x1b\x03");
   });
 
   test("cursor keys follow the job's cursor-key mode; modifiers use xterm's parameters", () => {
-    expect(encodeKey("up")).toBe("\x1b[A");
-    expect(encodeKey("up", APP)).toBe("\x1bOA");
-    expect(encodeKey("left", APP)).toBe("\x1bOD");
-    expect(encodeKey("home")).toBe("\x1b[H");
-    expect(encodeKey("end", APP)).toBe("\x1bOF");
-    expect(encodeKey("ctrl+right")).toBe("\x1b[1;5C");
-    expect(encodeKey("shift+up", APP)).toBe("\x1b[1;2A");
-    expect(encodeKey("alt+down")).toBe("\x1b[1;3B");
+    expect(encodeKey(key("up"))).toBe("\x1b[A");
+    expect(encodeKey(key("up"), APP)).toBe("\x1bOA");
+    expect(encodeKey(key("left"), APP)).toBe("\x1bOD");
+    expect(encodeKey(key("home"))).toBe("\x1b[H");
+    expect(encodeKey(key("end"), APP)).toBe("\x1bOF");
+    expect(encodeKey(key("ctrl+right"))).toBe("\x1b[1;5C");
+    expect(encodeKey(key("shift+up"), APP)).toBe("\x1b[1;2A");
+    expect(encodeKey(key("alt+down"))).toBe("\x1b[1;3B");
   });
 
   test("editing and function keys", () => {
-    expect(encodeKey("delete")).toBe("\x1b[3~");
-    expect(encodeKey("insert")).toBe("\x1b[2~");
-    expect(encodeKey("pageup")).toBe("\x1b[5~");
-    expect(encodeKey("pagedown")).toBe("\x1b[6~");
-    expect(encodeKey("f1")).toBe("\x1bOP");
-    expect(encodeKey("f4")).toBe("\x1bOS");
-    expect(encodeKey("f5")).toBe("\x1b[15~");
-    expect(encodeKey("f10")).toBe("\x1b[21~");
-    expect(encodeKey("f12")).toBe("\x1b[24~");
-    expect(encodeKey("shift+f5")).toBe("\x1b[15;2~");
-    expect(encodeKey("ctrl+f1")).toBe("\x1b[1;5P");
-    expect(encodeKey("ctrl+pageup")).toBe("\x1b[5;5~");
+    expect(encodeKey(key("delete"))).toBe("\x1b[3~");
+    expect(encodeKey(key("insert"))).toBe("\x1b[2~");
+    expect(encodeKey(key("pageup"))).toBe("\x1b[5~");
+    expect(encodeKey(key("pagedown"))).toBe("\x1b[6~");
+    expect(encodeKey(key("f1"))).toBe("\x1bOP");
+    expect(encodeKey(key("f4"))).toBe("\x1bOS");
+    expect(encodeKey(key("f5"))).toBe("\x1b[15~");
+    expect(encodeKey(key("f10"))).toBe("\x1b[21~");
+    expect(encodeKey(key("f12"))).toBe("\x1b[24~");
+    expect(encodeKey(key("shift+f5"))).toBe("\x1b[15;2~");
+    expect(encodeKey(key("ctrl+f1"))).toBe("\x1b[1;5P");
+    expect(encodeKey(key("ctrl+pageup"))).toBe("\x1b[5;5~");
   });
 
   test("a paste: line breaks as Enter, bracketed only when the program asked for it", () => {

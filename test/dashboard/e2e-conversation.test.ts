@@ -4,7 +4,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { countLive } from "../helpers/processes.js";
 import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
 
@@ -114,12 +114,12 @@ describe("the dashboard in a terminal", () => {
     t.type("sleep");
     t.press("Enter");
     await t.waitForText("⏵ bash sleep 37.25");
-    await waitUntil(() => countLive("sleep 37.25") > 0, "the sleep to start");
+    await waitFor(() => countLive("sleep 37.25") > 0, "the sleep to start");
     t.press("Escape");
     await t.waitForText(/⏵ bash sleep 37\.25.*✗/);
     await t.waitForText("Aborted: the running tool was stopped");
     await t.waitForText("● ready");
-    await waitUntil(() => countLive("sleep 37.25") === 0, "the sleep to end");
+    await waitFor(() => countLive("sleep 37.25") === 0, "the sleep to end");
     expect(existsSync(join(cwd, "never"))).toBe(false);
   }, 40_000);
 });

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { countLive } from "../helpers/processes.js";
 import type { PitwallTerminal } from "../helpers/terminal-harness.js";
 
@@ -38,7 +38,7 @@ describe("job commands", () => {
 
     command(t, "/kill 1");
     await t.waitForText(/1 seq -f 'out %g' 1 8.*killed TERM/);
-    await waitUntil(() => countLive("sleep 64.11") === 0, "job 1 to end");
+    await waitFor(() => countLive("sleep 64.11") === 0, "job 1 to end");
     command(t, "/restart 1");
     await t.waitForText(/1 seq -f 'out %g' 1 8.*↻1 up/);
 
@@ -49,11 +49,11 @@ describe("job commands", () => {
     // Esc stops the person's command while the agent is idle.
     command(t, "!echo started-sleeping; sleep 64.12");
     await t.waitForText("started-sleeping");
-    await waitUntil(() => countLive("sleep 64.12") === 1, "the command to run");
+    await waitFor(() => countLive("sleep 64.12") === 1, "the command to run");
     t.press("Escape");
     screen = await t.waitForText(/── killed by SIGTERM · aborted/);
     expect(screen).toMatch(/! echo started-sleeping; sleep 64\.12 ─+ ■ stopped ─/);
-    await waitUntil(() => countLive("sleep 64.12") === 0, "the command to end");
+    await waitFor(() => countLive("sleep 64.12") === 0, "the command to end");
 
     // /jobs focuses the list: X there kills the selected job at once.
     command(t, "/jobs");

@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { countLive } from "../helpers/processes.js";
 import type { PitwallTerminal } from "../helpers/terminal-harness.js";
 
@@ -87,7 +87,7 @@ describe("job terminal", () => {
     t.type("x");
     // top ends cleanly on TERM.
     await t.waitForText(/1 top -d 0\.5\s+exit 0/);
-    await waitUntil(() => countLive("top -d 0.5") === 0, "top to end");
+    await waitFor(() => countLive("top -d 0.5") === 0, "top to end");
   }, 60_000);
 
   test("the pty takes the pane's size, and the zoomed size; scrollback pauses following until End", async () => {
@@ -161,7 +161,7 @@ describe("job terminal", () => {
     expect(logCopy.startsWith("line 1\nline 2\n")).toBe(true);
     expect(logCopy.trimEnd().endsWith("line 500")).toBe(true);
     t.type("x");
-    await waitUntil(() => countLive("sleep 63.41") === 0, "the job to end");
+    await waitFor(() => countLive("sleep 63.41") === 0, "the job to end");
   }, 40_000);
 
   test("at 80x24 the attached border still says so and how to leave; keys reach cat until Ctrl+]", async () => {

@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { countLive } from "../helpers/processes.js";
 
 let session: DashboardSession | undefined;
@@ -47,14 +47,14 @@ describe("jobs pane", () => {
     t.press("Alt+3");
     t.type("x");
     screen = await t.waitForText(/1 bash server\.sh\s+killed TERM/);
-    await waitUntil(() => countLive("bash server.sh") === 0, "the server to end");
+    await waitFor(() => countLive("bash server.sh") === 0, "the server to end");
     expect(screen).not.toContain("1 job up");
 
     // r brings it back under the same id, with a restart count, and its new output shows.
     t.type("r");
     await t.waitForText(/1 bash server\.sh\s+↻1 up \d/);
     await t.waitForText("tick 2");
-    await waitUntil(() => countLive("bash server.sh") === 1, "the server to run again");
+    await waitFor(() => countLive("bash server.sh") === 1, "the server to run again");
 
     // n asks for a command; the job is the person's, selected, its question on screen.
     t.type("n");
@@ -114,7 +114,7 @@ describe("jobs pane", () => {
     await t.waitForText("2 jobs running: quit and stop them? y/n");
     t.type("y");
     expect(await t.waitForExit(20_000)).toBe(0);
-    await waitUntil(() => countLive("bash server.sh") === 0 && countLive("ask.sh") === 0 && countLive("sleep 61.37") === 0, "every job's processes to end");
+    await waitFor(() => countLive("bash server.sh") === 0 && countLive("ask.sh") === 0 && countLive("sleep 61.37") === 0, "every job's processes to end");
   }, 90_000);
 
   test("quit asks once whichever way it is asked (Ctrl+C twice, /quit, Ctrl+D); n keeps the jobs running", async () => {
@@ -147,6 +147,6 @@ describe("jobs pane", () => {
     // The quit key again answers yes.
     t.press("Ctrl+D");
     expect(await t.waitForExit(20_000)).toBe(0);
-    await waitUntil(() => countLive("sleep 62.4") === 0, "both jobs to end");
+    await waitFor(() => countLive("sleep 62.4") === 0, "both jobs to end");
   }, 60_000);
 });

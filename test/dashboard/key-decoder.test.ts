@@ -1,12 +1,19 @@
 // The key decoder turns terminal bytes into keys, text, pastes and mouse events.
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { KeyDecoder, type InputEvent } from "../../app/keys/key-decoder.js";
 
 function decode(...chunks: string[]): Promise<InputEvent[]> {
-  const events: InputEvent[] = [];
-  const decoder = new KeyDecoder((e) => events.push(e), { escapeTimeoutMs: 5 });
-  for (const c of chunks) decoder.feed(c);
-  return new Promise((resolve) => setTimeout(() => resolve(events), 30));
+  vi.useFakeTimers();
+  try {
+    const events: InputEvent[] = [];
+    const decoder = new KeyDecoder((e) => events.push(e), { escapeTimeoutMs: 5 });
+    for (const c of chunks) decoder.feed(c);
+    // A lone ESC waits this long for the rest of a sequence, then counts as the Escape key.
+    vi.advanceTimersByTime(5);
+    return Promise.resolve(events);
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 const keys = (events: InputEvent[]): string[] => events.map((e) => (e.type === "key" ? e.name : `${e.type}:${"text" in e ? e.text : ""}`));

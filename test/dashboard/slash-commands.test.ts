@@ -59,11 +59,11 @@ describe("slash commands", () => {
     expect(completeSlash("hello", ctx)).toBeUndefined();
   });
 
-  test("the job commands check their arguments and act through the job commands; ids complete", () => {
+  test("the job commands check their arguments and act through the job control; ids complete", () => {
     const ctx = context();
     runSlash("/tail 2", ctx);
     expect(ctx.log.at(-1)).toMatch(/^warning: Jobs are not available yet/);
-    ctx.jobCommands = {
+    ctx.jobControl = {
       focus: () => ctx.log.push("focus jobs"),
       tail: (id, count) => ctx.log.push(`tail ${id} ${count ?? "default"}`),
       stop: (id) => ctx.log.push(`stop ${id}`),

@@ -1,10 +1,10 @@
 // Runs the compiled CLI (dist/app/cli.js) as a child process with a controlled environment: no
 // inherited API keys, a private PITWALL_HOME, fast retries. For print and JSON mode tests.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "./temp-dir.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/dist\/?$/, "");
 export const CLI_PATH = join(REPO_ROOT, "dist", "app", "cli.js");
@@ -24,9 +24,11 @@ export interface CliEnvOptions {
 }
 
 export function cliEnv(options: CliEnvOptions = {}): NodeJS.ProcessEnv {
-  const home = options.home ?? mkdtempSync(join(tmpdir(), "pitwall-home-"));
+  const home = options.home ?? tempDir("home");
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
+    // The test file's own temp folder (helpers/setup.ts): what the CLI leaves there is removed with it.
+    ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
     HOME: home,
     PITWALL_HOME: join(home, ".pitwall"),
     PITWALL_RETRY_BASE_MS: "5",

@@ -1,28 +1,23 @@
 // One dashboard under test: the fake LLM, the real CLI in a pseudo-terminal pointed at it, and a
 // temporary working folder; `done()` ends them all. `endDashboardsAfterEach()` makes sure every
 // dashboard a test started, and every folder from `tempFolder()`, is gone after the test.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { startFakeLlm, type FakeLlm, type FakeScript } from "../fake-llm/index.js";
 import { afterEach } from "vitest";
 import { PitwallTerminal, type TerminalOptions } from "./terminal-harness.js";
+import { tempDir } from "./temp-dir.js";
 
 const running = new Set<DashboardSession>();
-const folders: string[] = [];
 
-/** A temporary folder, removed after the test (with endDashboardsAfterEach). */
-export function tempFolder(prefix = "pitwall-test-"): string {
-  const folder = mkdtempSync(join(tmpdir(), prefix));
-  folders.push(folder);
-  return folder;
+/** A temporary folder (test/helpers/temp-dir.ts), removed when the test file ends. */
+export function tempFolder(purpose = "test"): string {
+  return tempDir(purpose);
 }
 
 /** Registers the cleanup: after each test, every dashboard still running ends and temp folders go. */
 export function endDashboardsAfterEach(): void {
   afterEach(async () => {
     for (const session of [...running]) await session.done();
-    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
   });
 }
 
@@ -44,7 +39,7 @@ export interface DashboardSessionOptions extends TerminalOptions {
 export async function startDashboard(options: DashboardSessionOptions = {}): Promise<DashboardSession> {
   const llm = await startFakeLlm();
   if (options.replies) llm.enqueue(...options.replies);
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "pitwall-cwd-"));
+  const cwd = options.cwd ?? tempDir("cwd");
   const env: Record<string, string> = options.noKey ? {} : { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: llm.anthropicBaseUrl };
   const t = new PitwallTerminal({ ...options, cwd, env: { ...env, ...options.env } });
   let ended: Promise<void> | undefined;

@@ -1,13 +1,13 @@
 // Runs the real pitwall CLI in a pseudo-terminal of a fixed size and feeds what it draws into a
 // headless xterm, so tests (and the bench) read the screen a person would see and type the bytes
 // a terminal would send. Everything waits on conditions, never on fixed sleeps.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import xtermHeadless from "@xterm/headless";
 import unicode11 from "@xterm/addon-unicode11";
 import * as pty from "node-pty";
+import { tempDir } from "./temp-dir.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -71,7 +71,6 @@ export class PitwallTerminal {
   readonly terminal: InstanceType<typeof xtermHeadless.Terminal>;
   readonly proc: pty.IPty;
   readonly home: string;
-  private readonly ownHome: boolean;
   private parsed: Promise<void> = Promise.resolve();
   private exitCode: number | undefined;
   private readonly exited: Promise<number>;
@@ -86,14 +85,15 @@ export class PitwallTerminal {
   constructor(options: TerminalOptions = {}) {
     const cols = options.cols ?? 120;
     const rows = options.rows ?? 40;
-    this.ownHome = options.home === undefined;
-    this.home = options.home ?? mkdtempSync(join(tmpdir(), "pitwall-home-"));
+    this.home = options.home ?? tempDir("home");
     this.terminal = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
     this.terminal.loadAddon(new unicode11.Unicode11Addon());
     this.terminal.unicode.activeVersion = "11";
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       HOME: this.home,
+      // The test file's own temp folder (helpers/setup.ts): what the CLI leaves there is removed with it.
+      ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
       TERM: "xterm-256color",
       LANG: "C.UTF-8",
       PITWALL_HOME: this.home,
@@ -264,6 +264,5 @@ export class PitwallTerminal {
       }
     }
     this.terminal.dispose();
-    if (this.ownHome) rmSync(this.home, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createJobTerminal, EmulatorFeed } from "../../tools/jobs/job-terminal.js";
 import { Job, type JobSpec } from "../../tools/jobs/job.js";
 import { tempDir } from "./helpers.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 
 function spec(overrides: Partial<JobSpec>): JobSpec {
   return {
@@ -30,7 +30,7 @@ describe("emulator backpressure", () => {
     for (let i = 0; i < 2_000; i++) feed.write(line);
     expect(calls).toEqual(["pause"]);
     expect(feed.isPaused).toBe(true);
-    await waitUntil(() => feed.pending === 0, "the emulator to parse", 10_000);
+    await waitFor(() => feed.pending === 0, "the emulator to parse", 10_000);
     expect(calls).toEqual(["pause", "resume"]);
     terminal.dispose();
   });
@@ -54,7 +54,7 @@ describe("emulator backpressure", () => {
         expect(job.log.lineCount).toBe(200_001);
         expect(job.log.lineAt(200_000)).toBe("200000");
         expect(job.log.lineAt(200_001)).toBe("LAST");
-        await waitUntil(() => job.emulatorPending === 0, "the emulator to catch up", 10_000);
+        await waitFor(() => job.emulatorPending === 0, "the emulator to catch up", 10_000);
         const buffer = job.terminal.buffer.active;
         const last = buffer.getLine(buffer.baseY + buffer.cursorY - 1)?.translateToString(true);
         expect(last).toBe("LAST");

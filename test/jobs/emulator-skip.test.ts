@@ -5,7 +5,7 @@ import type { Terminal } from "@xterm/headless";
 import { afterEach, describe, expect, test } from "vitest";
 import { queuedOutput, skippableSpan } from "../../tools/jobs/emulator-skip.js";
 import { createJobTerminal, EmulatorFeed } from "../../tools/jobs/job-terminal.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 
 const terminals: Terminal[] = [];
 afterEach(() => {
@@ -41,7 +41,7 @@ async function compare(stream: string, convertEol: boolean, chunkSize = 4096): P
   const feed = new EmulatorFeed(fed, { pause: () => undefined, resume: () => undefined }, 64 * 1024 * 1024, 1024 * 1024);
   for (let i = 0; i < stream.length; i += chunkSize) feed.write(stream.slice(i, i + chunkSize));
   await new Promise<void>((resolve) => reference.write(stream, resolve));
-  await waitUntil(() => feed.pending === 0, "the feed to parse everything", 10_000);
+  await waitFor(() => feed.pending === 0, "the feed to parse everything", 10_000);
   expect(snapshot(fed)).toBe(snapshot(reference));
   const skipped = feed.skipped;
   feed.dispose();

@@ -4,7 +4,7 @@ import { readdirSync, readlinkSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBashTool } from "../../tools/bash-tool.js";
 import { JobRegistry } from "../../tools/jobs/job-registry.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { callContext, neverAborted, tempDir } from "./helpers.js";
 
 const registries: JobRegistry[] = [];
@@ -33,10 +33,10 @@ function descriptorLines(listing: string): string[] {
 describe("inherited descriptors", () => {
   it("a second job, a pipe job and a bash call see no pty master and cannot write into another job", async () => {
     const cwd = tempDir();
-    const registry = new JobRegistry({ cwd });
+    const registry = new JobRegistry({ cwd, env: process.env });
     registries.push(registry);
     const first = registry.start({ command: "cat", startedBy: "agent" });
-    await waitUntil(() => ownPtyMasters().length > 0, "the first job's pty master");
+    await waitFor(() => ownPtyMasters().length > 0, "the first job's pty master");
     const masters = ownPtyMasters();
 
     const second = registry.start({ command: "ls -l /proc/self/fd", startedBy: "agent" });

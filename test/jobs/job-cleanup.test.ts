@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
 import { tempDir } from "./helpers.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { survivors } from "../helpers/processes.js";
 
 const buildDir = join(REPO_ROOT, "dist");
@@ -18,7 +18,7 @@ type Ending = "SIGTERM" | "SIGINT" | "SIGHUP" | "uncaught" | "exit";
 function childScript(ending: Ending): string {
   return `
 import { JobRegistry, installJobCleanup } from ${JSON.stringify(join(buildDir, "tools/jobs/job-registry.js"))};
-const registry = new JobRegistry({ cwd: process.cwd(), settings: { killGraceMs: 500 } });
+const registry = new JobRegistry({ cwd: process.cwd(), env: process.env, settings: { killGraceMs: 500 } });
 installJobCleanup(registry);
 const jobs = [
   registry.start({ command: "sleep 300", startedBy: "agent" }),
@@ -50,7 +50,7 @@ async function runChild(ending: Ending): Promise<{ code: number | null; stderr: 
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((resolveExit) => child.on("exit", (code) => resolveExit(code)));
   try {
-    await waitUntil(() => stdout.includes("READY "), `the child to start its jobs (stderr: ${stderr})`, 20_000);
+    await waitFor(() => stdout.includes("READY "), `the child to start its jobs (stderr: ${stderr})`, 20_000);
     const pgids = JSON.parse(stdout.slice(stdout.indexOf("READY ") + 6).split("\n")[0]!) as number[];
     expect(survivors(pgids).length).toBeGreaterThanOrEqual(4);
     child.kill(ending === "SIGTERM" || ending === "SIGINT" || ending === "SIGHUP" ? ending : "SIGUSR2");
@@ -75,7 +75,7 @@ describe("installJobCleanup", () => {
       expect(code).toBe(expectedCode);
       if (ending === "uncaught") expect(stderr).toContain("boom from the test");
       // KILL is sent synchronously on 'exit'; give the kernel a moment to take the processes down.
-      await waitUntil(() => survivors(pgids).length === 0, "every job group to be gone", 5_000);
+      await waitFor(() => survivors(pgids).length === 0, "every job group to be gone", 5_000);
     }, 40_000);
   }
 });

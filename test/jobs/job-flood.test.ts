@@ -3,7 +3,7 @@ import { JobRegistry } from "../../tools/jobs/job-registry.js";
 import { DEFAULT_LOG_HEAD_CHARS, DEFAULT_LOG_MAX_CHARS, DEFAULT_LOG_MAX_LINE_CHARS } from "../../tools/jobs/plain-text-log.js";
 import { EMULATOR_HIGH_WATER } from "../../tools/jobs/job-terminal.js";
 import { tempDir } from "./helpers.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 
 const registries: JobRegistry[] = [];
 afterEach(async () => {
@@ -14,12 +14,12 @@ const LINE = "flood line 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQ
 
 describe("a job that floods its output", () => {
   it("keeps memory bounded through 100 MB of output", async () => {
-    const registry = new JobRegistry({ cwd: tempDir(), settings: { scrollback: 1_000 } });
+    const registry = new JobRegistry({ cwd: tempDir(), env: process.env, settings: { scrollback: 1_000 } });
     registries.push(registry);
     let eventBytes = 0;
     let largestChunk = 0;
     registry.subscribe((e) => {
-      if (e.type !== "tool_execution_output") return;
+      if (e.type !== "job_output") return;
       eventBytes += e.chunk.length;
       largestChunk = Math.max(largestChunk, Buffer.byteLength(e.chunk));
     });
@@ -34,7 +34,7 @@ describe("a job that floods its output", () => {
       rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
     }, 100);
     const info = await job.exited;
-    await waitUntil(() => job.emulatorPending === 0, "the emulator to catch up", 30_000);
+    await waitFor(() => job.emulatorPending === 0, "the emulator to catch up", 30_000);
     clearInterval(sampler);
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
 

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../tools/jobs/job-events.js";
-import { JobRegistry, jobSettingsFromEnv, type JobSettings } from "../../tools/jobs/job-registry.js";
+import { JobRegistry, resolveJobSettings, type JobSettings } from "../../tools/jobs/job-registry.js";
 import type { Job } from "../../tools/jobs/job.js";
 import { tempDir } from "./helpers.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { survivors } from "../helpers/processes.js";
 
 const registries: JobRegistry[] = [];
@@ -22,7 +22,7 @@ afterEach(async () => {
 /** Waits until the emulator has parsed everything written to it. */
 async function settled(job: Job): Promise<void> {
   await job.exited;
-  await waitUntil(() => job.emulatorPending === 0, "the emulator to catch up", 10_000);
+  await waitFor(() => job.emulatorPending === 0, "the emulator to catch up", 10_000);
 }
 
 function screenText(job: Job): string {
@@ -32,17 +32,10 @@ function screenText(job: Job): string {
   return lines.join("\n").trimEnd();
 }
 
-describe("jobSettingsFromEnv", () => {
-  it("reads and clamps the environment", () => {
-    expect(jobSettingsFromEnv({})).toMatchObject({ maxOutputChars: 30_000, ttlMs: 1_800_000, defaultYieldMs: 60_000 });
-    const s = jobSettingsFromEnv({ PI_BASH_MAX_OUTPUT_CHARS: "999999", PI_BASH_JOB_TTL_MS: "5", PI_BASH_YIELD_MS: "500000" });
-    expect(s).toMatchObject({ maxOutputChars: 150_000, ttlMs: 60_000, defaultYieldMs: 120_000 });
-    expect(jobSettingsFromEnv({ PI_BASH_JOB_TTL_MS: "99999999999", PI_BASH_YIELD_MS: "10" })).toMatchObject({
-      ttlMs: 10_800_000,
-      defaultYieldMs: 1_000,
-    });
-    expect(jobSettingsFromEnv({ PI_BASH_YIELD_MS: "nonsense" }).defaultYieldMs).toBe(60_000);
-    expect(jobSettingsFromEnv({}, { maxJobs: 3, defaultYieldMs: 5 })).toMatchObject({ maxJobs: 3, defaultYieldMs: 1_000 });
+describe("resolveJobSettings", () => {
+  it("fills in the defaults and clamps the yield window", () => {
+    expect(resolveJobSettings()).toMatchObject({ maxOutputChars: 30_000, ttlMs: 1_800_000, defaultYieldMs: 60_000, maxJobs: 16 });
+    expect(resolveJobSettings({ maxJobs: 3, defaultYieldMs: 5, ttlMs: undefined })).toMatchObject({ maxJobs: 3, defaultYieldMs: 1_000, ttlMs: 1_800_000 });
   });
 });
 
@@ -90,10 +83,10 @@ describe("JobRegistry", () => {
     expect(info).toMatchObject({ status: "exited", exitCode: 4, stdinMode: "pipe" });
     expect(job.stdoutLog!.keptText()).toBe("out1\nout2\n");
     expect(job.stderrLog!.keptText()).toBe("err1\nerr2\n");
-    const streams = new Set(events.flatMap((e) => (e.type === "tool_execution_output" ? [e.stream] : [])));
+    const streams = new Set(events.flatMap((e) => (e.type === "job_output" ? [e.stream] : [])));
     expect(streams).toEqual(new Set(["stdout", "stderr"]));
     expect(events[0]).toMatchObject({ type: "job_started", job: { id: job.id } });
-    await waitUntil(() => events.some((e) => e.type === "job_exited"), "job_exited", 5_000);
+    await waitFor(() => events.some((e) => e.type === "job_exited"), "job_exited", 5_000);
     expect(events.find((e) => e.type === "job_exited")).toMatchObject({ job: { exitCode: 4 } });
   });
 
@@ -101,7 +94,7 @@ describe("JobRegistry", () => {
     const registry = makeRegistry();
     const chunks: string[] = [];
     registry.subscribe((e) => {
-      if (e.type === "tool_execution_output") chunks.push(e.chunk);
+      if (e.type === "job_output") chunks.push(e.chunk);
     });
     const job = registry.start({ command: "head -c 200000 /dev/zero | tr '\\0' 'é'", stdinMode: "pipe", startedBy: "agent" });
     await job.exited;
@@ -137,7 +130,7 @@ describe("JobRegistry", () => {
     const registry = makeRegistry();
     const job = registry.start({ command: "cat", startedBy: "agent" });
     registry.write(job.id, "hello cat\n");
-    await waitUntil(() => job.log.keptText().split("hello cat").length >= 3, "the echo and cat's copy", 10_000);
+    await waitFor(() => job.log.keptText().split("hello cat").length >= 3, "the echo and cat's copy", 10_000);
     registry.write(job.id, "", { eof: true });
     const info = await job.exited;
     expect(info).toMatchObject({ status: "exited", exitCode: 0 });
@@ -184,21 +177,20 @@ describe("JobRegistry", () => {
       command: "trap '' TERM; (trap '' TERM; sleep 300) & echo ready; while true; do sleep 0.1; done",
       startedBy: "agent",
     });
-    await waitUntil(() => job.log.keptText().includes("ready"), "ready", 10_000);
+    await waitFor(() => job.log.keptText().includes("ready"), "ready", 10_000);
     const started = Date.now();
     const info = await registry.kill(job.id);
     expect(Date.now() - started).toBeGreaterThanOrEqual(650);
     expect(info).toMatchObject({ status: "killed", signal: "SIGKILL" });
-    await waitUntil(() => survivors([job.pid]).length === 0, "the group to be gone", 5_000);
+    await waitFor(() => survivors([job.pid]).length === 0, "the group to be gone", 5_000);
   });
 
   it("stops a job with TERM quickly when it obeys", async () => {
     const registry = makeRegistry({ killGraceMs: 5_000 });
     const job = registry.start({ command: "sleep 300", stdinMode: "pipe", startedBy: "agent" });
-    const started = Date.now();
     const info = await registry.kill(job.id);
+    // Ended by TERM, not by the KILL that follows the 5 s grace period.
     expect(info).toMatchObject({ status: "killed", signal: "SIGTERM" });
-    expect(Date.now() - started).toBeLessThan(4_000);
   });
 
   it("restarts under the same id with restarts + 1, and tells the agent when the person did it", async () => {
@@ -206,7 +198,7 @@ describe("JobRegistry", () => {
     const events: JobEvent[] = [];
     registry.subscribe((e) => events.push(e));
     const first = registry.start({ command: "echo run-$RANDOM; sleep 300", env: { X: "1" }, startedBy: "agent" });
-    await waitUntil(() => first.log.keptText().includes("run-"), "first output", 10_000);
+    await waitFor(() => first.log.keptText().includes("run-"), "first output", 10_000);
     const second = await registry.restart(first.id, "user");
     expect(second.id).toBe(first.id);
     expect(second.info).toMatchObject({ restarts: 1, status: "running", startedBy: "user" });
@@ -226,7 +218,7 @@ describe("JobRegistry", () => {
     const registry = makeRegistry();
     const job = registry.start({ command: "echo starting server; echo 'Error: port 3000 in use' >&2; exit 3", startedBy: "agent" });
     await job.exited;
-    await waitUntil(() => job.info.endedAt !== undefined, "the end", 1_000);
+    await waitFor(() => job.info.endedAt !== undefined, "the end", 1_000);
     const notices = registry.drainNotices();
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/^Job 1 \(echo starting server.*\) exited with code 3 after .*Last lines:\nstarting server\nError: port 3000 in use$/s);
@@ -271,7 +263,7 @@ describe("JobRegistry", () => {
     const slow = registry.start({ command: "sleep 300", startedBy: "agent" });
     await quick.exited;
     expect(registry.list()).toContain(quick);
-    await waitUntil(() => removed.includes(quick.id), "job_removed", 10_000);
+    await waitFor(() => removed.includes(quick.id), "job_removed", 10_000);
     expect(registry.get(quick.id)).toBeUndefined();
     expect(registry.get(slow.id)).toBe(slow);
     expect(registry.remove(slow.id)).toBe(false);
@@ -309,8 +301,8 @@ describe("JobRegistry", () => {
       registry.start({ command: "trap '' TERM HUP; echo ready; while true; do sleep 0.1; done", startedBy: "user" }),
       registry.start({ command: "(setsid_not_used=1; sleep 302) & echo child-left; exit 0", stdinMode: "pipe", startedBy: "agent" }),
     ];
-    await waitUntil(() => jobs[2]!.log.keptText().includes("ready"), "ready", 10_000);
-    await waitUntil(() => !jobs[3]!.running, "the parent of the leftover child to exit", 10_000);
+    await waitFor(() => jobs[2]!.log.keptText().includes("ready"), "ready", 10_000);
+    await waitFor(() => !jobs[3]!.running, "the parent of the leftover child to exit", 10_000);
     const pgids = jobs.map((j) => j.pid);
     expect(survivors(pgids).length).toBeGreaterThanOrEqual(5);
     await registry.shutdown();
@@ -327,17 +319,17 @@ describe("JobRegistry and the child marker", () => {
       trackGroup: (pgid: number) => calls.push(`+${pgid}`),
       untrackGroup: (pgid: number) => calls.push(`-${pgid}`),
     };
-    const registry = new JobRegistry({ cwd: tempDir(), marker });
+    const registry = new JobRegistry({ cwd: tempDir(), env: process.env, marker });
     registries.push(registry);
     const job = registry.start({ command: 'echo "marker=$PITWALL_RUN"', startedBy: "agent" });
     await job.exited;
     expect(job.log.keptText()).toContain("marker=test-token");
-    await waitUntil(() => calls.includes(`-${job.pid}`), "the job's group to be forgotten");
+    await waitFor(() => calls.includes(`-${job.pid}`), "the job's group to be forgotten");
     expect(calls.indexOf(`+${job.pid}`)).toBeLessThan(calls.indexOf(`-${job.pid}`));
 
     const left = spawn("/bin/sh", ["-c", "sleep 0.3"], { detached: true, stdio: "ignore" });
     registry.adoptGroup(left.pid!);
     expect(calls).toContain(`+${left.pid}`);
-    await waitUntil(() => calls.includes(`-${left.pid}`), "the adopted group to be forgotten once it ended", 15_000);
+    await waitFor(() => calls.includes(`-${left.pid}`), "the adopted group to be forgotten once it ended", 15_000);
   }, 30_000);
 });

@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { alivePids, killPids } from "../helpers/processes.js";
 import { tempDir } from "./helpers.js";
 
@@ -41,14 +41,14 @@ describe("ProcessGuard", () => {
     started.push(owner.pid!);
     let out = "";
     owner.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-    await waitUntil(() => out.includes("\n"), "the owner to start its processes");
+    await waitFor(() => out.includes("\n"), "the owner to start its processes");
     const pids = JSON.parse(out) as { tracked: number; forgotten: number; marked: number; watchdog: number };
     started.push(pids.tracked, pids.forgotten, pids.marked, pids.watchdog);
     expect(alivePids([pids.tracked, pids.forgotten, pids.marked, pids.watchdog])).toHaveLength(4);
 
     owner.kill("SIGKILL");
-    await waitUntil(() => alivePids([pids.tracked, pids.marked]).length === 0, "the tracked group and the marked process to be killed", 2_000);
-    await waitUntil(() => alivePids([pids.watchdog]).length === 0, "the watchdog to exit", 5_000);
+    await waitFor(() => alivePids([pids.tracked, pids.marked]).length === 0, "the tracked group and the marked process to be killed", 2_000);
+    await waitFor(() => alivePids([pids.watchdog]).length === 0, "the watchdog to exit", 5_000);
     expect(alivePids([pids.forgotten])).toEqual([pids.forgotten]);
   }, 30_000);
 });

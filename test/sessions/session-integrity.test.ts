@@ -14,7 +14,7 @@ import { listSessions } from "../../agent/sessions/session-list.js";
 import { loadSession } from "../../agent/sessions/session-load.js";
 import { lockPathOf, sessionLockHolder } from "../../agent/sessions/session-lock.js";
 import { SessionLockedError, SessionStore, type WriteFn } from "../../agent/sessions/session-store.js";
-import { waitUntil } from "../helpers/conditions.js";
+import { waitFor } from "../helpers/conditions.js";
 import { fillUp, mountSmallFilesystem, type SmallFilesystem } from "../helpers/small-filesystem.js";
 
 let root: string;
@@ -286,7 +286,7 @@ describe("a failed append loses nothing", () => {
     store.recordMessage(user("one"));
     expect(store.unsavedRecords).toBe(1);
     failing = false;
-    await waitUntil(() => store.unsavedRecords === 0, "the retry timer to save the record");
+    await waitFor(() => store.unsavedRecords === 0, "the retry timer to save the record");
     expect(await contents(store)).toEqual(["one"]);
   });
 });

@@ -1,9 +1,8 @@
 // Session files: append-only lines, whole lines only, torn last lines skipped, secrets never written,
 // interrupted tool calls closed on resume, listing for --resume.
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readFileSync, readdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { EventBus } from "../../agent/event-bus.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage, Message } from "../../agent/messages.js";
@@ -13,13 +12,11 @@ import { sessionFolder, sessionFolderName } from "../../agent/sessions/session-f
 import { listSessions } from "../../agent/sessions/session-list.js";
 import { loadSession } from "../../agent/sessions/session-load.js";
 import { SessionStore } from "../../agent/sessions/session-store.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 let root: string;
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "pitwall-sessions-"));
-});
-afterEach(() => {
-  rmSync(root, { recursive: true, force: true });
+  root = tempDir("sessions");
 });
 
 const user = (content: string): Message => ({ role: "user", content, timestamp: 1 });
@@ -104,7 +101,9 @@ describe("session files", () => {
     const first = newStore();
     first.recordMessage(user("first task"));
     first.recordMessage(assistant("done"));
-    await new Promise((r) => setTimeout(r, 20));
+    // The first was written a minute earlier: sessions are listed by when they were last written.
+    const earlier = new Date(Date.now() - 60_000);
+    utimesSync(first.path, earlier, earlier);
     const second = newStore();
     second.recordMessage(user("second task"));
     const list = await listSessions(root, "/home/me/project");

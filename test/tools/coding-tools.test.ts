@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../../tools/coding-tools.js";
-import { maxOutputCharsFromEnv } from "../../tools/output-cap.js";
+import { DEFAULT_MAX_OUTPUT_CHARS } from "../../tools/output-cap.js";
 import { makeTempDir } from "./harness.js";
 
 const noSignal = () => new AbortController().signal;
@@ -41,7 +41,7 @@ describe("tool sets", () => {
 
   it("the bash description states the output cap, the full-output file, the timeout default and bash_stream", async () => {
     const bash = createToolByName(await makeTempDir(), "bash");
-    const cap = String(maxOutputCharsFromEnv()).replace(/\B(?=(\d{3})+$)/g, " ");
+    const cap = String(DEFAULT_MAX_OUTPUT_CHARS).replace(/\B(?=(\d{3})+$)/g, " ");
     expect(bash.description).toContain(`Output is capped at ${cap} characters`);
     expect(bash.description).toContain("full output is saved to a temp file");
     expect(bash.description).toContain("No timeout by default");

@@ -19,6 +19,7 @@ describe("edit", () => {
     );
     expect(result.content).toBe("Edited server.ts: replaced 1 occurrence (+2 -1 lines).");
     expect(result.details).toMatchObject({ path: join(cwd, "server.ts"), linesAdded: 2, linesRemoved: 1, matchCount: 1 });
+    expect(result.file).toEqual({ kind: "edit", path: join(cwd, "server.ts"), diff: result.details?.diff, linesAdded: 2, linesRemoved: 1 });
     expect(result.details?.diff).toBe(
       [
         "--- a/server.ts",

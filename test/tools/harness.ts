@@ -1,23 +1,12 @@
-// Shared test helpers for the tool specs: temp folders that clean themselves up, a one-line way to
-// call a tool. Waiting and process checks are in test/helpers/.
-import { mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// Shared test helpers for the tool specs: a temp folder (the shared fixture, test/helpers/temp-dir.ts),
+// a one-line way to call a tool. Waiting and process checks are in test/helpers/.
 import type { Static, TSchema } from "@sinclair/typebox";
-import { afterEach } from "vitest";
 import type { AgentTool, ToolResult, ToolUpdate } from "../../tools/tool.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
-const made: string[] = [];
-
-afterEach(async () => {
-  for (const dir of made.splice(0)) await rm(dir, { recursive: true, force: true });
-});
-
-/** A fresh folder under the system temp dir (real path, no symlinks), removed after the test. */
+/** A fresh folder under the system temp dir (real path, no symlinks), removed when the test file ends. */
 export async function makeTempDir(): Promise<string> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), "pitwall-tools-test-")));
-  made.push(dir);
-  return dir;
+  return tempDir("tools");
 }
 
 export interface CallOptions {

@@ -11,6 +11,7 @@ describe("write", () => {
     expect(await readFile(join(cwd, "src/deep/héllo.ts"), "utf8")).toBe("héllo\n");
     expect(result.content).toBe("Created src/deep/héllo.ts (7 bytes)");
     expect(result.details).toEqual({ path: join(cwd, "src/deep/héllo.ts"), isNew: true, size: 7 });
+    expect(result.file).toEqual({ kind: "write", path: join(cwd, "src/deep/héllo.ts"), created: true, bytes: 7 });
   });
 
   it("overwrites an existing file, says so, and keeps its permissions", async () => {

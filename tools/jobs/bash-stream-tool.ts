@@ -72,17 +72,14 @@ function whyStillRunning(wait: WaitResult, yieldMs: number): string {
   }
 }
 
-export function createBashStreamTool(
-  registry: JobRegistry,
-  options: { defaultYieldMs?: number } = {},
-): AgentTool<typeof bashStreamParameters, JobDetails> {
+export function createBashStreamTool(registry: JobRegistry): AgentTool<typeof bashStreamParameters, JobDetails> {
   const maxChars = (): number => registry.settings.maxOutputChars;
   return {
     name: "bash_stream",
     label: "Background shell",
     description: [
       "Run a shell command as a background job and wait for it a while. Use it for dev servers, file watchers, test watchers, builds and anything that may take more than a minute or must keep running; use bash for quick commands.",
-      `It waits up to yieldMs (default ${Math.round(clampYieldMs(options.defaultYieldMs ?? registry.settings.defaultYieldMs) / 1000)} s, ${MIN_YIELD_MS / 1000}–${MAX_YIELD_MS / 1000} s). If the command finishes in that time you get its status, exit code and output. Otherwise you get status "running" with a job id and the output so far, and the job keeps running: read it with poll_process, type into it with write_stdin, stop it with kill_process, see all jobs with list_processes, page its log with get_process_log.`,
+      `It waits up to yieldMs (default ${Math.round(registry.settings.defaultYieldMs / 1000)} s, ${MIN_YIELD_MS / 1000}–${MAX_YIELD_MS / 1000} s). If the command finishes in that time you get its status, exit code and output. Otherwise you get status "running" with a job id and the output so far, and the job keeps running: read it with poll_process, type into it with write_stdin, stop it with kill_process, see all jobs with list_processes, page its log with get_process_log.`,
       "Give readyPattern (e.g. \"listening on|ready in\") to return as soon as a server says it is up. When a job exits on its own later, you are told with its exit code and last lines, so you need not poll just to notice a crash.",
       `Output shown to you is plain text (colours and progress-bar redraws resolved), capped at ${registry.settings.maxOutputChars} characters with head and tail kept. At most ${registry.settings.maxJobs} jobs run at once. Runs under a terminal (stdinMode "pty") unless stdinMode is "pipe".`,
     ].join("\n"),
@@ -105,7 +102,7 @@ export function createBashStreamTool(
         startedBy: "agent",
         toolCallId,
       });
-      const yieldMs = clampYieldMs(params.yieldMs, options.defaultYieldMs ?? registry.settings.defaultYieldMs);
+      const yieldMs = clampYieldMs(params.yieldMs, registry.settings.defaultYieldMs);
       const stopLive = liveLines(job, onUpdate, maxChars());
       const wait = await waitForJob(job, {
         timeoutMs: yieldMs,

@@ -21,7 +21,6 @@ export interface QueuedOutput {
   plain: boolean;
 }
 
-// eslint-disable-next-line no-control-regex
 const C1 = /[\x80-\x9f]/;
 
 /** The check runs on every chunk of a flood: the common cases are answered by native searches. */

@@ -3,7 +3,7 @@
 import { Type } from "@sinclair/typebox";
 import { capOutput } from "../output-cap.js";
 import type { JobRegistry } from "./job-registry.js";
-import { completedDetails, lastLinesText, nextStep, runningDetails, statusHeader, type JobDetails } from "./job-result.js";
+import { commandEnd, completedDetails, lastLinesText, nextStep, runningDetails, statusHeader, type JobDetails } from "./job-result.js";
 import { failed } from "./job-format.js";
 import { readSince } from "./job-output-reader.js";
 import { clamp, MAX_STDIN_BYTES } from "./job-settings.js";
@@ -59,7 +59,7 @@ export function readNewOutput(registry: JobRegistry, job: Job): ToolResult<JobDe
   }
   job.finalDelivered = true;
   if (hadEarlier) parts.push(`Earlier output was returned before; get_process_log with jobId "${job.id}" shows the whole log.`);
-  return { content: parts.join("\n"), details: completedDetails(job, maxChars), isError: failed(job.info) };
+  return { content: parts.join("\n"), details: completedDetails(job, maxChars), command: commandEnd(job), isError: failed(job.info) };
 }
 
 function lookup(registry: JobRegistry, id: string): Job {
@@ -169,6 +169,7 @@ export function createKillProcessTool(registry: JobRegistry): AgentTool<typeof k
       return {
         content: `${header}${note}\n${lastLinesText(job)}`,
         details: completedDetails(job, registry.settings.maxOutputChars),
+        command: commandEnd(job),
       };
     },
   };

@@ -1,4 +1,5 @@
-// Events the job registry publishes. The agent layer folds them into its one event union; panes,
+// Events the job registry publishes, all named `job_*`: a job belongs to the registry, not to the
+// tool call that may have started it. The agent layer folds them into its one event union; panes,
 // the session writer and JSON mode see them on the same bus as the agent's own events.
 
 export type JobStatus = "running" | "exited" | "killed";
@@ -31,10 +32,10 @@ export interface JobInfo {
 export type JobEvent =
   | { type: "job_started"; job: JobInfo }
   /** Raw output as the job wrote it (escape codes included), in chunks of at most 8 KiB. */
-  | { type: "tool_execution_output"; jobId: string; stream: JobStream; chunk: string }
-  /** A bash_stream call yielded while its job runs on. */
+  | { type: "job_output"; jobId: string; stream: JobStream; chunk: string }
+  /** A bash_stream call returned (yielded) while its job runs on: `toolCallId` is that call. */
   | {
-      type: "tool_execution_progress";
+      type: "job_yielded";
       toolCallId: string;
       jobId: string;
       pid: number;

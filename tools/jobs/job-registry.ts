@@ -5,16 +5,17 @@
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
+import { EventBus } from "../event-bus.js";
 import type { JobEvent, JobInfo, JobStarter } from "./job-events.js";
 import { shortCommand } from "./job-format.js";
 import { JobNotices } from "./job-notices.js";
-import { jobSettingsFromEnv, MAX_STDIN_BYTES, type JobSettings } from "./job-settings.js";
+import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "./job-settings.js";
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
 import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
 import type { ChildMarker } from "../process/process-guard.js";
 
-export { jobSettingsFromEnv, type JobSettings } from "./job-settings.js";
+export { resolveJobSettings, type JobSettings } from "./job-settings.js";
 export { installJobCleanup } from "./job-cleanup.js";
 export { Job } from "./job.js";
 
@@ -52,9 +53,10 @@ export interface TerminalSize {
 
 export interface JobRegistryOptions {
   cwd: string;
+  /** What is not given takes its default (job-settings.ts). */
   settings?: Partial<JobSettings>;
-  /** The environment jobs inherit and settings are read from; process.env by default. */
-  env?: NodeJS.ProcessEnv;
+  /** The environment jobs inherit. */
+  env: NodeJS.ProcessEnv;
   /** Marks every job's environment and tracks its process group, so a crash of pitwall still ends it. */
   marker?: ChildMarker;
 }
@@ -90,7 +92,7 @@ export class JobRegistry {
   private readonly marker: ChildMarker | undefined;
   /** Insertion order is start order; a restart keeps its slot. */
   private readonly jobs = new Map<string, Job>();
-  private readonly listeners = new Set<(event: JobEvent) => void>();
+  private readonly events = new EventBus<JobEvent>();
   private readonly notices = new JobNotices();
   private readonly ttlTimers = new Map<string, NodeJS.Timeout>();
   /** Groups a bash call left running in the background; ended with the jobs. */
@@ -100,19 +102,18 @@ export class JobRegistry {
   private shuttingDown = false;
 
   constructor(options: JobRegistryOptions) {
-    const env = options.env ?? process.env;
     this.cwd = options.cwd;
-    this.settings = jobSettingsFromEnv(env, options.settings);
+    this.settings = resolveJobSettings(options.settings);
     this.baseEnv = Object.fromEntries(
-      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
     this.shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
     this.marker = options.marker;
   }
 
+  /** Job events, in order; the coding agent forwards them to the session's bus. */
   subscribe(listener: (event: JobEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.subscribe(listener);
   }
 
   /** Starts a job. Throws a clear Error past the limit of simultaneous jobs or for a missing folder. */
@@ -235,7 +236,7 @@ export class JobRegistry {
 
   /** Publishes that a bash_stream call yielded while its job runs on. */
   reportYield(toolCallId: string, job: Job, tail: string): void {
-    this.emit({ type: "tool_execution_progress", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
+    this.emit({ type: "job_yielded", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
   }
 
   /**
@@ -357,7 +358,7 @@ export class JobRegistry {
     this.marker?.trackGroup(job.pid);
     this.jobs.set(job.id, job);
     job.onOutput((chunk, stream) => {
-      for (const piece of splitChunk(chunk)) this.emit({ type: "tool_execution_output", jobId: job.id, stream, chunk: piece });
+      for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
     });
     void job.exited.then(() => this.ended(job));
     this.emit({ type: "job_started", job: job.info });
@@ -444,13 +445,7 @@ export class JobRegistry {
   }
 
   private emit(event: JobEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        process.stderr.write(`pitwall: a job event listener failed on ${event.type}: ${String(error)}\n`);
-      }
-    }
+    this.events.emit(event);
   }
 }
 

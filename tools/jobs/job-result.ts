@@ -4,6 +4,7 @@
 import type { Job } from "./job.js";
 import { describeStatus, failed, formatDuration, lastLines, runtime, shortCommand } from "./job-format.js";
 import type { ToolResult } from "../tool.js";
+import type { CommandEnd } from "../command-end.js";
 import type { PlainTextLog } from "./plain-text-log.js";
 
 export interface CompletedJobDetails {
@@ -103,8 +104,15 @@ export function finalResult(job: Job, maxOutputChars: number): ToolResult<Comple
   return {
     content: `${statusHeader(job)}\n${body}${pagingHint(job, truncated)}`,
     details: completedDetails(job, maxOutputChars),
+    command: commandEnd(job),
     isError: failed(job.info),
   };
+}
+
+/** How a finished job ended, for the UI. */
+export function commandEnd(job: Job): CommandEnd {
+  const info = job.info;
+  return { exitCode: info.exitCode ?? null, ...(info.signal !== undefined ? { signal: info.signal } : {}) };
 }
 
 export function runningDetails(job: Job): RunningJobDetails {
@@ -122,6 +130,7 @@ export function runningResult(job: Job, maxOutputChars: number, why: string): To
   return {
     content: `${statusHeader(job)}\n${why}\nOutput so far:\n${body}${pagingHint(job, truncated)}\n${nextStep(job)}`,
     details: runningDetails(job),
+    runningJob: job.id,
   };
 }
 

@@ -1,7 +1,7 @@
-// The limits the job registry and the job tools work within, read from the environment so a person
-// can tune them without code: output shown to the model, how long finished jobs stay listed, how long
-// bash_stream waits before yielding, how many jobs may run at once.
-import { DEFAULT_MAX_OUTPUT_CHARS, maxOutputCharsFromEnv } from "../output-cap.js";
+// The limits the job registry and the job tools work within: output shown to the model, how long
+// finished jobs stay listed, how long bash_stream waits before yielding, how many jobs may run at
+// once. A person tunes them with flags, the environment or config.json (app/settings.ts).
+import { DEFAULT_MAX_OUTPUT_CHARS } from "../output-cap.js";
 import { DEFAULT_KILL_GRACE_MS } from "../process-group.js";
 
 export interface JobSettings {
@@ -42,31 +42,18 @@ export function clampYieldMs(value: number | undefined, fallback: number = DEFAU
   return clamp(Math.floor(value), MIN_YIELD_MS, MAX_YIELD_MS);
 }
 
-function positiveNumber(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw.trim() === "") return undefined;
-  const value = Number(raw);
-  return Number.isFinite(value) && value > 0 ? value : undefined;
-}
-
-/**
- * Settings from `PI_BASH_MAX_OUTPUT_CHARS` (default 30 000, at most 150 000), `PI_BASH_JOB_TTL_MS`
- * (default 30 min, clamped 1 min–3 h) and `PI_BASH_YIELD_MS` (default 60 s, clamped 1 s–120 s);
- * `overrides` (the CLI's flags, a test's needs) win over the environment and are used as given,
- * except the yield window, which is always clamped.
- */
-export function jobSettingsFromEnv(env: NodeJS.ProcessEnv = process.env, overrides: Partial<JobSettings> = {}): JobSettings {
-  const ttl = positiveNumber(env.PI_BASH_JOB_TTL_MS);
-  const yieldMs = positiveNumber(env.PI_BASH_YIELD_MS);
+/** The registry's settings: the defaults, with the ones given (the app's resolved settings, a test's needs) in their place; the yield window is always clamped. */
+export function resolveJobSettings(given: Partial<JobSettings> = {}): JobSettings {
   const settings: JobSettings = {
-    maxOutputChars: env.PI_BASH_MAX_OUTPUT_CHARS === undefined ? DEFAULT_MAX_OUTPUT_CHARS : maxOutputCharsFromEnv(env),
-    ttlMs: ttl === undefined ? DEFAULT_JOB_TTL_MS : clamp(Math.floor(ttl), MIN_JOB_TTL_MS, MAX_JOB_TTL_MS),
+    maxOutputChars: DEFAULT_MAX_OUTPUT_CHARS,
+    ttlMs: DEFAULT_JOB_TTL_MS,
     maxJobs: DEFAULT_MAX_JOBS,
-    defaultYieldMs: clampYieldMs(yieldMs),
+    defaultYieldMs: DEFAULT_YIELD_MS,
     killGraceMs: DEFAULT_KILL_GRACE_MS,
     cols: 120,
     rows: 30,
     scrollback: 5_000,
-    ...definedOnly(overrides),
+    ...definedOnly(given),
   };
   settings.defaultYieldMs = clampYieldMs(settings.defaultYieldMs);
   return settings;

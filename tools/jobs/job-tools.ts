@@ -8,10 +8,10 @@ import type { AgentTool } from "../tool.js";
 
 export const JOB_TOOL_NAMES = ["bash_stream", "poll_process", "write_stdin", "kill_process", "list_processes", "get_process_log"] as const;
 
-/** `defaultYieldMs` (from --bash-yield-ms) overrides the registry's PI_BASH_YIELD_MS default; it is clamped to 1 s–120 s. */
-export function createJobTools(registry: JobRegistry, options: { defaultYieldMs?: number } = {}): AgentTool[] {
+/** The tools take their limits from the registry's settings (bash_stream's yield window among them). */
+export function createJobTools(registry: JobRegistry): AgentTool[] {
   return [
-    createBashStreamTool(registry, options),
+    createBashStreamTool(registry),
     createPollProcessTool(registry),
     createWriteStdinTool(registry),
     createKillProcessTool(registry),

@@ -46,7 +46,6 @@ function detach(text: string): string {
 }
 
 /** Escapes and controls other than CR and LF (and C1 codes): text with any of them is walked. */
-// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
 
 function isPrintable(code: number): boolean {

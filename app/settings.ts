@@ -1,0 +1,117 @@
+// Every setting pitwall runs with, resolved once per run: a flag beats the environment, the
+// environment beats ~/.pitwall/config.json, the config beats the built-in default. Every mode
+// resolves them here and passes the one Settings object down (createSetup, the coding agent, the
+// job registry, bash and grep); nothing below app/ reads process.env for a setting.
+//
+// A new setting: a field in Settings, a line in config.ts's CONFIG_FIELDS if the file may set it,
+// and one `pick` below naming its flag, its environment variables and its default.
+import { join } from "node:path";
+import type { CodingAgentSettings } from "../agent/coding-agent.js";
+import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
+import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
+import { clamp, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS } from "../tools/jobs/job-settings.js";
+import type { CliOptions } from "./cli-options.js";
+import { loadConfig, pitwallHome, type PitwallConfig } from "./config.js";
+
+export interface Settings {
+  /** ~/.pitwall, or PITWALL_HOME. */
+  home: string;
+  /** Where sessions are written: --session-dir, or <home>/sessions. */
+  sessionRoot: string;
+  /** config.json's path and what it held that could be used. The provider, model and thinking level
+   * are chosen in session-setup.ts, since a resumed session's come between the flags and the file. */
+  configPath: string;
+  config: PitwallConfig;
+  /** --base-url, else config.json (OPENAI_BASE_URL and ANTHROPIC_BASE_URL: providers/connections.ts). */
+  baseUrl?: string;
+  /** config.json's keymap path, relative to home; ~/.pitwall/keymap.json when not set. */
+  keymap?: string;
+  /** The environment pitwall was started with: commands and jobs inherit it. */
+  env: NodeJS.ProcessEnv;
+  /** What the coding agent, its tools and its job registry work within. */
+  agent: CodingAgentSettings;
+  /** What was wrong in config.json, one line each; shown, never fatal. */
+  warnings: string[];
+}
+
+interface Choice<T> {
+  flag?: T;
+  /** Variables in order of precedence: pitwall's own name before the seed's PI_ name. */
+  env?: readonly string[];
+  /** The value a variable's text stands for; undefined when it is not usable (then the next source counts). */
+  parse?: (raw: string) => T | undefined;
+  config?: T;
+  fallback: T;
+  /** Brings any value into its allowed range. */
+  fit?: (value: T) => T;
+}
+
+/** The first source that has a value: the flag, the environment, config.json, the default. */
+function pick<T>(env: NodeJS.ProcessEnv, choice: Choice<T>): T {
+  const fromEnv = (): T | undefined => {
+    for (const name of choice.env ?? []) {
+      const raw = env[name];
+      const value = raw === undefined || raw.trim() === "" ? undefined : choice.parse?.(raw);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  };
+  const value = choice.flag ?? fromEnv() ?? choice.config ?? choice.fallback;
+  return choice.fit ? choice.fit(value) : value;
+}
+
+function positive(raw: string): number | undefined {
+  const value = Number(raw);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+function nonNegative(raw: string): number | undefined {
+  const value = Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Settings {
+  const home = pitwallHome(env);
+  const { config, path, warnings } = loadConfig(home);
+  const maxOutputChars = pick(env, {
+    env: ["PITWALL_BASH_MAX_OUTPUT_CHARS", "PI_BASH_MAX_OUTPUT_CHARS"],
+    parse: positive,
+    config: config.bashMaxOutputChars,
+    fallback: DEFAULT_MAX_OUTPUT_CHARS,
+    fit: fitOutputChars,
+  });
+  const ttlMs = pick(env, {
+    env: ["PITWALL_BASH_JOB_TTL_MS", "PI_BASH_JOB_TTL_MS"],
+    parse: positive,
+    config: config.bashJobTtlMs,
+    fallback: DEFAULT_JOB_TTL_MS,
+    fit: (ms) => clamp(Math.floor(ms), MIN_JOB_TTL_MS, MAX_JOB_TTL_MS),
+  });
+  const defaultYieldMs = pick(env, {
+    flag: options.bashYieldMs,
+    env: ["PITWALL_BASH_YIELD_MS", "PI_BASH_YIELD_MS"],
+    parse: positive,
+    config: config.bashYieldMs,
+    fallback: DEFAULT_YIELD_MS,
+    fit: (ms) => clampYieldMs(ms),
+  });
+  const baseDelayMs = pick(env, { env: ["PITWALL_RETRY_BASE_MS"], parse: nonNegative, fallback: DEFAULT_RETRY_POLICY.baseDelayMs });
+  return {
+    home,
+    sessionRoot: options.sessionDir ?? join(home, "sessions"),
+    configPath: path,
+    config,
+    baseUrl: options.baseUrl ?? config.baseUrl,
+    keymap: config.keymap,
+    env,
+    agent: {
+      env,
+      maxOutputChars,
+      jobs: { ttlMs, defaultYieldMs },
+      retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs },
+      context: { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt },
+      passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
+    },
+    warnings,
+  };
+}

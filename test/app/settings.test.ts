@@ -1,0 +1,83 @@
+// Settings resolve once, in order: flags > environment > config.json > defaults; pitwall's own
+// PITWALL_BASH_* names beside the seed's PI_BASH_* ones, PITWALL_ winning; values fitted to their ranges.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseCliArgs } from "../../app/cli-options.js";
+import { createSetup } from "../../app/session-setup.js";
+import { resolveSettings } from "../../app/settings.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+function homeWith(config?: object): string {
+  const home = tempDir("settings");
+  if (config) writeFileSync(join(home, "config.json"), JSON.stringify(config));
+  return home;
+}
+
+const resolve = (argv: string[], env: NodeJS.ProcessEnv) => resolveSettings(parseCliArgs(argv, "/work"), env);
+
+describe("settings", () => {
+  it("have defaults with no flags, environment or config", () => {
+    const home = homeWith();
+    const s = resolve([], { PITWALL_HOME: home });
+    expect(s.home).toBe(home);
+    expect(s.sessionRoot).toBe(join(home, "sessions"));
+    expect(s.warnings).toEqual([]);
+    expect(s.agent).toMatchObject({ maxOutputChars: 30_000, jobs: { ttlMs: 1_800_000, defaultYieldMs: 60_000 }, retry: { baseDelayMs: 1000, maxAttempts: 4 } });
+  });
+
+  it("take a flag over the environment, the environment over config.json, config.json over the default", () => {
+    const home = homeWith({ bashYieldMs: 5_000, bashJobTtlMs: 120_000, bashMaxOutputChars: 4_000 });
+    const fromConfig = resolve([], { PITWALL_HOME: home });
+    expect(fromConfig.agent).toMatchObject({ maxOutputChars: 4_000, jobs: { ttlMs: 120_000, defaultYieldMs: 5_000 } });
+    const fromEnv = resolve([], { PITWALL_HOME: home, PI_BASH_YIELD_MS: "7000", PI_BASH_MAX_OUTPUT_CHARS: "3000" });
+    expect(fromEnv.agent).toMatchObject({ maxOutputChars: 3_000, jobs: { ttlMs: 120_000, defaultYieldMs: 7_000 } });
+    const fromFlag = resolve(["--bash-yield-ms", "9000"], { PITWALL_HOME: home, PI_BASH_YIELD_MS: "7000" });
+    expect(fromFlag.agent.jobs.defaultYieldMs).toBe(9_000);
+  });
+
+  it("read PITWALL_BASH_* beside PI_BASH_*, and PITWALL_ wins when both are set", () => {
+    const home = homeWith();
+    const env = { PITWALL_HOME: home, PITWALL_BASH_JOB_TTL_MS: "300000", PI_BASH_JOB_TTL_MS: "600000", PI_BASH_MAX_OUTPUT_CHARS: "5000" };
+    expect(resolve([], env).agent).toMatchObject({ maxOutputChars: 5_000, jobs: { ttlMs: 300_000 } });
+    expect(resolve([], { ...env, PITWALL_BASH_MAX_OUTPUT_CHARS: "6000" }).agent.maxOutputChars).toBe(6_000);
+  });
+
+  it("fit values into their ranges and skip unusable ones", () => {
+    const home = homeWith({ bashYieldMs: 5_000 });
+    const s = resolve([], { PITWALL_HOME: home, PI_BASH_MAX_OUTPUT_CHARS: "999999", PI_BASH_JOB_TTL_MS: "5", PITWALL_BASH_YIELD_MS: "nonsense" });
+    expect(s.agent).toMatchObject({ maxOutputChars: 150_000, jobs: { ttlMs: 60_000, defaultYieldMs: 5_000 } });
+    expect(resolve([], { PITWALL_HOME: home, PI_BASH_JOB_TTL_MS: "99999999999", PI_BASH_YIELD_MS: "10" }).agent.jobs).toMatchObject({
+      ttlMs: 10_800_000,
+      defaultYieldMs: 1_000,
+    });
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_RETRY_BASE_MS: "5" }).agent.retry.baseDelayMs).toBe(5);
+  });
+
+  it("carry config.json's problems as warnings, the file's other fields still used", () => {
+    const home = homeWith({ bashYieldMs: -1, keymap: "keys.json", baseUrl: "ftp://x" });
+    const s = resolve([], { PITWALL_HOME: home });
+    expect(s.keymap).toBe("keys.json");
+    expect(s.baseUrl).toBeUndefined();
+    expect(s.warnings).toEqual([
+      expect.stringContaining('"bashYieldMs" must be a positive whole number of milliseconds; ignored.'),
+      expect.stringContaining('"baseUrl" must be an http(s) URL; ignored.'),
+    ]);
+    expect(s.agent.jobs.defaultYieldMs).toBe(60_000);
+  });
+
+  it("pass the environment down through createSetup to the job registry: jobs inherit it", async () => {
+    const cwd = tempDir("settings-cwd");
+    const env = { ...process.env, PITWALL_HOME: homeWith(), PITWALL_TEST_MARK: "from-settings", PI_BASH_JOB_TTL_MS: "120000" };
+    const options = parseCliArgs(["--no-session", "--cwd", cwd], "/");
+    const setup = await createSetup(options, resolveSettings(options, env));
+    try {
+      expect(setup.coding.jobs.settings.ttlMs).toBe(120_000);
+      const job = setup.coding.jobs.start({ command: "echo mark=$PITWALL_TEST_MARK", startedBy: "user", stdinMode: "pipe" });
+      await job.exited;
+      expect(job.log.keptText()).toContain("mark=from-settings");
+    } finally {
+      await setup.coding.dispose();
+    }
+  });
+});
