@@ -12,6 +12,7 @@ import { isAbortError } from "./providers/errors.js";
 import { ProviderError, type Provider, type ToolSpec } from "./providers/provider.js";
 import { retryDelay, retryRefusal, sleep, type RetryPolicy } from "./retry.js";
 import { runToolCall } from "./tool-runner.js";
+import { sentConversation } from "./context/sent-arguments.js";
 
 export interface LoopConfig {
   systemPrompt: string;
@@ -20,8 +21,8 @@ export interface LoopConfig {
   tools: readonly AgentTool[];
   getProvider: (model: ModelInfo) => Promise<Provider>;
   retry: RetryPolicy;
-  /** The most one tool result may give the model, in bytes (tools/output-cap.ts's byteCapFor). */
-  maxResultBytes: number;
+  /** Characters of output one tool result gives the model; results are also capped in bytes from it. */
+  maxOutputChars: number;
 }
 
 /** How the loop talks to its owner. Contract: none of these throw; the take* calls return [] when nothing is queued. */
@@ -103,7 +104,8 @@ async function runToolBatch(
   const calls = toolCallsOf(assistant);
   const results: ToolResultMessage[] = [];
   const yieldSignal = hooks.batchYieldSignal();
-  const { tools, maxResultBytes } = hooks.config();
+  const config = hooks.config();
+  const tools = config.tools;
   hooks.onPendingToolCalls(calls.map((c) => c.id));
   for (const [i, call] of calls.entries()) {
     const started = Date.now();
@@ -114,7 +116,7 @@ async function runToolBatch(
       signal,
       (chunk) => hooks.emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, chunk }),
       { yieldSignal },
-      maxResultBytes,
+      config.maxOutputChars,
     );
     hooks.emit({
       type: "tool_execution_end",
@@ -124,6 +126,7 @@ async function runToolBatch(
       details: result.details,
       ...(result.file ? { file: result.file } : {}),
       ...(result.command ? { command: result.command } : {}),
+      ...(result.runningJob !== undefined ? { runningJob: result.runningJob } : {}),
       isError,
       durationMs: Date.now() - started,
     });
@@ -133,9 +136,10 @@ async function runToolBatch(
       toolName: call.name,
       content: result.content,
       details: result.details,
+      ...(result.images?.length ? { images: result.images } : {}),
       ...(result.file ? { file: result.file } : {}),
       ...(result.command ? { command: result.command } : {}),
-      ...(result.images?.length ? { images: result.images } : {}),
+      ...(result.runningJob !== undefined ? { runningJob: result.runningJob } : {}),
       isError,
       timestamp: Date.now(),
     };
@@ -161,7 +165,7 @@ async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: Ab
     const request = {
       model: config.model,
       systemPrompt: config.systemPrompt,
-      messages: [...messages],
+      messages: sentConversation(messages),
       tools: config.tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.parameters })),
       thinkingLevel: config.thinkingLevel,
     };

@@ -11,8 +11,8 @@ import type { PitwallEvent, QueueState } from "./events.js";
 import type { AssistantMessage, ImageContent, Message, ThinkingLevel, UserMessage, UserOrigin } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import type { ProviderResolver } from "./providers/connections.js";
+import { DEFAULT_MAX_OUTPUT_CHARS } from "../tools/output-cap.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
-import { MAX_RESULT_BYTES } from "../tools/output-cap.js";
 
 export interface AgentState {
   systemPrompt: string;
@@ -40,8 +40,8 @@ export interface AgentOptions {
   /** Share one bus with the job registry and the front ends; a new one otherwise. */
   bus?: EventBus<PitwallEvent>;
   retry?: Partial<RetryPolicy>;
-  /** The most one tool result may give the model, in bytes; 50 KB by default (tools/output-cap.ts). */
-  maxResultBytes?: number;
+  /** Characters of output one tool result may give the model (the backstop cap; default 30 000). */
+  maxOutputChars?: number;
   /** Pulled before every model request; each line becomes part of one notice to the model. */
   noticeSources?: Array<() => string[]>;
   /** The context window (when the model table has none, or smaller) and the compaction threshold. */
@@ -88,7 +88,7 @@ export class Agent {
   private notices: string[] = [];
   private readonly noticeSources: Array<() => string[]>;
   private readonly retry: RetryPolicy;
-  private readonly maxResultBytes: number;
+  private readonly maxOutputChars: number;
   private readonly getProvider: ProviderResolver;
   private abortController: AbortController | undefined;
   private yieldController: AbortController | undefined;
@@ -105,7 +105,7 @@ export class Agent {
     this.tools = options.tools ?? [];
     this.messages = [...(options.messages ?? [])];
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
-    this.maxResultBytes = options.maxResultBytes ?? MAX_RESULT_BYTES;
+    this.maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
     this.noticeSources = options.noticeSources ?? [];
     this.context = new ContextKeeper({
       settings: options.context,
@@ -292,7 +292,7 @@ export class Agent {
       tools: this.tools,
       getProvider: this.getProvider,
       retry: this.retry,
-      maxResultBytes: this.maxResultBytes,
+      maxOutputChars: this.maxOutputChars,
     };
   }
 

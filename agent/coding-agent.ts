@@ -3,15 +3,14 @@
 // The dashboard, print and JSON modes and library users all start from here.
 import type { BashOwnOptions } from "../tools/bash-tool.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
-import { byteCapFor, DEFAULT_MAX_OUTPUT_CHARS } from "../tools/output-cap.js";
 import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES, type ToolSetOptions } from "../tools/coding-tools.js";
 import { createJobTools } from "../tools/jobs/job-tools.js";
 import { jobSnapshotLines } from "../tools/jobs/job-format.js";
 import { bashAdopter } from "../tools/jobs/bash-adoption.js";
 import { JobRegistry, type JobSettings } from "../tools/jobs/job-registry.js";
 import type { AgentTool } from "../tools/tool.js";
-import type { ToolSettings } from "../tools/tool-settings.js";
 import type { ChildMarker } from "../tools/process/process-guard.js";
+import type { ToolSettings } from "../tools/tool-settings.js";
 import { Agent } from "./agent.js";
 import type { ContextSettings } from "./context/context-budget.js";
 import type { ContextUsage } from "./context/context-keeper.js";
@@ -37,6 +36,10 @@ export interface CodingAgentSettings extends ToolSettings {
   /** The job registry's limits (its output cap is `maxOutputChars`). */
   jobs: Partial<Omit<JobSettings, "maxOutputChars">>;
   retry: Partial<RetryPolicy>;
+  /** The context window (for a model the table does not know, or smaller) and the compaction threshold. */
+  context: ContextSettings;
+  /** Leave the provider keys in the environment of commands and jobs (they are removed by default). */
+  passKeysToTools: boolean;
 }
 
 export interface CodingAgentOptions {
@@ -54,10 +57,6 @@ export interface CodingAgentOptions {
   messages?: readonly Message[];
   /** A resumed session's older messages left on disk, summarised before the first request. */
   olderHistory?: OlderHistory;
-  /** The context window (for a model the table does not know, or smaller) and the compaction threshold. */
-  context?: ContextSettings;
-  /** Leave the provider keys in the environment of commands and jobs (they are removed by default). */
-  passKeysToTools?: boolean;
   /** Marks every child and tracks its group, so a crash of this process still ends them (ProcessGuard). */
   marker?: ChildMarker;
 }
@@ -92,7 +91,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const settings = options.settings ?? {};
   const bus = new EventBus<PitwallEvent>();
   const secrets = [options.connections.anthropic.apiKey, options.connections.openai.apiKey].filter((key): key is string => Boolean(key));
-  const toolEnv = toolEnvironment(settings.env ?? process.env, { passKeys: options.passKeysToTools, keys: secrets });
+  const toolEnv = toolEnvironment(settings.env ?? process.env, { passKeys: settings.passKeysToTools, keys: secrets });
   const toolSettings: Partial<ToolSettings> = { env: toolEnv, maxOutputChars: settings.maxOutputChars };
   const jobs = new JobRegistry({ cwd: options.cwd, env: toolEnv, settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars }, marker: options.marker });
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
@@ -116,9 +115,9 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     tools,
     messages: options.messages,
     retry: settings.retry,
-    maxResultBytes: byteCapFor(settings.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS),
+    ...(settings.maxOutputChars !== undefined ? { maxOutputChars: settings.maxOutputChars } : {}),
     noticeSources: [() => jobs.drainNotices()],
-    context: options.context,
+    context: settings.context,
     jobsForSummary: () => jobSnapshotLines(jobs.list()),
     olderHistory: options.olderHistory,
   });

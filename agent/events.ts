@@ -43,6 +43,8 @@ export type AgentLifecycleEvent =
       file?: FileTouch;
       /** How the command the call ran ended (tools/command-end.ts). */
       command?: CommandEnd;
+      /** The job the call's command runs on as (its output goes on in the jobs pane). */
+      runningJob?: string;
       isError: boolean;
       durationMs: number;
     }

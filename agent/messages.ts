@@ -1,10 +1,10 @@
 // The conversation's message types: what the agent keeps, what sessions store, and what providers
 // translate to their wire formats. Plain data only, so every message serialises as JSON.
-import type { CommandEnd } from "../tools/command-end.js";
-import type { FileTouch } from "../tools/file-touch.js";
 import type { ImageContent } from "../tools/images/image-content.js";
 
 export type { ImageContent, ImageMimeType } from "../tools/images/image-content.js";
+import type { CommandEnd } from "../tools/command-end.js";
+import type { FileTouch } from "../tools/file-touch.js";
 
 export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high";
 export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
@@ -100,12 +100,14 @@ export interface ToolResultMessage {
   content: string;
   /** What the UI shows; never sent to the model. */
   details?: unknown;
+  /** Images the tool returned (read on a PNG), sent after `content`. */
+  images?: ImageContent[];
   /** The file the call read, wrote or edited (tools/file-touch.ts); never sent to the model. */
   file?: FileTouch;
   /** How the command the call ran ended (tools/command-end.ts); never sent to the model. */
   command?: CommandEnd;
-  /** Images the tool returned (read on a PNG), sent after `content`. */
-  images?: ImageContent[];
+  /** The job the call's command runs on as; never sent to the model. */
+  runningJob?: string;
   isError: boolean;
   timestamp: number;
 }

@@ -3,7 +3,7 @@
 // error result the model can act on, never a crash of the loop. Whatever a tool returns, what the
 // model reads is capped in bytes (50 KB, or the person's higher output cap: the caller says).
 import { Value } from "@sinclair/typebox/value";
-import { capBytes, MAX_RESULT_BYTES } from "../tools/output-cap.js";
+import { byteCapFor, capBytes } from "../tools/output-cap.js";
 import type { AgentTool, ToolCallContext, ToolResult } from "../tools/tool.js";
 import type { ToolCall } from "./messages.js";
 
@@ -18,7 +18,7 @@ export async function runToolCall(
   signal: AbortSignal,
   onUpdate: (chunk: string) => void,
   context: ToolCallContext,
-  maxResultBytes: number = MAX_RESULT_BYTES,
+  maxOutputChars: number,
 ): Promise<ToolRun> {
   const tool = tools.find((t) => t.name === call.name);
   if (!tool) {
@@ -39,7 +39,7 @@ export async function runToolCall(
   if (signal.aborted) return failure("Not run: the turn was aborted.");
   try {
     const result = await tool.execute(call.id, args, signal, (update) => onUpdate(update.chunk), context);
-    return { result: withinCap(result, maxResultBytes), isError: Boolean(result.isError) };
+    return { result: withinCap(result, byteCapFor(maxOutputChars)), isError: Boolean(result.isError) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return failure(signal.aborted ? `Aborted: ${message}` : message);

@@ -1,6 +1,5 @@
 // ~/.pitwall/config.json: defaults for the provider, model, thinking level, base URL, keymap path,
-// the bash limits, the context window and compaction threshold, and whether commands get the
-// provider keys. Each field is checked against its TypeBox schema on its own: a bad file or field
+// the bash limits, the context window and whether commands get the provider keys. Each field is checked against its TypeBox schema on its own: a bad file or field
 // is reported and ignored, never fatal. app/settings.ts puts the fields in their place (flags and
 // the environment beat them, they beat built-in defaults).
 import { readFileSync } from "node:fs";
@@ -41,7 +40,7 @@ export const CONFIG_FIELDS = {
   bashMaxOutputChars: field(Type.Integer({ exclusiveMinimum: 0 }), "must be a positive whole number"),
   /** Tokens (see --context-window). */
   contextWindow: field(Type.Integer({ minimum: MIN_CONTEXT_WINDOW }), `must be a number of tokens, at least ${MIN_CONTEXT_WINDOW} (e.g. 32000)`),
-  /** Percent (see --compact-at). */
+  /** Percent of the window (see --compact-at). */
   compactAt: field(
     Type.Integer({ minimum: MIN_COMPACT_AT_PERCENT, maximum: MAX_COMPACT_AT_PERCENT }),
     `must be a whole percent from ${MIN_COMPACT_AT_PERCENT} to ${MAX_COMPACT_AT_PERCENT}`,
@@ -52,7 +51,6 @@ export const CONFIG_FIELDS = {
 
 type ConfigFields = typeof CONFIG_FIELDS;
 export type PitwallConfig = { [K in keyof ConfigFields]?: Static<ConfigFields[K]["schema"]> };
-
 
 export interface LoadedConfig {
   config: PitwallConfig;

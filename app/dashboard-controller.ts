@@ -23,8 +23,8 @@ import { keymapHelp } from "./keys/keymap-help.js";
 import { QuitFlow } from "./quit-flow.js";
 import type { Keymap } from "./keys/keymap.js";
 import type { Setup } from "./session-setup.js";
-import { JobControl, type JobControlOptions } from "./job-control.js";
 import { contextReportLines } from "./context-report.js";
+import { JobControl, type JobControlOptions } from "./job-control.js";
 import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js";
 
 export type SendKind = "enter" | "followUp";

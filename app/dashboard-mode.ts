@@ -41,11 +41,14 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
   const screen = createScreen({ output: stdout, env });
   let setup: Setup | undefined;
+  // Loaded after the first frame, with the rest of the agent.
+  let sessionSetup: typeof import("./session-setup.js") | undefined;
   const view = new DashboardView(screen, {
     cwd: options.cwd,
     // The scheduler is made next; nothing asks for a frame before then.
     requestFrame: () => scheduler.request(),
     jobLookup: (id) => setup?.coding.jobs.get(id),
+    images: { at: (path) => imageFileAt(path, options.cwd), pasted: (text) => pastedImageFiles(text, options.cwd) },
   });
   const scheduler = new RenderScheduler(screen, {
     beforeFrame: () => view.relayout(),
@@ -57,8 +60,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       return view.input.cursorPlacement();
     },
   });
-  view.input.findImage = (path) => imageFileAt(path, options.cwd);
-  view.input.findPastedImages = (text) => pastedImageFiles(text, options.cwd);
   // After a resize blessed has cleared its grid: draw at once, inside one synchronized frame.
   screen.on("resize", () => scheduler.frameNow());
 
@@ -109,8 +110,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   const offGeneration = onRenderGenerationChange(() => scheduler.request());
   let controller: DashboardController | undefined;
   // Set once the agent's modules have loaded: saves what the session has pending on the way out.
-  let closeSession: ((setup: Setup) => string | undefined) | undefined;
-
+  
   try {
     scheduler.frameNow();
     if (env.PITWALL_STARTUP_TRACE) process.stderr.write(`first frame ${performance.now().toFixed(0)} ms\n`);
@@ -158,13 +158,13 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     const c = controller;
     const keys = new KeyDispatcher(c, () => scheduler.request());
     const quit = new Promise<void>((resolve) => c.onQuit(resolve));
+    // Set as soon as the person quits, so a quit from a picker skips loading the agent.
+    let quitEarly = false;
+    void quit.then(() => (quitEarly = true));
     dispatch = (event) => keys.handle(event);
     for (const event of early.splice(0)) dispatch(event);
     scheduler.request();
 
-    // Set as soon as the person quits, so a quit from a picker skips loading the agent.
-    let quitEarly = false;
-    void quit.then(() => (quitEarly = true));
     /** Shows the list picker (its keys are the overlay context's) and resolves with the index picked, or undefined for Esc or quit. */
     const choose = (title: string, rows: StyledLine[], footer: string, intro?: string[]): Promise<number | undefined> =>
       new Promise<number | undefined>((resolve) => {
@@ -176,8 +176,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
         scheduler.request();
       });
 
-    const sessionSetup = await setupModule;
-    closeSession = sessionSetup.closeSession;
+    sessionSetup = await setupModule;
     let sessionPath: string | undefined;
     if (options.resume) {
       const sessions = await listSessions(settings.sessionRoot, options.cwd);
@@ -233,7 +232,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       await controller?.jobControl.dispose();
       await setup?.dispose();
     } finally {
-      const unsaved = setup ? closeSession?.(setup) : undefined;
+      const unsaved = setup ? sessionSetup?.closeSession(setup) : undefined;
       restoreTerminal();
       process.off("uncaughtException", onCrash);
       // The dashboard is gone: the last thing said on the terminal.

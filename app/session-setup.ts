@@ -5,7 +5,7 @@ import { earlierJobsNotice, earlierRunningJobs, type EarlierJob } from "../agent
 import type { ThinkingLevel } from "../agent/messages.js";
 import { isProviderName, ModelSpecError, resolveModel, type ModelInfo, type ProviderName } from "../agent/models.js";
 import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections, type Connections } from "../agent/providers/connections.js";
-import { contextBudget, type ContextSettings } from "../agent/context/context-budget.js";
+import { contextBudget } from "../agent/context/context-budget.js";
 import { SessionFileError } from "../agent/sessions/session-file.js";
 import { newestSession } from "../agent/sessions/session-list.js";
 import { olderHistoryOf, type LoadedSession } from "../agent/sessions/session-load.js";
@@ -76,7 +76,7 @@ export async function requestedSessionPath(options: CliOptions, settings: Settin
 export async function createSetup(options: CliOptions, settings: Settings, choices: SetupChoices = {}): Promise<Setup> {
   const { home, config, sessionRoot, env } = settings;
   const warnings = [...settings.warnings];
-  const context: ContextSettings = { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt };
+  const context = settings.agent.context;
 
   const resumePath = choices.fresh ? undefined : (choices.sessionPath ?? (await requestedSessionPath(options, settings)));
   const sessionWarnings: string[] = [];
@@ -139,8 +139,6 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       settings: settings.agent,
       messages: resumed?.session.messages,
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
-      context,
-      passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
       marker: guard,
     });
   } catch (error) {

@@ -104,7 +104,14 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     baseUrl: options.baseUrl ?? config.baseUrl,
     keymap: config.keymap,
     env,
-    agent: { env, maxOutputChars, jobs: { ttlMs, defaultYieldMs }, retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs } },
+    agent: {
+      env,
+      maxOutputChars,
+      jobs: { ttlMs, defaultYieldMs },
+      retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs },
+      context: { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt },
+      passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
+    },
     warnings,
   };
 }

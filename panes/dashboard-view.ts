@@ -5,7 +5,7 @@ import type { Widgets } from "blessed";
 import { ChatPane } from "./chat/chat-pane.js";
 import { FilesPane } from "./files/files-pane.js";
 import { HelpOverlay } from "./overlays/help-overlay.js";
-import { InputPane } from "./input/input-pane.js";
+import { InputPane, type ImageFinder } from "./input/input-pane.js";
 import { JobsPane } from "./jobs/jobs-pane.js";
 import { JobTerminalPane, type JobLookup } from "./jobs/job-terminal-pane.js";
 import { screenInternals } from "./screen/blessed-internals.js";
@@ -31,6 +31,8 @@ export interface DashboardViewOptions {
   requestFrame: () => void;
   /** Finds the job the job terminal shows; undefined until the job registry has loaded. */
   jobLookup: JobLookup;
+  /** Finds the image files a paste or an `@path` in the input names. */
+  images?: ImageFinder;
 }
 export const FOCUS_ORDER: FocusTarget[] = ["input", "chat", "toolOutput", "jobs", "files"];
 
@@ -66,7 +68,7 @@ export class DashboardView {
     this.jobTerminal = new JobTerminalPane(screen, options.requestFrame, options.jobLookup);
     this.files = new FilesPane(screen, options.cwd, options.requestFrame);
     this.queue = new QueueView(screen);
-    this.input = new InputPane(screen);
+    this.input = new InputPane(screen, options.images);
     this.status = new StatusBar(screen);
     this.tabBar = new TabBar(screen, MAIN_PANES);
     this.tooSmall = new TooSmallNotice(screen);

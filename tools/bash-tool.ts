@@ -12,8 +12,8 @@ import { adoptedResult, yieldWindow, type BashCallAdopter, type YieldReason } fr
 import { resolveShell } from "./shell.js";
 import { startShellCommand, type ShellRunResult } from "./shell-process.js";
 import type { AgentTool } from "./tool.js";
-import type { ToolSettings } from "./tool-settings.js";
 import type { ChildMarker } from "./process/process-guard.js";
+import type { ToolSettings } from "./tool-settings.js";
 
 export const bashToolSchema = Type.Object({
   command: Type.String({ minLength: 1, description: "The command line to run, as you would type it in a shell." }),

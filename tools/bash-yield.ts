@@ -60,7 +60,7 @@ export interface AdoptedCall {
 }
 
 /** Hands the command to the adopter and builds the call's result: the output so far and the job it became. */
-export function adoptedResult(call: AdoptedCall): { content: string; details: BashToolDetails } {
+export function adoptedResult(call: AdoptedCall): { content: string; details: BashToolDetails; runningJob: string } {
   const { adopter, running, params, spool } = call;
   const priorOutput = spool.textSoFar();
   const spooled = spool.finish();
@@ -92,5 +92,6 @@ export function adoptedResult(call: AdoptedCall): { content: string; details: Ba
       aborted: false,
       jobId: job.id,
     },
+    runningJob: job.id,
   };
 }

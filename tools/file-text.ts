@@ -65,7 +65,8 @@ export type ByteSpelling = "UTF-8" | "Latin-1";
 /** `text` as one character per byte, encoded as `spelling`; undefined when Latin-1 cannot hold it. */
 export function spellAsBytes(text: string, spelling: ByteSpelling): string | undefined {
   if (spelling === "UTF-8") return Buffer.from(text, "utf8").toString("latin1");
-  return /^[\u0000-\u00ff]*$/.test(text) ? text : undefined;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return undefined;
+  return text;
 }
 
 /** Text of the file for people (diffs): bytes that are not UTF-8 show as U+FFFD. */

@@ -11,8 +11,8 @@ import { capOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { displayPath } from "./resolve-path.js";
 import { anyDepth, ignoredNote, listFiles, resolveSearchRoot } from "./search-scope.js";
 import type { AgentTool } from "./tool.js";
-import type { ToolSettings } from "./tool-settings.js";
 import { compileSearchPattern, type LineMatcher } from "./search-pattern.js";
+import type { ToolSettings } from "./tool-settings.js";
 
 export const GREP_DEFAULT_LIMIT = 100;
 export const GREP_MAX_LIMIT = 1000;

@@ -2,9 +2,9 @@
 // `parameters`, calls `execute`, and turns the result into a tool-result message; tools know nothing
 // about providers, sessions or screens.
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { ImageContent } from "./images/image-content.js";
 import type { CommandEnd } from "./command-end.js";
 import type { FileTouch } from "./file-touch.js";
-import type { ImageContent } from "./images/image-content.js";
 
 export interface ToolResult<TDetails = unknown> {
   /** What the model reads: short, and when cut it ends with the exact next step to take. */
@@ -13,12 +13,14 @@ export interface ToolResult<TDetails = unknown> {
   details?: TDetails;
   /** True when the call failed; the model still reads `content`. */
   isError?: boolean;
+  /** Images for the model (read on an image file), sent after `content`. */
+  images?: ImageContent[];
   /** The file the call read, wrote or edited (file-touch.ts): the UI lists and shows it. */
   file?: FileTouch;
   /** How the command the call ran ended (command-end.ts): the UI shows it under the output. */
   command?: CommandEnd;
-  /** Images for the model (read on an image file), sent after `content`. */
-  images?: ImageContent[];
+  /** The job the call's command runs on as (a bash call that outlived its wait, a bash_stream that yielded). */
+  runningJob?: string;
 }
 
 /** Live output of a running call; each update is appended to the ones before it. */

@@ -34,12 +34,33 @@ const AssistantContent = Type.Union([
   }),
 ]);
 
+const Image = Type.Object({
+  type: Type.Literal("image"),
+  mimeType: Type.Union([Type.Literal("image/png"), Type.Literal("image/jpeg"), Type.Literal("image/gif"), Type.Literal("image/webp")]),
+  data: Type.String(),
+});
+
+const FileTouch = Type.Union([
+  Type.Object({ kind: Type.Literal("read"), path: Type.String() }),
+  Type.Object({ kind: Type.Literal("write"), path: Type.String(), created: Type.Boolean(), bytes: Type.Number() }),
+  Type.Object({ kind: Type.Literal("edit"), path: Type.String(), diff: Type.String(), linesAdded: Type.Number(), linesRemoved: Type.Number() }),
+]);
+
+const CommandEnd = Type.Object({
+  exitCode: Type.Union([Type.Number(), Type.Null()]),
+  signal: Type.Optional(Type.String()),
+  timedOut: Type.Optional(Type.Boolean()),
+  aborted: Type.Optional(Type.Boolean()),
+  fullOutputPath: Type.Optional(Type.String()),
+});
+
 /** Message shapes by role. */
 const MESSAGE_SCHEMAS = {
   user: Type.Object({
     role: Type.Literal("user"),
     content: Type.String(),
     origin: Type.Optional(Type.Union([Type.Literal("prompt"), Type.Literal("steer"), Type.Literal("follow_up"), Type.Literal("notice"), Type.Literal("summary")])),
+    images: Type.Optional(Type.Array(Image)),
     timestamp: Type.Number(),
   }),
   assistant: Type.Object({
@@ -58,6 +79,10 @@ const MESSAGE_SCHEMAS = {
     toolName: Type.String(),
     content: Type.String(),
     details: Type.Optional(Type.Unknown()),
+    images: Type.Optional(Type.Array(Image)),
+    file: Type.Optional(FileTouch),
+    command: Type.Optional(CommandEnd),
+    runningJob: Type.Optional(Type.String()),
     isError: Type.Boolean(),
     timestamp: Type.Number(),
   }),

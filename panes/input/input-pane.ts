@@ -61,6 +61,14 @@ export function charWrap(text: string, width: number): Array<{ start: number; en
   return rows;
 }
 
+/** Finds the image files the person names in the input (the app reads the disk). */
+export interface ImageFinder {
+  /** The images a pasted text names, when it is only image paths; undefined otherwise. */
+  pasted(text: string): ImageAttachment[] | undefined;
+  /** The image file an `@path` names, if it is one. */
+  at(path: string): ImageAttachment | undefined;
+}
+
 export class InputPane extends PaneBox {
   readonly buffer = new TextBuffer();
   readonly history = new InputHistory();
@@ -71,23 +79,23 @@ export class InputPane extends PaneBox {
    * back from the queue brings its images again.
    */
   private readonly chips = new Map<string, ImageAttachment>();
-  /** Set by the dashboard: the images a pasted text names when it is only image paths. */
-  findPastedImages: ((text: string) => ImageAttachment[] | undefined) | undefined;
-  /** Set by the dashboard: the image file an `@path` names. */
-  findImage: ((path: string) => ImageAttachment | undefined) | undefined;
   placeholder = "";
   hint = "";
   private cursor: CursorPlacement | null = null;
   private scrollTop = 0;
   maxRows = 8;
 
-  constructor(screen: Widgets.Screen) {
+  /** `images` finds the image files a paste or an `@path` names; without it nothing becomes a chip. */
+  constructor(
+    screen: Widgets.Screen,
+    private readonly images?: ImageFinder,
+  ) {
     super(screen, { title: "input" });
   }
 
   /** Inserts pasted text; image paths become chips, a large paste a placeholder until submit. */
   paste(text: string): void {
-    const images = this.findPastedImages?.(text);
+    const images = this.images?.pasted(text);
     if (images) {
       this.buffer.insert(images.map((image) => this.chipFor(image)).join(" ") + " ");
       return;
@@ -150,7 +158,7 @@ export class InputPane extends PaneBox {
   }
 
   private chipTypedPaths(row: number, atEnd: boolean): void {
-    if (!this.findImage) return;
+    if (!this.images) return;
     const line = this.buffer.lines[row] ?? "";
     const found: Array<{ start: number; end: number; chip: string }> = [];
     for (const match of line.matchAll(AT_PATH)) {
@@ -158,7 +166,7 @@ export class InputPane extends PaneBox {
       const end = start + 1 + match[2]!.length;
       // While typing, the word the cursor is in may still grow.
       if (!atEnd && end === line.length) continue;
-      const image = this.findImage(match[2]!);
+      const image = this.images.at(match[2]!);
       if (image) found.push({ start, end, chip: this.chipFor(image) });
     }
     for (const f of found.reverse()) this.buffer.replaceInLine(row, f.start, f.end, f.chip);

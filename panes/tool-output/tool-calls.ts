@@ -22,6 +22,8 @@ export interface ToolCallResult {
   file?: FileTouch;
   /** How the command the call ran ended. */
   command?: CommandEnd;
+  /** The job the call's command runs on as. */
+  runningJob?: string;
   isError: boolean;
 }
 
@@ -148,7 +150,7 @@ export class ToolCallStore {
         if (record.jobId !== undefined) this.jobCalls.delete(record.jobId);
         record.status = event.isError ? "error" : "done";
         record.durationMs = event.durationMs;
-        record.result = { content: event.content, details: event.details, file: event.file, command: event.command, isError: event.isError };
+        record.result = { content: event.content, details: event.details, file: event.file, command: event.command, runningJob: event.runningJob, isError: event.isError };
         record.version++;
         this.latestId = record.id;
         return record;

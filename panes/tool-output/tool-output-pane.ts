@@ -40,11 +40,6 @@ export function resultLines(r: ToolCallRecord): StyledLine[] {
   return textLines(result.content);
 }
 
-/** A result's `details` as fields to look into (its shape is the tool's). */
-function detailsOf(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-}
-
 /** The footer of a call that streamed output: how it ended. */
 function footerLines(r: ToolCallRecord): StyledLine[] {
   if (!r.result) return [];
@@ -55,10 +50,8 @@ function footerLines(r: ToolCallRecord): StyledLine[] {
   if (command?.timedOut) parts.push("timed out");
   if (command?.aborted) parts.push("aborted");
   // A call whose command runs on as a job (a bash call that outlived its wait, a bash_stream that
-  // yielded): its output continues there. A finished bash_stream job also names its id: not that.
-  const details = detailsOf(r.result.details);
-  const runsOn = details.status === undefined || details.status === "running";
-  if (typeof details.jobId === "string" && runsOn) parts.push(`still running as job ${details.jobId}: its output goes on in the jobs pane`);
+  // yielded): its output continues there.
+  if (r.result.runningJob !== undefined) parts.push(`still running as job ${r.result.runningJob}: its output goes on in the jobs pane`);
   if (r.durationMs !== undefined) parts.push(formatDuration(r.durationMs));
   if (command?.fullOutputPath !== undefined) parts.push(`full output: ${command.fullOutputPath}`);
   const lines: StyledLine[] = [[], [{ text: `── ${parts.join(" · ") || (r.result.isError ? "failed" : "done")}`, attr: r.result.isError ? ERROR : DIM }]];

@@ -23,9 +23,12 @@ afterEach(() => {
 
 function input() {
   h = headlessScreen(80, 20);
-  const view = new DashboardView(h.screen, { cwd, requestFrame: () => undefined, jobLookup: () => undefined });
-  view.input.findImage = (path) => imageFileAt(path, cwd);
-  view.input.findPastedImages = (text) => pastedImageFiles(text, cwd);
+  const view = new DashboardView(h.screen, {
+    cwd,
+    requestFrame: () => undefined,
+    jobLookup: () => undefined,
+    images: { at: (path) => imageFileAt(path, cwd), pasted: (text) => pastedImageFiles(text, cwd) },
+  });
   return view.input;
 }
 

@@ -11,7 +11,7 @@ import { createGrepTool } from "../../tools/grep-tool.js";
 import { JobRegistry } from "../../tools/jobs/job-registry.js";
 import { createJobTools } from "../../tools/jobs/job-tools.js";
 import { createLsTool } from "../../tools/ls-tool.js";
-import { capOutput } from "../../tools/output-cap.js";
+import { capOutput, DEFAULT_MAX_OUTPUT_CHARS } from "../../tools/output-cap.js";
 import type { AgentTool } from "../../tools/tool.js";
 import { callTool, makeTempDir } from "./harness.js";
 
@@ -84,7 +84,7 @@ describe("the tool runner's backstop", () => {
   };
 
   it("cuts any tool's result to 50 KB and says so", async () => {
-    const run = await runToolCall({ type: "toolCall", id: "c1", name: "flood", arguments: {} }, [flood], new AbortController().signal, () => undefined, { yieldSignal: new AbortController().signal });
+    const run = await runToolCall({ type: "toolCall", id: "c1", name: "flood", arguments: {} }, [flood], new AbortController().signal, () => undefined, { yieldSignal: new AbortController().signal }, DEFAULT_MAX_OUTPUT_CHARS);
     expect(bytes(run.result.content)).toBeLessThanOrEqual(KB50);
     expect(run.result.content).toMatch(/^\[pitwall cut this result to 50 KB \(the tool returned 10\.0 MB\); the middle is left out: ask for less at a time\.\]\nstart x/);
     expect(run.result.content.endsWith("x end")).toBe(true);

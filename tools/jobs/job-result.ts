@@ -130,6 +130,7 @@ export function runningResult(job: Job, maxOutputChars: number, why: string): To
   return {
     content: `${statusHeader(job)}\n${why}\nOutput so far:\n${body}${pagingHint(job, truncated)}\n${nextStep(job)}`,
     details: runningDetails(job),
+    runningJob: job.id,
   };
 }
 
