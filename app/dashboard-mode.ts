@@ -109,8 +109,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
   const offGeneration = onRenderGenerationChange(() => scheduler.request());
   let controller: DashboardController | undefined;
-  // Set once the agent's modules have loaded: saves what the session has pending on the way out.
-  
+
   try {
     scheduler.frameNow();
     if (env.PITWALL_STARTUP_TRACE) process.stderr.write(`first frame ${performance.now().toFixed(0)} ms\n`);
