@@ -5,8 +5,6 @@
 import { appendFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
-import { listSessions } from "../agent/sessions/session-list.js";
-import { describeHolder, sessionLockHolder } from "../agent/sessions/session-lock.js";
 import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
 import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
@@ -183,6 +181,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       });
 
     sessionSetup = await setupModule;
+    // Sessions bring their schema (TypeBox): loaded with the agent, after the first frame.
+    const [{ listSessions }, { describeHolder, sessionLockHolder }] = await Promise.all([import("../agent/sessions/session-list.js"), import("../agent/sessions/session-lock.js")]);
     let sessionPath: string | undefined;
     if (options.resume) {
       const sessions = await listSessions(settings.sessionRoot, options.cwd);

@@ -13,7 +13,7 @@ import { displayKeyName } from "./keys/key-names.js";
 import { osc52 } from "./osc52.js";
 import { PersonShell } from "./person-shell.js";
 import { forThePerson } from "./person-errors.js";
-import { NoSuchJobError } from "../tools/jobs/job-registry.js";
+import { NoSuchJobError } from "../tools/jobs/job-errors.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
 
 export const DEFAULT_TAIL_LINES = 50;

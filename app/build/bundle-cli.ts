@@ -18,7 +18,7 @@ const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
  * cli-highlight (highlight.js's ~190 languages, loaded after the first frame, are better left
  * unbundled than a megabyte chunk).
  */
-const EXTERNAL = ["blessed", "neo-blessed", "node-pty", "sharp", "@xterm/headless", "@xterm/addon-unicode11", "cli-highlight"];
+const EXTERNAL = ["blessed", "node-pty", "sharp", "@xterm/headless", "@xterm/addon-unicode11", "cli-highlight"];
 
 const outdir = join(dist, "bundle");
 // Chunk names carry a content hash: without this, every build would leave the last one's behind.
