@@ -188,6 +188,16 @@ export class Agent {
     this.messages = [...messages];
   }
 
+  /**
+   * Another conversation takes this one's place (a rewind, another branch of the session): its
+   * messages, and the older part of it still on disk, summarised before the next request.
+   */
+  resetConversation(messages: readonly Message[], olderHistory?: OlderHistory): void {
+    this.assertIdle();
+    this.messages = [...messages];
+    this.context.resetOlder(olderHistory);
+  }
+
   appendMessage(message: Message): void {
     this.assertIdle();
     this.messages.push(message);
