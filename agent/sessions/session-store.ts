@@ -332,9 +332,15 @@ export class SessionStore {
     this.contextIds = [...messageIds];
   }
 
-  /** Whether records are waiting in memory because they could not be written. */
-  get hasUnsaved(): boolean {
-    return this.pendingRecords > 0;
+  /** Writes what is pending now; true when everything is on disk. */
+  save(): boolean {
+    this.flush();
+    return this.pendingRecords === 0;
+  }
+
+  /** The file's first line: id, start time, cwd, model. */
+  get headerLine(): SessionHeader {
+    return this.header;
   }
 
   stats(): SessionStats {
