@@ -22,6 +22,8 @@ import type { Keymap } from "./keys/keymap.js";
 import type { Setup } from "./session-setup.js";
 import { contextReportLines } from "./context-report.js";
 import { JobControl, type JobControlOptions } from "./job-control.js";
+import { BranchFlow } from "./branch-flow.js";
+import { otherBranchCount } from "../agent/sessions/session-tree.js";
 import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js";
 
 export type SendKind = "enter" | "followUp";
@@ -38,11 +40,15 @@ export class DashboardController implements SlashContext {
   private cachedTokens = 0;
   private cost: number | null = null;
   private lastEscapeAt = -Infinity;
+  /** The last Esc that found the agent idle, the input empty and nothing queued: a second one soon after rewinds. */
+  private lastIdleEscapeAt = -Infinity;
   private lastCtrlCAt = -Infinity;
   private transientTimer: NodeJS.Timeout | undefined;
   private readonly quitFlow: QuitFlow;
   /** What the person does to jobs: the jobs pane's keys, the job commands, `!command`. */
   readonly jobControl: JobControl;
+  /** Rewind, /tree, /fork, /export. */
+  readonly branches: BranchFlow;
   /** Esc was pressed during the current run. */
   private abortRequested = false;
   private unsubscribe: (() => void) | undefined;
@@ -67,6 +73,13 @@ export class DashboardController implements SlashContext {
       requestFrame: () => scheduler.request(),
     });
     this.jobControl = new JobControl(this, () => scheduler.request(), jobControlOptions);
+    this.branches = new BranchFlow({
+      view,
+      coding: () => this.setup?.coding,
+      cwd: () => jobControlOptions.cwd,
+      notice: (level, text) => this.notice(level, text),
+      requestFrame: () => scheduler.request(),
+    });
   }
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -146,12 +159,27 @@ export class DashboardController implements SlashContext {
     this.view.status.state.cachedTokens = stats.cachedTokens;
     this.view.status.state.cost = stats.cost;
     const shown = messages.filter((m) => !(m.role === "user" && m.origin === "summary")).length;
-    const notes = [`${stats.messages} messages`];
-    if (shown < stats.messages) notes.push(`the ${shown} newest shown${session.compaction ? ", the older ones as the summary above" : ""}`);
+    // A session with branches: what counts is the current one.
+    const others = otherBranchCount(session.tree);
+    const onBranch = others > 0 ? session.tree.pathTo().filter((node) => node.kind === "message").length : stats.messages;
+    const notes = [others > 0 ? `${onBranch} messages on this branch, ${stats.messages} in the file over ${others + 1} branches (/tree shows them)` : `${stats.messages} messages`];
+    if (shown < onBranch) notes.push(`the ${shown} newest shown${session.compaction ? ", the older ones as the summary above" : ""}`);
     if (session.older) notes.push(`${session.older.count} older ones did not fit the context window and are summarised before the next request`);
     if (session.older?.omitted) notes.push(`the ${session.older.omitted.count} oldest are left out of that summary to bound its cost`);
     this.view.chat.notice("info", `Resumed ${session.path} (${notes.join("; ")}).`);
     for (const m of messages) if (m.role === "user" && (m.origin ?? "prompt") === "prompt") this.view.input.history.add(m.content);
+  }
+
+  /** Another branch of the session is the conversation now (a rewind, /tree): the panes show it as a resumed one. */
+  private showBranch(messages: readonly Message[]): void {
+    const { view } = this;
+    view.chat.clear();
+    view.toolOutput.clear();
+    view.tools.clear();
+    view.files.clear();
+    view.chat.loadMessages(messages);
+    view.files.loadMessages(messages);
+    this.refreshContext();
   }
 
   private countUsage(message: Message): void {
@@ -220,6 +248,9 @@ export class DashboardController implements SlashContext {
       case "thinking_change":
         this.refreshModel();
         this.refreshContext();
+        break;
+      case "branch_change":
+        this.showBranch(event.messages);
         break;
       default:
         break;
@@ -377,6 +408,17 @@ export class DashboardController implements SlashContext {
       return;
     }
     if (this.view.status.state.error) this.dismissError();
+    // Idle, nothing typed, nothing queued: Esc twice rewinds.
+    if (agent && !this.compacting && this.view.input.buffer.isEmpty && this.view.queue.count === 0 && this.setup?.session?.persisted) {
+      if (now - this.lastIdleEscapeAt < DOUBLE_PRESS_MS) {
+        this.lastIdleEscapeAt = -Infinity;
+        this.view.status.state.transient = undefined;
+        this.branches.openRewind();
+        return;
+      }
+      this.lastIdleEscapeAt = now;
+      this.flash("Esc again: rewind to before one of your messages", DOUBLE_PRESS_MS);
+    }
   }
 
   dismissError(): void {
@@ -523,6 +565,22 @@ export class DashboardController implements SlashContext {
         for (const item of rest) this.send(item.text, "followUp", item.images);
         this.scheduler.request();
       });
+  }
+
+  rewind(): void {
+    this.branches.openRewind();
+  }
+
+  showTree(): void {
+    this.branches.openTree();
+  }
+
+  fork(): void {
+    this.branches.fork();
+  }
+
+  exportBranch(file: string): void {
+    this.branches.export(file);
   }
 
   modelIds(): string[] {

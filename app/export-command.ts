@@ -9,7 +9,8 @@ import { rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Writable } from "node:stream";
 import type { CodingAgent } from "../agent/coding-agent.js";
-import { branchItemsFromFile, branchItemsFromMessages, branchMarkdown, otherBranchCount, type BranchItem } from "../agent/sessions/branch-export.js";
+import { branchItemsFromFile, branchItemsFromMessages, branchMarkdown, type BranchItem } from "../agent/sessions/branch-export.js";
+import { otherBranchCount } from "../agent/sessions/session-tree.js";
 import type { SessionHeader } from "../agent/sessions/session-file.js";
 import { loadSession } from "../agent/sessions/session-load.js";
 

@@ -55,17 +55,6 @@ export function* branchItemsFromMessages(messages: readonly Message[]): Generato
   }
 }
 
-/** Leaves of the tree other than the current one: the branches an export leaves out. */
-export function otherBranchCount(tree: SessionTreeView): number {
-  const parents = new Set<string>();
-  const ids: string[] = [];
-  for (const node of tree.nodes()) {
-    ids.push(node.id);
-    if (node.parentId !== null) parents.add(node.parentId);
-  }
-  return ids.filter((id) => !parents.has(id) && id !== tree.leafId).length;
-}
-
 const pad = (n: number): string => String(n).padStart(2, "0");
 function day(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;

@@ -140,6 +140,17 @@ export function personMessagesOnPath(tree: SessionTreeView, leafId: string | nul
     .reverse();
 }
 
+/** Leaves of the tree other than the current one: the branches an export leaves out. */
+export function otherBranchCount(tree: SessionTreeView): number {
+  const parents = new Set<string>();
+  const ids: string[] = [];
+  for (const node of tree.nodes()) {
+    ids.push(node.id);
+    if (node.parentId !== null) parents.add(node.parentId);
+  }
+  return ids.filter((id) => !parents.has(id) && id !== tree.leafId).length;
+}
+
 /** The file changes on the path after the record `pointId` (null: from the start), oldest first. */
 export function fileChangesAfter(tree: SessionTreeView, pointId: string | null): FileChange[] {
   const path = tree.pathTo();

@@ -84,6 +84,15 @@ export class FilesPane extends PaneBox {
     return this.record(event.file, event.isError);
   }
 
+  /** Forgets every file (another conversation is shown). */
+  clear(): void {
+    this.files.clear();
+    this.selectedPath = undefined;
+    this.scrollTop = 0;
+    this.previewTop = 0;
+    this.previewedKey = undefined;
+  }
+
   loadMessages(messages: readonly Message[]): void {
     for (const m of messages) if (m.role === "toolResult") this.record(m.file, m.isError, m.timestamp);
   }

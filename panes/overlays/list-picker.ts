@@ -1,10 +1,12 @@
 // A modal list to choose one item from (the sessions offered by --resume, what to do with a session
-// open elsewhere): Up/Down move, Enter picks, Esc declines (the overlay keys of keymap.json). Each
-// item is one pre-formatted row; an optional introduction above the items explains the choice.
+// open elsewhere, the message to rewind to, the branch of /tree): Up/Down move, Enter picks, Esc
+// declines (the overlay keys of keymap.json). Each item is one pre-formatted row; an optional
+// introduction above the items explains the choice.
 import type { Widgets } from "blessed";
 import type { Canvas } from "../screen/canvas.js";
 import { PaneBox } from "../screen/pane-box.js";
 import { attr, Color, withStyle, type StyledLine } from "../text/styled-text.js";
+import { wrapLine } from "../text/wrap.js";
 
 const DIM = attr({ fg: Color.grey });
 
@@ -28,13 +30,14 @@ export class ListPicker extends PaneBox {
     this.setVisible(false);
   }
 
-  show(title: string, items: StyledLine[], footer: string, choice: PickerChoice, intro: string[] = []): void {
+  /** `selected`: the row selected at first. */
+  show(title: string, items: StyledLine[], footer: string, choice: PickerChoice, intro: string[] = [], selected = 0): void {
     this.choice = choice;
     this.title = title;
     this.items = items;
     this.intro = intro;
     this.footer = footer;
-    this.selected = 0;
+    this.selected = Math.max(0, Math.min(items.length - 1, selected));
     this.scrollTop = 0;
     this.open = true;
     this.raise();
@@ -65,7 +68,7 @@ export class ListPicker extends PaneBox {
   }
 
   protected paintContent(canvas: Canvas): void {
-    const introRows: StyledLine[] = this.intro.length === 0 ? [] : [...this.intro.map((line) => [{ text: line, attr: attr() }]), []];
+    const introRows: StyledLine[] = this.intro.length === 0 ? [] : [...this.intro.flatMap((line) => wrapLine([{ text: line, attr: attr() }], canvas.width)), []];
     const height = Math.max(1, canvas.height - 2 - introRows.length);
     if (this.selected < this.scrollTop) this.scrollTop = this.selected;
     if (this.selected >= this.scrollTop + height) this.scrollTop = this.selected - height + 1;
