@@ -42,21 +42,23 @@ export function planFileRestore(changes: readonly FileChange[]): FileRestorePlan
 
 class ChangedSince extends Error {}
 
-function mib(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0).replace(/\.0$/, "")} MiB`;
 }
 
 /** Why a content needed for a restore is not there. */
 function notKeptReason(state: FileState): string {
   switch (state.unkept) {
     case "size":
-      return `its content at that point (${mib(state.bytes)}) was larger than the ${mib(SNAPSHOT_FILE_CAP)} pitwall keeps per file`;
+      return `its content at that point (${size(state.bytes)}) was larger than the ${size(SNAPSHOT_FILE_CAP)} pitwall keeps per file`;
     case "secret":
       return "its content at that point holds an API key in use, which pitwall never writes to disk";
     case "unsaved":
       return "its content at that point could not be saved (the disk was full or not writable)";
     default:
-      return `its content at that point is no longer kept (the session keeps the most recent ${mib(SNAPSHOT_SESSION_CAP)} of file contents)`;
+      return `its content at that point is no longer kept (the session keeps the most recent ${size(SNAPSHOT_SESSION_CAP)} of file contents)`;
   }
 }
 
