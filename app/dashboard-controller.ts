@@ -252,6 +252,10 @@ export class DashboardController implements SlashContext {
       case "branch_change":
         this.showBranch(event.messages);
         break;
+      case "session_forked":
+        // Saving problems are the new file's from now on.
+        this.watchSession(this.setup?.session);
+        break;
       default:
         break;
     }
