@@ -66,14 +66,16 @@ export class BranchFlow {
     const coding = this.ready("show the branches");
     if (!coding) return;
     const tree = coding.sessionTree()!;
-    const { rows, targets, current } = branchTreeRows(promptTree(tree));
+    const { rows, targets, current, atStart } = branchTreeRows(promptTree(tree));
     if (rows.length === 0) return this.host.notice("info", "No branches yet: the tree shows your messages once there are some.");
+    const intro = ["● the current branch, ○ the others; where you went back and tried again, the messages branch. Enter continues the conversation from the end of that message's turn (its files are not changed). Nothing is lost."];
+    if (atStart) intro.push("The conversation is at its start now, before your first message (you went back to before it).");
     this.host.view.picker.show(
       `tree: your messages and the branches of this session (${rows.length})`,
       rows,
       "Enter continue from there · Esc close",
       { pick: (index) => this.switchTo(targets[index]!), cancel: () => this.host.requestFrame() },
-      ["● the current branch, ○ the others; where you went back and tried again, the messages branch. Enter continues the conversation from the end of that message's turn (its files are not changed). Nothing is lost."],
+      intro,
       current,
     );
   }

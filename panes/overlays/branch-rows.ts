@@ -52,6 +52,8 @@ export interface TreeRows {
   targets: string[];
   /** The row of the current branch's last message (or the last row). */
   current: number;
+  /** The conversation is before the person's first message (a rewind to it): no row is current. */
+  atStart: boolean;
 }
 
 /** /tree: the person's messages depth first, oldest branch first, guides where a message was followed more than once. */
@@ -88,5 +90,5 @@ export function branchTreeRows(roots: readonly PromptNode[], now = new Date()): 
     ]);
     targets.push(item.turnEnd);
   }
-  return { rows, targets, current: current >= 0 ? current : rows.length - 1 };
+  return { rows, targets, current: current >= 0 ? current : rows.length - 1, atStart: current < 0 };
 }
