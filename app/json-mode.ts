@@ -2,11 +2,11 @@
 // "content":…}, {"type":"compact","instructions"?:…}, {"type":"rewind","prompt":n|"to":id,
 // "files"?:bool}, {"type":"fork"} or {"type":"interrupt"}); every bus event leaves as one JSON line
 // on stdout, in order, as it happens (a rewind's result is a `branch_change` event, a fork's a
-// `session_forked`; a rewind that cannot be done is an `error` event saying why). A malformed line becomes an `error` event naming the line, and the process
-// keeps going. EOF lets the current and queued work finish, then exits 0 (1 when part of the
-// conversation could not be saved to the session file). A reader that goes away (stdout closed:
-// EPIPE) or a terminal that hangs up (SIGHUP) ends it cleanly too: the turn is aborted, every job
-// is stopped, and the exit code is 0.
+// `session_forked`; a rewind that cannot be done is an `error` event saying why). A malformed line
+// becomes an `error` event naming the line, and the process keeps going. EOF lets the current and
+// queued work finish, then exits 0 (1 when part of the conversation could not be saved to the
+// session file). A reader that goes away (stdout closed: EPIPE) or a terminal that hangs up (SIGHUP)
+// ends it cleanly too: the turn is aborted, every job is stopped, and the exit code is 0.
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { PitwallEvent } from "../agent/events.js";
