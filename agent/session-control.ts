@@ -30,6 +30,8 @@ export class BranchError extends Error {}
 export class SessionControl {
   private store: SessionStore | undefined;
   private detach: (() => void) | undefined;
+  /** A rewind, switch or fork under way: another one waits for it to end. */
+  private moving = false;
 
   constructor(
     private readonly agent: Agent,
@@ -81,9 +83,11 @@ export class SessionControl {
    * the target names, as a new branch; the old one stays in the file. With `files`, every file the
    * agent changed after that point is put back first (only for a point on the current branch).
    */
-  async rewind(target: RewindTarget, options: { files?: boolean } = {}): Promise<BranchChange> {
-    const store = this.requireStore();
-    this.assertIdle();
+  rewind(target: RewindTarget, options: { files?: boolean } = {}): Promise<BranchChange> {
+    return this.exclusive((store) => this.rewindIn(store, target, options));
+  }
+
+  private async rewindIn(store: SessionStore, target: RewindTarget, options: { files?: boolean }): Promise<BranchChange> {
     const node = this.resolve(target);
     const point = SessionControl.pointOf(node);
     if (options.files && !store.tree.onCurrentPath(node.id)) {
@@ -98,17 +102,19 @@ export class SessionControl {
   }
 
   /** Switches the conversation to another point of the tree (a branch's leaf, from /tree). Files are not touched. */
-  async switchTo(leafId: string | null): Promise<BranchChange> {
-    const store = this.requireStore();
-    this.assertIdle();
-    if (leafId !== null && !store.tree.get(leafId)) throw new BranchError(`There is no record ${JSON.stringify(leafId)} in this session.`);
-    return this.moveTo(store, leafId, "switch", async () => ({}));
+  switchTo(leafId: string | null): Promise<BranchChange> {
+    return this.exclusive((store) => {
+      if (leafId !== null && !store.tree.get(leafId)) throw new BranchError(`There is no record ${JSON.stringify(leafId)} in this session.`);
+      return this.moveTo(store, leafId, "switch", async () => ({}));
+    });
   }
 
   /** Copies the current branch into a new session file and writes there from now on; the old file is closed. */
-  async fork(): Promise<SessionForked> {
-    const store = this.requireStore();
-    this.assertIdle();
+  fork(): Promise<SessionForked> {
+    return this.exclusive((store) => this.forkOf(store));
+  }
+
+  private async forkOf(store: SessionStore): Promise<SessionForked> {
     let copy: SessionStore;
     try {
       copy = await store.forkBranch();
@@ -157,7 +163,16 @@ export class SessionControl {
     return this.store;
   }
 
-  private assertIdle(): void {
+  /** Runs one move at a time, only while the agent is idle, on the current session. */
+  private async exclusive<T>(move: (store: SessionStore) => Promise<T>): Promise<T> {
+    const store = this.requireStore();
     if (this.agent.state.isStreaming) throw new AgentBusyError();
+    if (this.moving) throw new BranchError("Another rewind, branch switch or fork is under way: try again once it is done.");
+    this.moving = true;
+    try {
+      return await move(store);
+    } finally {
+      this.moving = false;
+    }
   }
 }

@@ -22,6 +22,8 @@ export interface BranchFlowHost {
   cwd(): string;
   notice(level: "info" | "warning" | "error", text: string): void;
   requestFrame(): void;
+  /** A rewind, switch or fork has ended (what was sent meanwhile can go now). */
+  settled(): void;
 }
 
 const FILE_CHOICES: StyledLine[] = [
@@ -43,7 +45,14 @@ function quoted(text: string, max = 60): string {
 }
 
 export class BranchFlow {
+  /** A rewind, switch or fork under way: the conversation is about to change, so nothing is sent. */
+  private move: Promise<void> | undefined;
+
   constructor(private readonly host: BranchFlowHost) {}
+
+  get moving(): boolean {
+    return this.move !== undefined;
+  }
 
   /** Esc Esc or /rewind: the person's messages on the current branch, newest first. */
   openRewind(): void {
@@ -84,9 +93,10 @@ export class BranchFlow {
   fork(): void {
     const coding = this.ready("fork");
     if (!coding) return;
-    coding.fork().then(
+    this.track(
+      coding.fork(),
       (forked) => this.done("info", `Forked: this branch goes on in ${forked.path}. The original keeps every branch: ${forked.forkedFrom}.`),
-      (error: unknown) => this.done("error", `Not forked: ${errorText(error)}`),
+      (error) => this.done("error", `Not forked: ${errorText(error)}`),
     );
   }
 
@@ -115,7 +125,19 @@ export class BranchFlow {
       this.host.notice("warning", `The agent is working: press Esc to stop it first, then ${what}.`);
       return undefined;
     }
+    if (this.moving) {
+      this.host.notice("warning", `The session is still moving (a rewind, branch switch or fork): ${what} once it is done.`);
+      return undefined;
+    }
     return coding;
+  }
+
+  /** Marks a move as under way until it ends and its result is told, then lets the host send what waited. */
+  private track<T>(move: Promise<T>, done: (value: T) => void, failed: (error: unknown) => void): void {
+    this.move = move.then(done, failed).finally(() => {
+      this.move = undefined;
+      this.host.settled();
+    });
   }
 
   /** Conversation only, or files too: says which files the agent changed after that point. */
@@ -144,7 +166,8 @@ export class BranchFlow {
   private rewind(node: TreeNode, files: boolean): void {
     const coding = this.host.coding();
     if (!coding) return;
-    coding.rewind({ to: node.id }, { files }).then(
+    this.track(
+      coding.rewind({ to: node.id }, { files }),
       (change) => {
         const input = this.host.view.input;
         if (change.prompt) input.restore(change.prompt.text, change.prompt.images);
@@ -152,7 +175,7 @@ export class BranchFlow {
         if (change.files) lines.push(...this.describeFiles(change.files));
         this.done(change.files && (change.files.refused.length > 0 || change.files.failed.length > 0) ? "warning" : "info", lines.join("\n"));
       },
-      (error: unknown) => this.done("error", `Not rewound: ${errorText(error)}`),
+      (error) => this.done("error", `Not rewound: ${errorText(error)}`),
     );
   }
 
@@ -160,12 +183,13 @@ export class BranchFlow {
     const coding = this.host.coding();
     if (!coding) return;
     if (coding.sessionTree()?.leafId === target) return this.host.notice("info", "That is where the conversation is now.");
-    coding.switchBranch(target).then(
+    this.track(
+      coding.switchBranch(target),
       (change) => {
         const last = personMessagesOnPath(coding.sessionTree()!, change.leafId)[0];
         this.done("info", `Switched to the branch of ${last ? quoted(last.person!.preview) : "the start"}: the conversation goes on from there (${change.messages.length} messages in context). The branch you left stays in the session.`);
       },
-      (error: unknown) => this.done("error", `Not switched: ${errorText(error)}`),
+      (error) => this.done("error", `Not switched: ${errorText(error)}`),
     );
   }
 

@@ -79,6 +79,7 @@ export class DashboardController implements SlashContext {
       cwd: () => jobControlOptions.cwd,
       notice: (level, text) => this.notice(level, text),
       requestFrame: () => scheduler.request(),
+      settled: () => this.sendWaiting(),
     });
   }
 
@@ -322,9 +323,10 @@ export class DashboardController implements SlashContext {
       return;
     }
     const agent = setup.coding.agent;
-    if (this.compacting) {
+    if (this.compacting || this.branches.moving) {
       this.waiting.push({ text, kind, images });
-      this.view.chat.notice("info", `Sent once compacting ends: "${text.length > 60 ? `${text.slice(0, 59)}…` : text}".`);
+      const after = this.compacting ? "compacting ends" : "the session has moved";
+      this.view.chat.notice("info", `Sent once ${after}: "${text.length > 60 ? `${text.slice(0, 59)}…` : text}".`);
       return;
     }
     if (images.length > 0) {
@@ -413,7 +415,7 @@ export class DashboardController implements SlashContext {
     }
     if (this.view.status.state.error) this.dismissError();
     // Idle, nothing typed, nothing queued: Esc twice rewinds.
-    if (agent && !this.compacting && this.view.input.buffer.isEmpty && this.view.queue.count === 0 && this.setup?.session?.persisted) {
+    if (agent && !this.compacting && !this.branches.moving && this.view.input.buffer.isEmpty && this.view.queue.count === 0 && this.setup?.session?.persisted) {
       if (now - this.lastIdleEscapeAt < DOUBLE_PRESS_MS) {
         this.lastIdleEscapeAt = -Infinity;
         this.view.status.state.transient = undefined;
@@ -564,11 +566,16 @@ export class DashboardController implements SlashContext {
       .finally(() => {
         this.compacting = false;
         this.view.status.state.phase = "idle";
-        const [first, ...rest] = this.waiting.splice(0);
-        if (first) this.send(first.text, "enter", first.images);
-        for (const item of rest) this.send(item.text, "followUp", item.images);
-        this.scheduler.request();
+        this.sendWaiting();
       });
+  }
+
+  /** What was sent while a compaction or a rewind ran: the first as a prompt, the rest as follow-ups. */
+  private sendWaiting(): void {
+    const [first, ...rest] = this.waiting.splice(0);
+    if (first) this.send(first.text, "enter", first.images);
+    for (const item of rest) this.send(item.text, "followUp", item.images);
+    this.scheduler.request();
   }
 
   rewind(): void {

@@ -145,7 +145,7 @@ describe("rewind", () => {
     coding.session?.close();
   });
 
-  it("refuses with a message a person can act on: no session, a prompt number out of range, an unknown id, files on another branch", async () => {
+  it("refuses with a message a person can act on: no session, a prompt number out of range, an unknown id, files on another branch, a move while another runs", async () => {
     const bare = codingAgent({ session: false });
     await expect(bare.coding.rewind({ prompt: 1 })).rejects.toThrow(/--no-session/);
     await bare.coding.dispose();
@@ -159,6 +159,11 @@ describe("rewind", () => {
     expect(first.leafId).toBeNull();
     expect(coding.agent.state.messages).toEqual([]);
     await expect(coding.rewind({ to: first.previousLeafId! }, { files: true })).rejects.toThrow(/only to a point on the current branch/);
+    // One move at a time: a second one asked for while the first runs is refused, the first goes through.
+    const switching = coding.switchBranch(first.previousLeafId);
+    await expect(coding.fork()).rejects.toThrow(new BranchError("Another rewind, branch switch or fork is under way: try again once it is done."));
+    expect((await switching).leafId).toBe(first.previousLeafId);
+    expect(coding.agent.state.messages).toHaveLength(2);
     await coding.dispose();
     coding.session?.close();
   });
