@@ -10,6 +10,8 @@ import { selectedRow } from "../text/selection.js";
 import { wrapLine } from "../text/wrap.js";
 
 const DIM = attr({ fg: Color.grey });
+/** Rows of items kept visible before the introduction gets any on a short screen. */
+const MIN_ITEM_ROWS = 3;
 
 /** What picking does: `pick` gets the chosen row's index; `cancel` runs when the person declines. */
 export interface PickerChoice {
@@ -69,7 +71,7 @@ export class ListPicker extends PaneBox {
   }
 
   protected paintContent(canvas: Canvas): void {
-    const introRows: StyledLine[] = this.intro.length === 0 ? [] : [...this.intro.flatMap((line) => wrapLine([{ text: line, attr: attr() }], canvas.width)), []];
+    const introRows = this.introRows(canvas);
     const height = Math.max(1, canvas.height - 2 - introRows.length);
     if (this.selected < this.scrollTop) this.scrollTop = this.selected;
     if (this.selected >= this.scrollTop + height) this.scrollTop = this.selected - height + 1;
@@ -79,5 +81,24 @@ export class ListPicker extends PaneBox {
     while (rows.length < height) rows.push([]);
     rows.push([], [{ text: this.footer, attr: DIM }]);
     canvas.paintRows([...introRows, ...rows]);
+  }
+
+  /**
+   * The introduction, wrapped, then a blank row. On a short screen the choices come first: the
+   * introduction gets what is left after a few rows of items and the footer, cut with "…".
+   */
+  private introRows(canvas: Canvas): StyledLine[] {
+    if (this.intro.length === 0) return [];
+    const wrapped = this.intro.flatMap((line) => wrapLine([{ text: line, attr: attr() }], canvas.width));
+    const room = Math.max(0, canvas.height - 2 - Math.max(1, Math.min(this.items.length, MIN_ITEM_ROWS)));
+    if (wrapped.length + 1 <= room) return [...wrapped, []];
+    if (room === 0) return [];
+    const cut = wrapped.slice(0, room);
+    const last = cut[room - 1]!.map((span) => ({ ...span }));
+    const tail = last.at(-1);
+    const full = last.reduce((n, span) => n + span.text.length, 0) >= canvas.width;
+    if (tail) tail.text = `${full ? tail.text.slice(0, -1) : tail.text.trimEnd()}…`;
+    cut[room - 1] = last;
+    return cut;
   }
 }

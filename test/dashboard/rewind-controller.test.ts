@@ -29,14 +29,16 @@ interface Dashboard {
   controller: DashboardController;
   view: DashboardView;
   setup: Setup;
+  /** The screen once a frame with everything so far is drawn. */
+  screenText(): Promise<string>;
   close(): Promise<void>;
 }
 
-async function dashboard(): Promise<Dashboard> {
+async function dashboard(cols = 120, rows = 40): Promise<Dashboard> {
   const cwd = tempDir("branch-moves");
   const options = parseCliArgs(["--cwd", cwd], "/");
   const setup = await createSetup(options, resolveSettings(options, { PITWALL_HOME: join(cwd, ".home"), ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: llm.anthropicBaseUrl }));
-  const screen = headlessScreen(120, 40);
+  const screen = headlessScreen(cols, rows);
   const view = new DashboardView(screen.screen, { cwd, requestFrame: () => undefined, jobLookup: () => undefined });
   const scheduler = new RenderScheduler(screen.screen, { beforeFrame: () => view.relayout() });
   const controller = new DashboardController(view, scheduler, loadKeymap({ home: join(cwd, ".home") }), { writeTerminal: () => undefined, env: {}, cwd });
@@ -45,6 +47,11 @@ async function dashboard(): Promise<Dashboard> {
     controller,
     view,
     setup,
+    async screenText() {
+      scheduler.frameNow();
+      await screen.settle();
+      return screen.text().join("\n");
+    },
     async close() {
       scheduler.stop();
       controller.detach();
@@ -106,6 +113,23 @@ describe("the controller around a rewind", () => {
 
       await waitFor(() => llm.requests.length === 3 && !d.setup.coding.agent.state.isStreaming, "the waiting message's request");
       expect(conversation(2)).toEqual(["user: first", "assistant: Answer one.", "user: sent during the rewind"]);
+    } finally {
+      await d.close();
+    }
+  }, 30_000);
+
+  test("on a small screen the question keeps its choices in view, its introduction cut", async () => {
+    const d = await dashboard(50, 16);
+    try {
+      llm.enqueue({ kind: "reply", text: "Answer one." });
+      await turn(d, "first", 2);
+      d.controller.rewind();
+      d.view.picker.pick();
+      const screen = await d.screenText();
+      expect(screen).toContain("rewind: the files too?");
+      expect(screen).toContain("Conversation only");
+      expect(screen).toContain("Conversation and files");
+      expect(screen).toContain("…");
     } finally {
       await d.close();
     }
