@@ -47,7 +47,7 @@ export interface CodingAgentOptions {
   model: ModelInfo;
   connections: Connections;
   thinkingLevel?: ThinkingLevel;
-  /** "default": read, write, edit, bash and the six job tools; "read-only": read, grep, find, ls. */
+  /** "default": read, write, edit, bash and the seven job tools; "read-only": read, grep, find, ls. */
   tools?: ToolSelection;
   /** Replaces the built-in instructions of the system prompt. */
   customPrompt?: string;

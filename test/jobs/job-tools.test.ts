@@ -33,7 +33,7 @@ afterEach(async () => {
 const SERVER = `echo "booting"; sleep 0.3; echo "Server listening on http://localhost:4321"; i=0; while true; do i=$((i+1)); echo "request $i"; sleep 0.2; done`;
 
 describe("the job tools", () => {
-  it("are the six named tools with descriptions that state when to use them and the caps", () => {
+  it("are the seven named tools with descriptions that state when to use them and the caps", () => {
     const { tools } = setup();
     expect([...tools.keys()]).toEqual([...JOB_TOOL_NAMES]);
     const bashStream = tools.get("bash_stream")!;

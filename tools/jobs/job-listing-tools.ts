@@ -7,10 +7,12 @@ import type { JobRegistry } from "./job-registry.js";
 import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "./job-format.js";
 import { clamp } from "./job-settings.js";
 import { digestOfLines, digestReason, logLines, wantsDigest } from "./digest/job-log-digest.js";
+import { describeTrigger } from "./watch/watch-params.js";
+import type { TriggerInfo } from "./watch/trigger-spec.js";
 import type { AgentTool } from "../tool.js";
 
 export interface JobListDetails {
-  jobs: (JobInfo & { runtimeMs: number; lastLine: string })[];
+  jobs: (JobInfo & { runtimeMs: number; lastLine: string; triggers: TriggerInfo[] })[];
 }
 
 export const listParameters = Type.Object({});
@@ -19,7 +21,7 @@ export function createListProcessesTool(registry: JobRegistry): AgentTool<typeof
   return {
     name: "list_processes",
     label: "List jobs",
-    description: `List background jobs: running ones and those finished in the last ${formatDuration(registry.settings.ttlMs)}, with id, status, exit code or signal, runtime, who started it (you or the person), command and last output line.`,
+    description: `List background jobs: running ones and those finished in the last ${formatDuration(registry.settings.ttlMs)}, with id, status, exit code or signal, runtime, who started it (you or the person), command, last output line and watch triggers.`,
     parameters: listParameters,
     async execute() {
       const jobs = registry.list();
@@ -28,18 +30,19 @@ export function createListProcessesTool(registry: JobRegistry): AgentTool<typeof
       const rows = jobs.map((job) => {
         const info = job.info;
         const last = lastLines(job.log, 1, 160)[0] ?? "";
-        return { info, last, runtimeMs: runtime(info, now) };
+        return { info, last, runtimeMs: runtime(info, now), triggers: registry.watches.list(job.id) };
       });
-      const lines = rows.map(({ info, last, runtimeMs }) => {
+      const lines = rows.map(({ info, last, runtimeMs, triggers }) => {
         const who = info.startedBy === "user" ? "the person" : "you";
         const restarts = info.restarts > 0 ? `, restarted ${info.restarts}×` : "";
         const tail = last ? `\n    last: ${last}` : "";
-        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who}${restarts}, pid ${info.pid}: ${shortCommand(info.command)}${tail}`;
+        const watching = triggers.length ? `\n    watching: ${triggers.map(describeTrigger).join("; ")}` : "";
+        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who}${restarts}, pid ${info.pid}: ${shortCommand(info.command)}${tail}${watching}`;
       });
       const running = rows.filter((row) => row.info.status === "running").length;
       return {
         content: `${running} running, ${rows.length - running} finished:\n${lines.join("\n")}`,
-        details: { jobs: rows.map(({ info, last, runtimeMs }) => ({ ...info, runtimeMs, lastLine: last })) },
+        details: { jobs: rows.map(({ info, last, runtimeMs, triggers }) => ({ ...info, runtimeMs, lastLine: last, triggers })) },
       };
     },
   };

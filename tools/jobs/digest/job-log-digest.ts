@@ -1,6 +1,7 @@
 // The digest of a stretch of a job's plain-text log, as poll_process and get_process_log return it:
 // when asked to (`digest: true`), and by default when the raw text would not fit the output cap.
 import type { PlainTextLog } from "../plain-text-log.js";
+import { byteCapFor } from "../../output-cap.js";
 import { buildDigest } from "./log-digest.js";
 
 /** Room kept for what a tool says around the digest (status header, next step). */
@@ -20,7 +21,16 @@ export function logLines(log: PlainTextLog, from: number, to: number): string[] 
 
 /** A digest of log lines from…to (`lines`), followed by how to read them raw. */
 export function digestOfLines(lines: readonly string[], jobId: string, from: number, to: number, maxChars: number): string {
-  const digest = buildDigest(lines, { firstLine: from, maxChars: Math.max(1_000, maxChars - FRAME_CHARS) });
+  // Within the character cap and, for text of wide characters, the byte cap every result keeps.
+  const byteCap = byteCapFor(maxChars) - FRAME_CHARS * 4;
+  let budget = Math.max(1_000, maxChars - FRAME_CHARS);
+  let digest = buildDigest(lines, { firstLine: from, maxChars: budget });
+  for (let tries = 0; tries < 3 && budget > 1_000; tries++) {
+    const bytes = Buffer.byteLength(digest.text);
+    if (bytes <= byteCap) break;
+    budget = Math.max(1_000, Math.floor((budget * byteCap) / bytes) - 200);
+    digest = buildDigest(lines, { firstLine: from, maxChars: budget });
+  }
   return `${digest.text}\n[Raw lines: get_process_log with jobId "${jobId}", offset and limit read lines ${from}–${to} as printed; digest: false asks for raw text instead of a digest.]`;
 }
 
