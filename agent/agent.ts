@@ -8,7 +8,7 @@ import { ContextKeeper, type ContextUsage, type ManualCompaction } from "./conte
 import type { OlderHistory } from "./context/compaction.js";
 import { EventBus } from "./event-bus.js";
 import type { PitwallEvent, QueueState } from "./events.js";
-import type { AssistantMessage, ImageContent, Message, ThinkingLevel, UserMessage, UserOrigin } from "./messages.js";
+import type { AssistantMessage, ImageContent, Message, ThinkingLevel, TriggeredBy, UserMessage, UserOrigin } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import type { ProviderResolver } from "./providers/connections.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../tools/output-cap.js";
@@ -70,6 +70,8 @@ export class ImageInputError extends Error {
 interface QueuedMessage {
   text: string;
   images?: ImageContent[];
+  /** Queued by a watch trigger rather than by the person. */
+  trigger?: TriggeredBy;
 }
 
 export class Agent {
@@ -205,10 +207,48 @@ export class Agent {
   async prompt(text: string, images?: ImageContent[]): Promise<void> {
     if (this.running) throw new AgentBusyError();
     this.assertImagesAccepted(images);
+    await this.run([userMessage({ text, images }, "prompt")]);
+  }
+
+  /**
+   * A watch trigger fired (agent/job-trigger-actions.ts): its message is queued as a steer or a
+   * follow-up, or, with "wake", starts a run of its own when the agent is idle and is a steer when
+   * it is busy. A wake steer that no run took (the run ended just then, or it was a compaction's)
+   * starts a run once the agent is idle. Never throws: a run that cannot start says so as an event.
+   */
+  deliverTriggered(text: string, trigger: TriggeredBy): void {
+    const item: QueuedMessage = { text, trigger };
+    if (trigger.action === "follow-up") {
+      this.followUps.push(item);
+      this.emitQueue();
+      return;
+    }
+    if (trigger.action === "wake" && !this.running) {
+      this.startWoken([userMessage(item, "trigger")]);
+      return;
+    }
+    this.steering.push(item);
+    this.yieldController?.abort();
+    this.emitQueue();
+    if (trigger.action === "wake") void this.wakeWhenIdle(item);
+  }
+
+  private async wakeWhenIdle(item: QueuedMessage): Promise<void> {
+    await untilIdle(this);
+    if (this.steering.includes(item)) this.startWoken([]);
+  }
+
+  /** Starts a run nobody awaits, with the queued steers (the loop takes them first) and `initial`. */
+  private startWoken(initial: UserMessage[]): void {
+    this.run(initial).catch((error: unknown) => {
+      this.bus.emit({ type: "error", message: `A watch trigger could not wake the agent: ${error instanceof Error ? error.message : String(error)}`, source: "input" });
+    });
+  }
+
+  private async run(initial: UserMessage[]): Promise<void> {
     this.lastError = undefined;
     this.abortController = new AbortController();
     const signal = this.abortController.signal;
-    const initial = [userMessage({ text, images }, "prompt")];
     const hooks: LoopHooks = {
       config: () => this.loopConfig(),
       emit: (event) => this.bus.emit(event),
@@ -303,7 +343,7 @@ export class Agent {
     if (kind === "steer") this.steering = [];
     else this.followUps = [];
     this.emitQueue();
-    return items.map((item) => userMessage(item, kind));
+    return items.map((item) => userMessage(item, item.trigger ? "trigger" : kind));
   }
 
   private takeNotices(): UserMessage[] {
@@ -329,10 +369,22 @@ export class Agent {
   }
 }
 
+/** Resolves once no run is going, including runs started while waiting (a watch trigger's wake). */
+export async function untilIdle(agent: Agent): Promise<void> {
+  while (agent.state.isStreaming) await agent.waitForIdle().catch(() => undefined);
+}
+
 function queued(text: string, images: ImageContent[] | undefined): QueuedMessage {
   return images?.length ? { text, images } : { text };
 }
 
 function userMessage(item: QueuedMessage, origin: UserOrigin): UserMessage {
-  return { role: "user", content: item.text, origin, ...(item.images?.length ? { images: item.images } : {}), timestamp: Date.now() };
+  return {
+    role: "user",
+    content: item.text,
+    origin,
+    ...(item.images?.length ? { images: item.images } : {}),
+    ...(item.trigger ? { trigger: item.trigger } : {}),
+    timestamp: Date.now(),
+  };
 }
