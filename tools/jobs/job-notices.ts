@@ -1,5 +1,6 @@
 // What the agent must hear about jobs without asking: a job that ended on its own (the server
-// crashed) and what the person did to jobs from the pane. The registry records events as they happen;
+// crashed), what the person did to jobs from the pane, and what watch triggers have to tell it
+// (watch/watch-notices.ts). The registry records events as they happen;
 // the agent layer drains them before each model request. Whether an exit still needs telling is
 // decided at drain time: a tool call that delivered the final result in between makes it moot.
 import type { Job } from "./job.js";
@@ -21,7 +22,7 @@ export class JobNotices {
     if (job.stopRequestedBy === undefined) this.pending.push({ kind: "exit", job });
   }
 
-  /** Something the person did (started, killed, restarted, removed a job). */
+  /** Something the person did (started, killed, restarted, removed a job), or anything else to tell as is. */
   personAction(text: string): void {
     this.pending.push({ kind: "person", text });
   }

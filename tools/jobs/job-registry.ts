@@ -13,6 +13,7 @@ import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "./job-set
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
 import { JobWatches } from "./watch/job-watches.js";
+import { watchNotices } from "./watch/watch-notices.js";
 import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
 import type { ChildMarker } from "../process/process-guard.js";
 
@@ -112,7 +113,13 @@ export class JobRegistry {
     );
     this.shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
     this.marker = options.marker;
-    this.watches = new JobWatches({ debounceMs: this.settings.watchDebounceMs, emit: (event) => this.emit(event) });
+    this.watches = new JobWatches({
+      debounceMs: this.settings.watchDebounceMs,
+      emit: (event) => {
+        for (const text of watchNotices(event)) this.notices.personAction(text);
+        this.emit(event);
+      },
+    });
   }
 
   /** Job events, in order; the coding agent forwards them to the session's bus. */
