@@ -167,7 +167,7 @@ export class JobControl {
     this.promptFor = { kind: "watch", jobId: job.id };
     this.c.view.prompt.show(
       `watch job ${job.id}: pattern [action]`,
-      `a regex (RE2), then notify, steer, follow-up or wake (default ${DEFAULT_PERSON_ACTION}) · Enter sets it · Esc cancels`,
+      `regex [notify|steer|follow-up|wake], ${DEFAULT_PERSON_ACTION} by default · Esc cancels`,
     );
   }
 
