@@ -30,6 +30,11 @@ export const bashStreamParameters = Type.Object({
     }),
   ),
   watch: Type.Optional(watchList),
+  digest: Type.Optional(
+    Type.Boolean({
+      description: "true: the output as a digest (errors and warnings first, stack traces whole, repeats folded, numbered lines). false: raw, head and tail when over the cap. Default: a digest only past the cap.",
+    }),
+  ),
 });
 
 export type BashStreamParams = Static<typeof bashStreamParameters>;
@@ -84,7 +89,7 @@ export function createBashStreamTool(registry: JobRegistry): AgentTool<typeof ba
       `It waits up to yieldMs (default ${Math.round(registry.settings.defaultYieldMs / 1000)} s, ${MIN_YIELD_MS / 1000}–${MAX_YIELD_MS / 1000} s). If the command finishes in that time you get its status, exit code and output. Otherwise you get status "running" with a job id and the output so far, and the job keeps running: read it with poll_process, type into it with write_stdin, stop it with kill_process, see all jobs with list_processes, page its log with get_process_log.`,
       "Give readyPattern (e.g. \"listening on|ready in\") to return as soon as a server says it is up. When a job exits on its own later, you are told with its exit code and last lines, so you need not poll just to notice a crash.",
       "Give watch (e.g. [{\"pattern\": \"FAIL|Error\", \"action\": \"wake\"}]) to be told, with the matching lines and their context, when the job prints a line that matches after this call returns: no polling needed for a test watcher turning red or a server logging a stack trace (watch_process changes them later).",
-      `Output shown to you is plain text (colours and progress-bar redraws resolved), capped at ${registry.settings.maxOutputChars} characters with head and tail kept. At most ${registry.settings.maxJobs} jobs run at once. Runs under a terminal (stdinMode "pty") unless stdinMode is "pipe".`,
+      `Output shown to you is plain text (colours and progress-bar redraws resolved); past ${registry.settings.maxOutputChars} characters it comes as a digest (errors and warnings first, stack traces whole, repeats folded, line numbers for get_process_log) unless digest is false (then head and tail). At most ${registry.settings.maxJobs} jobs run at once. Runs under a terminal (stdinMode "pty") unless stdinMode is "pipe".`,
     ].join("\n"),
     parameters: bashStreamParameters,
     async execute(toolCallId, params, signal, onUpdate, context) {
@@ -119,9 +124,9 @@ export function createBashStreamTool(registry: JobRegistry): AgentTool<typeof ba
       job.pollCursor = endCursor(job.log);
       const watching = watchAfterWait(registry.watches, job, params.watch);
       const withWatching = <R extends { content: string }>(result: R): R => (watching ? { ...result, content: `${result.content}\n${watching}` } : result);
-      if (!job.running) return withWatching(finalResult(job, maxChars()));
+      if (!job.running) return withWatching(finalResult(job, maxChars(), params.digest));
       registry.reportYield(toolCallId, job, tailText(job.log));
-      return withWatching(runningResult(job, maxChars(), whyStillRunning(wait, yieldMs)));
+      return withWatching(runningResult(job, maxChars(), whyStillRunning(wait, yieldMs), params.digest));
     },
   };
 }

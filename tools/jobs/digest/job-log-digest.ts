@@ -38,3 +38,11 @@ export function digestOfLines(lines: readonly string[], jobId: string, from: num
 export function digestReason(asked: boolean | undefined, rawChars: number, maxChars: number): string {
   return asked ? "as a digest" : `${rawChars.toLocaleString("en-US")} characters, more than the ${maxChars}-character cap, so as a digest`;
 }
+
+/** The digest of everything a job printed that is still in memory (bash_stream's result past the cap). */
+export function digestOfLog(log: PlainTextLog, jobId: string, asked: boolean | undefined, maxChars: number): string {
+  const from = log.firstKeptLine;
+  const to = log.lineCount + (log.partialLine.length > 0 ? 1 : 0);
+  const gone = from > 1 ? ` Lines 1–${from - 1} had already left memory.` : "";
+  return `(${digestReason(asked, log.totalChars, maxChars)}.${gone})\n${digestOfLines(logLines(log, from, to), jobId, from, to, maxChars)}`;
+}
