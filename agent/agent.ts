@@ -12,6 +12,7 @@ import type { AssistantMessage, ImageContent, Message, ThinkingLevel, TriggeredB
 import type { ModelInfo } from "./models.js";
 import type { ProviderResolver } from "./providers/connections.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../tools/output-cap.js";
+import { MergedFirings, type FiringMessage } from "../tools/jobs/watch/merged-firings.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
 export interface AgentState {
@@ -72,6 +73,8 @@ interface QueuedMessage {
   images?: ImageContent[];
   /** Queued by a watch trigger rather than by the person. */
   trigger?: TriggeredBy;
+  /** The trigger's firings this message stands for (later ones merge in until it is delivered). */
+  firings?: MergedFirings;
 }
 
 export class Agent {
@@ -214,10 +217,20 @@ export class Agent {
    * A watch trigger fired (agent/job-trigger-actions.ts): its message is queued as a steer or a
    * follow-up, or, with "wake", starts a run of its own when the agent is idle and is a steer when
    * it is busy. A wake steer that no run took (the run ended just then, or it was a compaction's)
-   * starts a run once the agent is idle. Never throws: a run that cannot start says so as an event.
+   * starts a run once the agent is idle. A firing of a trigger whose earlier message is still queued
+   * merges into that message (tools/jobs/watch/merged-firings.ts), so the queue does not grow while
+   * nobody reads it. Never throws: a run that cannot start says so as an event.
    */
-  deliverTriggered(text: string, trigger: TriggeredBy): void {
-    const item: QueuedMessage = { text, trigger };
+  deliverTriggered(firing: FiringMessage, trigger: TriggeredBy): void {
+    const queue = trigger.action === "follow-up" ? this.followUps : this.steering;
+    const waiting = queue.find((m) => m.firings && m.trigger?.jobId === trigger.jobId && m.trigger.triggerId === trigger.triggerId);
+    if (waiting?.firings) {
+      waiting.firings.add(firing);
+      waiting.text = waiting.firings.text;
+      this.emitQueue();
+      return;
+    }
+    const item: QueuedMessage = { text: firing.text, trigger, firings: new MergedFirings(firing, trigger.jobId, trigger.triggerId) };
     if (trigger.action === "follow-up") {
       this.followUps.push(item);
       this.emitQueue();

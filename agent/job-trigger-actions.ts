@@ -2,7 +2,7 @@
 // publishes `job_triggered` events; a trigger that steers, sends a follow-up or wakes the agent is
 // carried out here, its message marked with the trigger that sent it. (A `notify` trigger's firing,
 // like the triggers the person sets, reaches the model with the registry's notices.)
-import { firingText } from "../tools/jobs/watch/firing-text.js";
+import { firingMessage } from "../tools/jobs/watch/merged-firings.js";
 import type { Agent } from "./agent.js";
 import type { EventBus } from "./event-bus.js";
 import type { PitwallEvent } from "./events.js";
@@ -13,7 +13,7 @@ export function deliverJobTriggers(bus: EventBus<PitwallEvent>, agent: Agent): (
     if (event.type !== "job_triggered") return;
     const { trigger } = event;
     if (trigger.action === "notify") return;
-    agent.deliverTriggered(firingText(event), {
+    agent.deliverTriggered(firingMessage(event), {
       jobId: event.jobId,
       triggerId: trigger.id,
       pattern: trigger.pattern,

@@ -8,6 +8,7 @@ import type { PitwallEvent } from "../../agent/events.js";
 import type { TriggeredBy, UserMessage } from "../../agent/messages.js";
 import { resolveModel } from "../../agent/models.js";
 import type { AgentTool } from "../../tools/tool.js";
+import type { FiringMessage } from "../../tools/jobs/watch/merged-firings.js";
 import { waitFor } from "../helpers/conditions.js";
 import { ScriptedProvider, type ScriptStep } from "./scripted-provider.js";
 
@@ -26,6 +27,8 @@ function scripted(steps: ScriptStep[], tools: AgentTool[] = []) {
 }
 
 const by = (action: TriggeredBy["action"]): TriggeredBy => ({ jobId: "2", triggerId: 1, pattern: "FAIL", ignoreCase: false, action, setBy: "user" });
+/** A firing's message as the trigger delivers it, covering line `n`. */
+const firing = (text: string, n = 1): FiringMessage => ({ text, fromLine: n, toLine: n });
 const sent = (provider: ScriptedProvider, request: number): string[] =>
   provider.requests[request]!.messages.filter((m): m is UserMessage => m.role === "user").map((m) => `${m.origin ?? "prompt"}: ${m.content}`);
 const ends = (events: readonly PitwallEvent[]): number => events.filter((e) => e.type === "agent_end").length;
@@ -43,7 +46,7 @@ function gate(): { tool: AgentTool; release: () => void } {
 describe("messages from watch triggers", () => {
   it("wake starts a run of its own when the agent is idle", async () => {
     const { agent, provider, events } = scripted([{ reply: { text: "On it." } }]);
-    agent.deliverTriggered("job 2 printed: FAIL sums", by("wake"));
+    agent.deliverTriggered(firing("job 2 printed: FAIL sums"), by("wake"));
     expect(agent.state.isStreaming).toBe(true);
     await waitFor(() => ends(events) === 1, "the woken run to end");
     expect(sent(provider, 0)).toEqual(["trigger: job 2 printed: FAIL sums"]);
@@ -55,7 +58,7 @@ describe("messages from watch triggers", () => {
     const { agent, provider, events } = scripted([{ reply: { toolCalls: [{ id: "t1", name: "wait", arguments: "{}" }] } }, { reply: { text: "Saw it." } }], [tool]);
     const run = agent.prompt("work");
     await waitFor(() => events.some((e) => e.type === "tool_execution_start"), "the tool to start");
-    agent.deliverTriggered("job 2 printed: FAIL sums", by("wake"));
+    agent.deliverTriggered(firing("job 2 printed: FAIL sums"), by("wake"));
     expect(agent.state.queue.steering).toEqual(["job 2 printed: FAIL sums"]);
     release();
     await run;
@@ -73,7 +76,7 @@ describe("messages from watch triggers", () => {
     agent.subscribe((event) => {
       if (event.type === "agent_end" && !delivered) {
         delivered = true;
-        agent.deliverTriggered("job 2 printed: FAIL sums", by("wake"));
+        agent.deliverTriggered(firing("job 2 printed: FAIL sums"), by("wake"));
       }
     });
     await agent.prompt("first");
@@ -83,12 +86,33 @@ describe("messages from watch triggers", () => {
 
   it("steer and follow-up queue like the person's: a steer while idle goes with the next prompt, a follow-up when the run would stop", async () => {
     const { agent, provider } = scripted([{ reply: { text: "One." } }, { reply: { text: "Two." } }]);
-    agent.deliverTriggered("job 2 printed: FAIL a", by("steer"));
-    agent.deliverTriggered("job 2 printed: FAIL b", by("follow-up"));
+    agent.deliverTriggered(firing("job 2 printed: FAIL a"), by("steer"));
+    agent.deliverTriggered(firing("job 2 printed: FAIL b"), by("follow-up"));
     expect(agent.state.isStreaming).toBe(false);
     expect(agent.state.queue).toEqual({ steering: ["job 2 printed: FAIL a"], followUp: ["job 2 printed: FAIL b"] });
     await agent.prompt("go");
     expect(sent(provider, 0)).toEqual(["trigger: job 2 printed: FAIL a", "prompt: go"]);
     expect(sent(provider, 1)).toEqual(["trigger: job 2 printed: FAIL a", "prompt: go", "trigger: job 2 printed: FAIL b"]);
+  });
+
+  it("merges the firings of one trigger that wait in the queue: the first and the latest whole, the rest counted with their lines", async () => {
+    const { agent, provider } = scripted([{ reply: { text: "Read it." } }]);
+    agent.deliverTriggered(firing("job 2 printed: FAIL run 1", 10), by("steer"));
+    agent.deliverTriggered(firing("job 2 printed: other trigger", 12), { ...by("steer"), triggerId: 2 });
+    for (let run = 2; run <= 5; run++) agent.deliverTriggered(firing(`job 2 printed: FAIL run ${run}`, run * 10), by("steer"));
+    expect(agent.state.queue.steering).toHaveLength(2);
+    await agent.prompt("go");
+    expect(sent(provider, 0)).toEqual([
+      [
+        "trigger: job 2 printed: FAIL run 1",
+        '[Trigger 1 fired 5 times before this message was read: the first firing is above, the latest below. The 3 between are left out (lines 20–40: get_process_log with jobId "2" and offset 20 reads them).]',
+        "job 2 printed: FAIL run 5",
+      ].join("\n"),
+      "trigger: job 2 printed: other trigger",
+      "prompt: go",
+    ]);
+    // Delivered: the next firing starts a message of its own.
+    agent.deliverTriggered(firing("job 2 printed: FAIL run 6", 60), by("steer"));
+    expect(agent.state.queue.steering).toEqual(["job 2 printed: FAIL run 6"]);
   });
 });

@@ -8,7 +8,8 @@ import { JobWatches } from "../../tools/jobs/watch/job-watches.js";
 import type { LogLine } from "../../tools/jobs/watch/match-batch.js";
 import { GATHER_MS, SETTLE_MS, TriggerSet, type TriggerFiring } from "../../tools/jobs/watch/trigger-set.js";
 import { MAX_TRIGGERS_PER_JOB, WatchError, type TriggerSpec } from "../../tools/jobs/watch/trigger-spec.js";
-import type { WatchEvent } from "../../tools/jobs/watch/watch-events.js";
+import type { JobTriggeredEvent, WatchEvent } from "../../tools/jobs/watch/watch-events.js";
+import { JobNotices } from "../../tools/jobs/job-notices.js";
 
 class FakeClock implements Clock {
   time = 1_000_000;
@@ -238,5 +239,39 @@ describe("the watches of a registry's jobs", () => {
     watches.forget("2");
     expect(events.at(-1)).toEqual({ type: "job_triggers_changed", jobId: "2", triggers: [] });
     expect(listener).toBeUndefined();
+  });
+});
+
+describe("notify firings waiting for the model's next request", () => {
+  const notifyFiring = (triggerId: number, n: number, text: string): JobTriggeredEvent => ({
+    type: "job_triggered",
+    jobId: "3",
+    command: "npm run dev",
+    trigger: { id: triggerId, pattern: "Error", action: "notify", ignoreCase: false, debounceMs: 10_000, setBy: "user", fired: 1 },
+    lines: [{ n, text, match: true }],
+    matches: 1,
+    firedAt: 0,
+  });
+
+  it("merge per trigger, in the order they first fired, with the other notices", () => {
+    const notices = new JobNotices();
+    notices.triggerFired(notifyFiring(1, 5, "Error: first"));
+    notices.personAction("The person started job 4: make");
+    notices.triggerFired(notifyFiring(2, 6, "Error: other trigger"));
+    for (const n of [9, 14, 20]) notices.triggerFired(notifyFiring(1, n, `Error: at ${n}`));
+    const drained = notices.drain();
+    expect(drained).toHaveLength(3);
+    expect(drained[0]).toContain("> 5 | Error: first\n[Trigger 1 fired 4 times before this message was read: the first firing is above, the latest below. The 2 between are left out (lines 9–14: get_process_log with jobId \"3\" and offset 9 reads them).]");
+    expect(drained[0]).toMatch(/> 20 \| Error: at 20$/);
+    expect(drained.slice(1)).toEqual(["The person started job 4: make", firingText(notifyFiring(2, 6, "Error: other trigger"))]);
+    // Once drained, a firing is a notice of its own again.
+    notices.triggerFired(notifyFiring(1, 30, "Error: later"));
+    expect(notices.drain()).toEqual([firingText(notifyFiring(1, 30, "Error: later"))]);
+  });
+
+  it("do not point at line numbers of an earlier run once the job restarted", () => {
+    const notices = new JobNotices();
+    for (const n of [50, 60, 70, 3, 8]) notices.triggerFired(notifyFiring(1, n, `Error: at ${n}`));
+    expect(notices.drain()[0]).toContain("The 3 between are left out.]");
   });
 });

@@ -13,7 +13,7 @@ import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "./job-set
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
 import { JobWatches } from "./watch/job-watches.js";
-import { watchNotices } from "./watch/watch-notices.js";
+import { recordWatchNotices } from "./watch/watch-notices.js";
 import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
 import type { ChildMarker } from "../process/process-guard.js";
 
@@ -116,7 +116,7 @@ export class JobRegistry {
     this.watches = new JobWatches({
       debounceMs: this.settings.watchDebounceMs,
       emit: (event) => {
-        for (const text of watchNotices(event)) this.notices.personAction(text);
+        recordWatchNotices(event, this.notices);
         this.emit(event);
       },
     });

@@ -2,18 +2,19 @@
 // `notify` trigger's firing, and the triggers the person sets or removes (so it knows why lines may
 // arrive). They go with the registry's other notices, so the model reads them in the order they
 // happened ("the person started job 2", then "the person set a trigger on job 2").
-import { firingText } from "./firing-text.js";
+import type { JobNotices } from "../job-notices.js";
 import { patternLabel, type TriggerInfo } from "./trigger-spec.js";
 import type { WatchEvent } from "./watch-events.js";
 
-/** The notices one watch event calls for (none for most). */
-export function watchNotices(event: WatchEvent): string[] {
-  if (event.type === "job_triggered") return event.trigger.action === "notify" ? [firingText(event)] : [];
-  if (event.by !== "user") return [];
-  return [
-    ...(event.added ? [`The person set watch trigger ${event.added.id} on job ${event.jobId}: ${triggerSentence(event.added)}`] : []),
-    ...(event.removed ?? []).map((t) => `The person removed watch trigger ${t.id} (${patternLabel(t)}) from job ${event.jobId}.`),
-  ];
+/** Records the notices one watch event calls for (none for most). */
+export function recordWatchNotices(event: WatchEvent, notices: JobNotices): void {
+  if (event.type === "job_triggered") {
+    if (event.trigger.action === "notify") notices.triggerFired(event);
+    return;
+  }
+  if (event.by !== "user") return;
+  if (event.added) notices.personAction(`The person set watch trigger ${event.added.id} on job ${event.jobId}: ${triggerSentence(event.added)}`);
+  for (const t of event.removed ?? []) notices.personAction(`The person removed watch trigger ${t.id} (${patternLabel(t)}) from job ${event.jobId}.`);
 }
 
 const ACTION_FOR_MODEL: Record<TriggerInfo["action"], string> = {
