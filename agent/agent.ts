@@ -68,6 +68,9 @@ export class ImageInputError extends Error {
   }
 }
 
+/** Runs watch triggers may start one after another without a message from the person in between. */
+export const MAX_UNATTENDED_WAKES = 5;
+
 interface QueuedMessage {
   text: string;
   images?: ImageContent[];
@@ -96,6 +99,8 @@ export class Agent {
   private abortController: AbortController | undefined;
   private yieldController: AbortController | undefined;
   private running: Promise<void> | undefined;
+  /** Runs watch triggers started since the person last sent a message (see MAX_UNATTENDED_WAKES). */
+  private unattendedWakes = 0;
   private lastError: string | undefined;
   private readonly context: ContextKeeper;
 
@@ -210,6 +215,7 @@ export class Agent {
   async prompt(text: string, images?: ImageContent[]): Promise<void> {
     if (this.running) throw new AgentBusyError();
     this.assertImagesAccepted(images);
+    this.unattendedWakes = 0;
     await this.run([userMessage({ text, images }, "prompt")]);
   }
 
@@ -219,7 +225,10 @@ export class Agent {
    * it is busy. A wake steer that no run took (the run ended just then, or it was a compaction's)
    * starts a run once the agent is idle. A firing of a trigger whose earlier message is still queued
    * merges into that message (tools/jobs/watch/merged-firings.ts), so the queue does not grow while
-   * nobody reads it. Never throws: a run that cannot start says so as an event.
+   * nobody reads it. After MAX_UNATTENDED_WAKES runs started by triggers with no message from the
+   * person in between, a wake waits in the queue instead (said once, as an event): a job that keeps
+   * failing cannot keep the agent running, and spending, while nobody watches. Never throws: a run
+   * that cannot start says so as an event.
    */
   deliverTriggered(firing: FiringMessage, trigger: TriggeredBy): void {
     const queue = trigger.action === "follow-up" ? this.followUps : this.steering;
@@ -236,7 +245,7 @@ export class Agent {
       this.emitQueue();
       return;
     }
-    if (trigger.action === "wake" && !this.running) {
+    if (trigger.action === "wake" && !this.running && this.mayWake()) {
       this.startWoken([userMessage(item, "trigger")]);
       return;
     }
@@ -248,11 +257,26 @@ export class Agent {
 
   private async wakeWhenIdle(item: QueuedMessage): Promise<void> {
     await untilIdle(this);
-    if (this.steering.includes(item)) this.startWoken([]);
+    if (this.steering.includes(item) && this.mayWake()) this.startWoken([]);
+  }
+
+  /** False once triggers have started enough runs on their own; says so when a wake is first held. */
+  private mayWake(): boolean {
+    if (this.unattendedWakes < MAX_UNATTENDED_WAKES) return true;
+    if (this.unattendedWakes === MAX_UNATTENDED_WAKES) {
+      this.unattendedWakes++;
+      this.bus.emit({
+        type: "error",
+        source: "input",
+        message: `Watch triggers have woken the agent ${MAX_UNATTENDED_WAKES} times since your last message, so their next firings wait in the queue (merged, nothing lost) instead of starting more turns. Send a message to deliver them and let triggers wake the agent again; /unwatch removes a trigger.`,
+      });
+    }
+    return false;
   }
 
   /** Starts a run nobody awaits, with the queued steers (the loop takes them first) and `initial`. */
   private startWoken(initial: UserMessage[]): void {
+    this.unattendedWakes++;
     this.run(initial).catch((error: unknown) => {
       this.bus.emit({ type: "error", message: `A watch trigger could not wake the agent: ${error instanceof Error ? error.message : String(error)}`, source: "input" });
     });
@@ -294,6 +318,7 @@ export class Agent {
   /** Delivered after the tool batch in flight finishes; nothing is skipped. Ends a background wait early. */
   steer(text: string, images?: ImageContent[]): void {
     this.assertImagesAccepted(images);
+    this.unattendedWakes = 0;
     this.steering.push(queued(text, images));
     this.yieldController?.abort();
     this.emitQueue();
@@ -302,6 +327,7 @@ export class Agent {
   /** Delivered when the agent would otherwise stop. */
   followUp(text: string, images?: ImageContent[]): void {
     this.assertImagesAccepted(images);
+    this.unattendedWakes = 0;
     this.followUps.push(queued(text, images));
     this.emitQueue();
   }

@@ -3,7 +3,7 @@
 // such message is marked with the trigger that sent it.
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { Agent } from "../../agent/agent.js";
+import { Agent, MAX_UNATTENDED_WAKES } from "../../agent/agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { TriggeredBy, UserMessage } from "../../agent/messages.js";
 import { resolveModel } from "../../agent/models.js";
@@ -114,5 +114,26 @@ describe("messages from watch triggers", () => {
     // Delivered: the next firing starts a message of its own.
     agent.deliverTriggered(firing("job 2 printed: FAIL run 6", 60), by("steer"));
     expect(agent.state.queue.steering).toEqual(["job 2 printed: FAIL run 6"]);
+  });
+
+  it(`stops waking the agent after ${MAX_UNATTENDED_WAKES} runs without a message from the person; the next message delivers what waited and re-arms`, async () => {
+    const { agent, provider, events } = scripted(Array.from({ length: MAX_UNATTENDED_WAKES + 2 }, () => ({ reply: { text: "Looked." } })));
+    for (let i = 1; i <= MAX_UNATTENDED_WAKES; i++) {
+      agent.deliverTriggered(firing(`job 2 printed: FAIL run ${i}`, i), by("wake"));
+      await waitFor(() => ends(events) === i, `woken run ${i} to end`);
+    }
+    agent.deliverTriggered(firing("job 2 printed: FAIL run 6", 6), by("wake"));
+    agent.deliverTriggered(firing("job 2 printed: FAIL run 7", 7), by("wake"));
+    expect(agent.state.isStreaming).toBe(false);
+    expect(agent.state.queue.steering).toHaveLength(1);
+    const held = events.filter((e) => e.type === "error");
+    expect(held).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/^Watch triggers have woken the agent 5 times since your last message, so their next firings wait in the queue/) }),
+    ]);
+    await agent.prompt("what failed?");
+    expect(sent(provider, MAX_UNATTENDED_WAKES).slice(-2)).toEqual([expect.stringMatching(/^trigger: job 2 printed: FAIL run 6\n\[Trigger 1 fired 2 times[^]*FAIL run 7$/), "prompt: what failed?"]);
+    agent.deliverTriggered(firing("job 2 printed: FAIL run 8", 8), by("wake"));
+    expect(agent.state.isStreaming).toBe(true);
+    await waitFor(() => ends(events) === MAX_UNATTENDED_WAKES + 2, "the re-armed wake's run to end");
   });
 });
