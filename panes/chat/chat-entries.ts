@@ -4,6 +4,7 @@
 import type { ImageContent, TriggeredBy, UserOrigin } from "../../agent/messages.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
 import { patternLabel } from "../../tools/jobs/watch/trigger-spec.js";
+import { foldFirings } from "../../tools/jobs/watch/firing-text.js";
 import { formatDuration } from "../text/format.js";
 import { MarkdownStream } from "../markdown/markdown-stream.js";
 import { renderGeneration } from "../markdown/render-generation.js";
@@ -85,7 +86,8 @@ export class UserEntry extends ChatEntry {
   protected render(ctx: RenderContext): StyledLine[] {
     const text = sanitizeText(this.text);
     if (this.origin === "notice") {
-      const body = text.replace(/^\[pitwall notice\]\n?/, "");
+      // A notify trigger's lines showed when it fired; the notice that told the model names them only.
+      const body = foldFirings(text.replace(/^\[pitwall notice\]\n?/, ""));
       return body.split("\n").flatMap((l, i) => wrapLine([{ text: i === 0 ? `· ${l}` : `  ${l}`, attr: STYLE.notice }], ctx.width, { indent: 2 }));
     }
     const label = this.origin === "steer" ? "› steer: " : this.origin === "follow_up" ? "› follow-up: " : "› ";

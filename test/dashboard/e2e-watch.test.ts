@@ -1,7 +1,8 @@
 // End to end: the person watches a job from the dashboard. /watch sets a trigger (wake by default)
 // and the jobs list marks the job; a failing test run wakes the idle agent, the chat names the
 // trigger and shows its lines, and the fake model's request carries them; `w` in the jobs pane asks
-// for a pattern and an action; bad patterns get a clear error; /unwatch removes the triggers.
+// for a pattern and an action; bad patterns get a clear error; /unwatch removes the triggers; a
+// notify firing reaches the model with the next prompt.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -26,7 +27,7 @@ function command(t: PitwallTerminal, text: string): void {
 
 describe("watching a job from the dashboard", () => {
   test("/watch wakes the idle agent with the lines; w sets a notify trigger; bad patterns are refused; /unwatch clears them", async () => {
-    const session = await startDashboard({ cols: 160, rows: 48, replies: [{ kind: "reply", text: "Woken: sums fails, fixing it." }] });
+    const session = await startDashboard({ cols: 160, rows: 48, replies: [{ kind: "reply", text: "Woken: sums fails, fixing it." }, { kind: "reply", text: "The tests passed once." }] });
     const { t, llm, cwd } = session;
     writeFileSync(join(cwd, "watcher.sh"), WATCHER);
     command(t, "/run sh watcher.sh");
@@ -71,5 +72,16 @@ describe("watching a job from the dashboard", () => {
     await t.waitForText("Stopped watching job 1 for /FAIL/, /Tests: \\d+ passed/.");
     await t.waitForText(/▶ 1 sh watcher\.sh +up/);
     expect(llm.requests).toHaveLength(1);
+
+    // The notify firing reaches the model whole with the next prompt; the chat, which showed its
+    // lines when it fired, names it only.
+    t.press("Alt+0");
+    t.type("what printed?");
+    t.press("Enter");
+    const next = await llm.waitForRequest(2, 20_000);
+    expect(next.transcript).toMatch(/job 1 printed \(watch trigger 2 \/Tests: \\d\+ passed\/, set by the person, on: sh watcher\.sh\):\n[^]*> \d+ \|  Tests: 3 passed/);
+    screen = await t.waitForText("The tests passed once.");
+    expect(screen).toContain("lines, shown above when it fired");
+    expect(screen.match(/> \d+ \|  Tests: 3 passed/g)).toHaveLength(1);
   }, 60_000);
 });

@@ -3,7 +3,7 @@
 // bad patterns refused with a way forward, and no pattern able to freeze anything.
 import { describe, expect, it } from "vitest";
 import type { Clock } from "../../tools/jobs/watch/clock.js";
-import { firingLines, firingText } from "../../tools/jobs/watch/firing-text.js";
+import { firingLines, firingText, foldFirings } from "../../tools/jobs/watch/firing-text.js";
 import { JobWatches } from "../../tools/jobs/watch/job-watches.js";
 import type { LogLine } from "../../tools/jobs/watch/match-batch.js";
 import { GATHER_MS, SETTLE_MS, TriggerSet, type TriggerFiring } from "../../tools/jobs/watch/trigger-set.js";
@@ -273,5 +273,20 @@ describe("notify firings waiting for the model's next request", () => {
     const notices = new JobNotices();
     for (const n of [50, 60, 70, 3, 8]) notices.triggerFired(notifyFiring(1, n, `Error: at ${n}`));
     expect(notices.drain()[0]).toContain("The 3 between are left out.]");
+  });
+
+  it("fold to their headlines for the chat, which showed their lines when they fired; other notices stay whole", () => {
+    const notices = new JobNotices();
+    notices.personAction("The person started job 4: make");
+    for (const n of [5, 9, 14]) notices.triggerFired(notifyFiring(1, n, `Error: at ${n}`));
+    notices.personAction("The person stopped job 4 (make).");
+    expect(foldFirings(notices.drain().join("\n"))).toBe(
+      [
+        "The person started job 4: make",
+        "job 3 printed (watch trigger 1 /Error/, set by the person, on: npm run dev): 1 line, shown above when it fired",
+        "job 3 printed (watch trigger 1 /Error/, set by the person, on: npm run dev): 1 line, shown above when it fired",
+        "The person stopped job 4 (make).",
+      ].join("\n"),
+    );
   });
 });

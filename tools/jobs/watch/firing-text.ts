@@ -38,3 +38,33 @@ export function firingText(firing: JobTriggeredEvent): string {
   }
   return parts.join("\n");
 }
+
+const HEADLINE = /^job \S+ printed \(watch trigger \d+ /;
+/** The lines firingText writes under a headline, and MergedFirings' note between two firings. */
+const LINE = /^(?:[> ] +\d+ \| |  …$)/;
+const NOTE = /^\[(?:\d+ more matching lines? not shown |Trigger \d+ fired )/;
+
+/**
+ * A notice's text with each firing cut to its headline and how many lines it had: for the chat,
+ * which showed those lines when the trigger fired (the model gets them whole).
+ */
+export function foldFirings(text: string): string {
+  const out: string[] = [];
+  let folded = 0;
+  let inFiring = false;
+  const flush = (): void => {
+    if (folded > 0) out[out.length - 1] += ` ${folded} line${folded === 1 ? "" : "s"}, shown above when it fired`;
+    folded = 0;
+  };
+  for (const line of text.split("\n")) {
+    if (inFiring && (LINE.test(line) || NOTE.test(line))) {
+      if (LINE.test(line)) folded++;
+      continue;
+    }
+    flush();
+    inFiring = HEADLINE.test(line);
+    out.push(line);
+  }
+  flush();
+  return out.join("\n");
+}
