@@ -55,6 +55,17 @@ export interface AgentOptions {
 
 export type QueuedKind = "steer" | "follow_up";
 
+/** A message waiting in the queue, with its kind and the images attached to it. */
+export interface QueuedMessage {
+  kind: QueuedKind;
+  text: string;
+  images?: ImageContent[];
+  /** Queued by a watch trigger rather than by the person. */
+  trigger?: TriggeredBy;
+  /** The trigger's firings this message stands for (later ones merge in until it is delivered). */
+  firings?: MergedFirings;
+}
+
 export class AgentBusyError extends Error {
   constructor() {
     super("The agent is still working: queue the message with steer() or followUp(), or abort() first.");
@@ -71,15 +82,6 @@ export class ImageInputError extends Error {
 /** Runs watch triggers may start one after another without a message from the person in between. */
 export const MAX_UNATTENDED_WAKES = 5;
 
-interface QueuedMessage {
-  text: string;
-  images?: ImageContent[];
-  /** Queued by a watch trigger rather than by the person. */
-  trigger?: TriggeredBy;
-  /** The trigger's firings this message stands for (later ones merge in until it is delivered). */
-  firings?: MergedFirings;
-}
-
 export class Agent {
   readonly bus: EventBus<PitwallEvent>;
   private systemPrompt: string;
@@ -89,8 +91,8 @@ export class Agent {
   private messages: Message[];
   private streamMessage: AssistantMessage | null = null;
   private pendingToolCalls = new Set<string>();
-  private steering: QueuedMessage[] = [];
-  private followUps: QueuedMessage[] = [];
+  /** Both queues in the order the messages were queued (steers are delivered first all the same). */
+  private queued: QueuedMessage[] = [];
   private notices: string[] = [];
   private readonly noticeSources: Array<() => string[]>;
   private readonly retry: RetryPolicy;
@@ -99,6 +101,8 @@ export class Agent {
   private abortController: AbortController | undefined;
   private yieldController: AbortController | undefined;
   private running: Promise<void> | undefined;
+  /** Queued wakes that start a run once the agent is idle (Esc cancels that: they wait for the next message). */
+  private readonly wakes = new Set<QueuedMessage>();
   /** Runs watch triggers started since the person last sent a message (see MAX_UNATTENDED_WAKES). */
   private unattendedWakes = 0;
   private lastError: string | undefined;
@@ -231,17 +235,17 @@ export class Agent {
    * that cannot start says so as an event.
    */
   deliverTriggered(firing: FiringMessage, trigger: TriggeredBy): void {
-    const queue = trigger.action === "follow-up" ? this.followUps : this.steering;
-    const waiting = queue.find((m) => m.firings && m.trigger?.jobId === trigger.jobId && m.trigger.triggerId === trigger.triggerId);
+    const kind: QueuedKind = trigger.action === "follow-up" ? "follow_up" : "steer";
+    const waiting = this.queued.find((m) => m.kind === kind && m.firings && m.trigger?.jobId === trigger.jobId && m.trigger.triggerId === trigger.triggerId);
     if (waiting?.firings) {
       waiting.firings.add(firing);
       waiting.text = waiting.firings.text;
       this.emitQueue();
       return;
     }
-    const item: QueuedMessage = { text: firing.text, trigger, firings: new MergedFirings(firing, trigger.jobId, trigger.triggerId) };
-    if (trigger.action === "follow-up") {
-      this.followUps.push(item);
+    const item: QueuedMessage = { kind, text: firing.text, trigger, firings: new MergedFirings(firing, trigger.jobId, trigger.triggerId) };
+    if (kind === "follow_up") {
+      this.queued.push(item);
       this.emitQueue();
       return;
     }
@@ -249,15 +253,18 @@ export class Agent {
       this.startWoken([userMessage(item, "trigger")]);
       return;
     }
-    this.steering.push(item);
+    this.queued.push(item);
     this.yieldController?.abort();
     this.emitQueue();
-    if (trigger.action === "wake") void this.wakeWhenIdle(item);
+    if (trigger.action === "wake") {
+      this.wakes.add(item);
+      void this.wakeWhenIdle(item);
+    }
   }
 
   private async wakeWhenIdle(item: QueuedMessage): Promise<void> {
     await untilIdle(this);
-    if (this.steering.includes(item) && this.mayWake()) this.startWoken([]);
+    if (this.wakes.delete(item) && this.queued.includes(item) && this.mayWake()) this.startWoken([]);
   }
 
   /** False once triggers have started enough runs on their own; says so when a wake is first held. */
@@ -294,7 +301,7 @@ export class Agent {
       takeNotices: () => this.takeNotices(),
       batchYieldSignal: () => {
         this.yieldController = new AbortController();
-        if (this.steering.length > 0) this.yieldController.abort();
+        if (this.queued.some((m) => m.kind === "steer")) this.yieldController.abort();
         return AbortSignal.any([this.yieldController.signal, signal]);
       },
       onStreamMessage: (message) => {
@@ -319,7 +326,7 @@ export class Agent {
   steer(text: string, images?: ImageContent[]): void {
     this.assertImagesAccepted(images);
     this.unattendedWakes = 0;
-    this.steering.push(queued(text, images));
+    this.queued.push(queued("steer", text, images));
     this.yieldController?.abort();
     this.emitQueue();
   }
@@ -328,26 +335,32 @@ export class Agent {
   followUp(text: string, images?: ImageContent[]): void {
     this.assertImagesAccepted(images);
     this.unattendedWakes = 0;
-    this.followUps.push(queued(text, images));
+    this.queued.push(queued("follow_up", text, images));
     this.emitQueue();
   }
 
-  /** Takes the most recently queued message back (for editing), steering first. */
-  dequeueLast(): { kind: QueuedKind; text: string; images?: ImageContent[] } | undefined {
-    const steer = this.steering.pop();
-    const followUp = steer === undefined ? this.followUps.pop() : undefined;
-    const item = steer ?? followUp;
-    if (item === undefined) return undefined;
+  /**
+   * Takes the most recently queued message of the person's back (for editing), whichever its kind,
+   * with its images. A watch trigger's message is not the person's to edit: it stays queued.
+   */
+  dequeueLast(): QueuedMessage | undefined {
+    let index = this.queued.length - 1;
+    while (index >= 0 && this.queued[index]!.trigger) index--;
+    if (index < 0) return undefined;
+    const [last] = this.queued.splice(index, 1);
     this.emitQueue();
-    return { kind: steer !== undefined ? "steer" : "follow_up", ...item };
+    return last;
   }
 
-  clearQueue(): QueueState {
-    const cleared = this.queueState();
-    this.steering = [];
-    this.followUps = [];
-    this.emitQueue();
-    return cleared;
+  /**
+   * Takes the person's queued messages out; returns them in the order they were queued. Watch
+   * triggers' messages stay queued, to go with the next message.
+   */
+  takeQueue(): QueuedMessage[] {
+    const taken = this.queued.filter((m) => !m.trigger);
+    this.queued = this.queued.filter((m) => m.trigger);
+    if (taken.length > 0) this.emitQueue();
+    return taken;
   }
 
   /** Tells the model something with its next request (a job exited, the person acted). */
@@ -355,8 +368,12 @@ export class Agent {
     this.notices.push(text);
   }
 
-  /** Cancels the request in flight and every running tool; the partial reply is kept, marked aborted. */
+  /**
+   * Cancels the request in flight and every running tool; the partial reply is kept, marked aborted.
+   * Queued wakes no longer start a run by themselves: stopped, the agent waits for the person.
+   */
   abort(): void {
+    this.wakes.clear();
     this.abortController?.abort();
   }
 
@@ -377,12 +394,11 @@ export class Agent {
   }
 
   private take(kind: QueuedKind): UserMessage[] {
-    const items = kind === "steer" ? this.steering : this.followUps;
-    if (items.length === 0) return [];
-    if (kind === "steer") this.steering = [];
-    else this.followUps = [];
+    const taken = this.queued.filter((m) => m.kind === kind);
+    if (taken.length === 0) return [];
+    this.queued = this.queued.filter((m) => m.kind !== kind);
     this.emitQueue();
-    return items.map((item) => userMessage(item, item.trigger ? "trigger" : kind));
+    return taken.map((m) => userMessage(m, m.trigger ? "trigger" : kind));
   }
 
   private takeNotices(): UserMessage[] {
@@ -392,7 +408,7 @@ export class Agent {
   }
 
   private queueState(): QueueState {
-    return { steering: this.steering.map((m) => m.text), followUp: this.followUps.map((m) => m.text) };
+    return { steering: this.queued.filter((m) => m.kind === "steer").map((m) => m.text), followUp: this.queued.filter((m) => m.kind === "follow_up").map((m) => m.text) };
   }
 
   private emitQueue(): void {
@@ -413,11 +429,11 @@ export async function untilIdle(agent: Agent): Promise<void> {
   while (agent.state.isStreaming) await agent.waitForIdle().catch(() => undefined);
 }
 
-function queued(text: string, images: ImageContent[] | undefined): QueuedMessage {
-  return images?.length ? { text, images } : { text };
+function queued(kind: QueuedKind, text: string, images: ImageContent[] | undefined): QueuedMessage {
+  return images?.length ? { kind, text, images } : { kind, text };
 }
 
-function userMessage(item: QueuedMessage, origin: UserOrigin): UserMessage {
+function userMessage(item: { text: string; images?: ImageContent[]; trigger?: TriggeredBy }, origin: UserOrigin): UserMessage {
   return {
     role: "user",
     content: item.text,

@@ -2,9 +2,9 @@
 // system prompt and the Agent, wired so job events reach the bus, and job notices and the actions of
 // watch triggers reach the model.
 // The dashboard, print and JSON modes and library users all start from here.
-import type { BashToolOptions } from "../tools/bash-tool.js";
+import type { BashOwnOptions } from "../tools/bash-tool.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
-import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
+import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES, type ToolSetOptions } from "../tools/coding-tools.js";
 import { createJobTools } from "../tools/jobs/job-tools.js";
 import { jobSnapshotLines } from "../tools/jobs/job-format.js";
 import { bashAdopter } from "../tools/jobs/bash-adoption.js";
@@ -97,7 +97,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const toolSettings: Partial<ToolSettings> = { env: toolEnv, maxOutputChars: settings.maxOutputChars };
   const jobs = new JobRegistry({ cwd: options.cwd, env: toolEnv, settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars }, marker: options.marker });
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
-  const bashOptions: BashToolOptions = {
+  const bashOptions: BashOwnOptions = {
     // `server &` in a bash call outlives the call: the registry ends it with the jobs.
     onBackgroundLeft: (pgid) => jobs.adoptGroup(pgid),
     ...(options.marker ? { marker: options.marker } : {}),
@@ -105,7 +105,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     // A call still running at the end of its wait, or when the person steers, becomes a job.
     adopter: bashAdopter(jobs),
   };
-  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings, bashOptions);
+  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, { settings: toolSettings, bash: bashOptions });
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
   let systemPrompt = describeSystemPrompt(promptOptions);
   const agent = new Agent({
@@ -156,9 +156,8 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   };
 }
 
-function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry, settings: Partial<ToolSettings>, bash: BashToolOptions): AgentTool[] {
+function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry, toolOptions: ToolSetOptions): AgentTool[] {
   const jobTools = createJobTools(jobs);
-  const toolOptions = { settings, bash };
   if (selection === "default") return [...createCodingTools(cwd, toolOptions), ...jobTools];
   if (selection === "read-only") return createReadOnlyTools(cwd, toolOptions);
   const pick = (name: string): AgentTool | undefined => (isToolName(name) ? createToolByName(cwd, name, toolOptions) : jobTools.find((t) => t.name === name));

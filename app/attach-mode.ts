@@ -6,6 +6,7 @@
 import type { InputEvent } from "./keys/key-decoder.js";
 import type { JobRegistry } from "../tools/jobs/job-registry.js";
 import { displayKeyName } from "./keys/key-names.js";
+import { forThePerson } from "./person-errors.js";
 import { encodeKey, encodePaste, type PtyModes } from "./keys/pty-keys.js";
 import type { Key } from "./keys/key.js";
 
@@ -88,7 +89,7 @@ export class AttachMode {
       // Typing goes to the live screen, not to a scrolled-back view.
       job.terminal.scrollToBottom();
     } catch (error) {
-      this.host.flash(error instanceof Error ? error.message : String(error));
+      this.host.flash(`not sent: ${forThePerson(error)}`);
     }
   }
 }

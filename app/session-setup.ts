@@ -1,6 +1,7 @@
 // Turns the command line, the config file and the environment into a running setup: the model, the
 // provider connections, the coding agent and the session file. Every mode starts here.
 import { createCodingAgent, UnknownToolError, type CodingAgent } from "../agent/coding-agent.js";
+import { earlierJobsNotice, earlierRunningJobs, type EarlierJob } from "../agent/earlier-jobs.js";
 import type { ThinkingLevel } from "../agent/messages.js";
 import { isProviderName, ModelSpecError, resolveModel, type ModelInfo, type ProviderName } from "../agent/models.js";
 import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections, type Connections } from "../agent/providers/connections.js";
@@ -37,6 +38,8 @@ export interface Setup {
   newSession(): SessionStore | undefined;
   /** The session being continued, if any. */
   resumed: LoadedSession | undefined;
+  /** Jobs the resumed conversation last knew as running: they ended with the earlier run (the model is told). */
+  earlierJobs: EarlierJob[];
   /** Things a person should know about the configuration (bad config fields); shown, never fatal. */
   warnings: string[];
   /** The same about the session (a damaged line skipped, a copy made because it is open elsewhere). */
@@ -144,6 +147,11 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     throw error;
   }
 
+  // The earlier run's jobs ended with it, and ids start again at 1: the model hears so first.
+  const earlierJobs = resumed ? earlierRunningJobs(resumed.session.messages) : [];
+  const jobsNotice = earlierJobsNotice(earlierJobs);
+  if (jobsNotice) coding.agent.notify(jobsNotice);
+
   const freshStore = (): SessionStore | undefined =>
     options.noSession
       ? undefined
@@ -190,6 +198,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       return session;
     },
     resumed: resumed?.session,
+    earlierJobs,
     warnings,
     sessionWarnings,
     missingKey: isConfigured(connections[model.provider]) ? undefined : missingKeyMessage(model.provider),

@@ -85,7 +85,7 @@ describe("settings", () => {
       await job.exited;
       expect(job.log.keptText()).toContain("mark=from-settings");
     } finally {
-      await setup.coding.dispose();
+      await setup.dispose();
     }
   });
 });

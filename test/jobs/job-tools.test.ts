@@ -287,6 +287,10 @@ describe("the job tools", () => {
     expect(result.content).toMatch(/^1 running, 1 finished:/);
     expect(result.content).toMatch(/job 1: exited with code 3, [\d.]+m?s, started by you, pid \d+: echo first; echo the end; exit 3\n {4}last: the end/);
     expect(result.content).toMatch(/job 2: running, [\d.]+m?s, started by the person, pid \d+: echo person here; sleep 30\n {4}last: person here/);
+    // The person restarting the agent's job: still the agent's, and who restarted it is said.
+    await registry.restart("1", "user");
+    const after = await call("list_processes", {});
+    expect(after.content).toMatch(/job 1: running, [\d.]+m?s, started by you, restarted 1× \(last by the person\), pid \d+/);
   });
 
   it("streams plain completed lines to onUpdate while waiting", async () => {
