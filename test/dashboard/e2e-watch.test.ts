@@ -32,7 +32,7 @@ describe("watching a job from the dashboard", () => {
     writeFileSync(join(cwd, "watcher.sh"), WATCHER);
     command(t, "/run sh watcher.sh");
     await t.waitForText(/▶ 1 sh watcher\.sh +up/);
-    await t.waitForText("│watching for changes");
+    await t.waitForText(/│ ?watching for changes/);
 
     command(t, "/watch 1 FAIL");
     await t.waitForText("Watching job 1 for /FAIL/ → wake: matching lines start a turn when the agent is idle");

@@ -136,4 +136,27 @@ describe("messages from watch triggers", () => {
     expect(agent.state.isStreaming).toBe(true);
     await waitFor(() => ends(events) === MAX_UNATTENDED_WAKES + 2, "the re-armed wake's run to end");
   });
+
+  it("a trigger's queued message is not the person's: Up and Esc take back only the person's, and Esc cancels a pending wake", async () => {
+    const { tool, release } = gate();
+    const { agent, provider, events } = scripted([{ reply: { toolCalls: [{ id: "t1", name: "wait", arguments: "{}" }] } }, { reply: { text: "Next." } }], [tool]);
+    const run = agent.prompt("work");
+    await waitFor(() => events.some((e) => e.type === "tool_execution_start"), "the tool to start");
+    agent.steer("mine");
+    agent.deliverTriggered(firing("job 2 printed: FAIL sums"), by("wake"));
+    expect(agent.dequeueLast()).toMatchObject({ kind: "steer", text: "mine" });
+    expect(agent.dequeueLast()).toBeUndefined();
+    agent.followUp("later");
+    expect(agent.takeQueue().map((m) => m.text)).toEqual(["later"]);
+    expect(agent.state.queue.steering).toEqual(["job 2 printed: FAIL sums"]);
+    agent.abort();
+    release();
+    await run;
+    await new Promise((resolve) => setImmediate(resolve));
+    // Stopped by the person: the wake waits for the next message instead of starting a run.
+    expect(agent.state.isStreaming).toBe(false);
+    expect(provider.requests).toHaveLength(1);
+    await agent.prompt("go on");
+    expect(sent(provider, 1).slice(-2)).toEqual(["trigger: job 2 printed: FAIL sums", "prompt: go on"]);
+  });
 });
