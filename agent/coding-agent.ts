@@ -1,5 +1,6 @@
 // Assembles a working coding agent without any screen: one bus, the job registry, the tools, the
-// system prompt and the Agent, wired so job events reach the bus and job notices reach the model.
+// system prompt and the Agent, wired so job events reach the bus, and job notices and the actions of
+// watch triggers reach the model.
 // The dashboard, print and JSON modes and library users all start from here.
 import type { BashOwnOptions } from "../tools/bash-tool.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
@@ -17,6 +18,7 @@ import type { ContextUsage } from "./context/context-keeper.js";
 import { contextBreakdown, type ContextBreakdown } from "./context/context-usage.js";
 import type { OlderHistory } from "./context/compaction.js";
 import { EventBus } from "./event-bus.js";
+import { deliverJobTriggers } from "./job-trigger-actions.js";
 import type { PitwallEvent } from "./events.js";
 import type { Message, ThinkingLevel } from "./messages.js";
 import type { ModelInfo } from "./models.js";
@@ -47,7 +49,7 @@ export interface CodingAgentOptions {
   model: ModelInfo;
   connections: Connections;
   thinkingLevel?: ThinkingLevel;
-  /** "default": read, write, edit, bash and the six job tools; "read-only": read, grep, find, ls. */
+  /** "default": read, write, edit, bash and the seven job tools; "read-only": read, grep, find, ls. */
   tools?: ToolSelection;
   /** Replaces the built-in instructions of the system prompt. */
   customPrompt?: string;
@@ -121,6 +123,8 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     jobsForSummary: () => jobSnapshotLines(jobs.list()),
     olderHistory: options.olderHistory,
   });
+  // What a job's watch triggers ask for (notify, steer, follow-up, wake) is done here, whoever set them.
+  const stopTriggers = deliverJobTriggers(bus, agent);
   return {
     agent,
     bus,
@@ -144,6 +148,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
       };
     },
     async dispose() {
+      stopTriggers();
       agent.abort();
       await jobs.shutdown();
       unsubscribeJobs();

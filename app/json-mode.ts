@@ -8,6 +8,7 @@
 // is stopped, and the exit code is 0.
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
+import { untilIdle } from "../agent/agent.js";
 import type { PitwallEvent } from "../agent/events.js";
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import type { CliOptions } from "./cli-options.js";
@@ -62,7 +63,9 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   const waiting: Array<{ prompt: string } | { compact: string | undefined }> = [];
   let running: Promise<void> | undefined;
   let compacting = false;
-  const start = (item: (typeof waiting)[number]): Promise<void> => {
+  const start = async (item: (typeof waiting)[number]): Promise<void> => {
+    // A run a watch trigger started (wake) finishes first.
+    await untilIdle(agent);
     compacting = "compact" in item;
     if ("prompt" in item) return agent.prompt(item.prompt);
     return agent.compact(item.compact).then((result) => {
@@ -101,7 +104,7 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
       continue;
     }
     // A steer or follow-up during a compaction has no run to join: it waits its turn as a message.
-    const busy = running !== undefined && !compacting;
+    const busy = (running !== undefined || agent.state.isStreaming) && !compacting;
     if (command.type === "interrupt") agent.abort();
     else if (command.type === "compact") {
       waiting.push({ compact: command.instructions });
