@@ -1,6 +1,7 @@
 // Assembles a working coding agent without any screen: one bus, the job registry, the tools, the
 // system prompt, the Agent and the session it writes, wired so job events reach the bus, job notices
-// reach the model and the files the agent changes can be put back by a rewind.
+// and the actions of watch triggers reach the model, and the files the agent changes can be put back
+// by a rewind.
 // The dashboard, print and JSON modes and library users all start from here.
 import type { BashOwnOptions } from "../tools/bash-tool.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
@@ -18,6 +19,7 @@ import type { ContextUsage } from "./context/context-keeper.js";
 import { contextBreakdown, type ContextBreakdown } from "./context/context-usage.js";
 import type { OlderHistory } from "./context/compaction.js";
 import { EventBus } from "./event-bus.js";
+import { deliverJobTriggers } from "./job-trigger-actions.js";
 import type { PitwallEvent } from "./events.js";
 import type { Message, ThinkingLevel } from "./messages.js";
 import type { ModelInfo } from "./models.js";
@@ -52,7 +54,7 @@ export interface CodingAgentOptions {
   model: ModelInfo;
   connections: Connections;
   thinkingLevel?: ThinkingLevel;
-  /** "default": read, write, edit, bash and the six job tools; "read-only": read, grep, find, ls. */
+  /** "default": read, write, edit, bash and the seven job tools; "read-only": read, grep, find, ls. */
   tools?: ToolSelection;
   /** Replaces the built-in instructions of the system prompt. */
   customPrompt?: string;
@@ -150,6 +152,8 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   });
   const sessions = new SessionControl(agent, bus);
   sessions.use(options.session);
+  // What a job's watch triggers ask for (notify, steer, follow-up, wake) is done here, whoever set them.
+  const stopTriggers = deliverJobTriggers(bus, agent);
   return {
     agent,
     bus,
@@ -181,6 +185,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     switchBranch: (leafId) => sessions.switchTo(leafId),
     fork: () => sessions.fork(),
     async dispose() {
+      stopTriggers();
       agent.abort();
       await jobs.shutdown();
       unsubscribeJobs();

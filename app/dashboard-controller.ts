@@ -275,6 +275,11 @@ export class DashboardController implements SlashContext {
       case "queue_update":
         view.queue.set(event);
         break;
+      case "job_triggered": {
+        const first = event.lines.find((line) => line.match)?.text.trim() ?? "";
+        this.flash(`⚑ job ${event.jobId}: ${first.length > 60 ? `${first.slice(0, 59)}…` : first} (trigger ${event.trigger.id} → ${event.trigger.action})`, 5000);
+        break;
+      }
       case "model_change":
       case "thinking_change":
         this.refreshModel();

@@ -9,6 +9,7 @@
 // ends it cleanly too: the turn is aborted, every job is stopped, and the exit code is 0.
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
+import { untilIdle } from "../agent/agent.js";
 import type { PitwallEvent } from "../agent/events.js";
 import { BranchError, type RewindTarget } from "../agent/session-control.js";
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
@@ -78,7 +79,9 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   let running: Promise<void> | undefined;
   // Whether what runs is a prompt (a steer or follow-up can join it) rather than a compaction, rewind or fork.
   let promptRunning = false;
-  const start = (item: (typeof waiting)[number]): Promise<void> => {
+  const start = async (item: (typeof waiting)[number]): Promise<void> => {
+    // A run a watch trigger started (wake) finishes first.
+    await untilIdle(agent);
     promptRunning = "prompt" in item;
     if ("prompt" in item) return agent.prompt(item.prompt);
     // Their results are on the bus (branch_change, session_forked); what stops them is said as an error.
@@ -123,7 +126,8 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
       continue;
     }
     // A steer or follow-up during a compaction has no run to join: it waits its turn as a message.
-    const busy = running !== undefined && promptRunning;
+    // With nothing of ours running, a run a watch trigger started (wake) takes them too.
+    const busy = running !== undefined ? promptRunning : agent.state.isStreaming;
     if (command.type === "interrupt") agent.abort();
     else if (command.type === "compact") {
       waiting.push({ compact: command.instructions });

@@ -60,13 +60,25 @@ const CommandEnd = Type.Object({
   fullOutputPath: Type.Optional(Type.String()),
 });
 
+const TriggeredBy = Type.Object({
+  jobId: Type.String(),
+  triggerId: Type.Number(),
+  pattern: Type.String(),
+  ignoreCase: Type.Boolean(),
+  action: Type.Union([Type.Literal("steer"), Type.Literal("follow-up"), Type.Literal("wake")]),
+  setBy: Type.Union([Type.Literal("agent"), Type.Literal("user")]),
+});
+
 /** Message shapes by role. */
 const MESSAGE_SCHEMAS = {
   user: Type.Object({
     role: Type.Literal("user"),
     content: Type.String(),
-    origin: Type.Optional(Type.Union([Type.Literal("prompt"), Type.Literal("steer"), Type.Literal("follow_up"), Type.Literal("notice"), Type.Literal("summary")])),
+    origin: Type.Optional(
+      Type.Union([Type.Literal("prompt"), Type.Literal("steer"), Type.Literal("follow_up"), Type.Literal("notice"), Type.Literal("summary"), Type.Literal("trigger")]),
+    ),
     images: Type.Optional(Type.Array(Image)),
+    trigger: Type.Optional(TriggeredBy),
     timestamp: Type.Number(),
   }),
   assistant: Type.Object({

@@ -90,6 +90,8 @@ export const ACTIONS = {
     bottom: "Go to the end of the job's output and follow it",
     copyScreen: "Copy the job terminal's visible screen to the clipboard (OSC 52)",
     copyLog: "Copy the job's whole output (plain text) to the clipboard (OSC 52)",
+    watch: "Watch the selected job: asks for a pattern (and an action); matching lines reach the agent",
+    unwatch: "Remove every watch trigger of the selected job",
   },
   attached: {
     detach: "Detach from the job (this key is never sent to it)",

@@ -150,6 +150,22 @@ describe("every line is validated", () => {
     ]);
   });
 
+  it("keeps a message a watch trigger sent, with the trigger that sent it", async () => {
+    const store = newStore();
+    const woken: Message = {
+      role: "user",
+      content: "job 2 printed (watch trigger 1 /FAIL/, set by the person, on: npm test):\n> 5 | FAIL sums",
+      origin: "trigger",
+      trigger: { jobId: "2", triggerId: 1, pattern: "FAIL", ignoreCase: false, action: "wake", setBy: "user" },
+      timestamp: 2,
+    };
+    store.recordMessage(woken);
+    store.close();
+    const loaded = await loadSession(store.path);
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.messages).toEqual([woken]);
+  });
+
   it("a newer format version warns once; unknown record types warn and are skipped", async () => {
     const store = newStore();
     store.recordMessage(user("first"));
