@@ -163,14 +163,17 @@ export class SessionControl {
     return this.store;
   }
 
-  /** Runs one move at a time, only while the agent is idle, on the current session. */
+  /**
+   * Runs one move at a time, only while the agent is idle, on the current session, with the agent
+   * held meanwhile (nothing, not even a watch trigger's wake, starts a run on the branch being left).
+   */
   private async exclusive<T>(move: (store: SessionStore) => Promise<T>): Promise<T> {
     const store = this.requireStore();
-    if (this.agent.state.isStreaming) throw new AgentBusyError();
     if (this.moving) throw new BranchError("Another rewind, branch switch or fork is under way: try again once it is done.");
+    if (this.agent.state.isStreaming) throw new AgentBusyError();
     this.moving = true;
     try {
-      return await move(store);
+      return await this.agent.hold(() => move(store));
     } finally {
       this.moving = false;
     }

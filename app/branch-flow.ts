@@ -121,12 +121,12 @@ export class BranchFlow {
       this.host.notice("info", `There is no session file (pitwall was started with --no-session), so there is nothing to ${what}.`);
       return undefined;
     }
-    if (coding.agent.state.isStreaming) {
-      this.host.notice("warning", `The agent is working: press Esc to stop it first, then ${what}.`);
-      return undefined;
-    }
     if (this.moving) {
       this.host.notice("warning", `The session is still moving (a rewind, branch switch or fork): ${what} once it is done.`);
+      return undefined;
+    }
+    if (coding.agent.state.isStreaming) {
+      this.host.notice("warning", `The agent is working: press Esc to stop it first, then ${what}.`);
       return undefined;
     }
     return coding;

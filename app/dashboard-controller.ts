@@ -456,6 +456,8 @@ export class DashboardController implements SlashContext {
    */
   escape(now = Date.now()): void {
     const agent = this.setup?.coding.agent;
+    // A rewind or branch switch holds the agent for a moment: there is no run to stop.
+    if (this.branches.moving) return;
     if (agent?.state.isStreaming) {
       this.abortRequested = true;
       agent.abort();
@@ -468,7 +470,7 @@ export class DashboardController implements SlashContext {
     }
     if (this.view.status.state.error) this.dismissError();
     // Idle, nothing typed, nothing queued: Esc twice rewinds.
-    if (agent && !this.compacting && !this.branches.moving && this.view.input.buffer.isEmpty && this.view.queue.count === 0 && this.setup?.session?.persisted) {
+    if (agent && !this.compacting && this.view.input.buffer.isEmpty && this.view.queue.count === 0 && this.setup?.session?.persisted) {
       if (now - this.lastIdleEscapeAt < DOUBLE_PRESS_MS) {
         this.lastIdleEscapeAt = -Infinity;
         this.view.status.state.transient = undefined;

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createCodingAgent, type CodingAgent } from "../../agent/coding-agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import { resolveModel } from "../../agent/models.js";
+import { AgentBusyError } from "../../agent/agent.js";
 import { BranchError } from "../../agent/session-control.js";
 import { snapshotFolderOf } from "../../agent/sessions/file-snapshots.js";
 import { loadSession } from "../../agent/sessions/session-load.js";
@@ -16,6 +17,7 @@ import { SessionStore } from "../../agent/sessions/session-store.js";
 import type { FakeReply } from "../fake-llm/index.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { waitFor } from "../helpers/conditions.js";
 
 const llm = useFakeLlm();
 const KEY = "sk-test-0123456789abcdef";
@@ -164,6 +166,23 @@ describe("rewind", () => {
     await expect(coding.fork()).rejects.toThrow(new BranchError("Another rewind, branch switch or fork is under way: try again once it is done."));
     expect((await switching).leafId).toBe(first.previousLeafId);
     expect(coding.agent.state.messages).toHaveLength(2);
+    await coding.dispose();
+    coding.session?.close();
+  });
+
+  it("holds the agent while it moves: a prompt is refused and a watch trigger's wake starts its run on the new branch", async () => {
+    const { coding } = codingAgent();
+    llm.enqueue(say("One."), say("Two."));
+    await coding.agent.prompt("first");
+    await coding.agent.prompt("second");
+    const rewinding = coding.rewind({ prompt: 1 });
+    await expect(coding.agent.prompt("too early")).rejects.toThrow(AgentBusyError);
+    llm.enqueue(say("Woken."));
+    coding.agent.deliverTriggered({ text: "job 2 printed: FAIL", fromLine: 1, toLine: 1 }, { jobId: "2", triggerId: 1, pattern: "FAIL", ignoreCase: false, action: "wake", setBy: "agent" });
+    expect(llm.requests).toHaveLength(2);
+    await rewinding;
+    await waitFor(() => llm.requests.length === 3 && !coding.agent.state.isStreaming, "the woken run");
+    expect(conversation(2)).toEqual(["user: first", "assistant: One.", "user: job 2 printed: FAIL"]);
     await coding.dispose();
     coding.session?.close();
   });
