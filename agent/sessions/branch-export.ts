@@ -5,7 +5,7 @@
 // is exported (what a compaction replaced included) without holding it in memory; without a
 // session file, from the conversation in memory.
 import { summaryFromMessage } from "../context/summary-prompt.js";
-import type { AssistantMessage, ImageContent, Message, ToolCall, ToolResultMessage } from "../messages.js";
+import type { AssistantMessage, ImageContent, Message, ToolCall, ToolResultMessage, UserMessage } from "../messages.js";
 import { toolCallsOf } from "../messages.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
 import { lineRecordId } from "./session-ids.js";
@@ -146,19 +146,33 @@ export async function* branchMarkdown(items: AsyncIterable<BranchItem> | Iterabl
       yield details("Summary", c.summary);
     } else if (item.message.role === "user") {
       const message = item.message;
-      const origin = message.origin ?? "prompt";
-      if (origin === "notice") {
+      if (message.origin === "notice") {
         yield `${quote(`**pitwall notice:** ${message.content.replace(/^\[pitwall notice\]\n?/, "")}`)}\n\n`;
         continue;
       }
-      const who = origin === "steer" ? "You (steering, while the agent worked)" : origin === "follow_up" ? "You (follow-up)" : origin === "summary" ? "Summary" : "You";
-      yield `## ${who}${when(message.timestamp)}\n\n${imageNote(message.images)}${message.content}\n\n`;
+      yield `## ${speaker(message)}${when(message.timestamp)}\n\n${imageNote(message.images)}${message.content}\n\n`;
     } else if (item.message.role === "assistant") {
       yield* assistantMarkdown(item.message, when(item.message.timestamp));
       pending = toolCallsOf(item.message);
     }
   }
   yield* flushPending();
+}
+
+/** Who a user-role message came from, as its heading says. */
+function speaker(message: UserMessage): string {
+  switch (message.origin ?? "prompt") {
+    case "steer":
+      return "You (steering, while the agent worked)";
+    case "follow_up":
+      return "You (follow-up)";
+    case "summary":
+      return "Summary";
+    case "trigger":
+      return `Watch trigger${message.trigger ? ` on job ${message.trigger.jobId} (${message.trigger.action})` : ""}`;
+    default:
+      return "You";
+  }
 }
 
 function* assistantMarkdown(message: AssistantMessage, when: string): Generator<string> {

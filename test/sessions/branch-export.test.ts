@@ -33,7 +33,7 @@ async function collect(chunks: AsyncIterable<string>): Promise<string> {
 }
 
 describe("the Markdown export", () => {
-  it("writes the current branch: messages, folded tool calls with results, thinking, notices, steers and a marked compaction; the other branch is left out and counted", async () => {
+  it("writes the current branch: messages, folded tool calls with results, thinking, notices, steers, a watch trigger's message and a marked compaction; the other branch is left out and counted", async () => {
     const store = SessionStore.create({ root, cwd: "/home/me/project", provider: "anthropic", model: "claude-sonnet-5-5", thinkingLevel: "off", pitwallVersion: "0.1.0" });
     const bus = new EventBus<PitwallEvent>();
     store.attach(bus);
@@ -44,6 +44,7 @@ describe("the Markdown export", () => {
     end({ role: "toolResult", toolCallId: "call_1", toolName: "read", content: "1\tconst x = `a` + ```b```;", isError: false, timestamp: T });
     end(user("also check the tests", "steer"));
     end(user("[pitwall notice]\nJob 2 (npm run dev) exited with code 1.", "notice"));
+    end({ role: "user", content: "job 3 printed: FAIL sums", origin: "trigger", trigger: { jobId: "3", triggerId: 1, pattern: "FAIL", ignoreCase: false, action: "steer", setBy: "agent" }, timestamp: T });
     end(reply([{ type: "toolCall", id: "call_2", name: "bash", arguments: { command: "npm test" } }], "toolUse"));
     end({ role: "toolResult", toolCallId: "call_2", toolName: "bash", content: "1 failing", isError: true, timestamp: T });
     bus.emit({ type: "compaction_end", reason: "manual", tokensBefore: 152_000, tokensAfter: 18_000, summary: "The login bug is in src/login.ts.", messagesSummarized: 6, messagesKept: 1 });
@@ -110,6 +111,10 @@ describe("the Markdown export", () => {
         "also check the tests",
         "",
         "> **pitwall notice:** Job 2 (npm run dev) exited with code 1.",
+        "",
+        "## Watch trigger on job 3 (steer) · 10:05",
+        "",
+        "job 3 printed: FAIL sums",
         "",
         "## pitwall · 10:06",
         "",
