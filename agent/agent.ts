@@ -101,6 +101,8 @@ export class Agent {
   private abortController: AbortController | undefined;
   private yieldController: AbortController | undefined;
   private running: Promise<void> | undefined;
+  /** Set while `hold` runs: `running` is this, so nothing starts, and only the holder may replace the conversation. */
+  private held: Promise<void> | undefined;
   /** Queued wakes that start a run once the agent is idle (Esc cancels that: they wait for the next message). */
   private readonly wakes = new Set<QueuedMessage>();
   /** Runs watch triggers started since the person last sent a message (see MAX_UNATTENDED_WAKES). */
@@ -200,6 +202,36 @@ export class Agent {
   replaceMessages(messages: readonly Message[]): void {
     this.assertIdle();
     this.messages = [...messages];
+  }
+
+  /**
+   * Another conversation takes this one's place (a rewind, another branch of the session): its
+   * messages, and the older part of it still on disk, summarised before the next request.
+   */
+  resetConversation(messages: readonly Message[], olderHistory?: OlderHistory): void {
+    // Idle, or within hold (whose promise is `running` then).
+    if (this.running !== this.held) throw new AgentBusyError();
+    this.messages = [...messages];
+    this.context.resetOlder(olderHistory);
+  }
+
+  /**
+   * Runs `work` with the agent held busy (a rewind moving the conversation to another branch): no
+   * prompt or compaction starts and a watch trigger's wake waits until it ends, so nothing is sent
+   * on the branch being left; `work` may call resetConversation. Throws AgentBusyError when a run
+   * is going.
+   */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    this.assertIdle();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    this.running = this.held = held;
+    try {
+      return await work();
+    } finally {
+      this.running = this.held = undefined;
+      release();
+    }
   }
 
   appendMessage(message: Message): void {

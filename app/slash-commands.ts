@@ -1,7 +1,7 @@
 // Slash commands typed in the input (/help, /model, /thinking, /clear, /session, /new, /context, /compact,
-// /jobs, /tail, /kill, /restart, /run, /watch, /unwatch, /quit), their completion on Tab, and the answer to an unknown
-// command: shown in the chat, never sent to the model. The commands act through a small interface
-// the dashboard implements.
+// /rewind, /tree, /fork, /export, /jobs, /tail, /kill, /restart, /run, /watch, /unwatch, /quit), their
+// completion on Tab, and the answer to an unknown command: shown in the chat, never sent to the
+// model. The commands act through a small interface the dashboard implements.
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
 import type { JobControl } from "./job-control.js";
 import { DEFAULT_PERSON_ACTION, parseWatchInput } from "./watch-input.js";
@@ -22,6 +22,14 @@ export interface SlashContext {
   showContext(): void;
   /** Compacts the conversation now; `instructions` (may be "") focus the summary. */
   compact(instructions: string): void;
+  /** Lists the person's messages to go back to before one (what Esc Esc does). */
+  rewind(): void;
+  /** Shows the session's branches to switch to one. */
+  showTree(): void;
+  /** Copies the current branch into a new session file and continues there. */
+  fork(): void;
+  /** Writes the current branch as Markdown to `file` ("" for the default name). */
+  exportBranch(file: string): void;
   modelIds(): string[];
   currentModel(): string;
   currentThinking(): ThinkingLevel;
@@ -82,6 +90,19 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     args: "[instructions]",
     description: "Compact the conversation now: the model summarises the older turns (optionally focused on what you say), the newest stay word for word",
     run: (ctx, args) => ctx.compact(args),
+  },
+  {
+    name: "rewind",
+    description: "Go back to before one of your messages (also Esc Esc on an empty input): it comes back into the input, optionally with the files the agent changed since",
+    run: (ctx) => ctx.rewind(),
+  },
+  { name: "tree", description: "Show the branches of this session (your messages as a tree) and continue from any of them", run: (ctx) => ctx.showTree() },
+  { name: "fork", description: "Copy the current branch into a new session file and continue there", run: (ctx) => ctx.fork() },
+  {
+    name: "export",
+    args: "[file]",
+    description: "Write the current branch as Markdown (tool calls folded) to file, or to pitwall-<date>-<session>.md in the working directory",
+    run: (ctx, args) => ctx.exportBranch(args),
   },
   { name: "jobs", description: "Focus the jobs list", run: (ctx) => withJobs(ctx, (jobs) => jobs.focus()) },
   {

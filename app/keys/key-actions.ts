@@ -10,7 +10,7 @@ export const ACTIONS = {
   global: {
     quit: "Quit; while jobs run it asks once, then stops them",
     clearOrQuit: "Clear the input; twice on an empty input quits",
-    abort: "Abort the turn (queued messages come back into the input); when idle, stop your ! command or dismiss the error",
+    abort: "Abort the turn (queued messages come back into the input); when idle, stop your ! command or dismiss the error; twice on an idle, empty input, rewind to before one of your messages",
     help: "Show the key bindings in force",
     focusNext: "Focus the next pane",
     focusPrev: "Focus the previous pane",

@@ -16,6 +16,10 @@ function context(): SlashContext & { log: string[] } {
     newSession: () => log.push("new"),
     showContext: () => log.push("context"),
     compact: (instructions) => log.push(`compact [${instructions}]`),
+    rewind: () => log.push("rewind"),
+    showTree: () => log.push("tree"),
+    fork: () => log.push("fork"),
+    exportBranch: (file) => log.push(`export [${file}]`),
     modelIds: () => ["claude-sonnet-5-5", "claude-opus-5", "gpt-5.4"],
     currentModel: () => "anthropic/claude-sonnet-5-5",
     currentThinking: () => "off",
@@ -28,6 +32,12 @@ describe("slash commands", () => {
     runSlash("/compact", ctx);
     runSlash("/compact  keep the API decisions ", ctx);
     expect(ctx.log).toEqual(["compact []", "compact [keep the API decisions]"]);
+  });
+
+  test("/rewind, /tree, /fork and /export [file] reach the session's branches", () => {
+    const ctx = context();
+    for (const text of ["/rewind", "/tree", "/fork", "/export", "/export notes/session.md"]) runSlash(text, ctx);
+    expect(ctx.log).toEqual(["rewind", "tree", "fork", "export []", "export [notes/session.md]"]);
   });
 
   test("a path is not a command", () => {

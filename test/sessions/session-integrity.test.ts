@@ -171,7 +171,7 @@ describe("every line is validated", () => {
     store.recordMessage(user("first"));
     store.close();
     const [header, ...rest] = readFileSync(store.path, "utf8").split("\n");
-    const newer = { ...(JSON.parse(header!) as object), version: 2 };
+    const newer = { ...(JSON.parse(header!) as object), version: 3 };
     writeFileSync(
       store.path,
       [JSON.stringify(newer), ...rest.filter(Boolean), '{"type":"branch_summary","summary":"…"}', '{"type":"branch_summary","summary":"…"}', JSON.stringify({ type: "message", message: user("second") })]
@@ -181,7 +181,7 @@ describe("every line is validated", () => {
     const loaded = await loadSession(store.path);
     expect(loaded.messages).toHaveLength(2);
     expect(loaded.warnings).toEqual([
-      expect.stringContaining("was written by a newer pitwall (session format 2; this one reads 1)"),
+      expect.stringContaining("was written by a newer pitwall (session format 3; this one reads 2)"),
       `${store.path}: lines 3, 4: unknown record type "branch_summary" (from a newer pitwall?); skipped.`,
     ]);
   });
