@@ -18,6 +18,8 @@ export interface CliOptions {
   sessionFile?: string;
   noSession: boolean;
   sessionDir?: string;
+  /** Write the session's current branch as Markdown here: after the prompts, or alone ("-": stdout). */
+  export?: string;
   model?: string;
   provider?: ProviderName;
   baseUrl?: string;
@@ -60,6 +62,9 @@ export const HELP = `
     --session <file>          Open this session file
     --no-session              Do not save this session
     --session-dir <dir>       Where sessions live (default ~/.pitwall/sessions; PITWALL_HOME moves ~/.pitwall)
+    --export <file>           With prompts: run them (print mode), then write the session's current branch as
+                              Markdown to file. Alone, with --session, --continue or --resume: only write it
+                              (file - writes to stdout)
 
   Model
     --model <id>              A known id (${DEFAULT_MODELS.anthropic}, ${DEFAULT_MODELS.openai}, …) or provider/id (openai/llama3.1)
@@ -93,6 +98,7 @@ export const HELP = `
     $ pitwall "make the tests pass"
     $ pitwall -p "summarise README.md" > summary.txt
     $ pitwall --continue
+    $ pitwall --export session.md --continue
     $ pitwall --provider openai --base-url http://localhost:11434/v1 --model qwen2.5-coder
     $ echo '{"type":"message","content":"list the files"}' | pitwall --json
 `;
@@ -106,6 +112,7 @@ const FLAGS = {
   // A string flag; `--no-session` arrives as session === false.
   session: { type: "string" },
   sessionDir: { type: "string" },
+  export: { type: "string" },
   model: { type: "string" },
   provider: { type: "string" },
   baseUrl: { type: "string" },
@@ -202,6 +209,12 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
   const resumeFlags = [f.continue && "--continue", f.resume && "--resume", sessionFile !== undefined && "--session"].filter(Boolean);
   if (resumeFlags.length > 1) throw new UsageError(`${resumeFlags.join(" and ")} each pick a session: use one`);
   if (session === false && resumeFlags.length > 0) throw new UsageError(`--no-session cannot be combined with ${resumeFlags[0]}`);
+  const exportFile = text("export", f.export);
+  if (exportFile !== undefined && f.json) throw new UsageError("--export works with print mode (prompts) or alone, not with --json");
+  if (exportFile === "-" && (positionals.length > 0 || f.print)) throw new UsageError("--export - writes to stdout, where print mode writes the answer: name a file");
+  if (exportFile !== undefined && positionals.length === 0 && !f.print && resumeFlags.length === 0) {
+    throw new UsageError("--export without a prompt writes a session you name: add --session <file>, --continue or --resume");
+  }
 
   return {
     prompts: positionals,
@@ -212,6 +225,7 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     sessionFile: sessionFile === undefined ? undefined : resolve(baseCwd, sessionFile),
     noSession: session === false,
     sessionDir: mapDefined(text("sessionDir", f.sessionDir), (d) => resolve(baseCwd, d)),
+    ...(exportFile !== undefined ? { export: exportFile } : {}),
     model: text("model", f.model),
     provider: provider as ProviderName | undefined,
     baseUrl,

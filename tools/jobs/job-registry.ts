@@ -12,6 +12,8 @@ import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "./job-set
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
 import { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "./job-errors.js";
+import { JobWatches } from "./watch/job-watches.js";
+import { recordWatchNotices } from "./watch/watch-notices.js";
 import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
 import type { ChildMarker } from "../process/process-guard.js";
 
@@ -90,6 +92,8 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 export class JobRegistry {
   readonly settings: JobSettings;
   readonly cwd: string;
+  /** Every job's watch triggers (tools/jobs/watch/): they hear each job's lines from its start. */
+  readonly watches: JobWatches;
   private readonly baseEnv: Record<string, string>;
   private readonly shell: string;
   private readonly marker: ChildMarker | undefined;
@@ -112,6 +116,13 @@ export class JobRegistry {
     );
     this.shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
     this.marker = options.marker;
+    this.watches = new JobWatches({
+      debounceMs: this.settings.watchDebounceMs,
+      emit: (event) => {
+        recordWatchNotices(event, this.notices);
+        this.emit(event);
+      },
+    });
   }
 
   /** Job events, in order; the coding agent forwards them to the session's bus. */
@@ -314,6 +325,7 @@ export class JobRegistry {
     for (const pgid of this.adopted) this.forgetGroupIfGone(pgid);
     this.adopted.clear();
     this.stopAdoptedWatch();
+    this.watches.dispose();
   }
 
   /** SIGKILL to every job's group, synchronously: for process 'exit', where nothing async runs. */
@@ -359,6 +371,7 @@ export class JobRegistry {
   private register(job: Job): Job {
     this.marker?.trackGroup(job.pid);
     this.jobs.set(job.id, job);
+    this.watches.attach(job);
     job.onOutput((chunk, stream) => {
       for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
     });
@@ -385,6 +398,7 @@ export class JobRegistry {
   private drop(job: Job): void {
     this.clearTtl(job.id);
     this.jobs.delete(job.id);
+    this.watches.forget(job.id);
     this.emit({ type: "job_removed", jobId: job.id });
     if (groupAlive(job.pid)) {
       void this.terminate(job).then(() => job.dispose());
