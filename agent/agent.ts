@@ -160,6 +160,18 @@ export class Agent {
     this.bus.emit({ type: "model_change", provider: model.provider, model: model.id });
   }
 
+  /**
+   * Loads the current model's provider (its SDK: ~100 ms of parsing) before it is needed, so the
+   * first prompt goes out at once. A failure is left for that request to report.
+   */
+  async prepareProvider(): Promise<void> {
+    try {
+      await this.getProvider(this.model);
+    } catch {
+      // The first request gets the same error, with the retry and reporting every request has.
+    }
+  }
+
   setThinkingLevel(level: ThinkingLevel): void {
     this.thinkingLevel = level;
     this.bus.emit({ type: "thinking_change", level });

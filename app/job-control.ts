@@ -15,7 +15,7 @@ import { displayKeyName } from "./keys/key-names.js";
 import { osc52 } from "./osc52.js";
 import { PersonShell } from "./person-shell.js";
 import { forThePerson } from "./person-errors.js";
-import { NoSuchJobError } from "../tools/jobs/job-registry.js";
+import { NoSuchJobError } from "../tools/jobs/job-errors.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
 import { patternLabel, type TriggerInfo, type WatchAction } from "../tools/jobs/watch/trigger-spec.js";
 import { ACTION_MEANING, DEFAULT_PERSON_ACTION, parseWatchInput } from "./watch-input.js";
