@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeLlm, type FakeLlm, type FakeScript } from "../fake-llm/index.js";
 import { PitwallTerminal } from "../helpers/terminal-harness.js";
+import { removeTempDirs } from "../helpers/temp-dir.js";
 
 export interface Row {
   metric: string;
@@ -55,6 +56,9 @@ export async function launch(replies: FakeScript[] = [], extraEnv: Record<string
       await t.close();
       await llm.close();
       rmSync(cwd, { recursive: true, force: true });
+      // The terminal's home is a fixture folder, which vitest removes after each file; the bench
+      // runs outside vitest and removes it here.
+      removeTempDirs();
     },
   };
 }

@@ -8,6 +8,7 @@
 // so adding one is adding a function to MEASUREMENTS; `npm run bench -- "job memory"` runs only the
 // ones named.
 import { readFileSync } from "node:fs";
+import { removeTempDirs } from "../helpers/temp-dir.js";
 import { launch, ms, quantile, rssOf, typingLatencies, type Measurement, type Row } from "./bench-harness.js";
 import { jobKeyLatency, jobMemory, jobThroughput } from "./job-measurements.js";
 import { soak } from "./soak.js";
@@ -142,6 +143,9 @@ async function main(): Promise<number> {
       rows.push(...(await m.run()));
     } catch (error) {
       rows.push({ metric: m.name, value: `error: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`, target: "", pass: false });
+    } finally {
+      // Fixture folders a failed measurement left behind (vitest removes them in tests; nothing here does).
+      removeTempDirs();
     }
   }
   printTable(rows);

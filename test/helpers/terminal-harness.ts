@@ -266,7 +266,7 @@ export class PitwallTerminal {
     ]);
   }
 
-  /** Ends the process group (TERM, then KILL) and waits for it; removes the temporary home. */
+  /** Ends the process group (TERM, then KILL) and waits for it. A temporary home goes with the temp-dir fixture. */
   async close(): Promise<void> {
     if (!this.hasExited) {
       try {
