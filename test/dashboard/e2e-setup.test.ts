@@ -68,6 +68,19 @@ describe("setup", () => {
     expect((await session.llm.waitForRequest(1)).transcript).toContain("one more question");
   }, 60_000);
 
+  test("keys typed the moment pitwall starts are kept, and the prompt they make is sent", async () => {
+    session = await startDashboard({ waitReady: false, replies: [{ kind: "reply", text: "Answered the early one." }] });
+    const { t, llm } = session;
+    // Typed at once: the terminal holds the keys until pitwall reads them (early-prompt.test.ts
+    // covers a prompt sent while the agent is still loading).
+    t.type("typed at launch");
+    await t.waitForText("› typed at launch");
+    t.press("Enter");
+    const screen = await t.waitForText("Answered the early one.");
+    expect(screen).toContain("› typed at launch");
+    expect((await llm.waitForRequest(1)).transcript).toContain("typed at launch");
+  });
+
   test("what a library prints with console (the SDK's deprecation warning) shows in the chat, not over the frame", async () => {
     session = await startDashboard({ args: ["--model", "claude-sonnet-4-5"], replies: [{ kind: "reply", text: "Old model answering." }] });
     const { t } = session;
