@@ -118,8 +118,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   try {
     scheduler.frameNow();
     traceStartup(env, "first frame");
-    // The markdown parser loads while the person reads the first frame.
-    void loadMarkdownParser();
 
     // The settings (config.json checked against its schema) and the key bindings load after the
     // first frame: their validation brings in TypeBox, which the tools need anyway.
@@ -218,10 +216,11 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       const [first, ...rest] = options.prompts;
       if (first !== undefined) c.send(first, "enter");
       for (const prompt of rest) c.send(prompt, "followUp");
-      // "ready" is on screen first; the provider's SDK loads while the person types.
+      // "ready" is on screen first; the provider's SDK and the markdown parser load while the
+      // person types (text drawn before the parser is there is drawn again once it is).
       scheduler.frameNow();
       traceStartup(env, "ready");
-      void setup.coding.agent.prepareProvider();
+      void setup.coding.agent.prepareProvider().then(loadMarkdownParser);
     }
 
     await quit;
