@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import type { PitwallTerminal } from "../helpers/terminal-harness.js";
 import { launch, ms, quantile, rssOf, typingLatencies, type Measurement, type Row } from "./bench-harness.js";
+import { bashRoundTrip } from "./bash-measurements.js";
 import { jobKeyLatency, jobMemory, jobThroughput } from "./job-measurements.js";
 import { soak } from "./soak.js";
 import { largeArgument } from "./stream-measurements.js";
@@ -138,6 +139,7 @@ export const MEASUREMENTS: Array<{ name: string; run: Measurement }> = [
   { name: "idle memory", run: idleRss },
   { name: "streaming", run: streamFrames },
   { name: "key latency", run: keyLatency },
+  { name: "bash round trip", run: bashRoundTrip },
   { name: "job throughput", run: jobThroughput },
   { name: "job key latency", run: jobKeyLatency },
   { name: "job memory", run: jobMemory },
