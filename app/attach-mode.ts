@@ -5,12 +5,15 @@
 // the agent is told the person typed into it.
 import type { InputEvent } from "./keys/key-decoder.js";
 import type { JobRegistry } from "../tools/jobs/job-registry.js";
+import type { JobScreen } from "../tools/jobs/screen-feed.js";
 import { displayKeyName } from "./keys/key-names.js";
 import { encodeKey, encodePaste, type PtyModes } from "./keys/pty-keys.js";
 import type { Key } from "./keys/key.js";
 
 export interface AttachHost {
   registry(): JobRegistry | undefined;
+  /** The screen of the job shown in the job terminal, if it is this one. */
+  screen(id: string): JobScreen | undefined;
   detachKeys(): Key[];
   /** Called when attaching starts or ends: the pane's border and hint change. */
   setAttached(hint: string | undefined): void;
@@ -49,7 +52,7 @@ export class AttachMode {
       return;
     }
     this.jobId = id;
-    job.terminal.scrollToBottom();
+    this.host.screen(id)?.scroll({ to: "bottom" });
     this.host.setAttached(`${displayKeyName(key)} to detach`);
     void job.exited.then(() => {
       if (this.jobId === id && registry?.get(id) === job) {
@@ -74,9 +77,10 @@ export class AttachMode {
       this.detach();
       return;
     }
+    const screen = this.host.screen(id);
     const modes: PtyModes = {
-      applicationCursorKeys: job.terminal.modes.applicationCursorKeysMode,
-      bracketedPaste: job.terminal.modes.bracketedPasteMode,
+      applicationCursorKeys: screen?.state?.applicationCursorKeys ?? false,
+      bracketedPaste: screen?.state?.bracketedPaste ?? false,
     };
     let data: string | undefined;
     if (event.type === "key") data = encodeKey(event.name, modes);
@@ -86,7 +90,7 @@ export class AttachMode {
     try {
       this.host.registry()!.write(id, data, { by: "user" });
       // Typing goes to the live screen, not to a scrolled-back view.
-      job.terminal.scrollToBottom();
+      if (screen?.state && screen.state.viewportY !== screen.state.baseY) screen.scroll({ to: "bottom" });
     } catch (error) {
       this.host.flash(error instanceof Error ? error.message : String(error));
     }

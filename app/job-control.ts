@@ -35,6 +35,10 @@ export class JobControl {
     const view = c.view;
     this.attachMode = new AttachMode({
       registry: () => this.registry(),
+      screen: (id) => {
+        const screen = view.jobTerminal.current();
+        return screen?.id === id ? screen : undefined;
+      },
       detachKeys: () => c.keymap.keysFor("attached", "detach"),
       setAttached: (hint) => {
         view.jobTerminal.attachedHint = hint;

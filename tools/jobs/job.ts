@@ -98,7 +98,7 @@ export class Job {
   private stdinClosedValue = false;
   /** Whether the last input ended a line: a pty takes Ctrl+D as end of input only at a line start. */
   private inputAtLineStart = true;
-  private disposed = false;
+  private disposedValue = false;
 
   // Bookkeeping for the registry and the tools.
   /** Who asked for this job to be stopped, if anyone did. */
@@ -254,6 +254,11 @@ export class Job {
     return this.stdinClosedValue;
   }
 
+  /** True once dispose() freed the emulator (a restart replaced the job, or it was removed). */
+  get disposed(): boolean {
+    return this.disposedValue;
+  }
+
   /** Characters written to the emulator and not parsed yet. */
   get emulatorPending(): number {
     return this.feed.pending;
@@ -305,7 +310,7 @@ export class Job {
         // The pty closed between the check and the call; the emulator still resizes.
       }
     }
-    if (!this.disposed) this.terminal.resize(c, r);
+    if (!this.disposedValue) this.terminal.resize(c, r);
   }
 
   /** Sends input as is. The registry checks the caps; this only delivers. */
@@ -345,8 +350,8 @@ export class Job {
 
   /** Frees the emulator and closes what is still open. The process must have been ended first. */
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+    if (this.disposedValue) return;
+    this.disposedValue = true;
     this.outputListeners.clear();
     this.feed.dispose();
     clearInterval(this.exitCheckTimer);
@@ -360,7 +365,7 @@ export class Job {
   }
 
   private receive(chunk: string, stream: JobStream): void {
-    if (this.disposed) return;
+    if (this.disposedValue) return;
     this.log.write(chunk);
     if (stream === "stdout") this.stdoutLog?.write(chunk);
     else if (stream === "stderr") this.stderrLog?.write(chunk);
