@@ -1,13 +1,11 @@
 // Assembles a working coding agent without any screen: one bus, the job registry, the tools, the
 // system prompt and the Agent, wired so job events reach the bus and job notices reach the model.
 // The dashboard, print and JSON modes and library users all start from here.
-import type { BashToolOptions } from "../tools/bash-tool.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
-import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
-import { createJobTools } from "../tools/jobs/job-tools.js";
-import { jobSnapshotLines } from "../tools/jobs/job-format.js";
-import { bashAdopter } from "../tools/jobs/bash-adoption.js";
-import { JobRegistry, type JobSettings } from "../tools/jobs/job-registry.js";
+import { CODING_TOOL_NAMES, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
+import type { JobSettings } from "../tools/jobs/job-registry.js";
+import { serviceTools, type JobService } from "../tools/jobs/job-service.js";
+import { LocalJobService } from "../tools/jobs/local-job-service.js";
 import type { AgentTool } from "../tools/tool.js";
 import type { ChildMarker } from "../tools/process/process-guard.js";
 import type { ToolSettings } from "../tools/tool-settings.js";
@@ -59,6 +57,20 @@ export interface CodingAgentOptions {
   olderHistory?: OlderHistory;
   /** Marks every child and tracks its group, so a crash of this process still ends them (ProcessGuard). */
   marker?: ChildMarker;
+  /**
+   * Where bash calls and jobs run: made from the settings given the environment they need (the
+   * modes pass a client of the job host); jobs in this process (LocalJobService) when left out.
+   */
+  jobs?: (given: JobServiceInputs) => JobService;
+}
+
+/** What a JobService is made from: the tools' environment and limits, the marker, the keys to redact. */
+export interface JobServiceInputs {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  settings: Partial<JobSettings>;
+  marker: ChildMarker | undefined;
+  secrets: readonly string[];
 }
 
 /** What /context shows: where the tokens go, and how full the window is. */
@@ -72,7 +84,8 @@ export interface ContextReport {
 export interface CodingAgent {
   agent: Agent;
   bus: EventBus<PitwallEvent>;
-  jobs: JobRegistry;
+  /** Where bash calls and jobs run (this process, or the job host): the jobs pane and the person's keys use it too. */
+  jobs: JobService;
   /** The environment commands and jobs run in: `env` without the provider keys (unless passed on). */
   toolEnv: NodeJS.ProcessEnv;
   /** Given in the options: marks children so that a crash still ends them. */
@@ -81,7 +94,7 @@ export interface CodingAgent {
   /** Recomputes the system prompt (after /cwd-like changes or edits to AGENTS.md). */
   reloadSystemPrompt(): SystemPromptReport;
   contextReport(): ContextReport;
-  /** Ends every job and detaches from the registry. */
+  /** Ends every job of this agent and lets go of the job service. */
   dispose(): Promise<void>;
 }
 
@@ -93,17 +106,10 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const secrets = [options.connections.anthropic.apiKey, options.connections.openai.apiKey].filter((key): key is string => Boolean(key));
   const toolEnv = toolEnvironment(settings.env ?? process.env, { passKeys: settings.passKeysToTools, keys: secrets });
   const toolSettings: Partial<ToolSettings> = { env: toolEnv, maxOutputChars: settings.maxOutputChars };
-  const jobs = new JobRegistry({ cwd: options.cwd, env: toolEnv, settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars }, marker: options.marker });
+  const inputs: JobServiceInputs = { cwd: options.cwd, env: toolEnv, settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars }, marker: options.marker, secrets };
+  const jobs = options.jobs ? options.jobs(inputs) : new LocalJobService(inputs);
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
-  const bashOptions: BashToolOptions = {
-    // `server &` in a bash call outlives the call: the registry ends it with the jobs.
-    onBackgroundLeft: (pgid) => jobs.adoptGroup(pgid),
-    ...(options.marker ? { marker: options.marker } : {}),
-    secrets,
-    // A call still running at the end of its wait, or when the person steers, becomes a job.
-    adopter: bashAdopter(jobs),
-  };
-  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings, bashOptions);
+  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings);
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
   let systemPrompt = describeSystemPrompt(promptOptions);
   const agent = new Agent({
@@ -118,7 +124,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     ...(settings.maxOutputChars !== undefined ? { maxOutputChars: settings.maxOutputChars } : {}),
     noticeSources: [() => jobs.drainNotices()],
     context: settings.context,
-    jobsForSummary: () => jobSnapshotLines(jobs.list()),
+    jobsForSummary: () => jobs.summaryLines(),
     olderHistory: options.olderHistory,
   });
   return {
@@ -151,15 +157,16 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   };
 }
 
-function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry, settings: Partial<ToolSettings>, bash: BashToolOptions): AgentTool[] {
-  const jobTools = createJobTools(jobs);
-  const toolOptions = { settings, bash };
-  if (selection === "default") return [...createCodingTools(cwd, toolOptions), ...jobTools];
+function selectTools(cwd: string, selection: ToolSelection, jobs: JobService, settings: Partial<ToolSettings>): AgentTool[] {
+  // bash and the job tools run where the jobs are.
+  const jobTools = serviceTools(jobs);
+  const toolOptions = { settings };
+  if (selection === "default") return [...CODING_TOOL_NAMES.map((name) => jobTools.find((t) => t.name === name) ?? createToolByName(cwd, name, toolOptions)), ...jobTools.filter((t) => t.name !== "bash")];
   if (selection === "read-only") return createReadOnlyTools(cwd, toolOptions);
-  const pick = (name: string): AgentTool | undefined => (isToolName(name) ? createToolByName(cwd, name, toolOptions) : jobTools.find((t) => t.name === name));
+  const pick = (name: string): AgentTool | undefined => jobTools.find((t) => t.name === name) ?? (isToolName(name) ? createToolByName(cwd, name, toolOptions) : undefined);
   const unknown = selection.filter((name) => !pick(name));
   if (unknown.length) {
-    const known = [...TOOL_NAMES, ...jobTools.map((t) => t.name)].join(", ");
+    const known = [...new Set([...TOOL_NAMES, ...jobTools.map((t) => t.name)])].join(", ");
     throw new UnknownToolError(`unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (known: ${known}, or read-only)`);
   }
   return selection.map((name) => pick(name)!);

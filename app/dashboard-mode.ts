@@ -22,7 +22,6 @@ import { KeyDispatcher } from "./keys/key-dispatcher.js";
 import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
 import type { Setup } from "./session-setup.js";
-import type { LocalScreens } from "../tools/jobs/local-screens.js";
 
 const SESSION_IN_USE_CHOICES: StyledLine[] = [
   [{ text: "Continue in a copy (fork); the other pitwall keeps the original", attr: attr() }],
@@ -40,14 +39,13 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
   const screen = createScreen({ output: stdout, env });
   let setup: Setup | undefined;
-  let jobScreens: LocalScreens | undefined;
   // Loaded after the first frame, with the rest of the agent.
   let sessionSetup: typeof import("./session-setup.js") | undefined;
   const view = new DashboardView(screen, {
     cwd: options.cwd,
     // The scheduler is made next; nothing asks for a frame before then.
     requestFrame: () => scheduler.request(),
-    jobScreens: () => jobScreens,
+    jobScreens: () => setup?.coding.jobs,
     images: { at: (path) => imageFileAt(path, options.cwd), pasted: (text) => pastedImageFiles(text, options.cwd) },
   });
   const scheduler = new RenderScheduler(screen, {
@@ -179,8 +177,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
     if (!quitEarly) {
       setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh });
-      const { LocalScreens } = await import("../tools/jobs/local-screens.js");
-      jobScreens = new LocalScreens(setup.coding.jobs);
       const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
       const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
       jobCleanupInstalled = true;
@@ -205,7 +201,6 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     decoder.dispose();
     controller?.detach();
     view.jobTerminal.dispose();
-    jobScreens?.dispose();
     try {
       await controller?.jobControl.dispose();
       await setup?.dispose();

@@ -10,7 +10,7 @@ import { groupAlive } from "./process-group.js";
 import { adoptedResult, yieldWindow, type BashCallAdopter, type YieldReason } from "./bash-yield.js";
 import { resolveShell } from "./shell.js";
 import { startShellCommand, type ShellRunResult } from "./shell-process.js";
-import type { AgentTool } from "./tool.js";
+import type { AgentTool, ToolDefinition } from "./tool.js";
 import type { ChildMarker } from "./process/process-guard.js";
 import type { ToolSettings } from "./tool-settings.js";
 
@@ -61,6 +61,14 @@ export interface BashToolOptions extends Partial<ToolSettings> {
    * Without one, a call runs until the command exits (or its timeout).
    */
   adopter?: BashCallAdopter;
+}
+
+/**
+ * What the model is shown of bash: `yieldMs` is the wait after which a command becomes a background
+ * job (undefined: no adopter, the call waits for the command).
+ */
+export function bashToolDefinition(maxChars: number = DEFAULT_MAX_OUTPUT_CHARS, yieldMs?: number): ToolDefinition<typeof bashToolSchema> {
+  return { name: "bash", label: "Run Command", description: describe(maxChars, yieldMs), parameters: bashToolSchema };
 }
 
 function describe(maxChars: number, yieldMs: number | undefined): string {
@@ -130,10 +138,7 @@ async function checkWorkingDirectory(cwd: string): Promise<void> {
 export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashToolSchema, BashToolDetails> {
   const maxChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   return {
-    name: "bash",
-    label: "Run Command",
-    description: describe(maxChars, options.adopter?.yieldMs()),
-    parameters: bashToolSchema,
+    ...bashToolDefinition(maxChars, options.adopter?.yieldMs()),
     async execute(toolCallId, params, signal, onUpdate, context) {
       if (signal.aborted) throw new ToolAbortedError("The command was aborted before it started.");
       await checkWorkingDirectory(cwd);

@@ -2,6 +2,7 @@
 // PITWALL_BASH_* names beside the seed's PI_BASH_* ones, PITWALL_ winning; values fitted to their ranges.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { waitFor } from "../helpers/conditions.js";
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../app/cli-options.js";
 import { createSetup } from "../../app/session-setup.js";
@@ -73,9 +74,10 @@ describe("settings", () => {
     const setup = await createSetup(options, resolveSettings(options, env));
     try {
       expect(setup.coding.jobs.settings.ttlMs).toBe(120_000);
-      const job = setup.coding.jobs.start({ command: "echo mark=$PITWALL_TEST_MARK", startedBy: "user", stdinMode: "pipe" });
-      await job.exited;
-      expect(job.log.keptText()).toContain("mark=from-settings");
+      const jobs = setup.coding.jobs;
+      const job = await jobs.start("echo mark=$PITWALL_TEST_MARK");
+      await waitFor(() => jobs.get(job.id)?.status === "exited", "the job to end");
+      expect((await jobs.text(job.id, "log")).join("\n")).toContain("mark=from-settings");
     } finally {
       await setup.coding.dispose();
     }

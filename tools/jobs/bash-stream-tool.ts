@@ -2,13 +2,13 @@
 // back finished, like bash; a server or watcher comes back "running" with a job id once it prints its
 // ready line or the wait window ends, and keeps running for the other job tools.
 import { Type, type Static } from "@sinclair/typebox";
-import type { JobRegistry } from "./job-registry.js";
+import type { JobRegistry, JobSettings } from "./job-registry.js";
 import { finalResult, runningResult, tailText, type JobDetails } from "./job-result.js";
 import { endCursor } from "./job-output-reader.js";
 import { clampYieldMs, MAX_YIELD_MS, MIN_YIELD_MS } from "./job-settings.js";
 import { waitForJob, type WaitResult } from "./job-wait.js";
 import type { Job } from "./job.js";
-import type { AgentTool, ToolUpdate } from "../tool.js";
+import type { AgentTool, ToolDefinition, ToolUpdate } from "../tool.js";
 import { compileSearchPattern, type LineMatcher } from "../search-pattern.js";
 
 export const bashStreamParameters = Type.Object({
@@ -72,18 +72,25 @@ function whyStillRunning(wait: WaitResult, yieldMs: number): string {
   }
 }
 
-export function createBashStreamTool(registry: JobRegistry): AgentTool<typeof bashStreamParameters, JobDetails> {
-  const maxChars = (): number => registry.settings.maxOutputChars;
+export function bashStreamDefinition(settings: JobSettings): ToolDefinition<typeof bashStreamParameters> {
   return {
     name: "bash_stream",
     label: "Background shell",
     description: [
       "Run a shell command as a background job and wait for it a while. Use it for dev servers, file watchers, test watchers, builds and anything that may take more than a minute or must keep running; use bash for quick commands.",
-      `It waits up to yieldMs (default ${Math.round(registry.settings.defaultYieldMs / 1000)} s, ${MIN_YIELD_MS / 1000}–${MAX_YIELD_MS / 1000} s). If the command finishes in that time you get its status, exit code and output. Otherwise you get status "running" with a job id and the output so far, and the job keeps running: read it with poll_process, type into it with write_stdin, stop it with kill_process, see all jobs with list_processes, page its log with get_process_log.`,
+      `It waits up to yieldMs (default ${Math.round(settings.defaultYieldMs / 1000)} s, ${MIN_YIELD_MS / 1000}–${MAX_YIELD_MS / 1000} s). If the command finishes in that time you get its status, exit code and output. Otherwise you get status "running" with a job id and the output so far, and the job keeps running: read it with poll_process, type into it with write_stdin, stop it with kill_process, see all jobs with list_processes, page its log with get_process_log.`,
       "Give readyPattern (e.g. \"listening on|ready in\") to return as soon as a server says it is up. When a job exits on its own later, you are told with its exit code and last lines, so you need not poll just to notice a crash.",
-      `Output shown to you is plain text (colours and progress-bar redraws resolved), capped at ${registry.settings.maxOutputChars} characters with head and tail kept. At most ${registry.settings.maxJobs} jobs run at once. Runs under a terminal (stdinMode "pty") unless stdinMode is "pipe".`,
+      `Output shown to you is plain text (colours and progress-bar redraws resolved), capped at ${settings.maxOutputChars} characters with head and tail kept. At most ${settings.maxJobs} jobs run at once. Runs under a terminal (stdinMode "pty") unless stdinMode is "pipe".`,
     ].join("\n"),
     parameters: bashStreamParameters,
+  };
+}
+
+/** `settings`: the caller's limits (a client of the job host has its own output cap and yield window). */
+export function createBashStreamTool(registry: JobRegistry, settings: JobSettings = registry.settings): AgentTool<typeof bashStreamParameters, JobDetails> {
+  const maxChars = settings.maxOutputChars;
+  return {
+    ...bashStreamDefinition(settings),
     async execute(toolCallId, params, signal, onUpdate, context) {
       let readyPattern: LineMatcher | undefined;
       if (params.readyPattern !== undefined && params.readyPattern !== "") {
@@ -102,8 +109,8 @@ export function createBashStreamTool(registry: JobRegistry): AgentTool<typeof ba
         startedBy: "agent",
         toolCallId,
       });
-      const yieldMs = clampYieldMs(params.yieldMs, registry.settings.defaultYieldMs);
-      const stopLive = liveLines(job, onUpdate, maxChars());
+      const yieldMs = clampYieldMs(params.yieldMs, settings.defaultYieldMs);
+      const stopLive = liveLines(job, onUpdate, maxChars);
       const wait = await waitForJob(job, {
         timeoutMs: yieldMs,
         signal,
@@ -112,9 +119,9 @@ export function createBashStreamTool(registry: JobRegistry): AgentTool<typeof ba
       });
       stopLive();
       job.pollCursor = endCursor(job.log);
-      if (!job.running) return finalResult(job, maxChars());
+      if (!job.running) return finalResult(job, maxChars);
       registry.reportYield(toolCallId, job, tailText(job.log));
-      return runningResult(job, maxChars(), whyStillRunning(wait, yieldMs));
+      return runningResult(job, maxChars, whyStillRunning(wait, yieldMs));
     },
   };
 }

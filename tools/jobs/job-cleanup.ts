@@ -3,7 +3,7 @@
 // run's marker (the guard's sweep). Signals get the polite path (TERM, grace, KILL); process 'exit'
 // runs no async code, so there everything gets KILL at once. SIGKILL and the OOM killer run none of
 // this: the guard's watchdog does it then.
-import type { JobRegistry } from "./job-registry.js";
+import type { JobService } from "./job-service.js";
 import type { ProcessGuard } from "../process/process-guard.js";
 
 const SIGNAL_EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
@@ -16,7 +16,10 @@ export interface JobCleanupOptions {
 }
 
 /** Installs the handlers; returns a function that removes them again. */
-export function installJobCleanup(registry: JobRegistry, options: JobCleanupOptions = {}): () => void {
+/** What the cleanup needs of the jobs: a JobService, or a JobRegistry itself. */
+export type CleanableJobs = Pick<JobService, "shutdown" | "killAllSync" | "settings">;
+
+export function installJobCleanup(registry: CleanableJobs, options: JobCleanupOptions = {}): () => void {
   let ending = false;
   const guard = options.guard;
 

@@ -3,10 +3,10 @@
 import { Type } from "@sinclair/typebox";
 import { capOutput } from "../output-cap.js";
 import type { JobInfo } from "./job-events.js";
-import type { JobRegistry } from "./job-registry.js";
+import type { JobRegistry, JobSettings } from "./job-registry.js";
 import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "./job-format.js";
 import { clamp } from "./job-settings.js";
-import type { AgentTool } from "../tool.js";
+import type { AgentTool, ToolDefinition } from "../tool.js";
 
 export interface JobListDetails {
   jobs: (JobInfo & { runtimeMs: number; lastLine: string })[];
@@ -14,12 +14,18 @@ export interface JobListDetails {
 
 export const listParameters = Type.Object({});
 
-export function createListProcessesTool(registry: JobRegistry): AgentTool<typeof listParameters, JobListDetails> {
+export function listProcessesDefinition(settings: JobSettings): ToolDefinition<typeof listParameters> {
   return {
     name: "list_processes",
     label: "List jobs",
-    description: `List background jobs: running ones and those finished in the last ${formatDuration(registry.settings.ttlMs)}, with id, status, exit code or signal, runtime, who started it (you or the person), command and last output line.`,
+    description: `List background jobs: running ones and those finished in the last ${formatDuration(settings.ttlMs)}, with id, status, exit code or signal, runtime, who started it (you or the person), command and last output line.`,
     parameters: listParameters,
+  };
+}
+
+export function createListProcessesTool(registry: JobRegistry, settings: JobSettings = registry.settings): AgentTool<typeof listParameters, JobListDetails> {
+  return {
+    ...listProcessesDefinition(settings),
     async execute() {
       const jobs = registry.list();
       if (jobs.length === 0) return { content: "No background jobs.", details: { jobs: [] } };
@@ -61,19 +67,25 @@ export interface JobLogDetails {
   firstKeptLine: number;
 }
 
-export function createGetProcessLogTool(registry: JobRegistry): AgentTool<typeof getLogParameters, JobLogDetails> {
+export function getProcessLogDefinition(settings: JobSettings): ToolDefinition<typeof getLogParameters> {
   return {
     name: "get_process_log",
     label: "Job log",
     description: [
       `Read a background job's output as plain text, by line numbers: offset (1-based) and limit (default ${DEFAULT_LOG_LIMIT}, at most ${MAX_LOG_LIMIT}); without offset, the last limit lines.`,
-      `Memory keeps the most recent lines of each job (about 10 000); older ones are dropped and the reply says which. Output is capped at ${registry.settings.maxOutputChars} characters. Reading the log does not affect what poll_process returns next.`,
+      `Memory keeps the most recent lines of each job (about 10 000); older ones are dropped and the reply says which. Output is capped at ${settings.maxOutputChars} characters. Reading the log does not affect what poll_process returns next.`,
     ].join("\n"),
     parameters: getLogParameters,
+  };
+}
+
+export function createGetProcessLogTool(registry: JobRegistry, settings: JobSettings = registry.settings): AgentTool<typeof getLogParameters, JobLogDetails> {
+  return {
+    ...getProcessLogDefinition(settings),
     async execute(_toolCallId, params) {
       const job = registry.get(params.jobId);
       if (!job) {
-        throw new Error(`No job with id "${params.jobId}". list_processes shows the jobs there are (finished jobs are forgotten after ${formatDuration(registry.settings.ttlMs)}).`);
+        throw new Error(`No job with id "${params.jobId}". list_processes shows the jobs there are (finished jobs are forgotten after ${formatDuration(settings.ttlMs)}).`);
       }
       const log = job.log;
       const limit = clamp(Math.floor(params.limit ?? DEFAULT_LOG_LIMIT), 1, MAX_LOG_LIMIT);
@@ -100,7 +112,7 @@ export function createGetProcessLogTool(registry: JobRegistry): AgentTool<typeof
       const to = Math.min(total, from + limit - 1);
       const lines = log.range(from, Math.min(to, log.lineCount) + 1);
       if (partial && to === total) lines.push(log.partialLine);
-      const capped = capOutput(lines.join("\n"), registry.settings.maxOutputChars);
+      const capped = capOutput(lines.join("\n"), settings.maxOutputChars);
       if (capped.truncated) notes.push("These lines were cut to head and tail; ask for fewer lines to see them whole.");
       if (to < total) notes.push(`More: offset ${to + 1} continues (lines ${to + 1}–${total}).`);
       const content = [`${label}\nLines ${from}–${to} of ${total}:`, capped.text, ...notes.map((n) => `[${n}]`)].join("\n");
