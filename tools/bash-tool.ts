@@ -51,7 +51,12 @@ export interface BashToolOptions extends Partial<ToolSettings> {
    * Told the process group of a command that returned with processes still running in the
    * background (`server &`), so whoever owns cleanup ends them when pitwall stops.
    */
-  onBackgroundLeft?: (pgid: number) => void;
+  onBackgroundLeft?: (pgid: number, callEnv: Record<string, string>) => void;
+  /**
+   * Added to each call's environment (the job registry's PITWALL_JOB mark for the call, so a call that
+   * becomes a job, or leaves something running, can be ended with its escapes).
+   */
+  callEnv?: () => Record<string, string>;
   /** Marks each command's environment and tracks its group (see ProcessGuard). */
   marker?: ChildMarker;
   /** Replaced by [redacted] in the full-output file (the provider keys). */
@@ -143,6 +148,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
       if (signal.aborted) throw new ToolAbortedError("The command was aborted before it started.");
       await checkWorkingDirectory(cwd);
       const spool = new OutputSpool(maxChars, { filePrefix: "bash-", ...(options.secrets ? { secrets: options.secrets } : {}) });
+      const callEnv = options.callEnv?.();
       const timeoutMs = params.timeout === undefined ? undefined : params.timeout * 1000;
       let run: ShellRunResult;
       try {
@@ -150,7 +156,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
           shell: options.shell ?? resolveShell(options.env),
           command: params.command,
           cwd,
-          env: options.env,
+          env: callEnv ? { ...(options.env ?? process.env), ...callEnv } : options.env,
           signal,
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           killGraceMs: options.killGraceMs,
@@ -181,7 +187,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
         spool.dispose();
         throw error;
       }
-      if (options.onBackgroundLeft && run.pid > 0 && groupAlive(run.pid)) options.onBackgroundLeft(run.pid);
+      if (options.onBackgroundLeft && run.pid > 0 && groupAlive(run.pid)) options.onBackgroundLeft(run.pid, callEnv ?? {});
       const spooled = spool.finish();
       const output = spooled.text.endsWith("\n") ? spooled.text.slice(0, -1) : spooled.text;
       const status = statusLine(run, params.timeout);

@@ -34,6 +34,10 @@ export interface JobSpec {
   emulatorLowWater?: number;
   /** A process already running (a bash call that outlived its wait) to take over instead of spawning one. */
   adopt?: AdoptedProcess;
+  /** The PITWALL_JOB mark every process of the job carries (in `env` already, or the adopted call's). */
+  mark?: string;
+  /** The client the job belongs to (a job host's client; undefined: nobody's, kept for the next). */
+  owner?: string;
 }
 
 /** A pipe process started elsewhere: its streams deliver strings; stdin is closed. */
@@ -81,6 +85,8 @@ export class Job {
   readonly stderrLog: PlainTextLog | undefined;
   /** Resolves once the process has exited and its output has been read. */
   readonly exited: Promise<JobInfo>;
+  /** The PITWALL_JOB mark of its processes: stopping the job ends every process carrying it. */
+  readonly mark: string | undefined;
 
   private statusValue: JobStatus = "running";
   private exitCodeValue: number | undefined;
@@ -101,6 +107,8 @@ export class Job {
   private disposedValue = false;
 
   // Bookkeeping for the registry and the tools.
+  /** The client the job belongs to; undefined while nobody owns it (its client left it running). */
+  owner: string | undefined;
   /** Who asked for this job to be stopped, if anyone did. */
   stopRequestedBy: JobStarter | undefined;
   /** True once a tool result carried the job's final status to the model. */
@@ -127,6 +135,8 @@ export class Job {
     this.toolCallId = spec.toolCallId;
     this.restarts = spec.restarts;
     this.fromBashCall = spec.adopt !== undefined;
+    this.mark = spec.mark;
+    this.owner = spec.owner;
     this.exited = new Promise((resolve) => {
       this.resolveExited = resolve;
     });

@@ -12,6 +12,7 @@ import { LocalScreens } from "./local-screens.js";
 import type { JobScreen } from "./screen-feed.js";
 import { createBashTool } from "../bash-tool.js";
 import type { ChildMarker } from "../process/process-guard.js";
+import { JOB_MARKER_VARIABLE } from "../process/marked-processes.js";
 import type { AgentTool, ToolResult } from "../tool.js";
 import { readJobText } from "./job-text.js";
 
@@ -39,7 +40,8 @@ export class LocalJobService implements JobService {
       env: options.env,
       maxOutputChars: registry.settings.maxOutputChars,
       // `server &` in a bash call outlives the call: the registry ends it with the jobs.
-      onBackgroundLeft: (pgid) => registry.adoptGroup(pgid),
+      onBackgroundLeft: (pgid, callEnv) => registry.adoptGroup(pgid, { mark: callEnv[JOB_MARKER_VARIABLE] }),
+      callEnv: () => registry.callMark(),
       ...(options.marker ? { marker: options.marker } : {}),
       ...(options.secrets ? { secrets: options.secrets } : {}),
       // A call still running at the end of its wait, or when the person steers, becomes a job.
