@@ -4,7 +4,7 @@
 import { toolEnvironment } from "../tools/tool-environment.js";
 import { CODING_TOOL_NAMES, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
 import type { JobSettings } from "../tools/jobs/job-registry.js";
-import { serviceTools, type JobService } from "../tools/jobs/job-service.js";
+import { serviceTools, type JobService, type JobServiceInputs } from "../tools/jobs/job-service.js";
 import { LocalJobService } from "../tools/jobs/local-job-service.js";
 import type { AgentTool } from "../tools/tool.js";
 import type { ChildMarker } from "../tools/process/process-guard.js";
@@ -64,14 +64,6 @@ export interface CodingAgentOptions {
   jobs?: (given: JobServiceInputs) => JobService;
 }
 
-/** What a JobService is made from: the tools' environment and limits, the marker, the keys to redact. */
-export interface JobServiceInputs {
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  settings: Partial<JobSettings>;
-  marker: ChildMarker | undefined;
-  secrets: readonly string[];
-}
 
 /** What /context shows: where the tokens go, and how full the window is. */
 export interface ContextReport {

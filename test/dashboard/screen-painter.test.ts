@@ -121,7 +121,7 @@ describe("the screen watch", () => {
     let writes: (() => void) | undefined;
     const source = { terminal: t, disposed: false, onTerminalWrite: (l: () => void) => ((writes = l), () => (writes = undefined)) };
     const updates: ScreenUpdate[] = [];
-    const watch = new ScreenWatch(source, (u) => updates.push(u), 5);
+    const watch = new ScreenWatch(source, (u) => void updates.push(u), 5);
     await waitFor(() => updates.length === 1, "the first update");
     expect(updates[0]!.changed.map(([row]) => row)).toEqual([0, 1, 2]);
     let state = applyScreenUpdate(undefined, updates[0]!);

@@ -3,11 +3,12 @@
 // command over as a pipe job, and the call returns what it printed so far with the job's id.
 import type { BashCallAdopter } from "../bash-tool.js";
 import { endCursor } from "./job-output-reader.js";
-import type { JobRegistry, JobSettings } from "./job-registry.js";
+import type { JobSettings } from "./job-registry.js";
+import type { ToolJobs } from "./job-tools.js";
 import { tailText } from "./job-result.js";
 
 /** `settings`: whose yield window applies (a client of the job host brings its own). */
-export function bashAdopter(registry: JobRegistry, settings: JobSettings = registry.settings): BashCallAdopter {
+export function bashAdopter(registry: ToolJobs, settings: JobSettings = registry.settings): BashCallAdopter {
   return {
     yieldMs: () => settings.defaultYieldMs,
     adopt(call) {

@@ -2,7 +2,8 @@
 // back finished, like bash; a server or watcher comes back "running" with a job id once it prints its
 // ready line or the wait window ends, and keeps running for the other job tools.
 import { Type, type Static } from "@sinclair/typebox";
-import type { JobRegistry, JobSettings } from "./job-registry.js";
+import type { JobSettings } from "./job-registry.js";
+import type { ToolJobs } from "./job-tools.js";
 import { finalResult, runningResult, tailText, type JobDetails } from "./job-result.js";
 import { endCursor } from "./job-output-reader.js";
 import { clampYieldMs, MAX_YIELD_MS, MIN_YIELD_MS } from "./job-settings.js";
@@ -87,7 +88,7 @@ export function bashStreamDefinition(settings: JobSettings): ToolDefinition<type
 }
 
 /** `settings`: the caller's limits (a client of the job host has its own output cap and yield window). */
-export function createBashStreamTool(registry: JobRegistry, settings: JobSettings = registry.settings): AgentTool<typeof bashStreamParameters, JobDetails> {
+export function createBashStreamTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof bashStreamParameters, JobDetails> {
   const maxChars = settings.maxOutputChars;
   return {
     ...bashStreamDefinition(settings),

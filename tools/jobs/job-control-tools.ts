@@ -2,7 +2,8 @@
 // write_stdin (type into it) and kill_process (stop it).
 import { Type } from "@sinclair/typebox";
 import { capOutput } from "../output-cap.js";
-import type { JobRegistry, JobSettings } from "./job-registry.js";
+import type { JobSettings } from "./job-registry.js";
+import type { ToolJobs } from "./job-tools.js";
 import { commandEnd, completedDetails, lastLinesText, nextStep, runningDetails, statusHeader, type JobDetails } from "./job-result.js";
 import { failed } from "./job-format.js";
 import { readSince } from "./job-output-reader.js";
@@ -61,7 +62,7 @@ export function readNewOutput(job: Job, maxChars: number): ToolResult<JobDetails
   return { content: parts.join("\n"), details: completedDetails(job, maxChars), command: commandEnd(job), isError: failed(job.info) };
 }
 
-function lookup(registry: JobRegistry, id: string): Job {
+function lookup(registry: ToolJobs, id: string): Job {
   const job = registry.get(id);
   if (job) return job;
   const known = registry.list().map((j) => j.id);
@@ -93,7 +94,7 @@ export function pollProcessDefinition(settings: JobSettings): ToolDefinition<typ
   };
 }
 
-export function createPollProcessTool(registry: JobRegistry, settings: JobSettings = registry.settings): AgentTool<typeof pollParameters, JobDetails> {
+export function createPollProcessTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof pollParameters, JobDetails> {
   return {
     ...pollProcessDefinition(settings),
     async execute(_toolCallId, params, signal, _onUpdate, context) {
@@ -131,7 +132,7 @@ export function writeStdinDefinition(): ToolDefinition<typeof writeStdinParamete
   };
 }
 
-export function createWriteStdinTool(registry: JobRegistry, settings: JobSettings = registry.settings): AgentTool<typeof writeStdinParameters, JobDetails> {
+export function createWriteStdinTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof writeStdinParameters, JobDetails> {
   return {
     ...writeStdinDefinition(),
     async execute(_toolCallId, params, signal, _onUpdate, context) {
@@ -167,7 +168,7 @@ export function killProcessDefinition(settings: JobSettings): ToolDefinition<typ
   };
 }
 
-export function createKillProcessTool(registry: JobRegistry, settings: JobSettings = registry.settings): AgentTool<typeof killParameters, JobDetails> {
+export function createKillProcessTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof killParameters, JobDetails> {
   return {
     ...killProcessDefinition(settings),
     async execute(_toolCallId, params) {

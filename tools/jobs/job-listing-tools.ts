@@ -3,7 +3,8 @@
 import { Type } from "@sinclair/typebox";
 import { capOutput } from "../output-cap.js";
 import type { JobInfo } from "./job-events.js";
-import type { JobRegistry, JobSettings } from "./job-registry.js";
+import type { JobSettings } from "./job-registry.js";
+import type { ToolJobs } from "./job-tools.js";
 import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "./job-format.js";
 import { clamp } from "./job-settings.js";
 import type { AgentTool, ToolDefinition } from "../tool.js";
@@ -23,7 +24,7 @@ export function listProcessesDefinition(settings: JobSettings): ToolDefinition<t
   };
 }
 
-export function createListProcessesTool(registry: JobRegistry, settings: JobSettings = registry.settings): AgentTool<typeof listParameters, JobListDetails> {
+export function createListProcessesTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof listParameters, JobListDetails> {
   return {
     ...listProcessesDefinition(settings),
     async execute() {
@@ -79,7 +80,7 @@ export function getProcessLogDefinition(settings: JobSettings): ToolDefinition<t
   };
 }
 
-export function createGetProcessLogTool(registry: JobRegistry, settings: JobSettings = registry.settings): AgentTool<typeof getLogParameters, JobLogDetails> {
+export function createGetProcessLogTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof getLogParameters, JobLogDetails> {
   return {
     ...getProcessLogDefinition(settings),
     async execute(_toolCallId, params) {

@@ -187,6 +187,7 @@ export class JobRegistry {
     const by = options.by ?? "agent";
     if (!job.running) {
       if (groupAlive(job.pid)) await this.terminate(job);
+      else await this.endEscapes(job.mark);
       return job.info;
     }
     job.stopRequestedBy ??= by;
@@ -265,6 +266,16 @@ export class JobRegistry {
   /** What an agent must be told before its next request: one text per event since the last drain. */
   drainNotices(actor: string = DEFAULT_ACTOR): string[] {
     return this.notices.get(actor)?.drain() ?? [];
+  }
+
+  /** Something an agent must be told (a dashboard taking over jobs left running). */
+  tell(actor: string, text: string): void {
+    this.noticesOf(actor).personAction(text);
+  }
+
+  /** Ends every group bash calls left running in the background (with their escapes). */
+  async endLeftoverGroups(): Promise<void> {
+    await Promise.all([...this.adopted].map(([pgid, entry]) => this.endAdopted(pgid, entry.mark)));
   }
 
   private noticesOf(actor: string | undefined = DEFAULT_ACTOR): JobNotices {

@@ -10,6 +10,7 @@ import type { JobSettings, TerminalSize } from "./job-registry.js";
 import { isJobToolName, jobToolDefinitions, type JobToolName } from "./job-tools.js";
 import type { JobScreens } from "./screen-feed.js";
 import { bashToolDefinition } from "../bash-tool.js";
+import type { ChildMarker } from "../process/process-guard.js";
 import type { AgentTool, ToolCallContext, ToolDefinition, ToolResult, ToolUpdate } from "../tool.js";
 
 /** The tools that run where the jobs are: bash (a long call becomes a job) and the six job tools. */
@@ -27,6 +28,15 @@ export interface ServiceToolCall {
   signal: AbortSignal;
   onUpdate: (update: ToolUpdate) => void;
   context: ToolCallContext;
+}
+
+/** What a JobService is made from: the tools' environment and limits, the marker, the keys to redact. */
+export interface JobServiceInputs {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  settings: Partial<JobSettings>;
+  marker: ChildMarker | undefined;
+  secrets: readonly string[];
 }
 
 /** What the person may read of a job: its whole kept log, its last lines, or the rows of its view. */

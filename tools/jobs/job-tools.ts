@@ -11,12 +11,15 @@ import type { AgentTool, ToolDefinition } from "../tool.js";
 export const JOB_TOOL_NAMES = ["bash_stream", "poll_process", "write_stdin", "kill_process", "list_processes", "get_process_log"] as const;
 export type JobToolName = (typeof JOB_TOOL_NAMES)[number];
 
+/** What the job tools use of a registry (the job host gives each client a view of its own). */
+export type ToolJobs = Pick<JobRegistry, "settings" | "start" | "get" | "list" | "kill" | "write" | "reportYield" | "adoptRunning">;
+
 export function isJobToolName(name: string): name is JobToolName {
   return (JOB_TOOL_NAMES as readonly string[]).includes(name);
 }
 
 /** The tools take their limits from `settings` (the registry's, unless a client of the host brings its own). */
-export function createJobTools(registry: JobRegistry, settings: JobSettings = registry.settings): AgentTool[] {
+export function createJobTools(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool[] {
   return [
     createBashStreamTool(registry, settings),
     createPollProcessTool(registry, settings),

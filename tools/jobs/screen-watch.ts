@@ -30,7 +30,8 @@ export class ScreenWatch {
 
   constructor(
     source: ScreenSource,
-    private readonly send: (update: ScreenUpdate) => void,
+    /** Returns false when the update could not go out now (a slow client): it is sent again later. */
+    private readonly send: (update: ScreenUpdate) => boolean | void,
     private readonly minIntervalMs: number = SCREEN_UPDATE_MS,
   ) {
     this.bind(source);
@@ -90,18 +91,23 @@ export class ScreenWatch {
     const meta = screenMeta(terminal);
     const rows = encodeRows(terminal, meta.viewportY);
     const changed: ScreenUpdate["changed"] = [];
-    if (this.sent.length !== rows.length) this.sent = [];
+    const sent = this.sent.length === rows.length ? [...this.sent] : [];
     for (let y = 0; y < rows.length; y++) {
       const json = JSON.stringify(rows[y]);
-      if (json === this.sent[y]) continue;
-      this.sent[y] = json;
+      if (json === sent[y]) continue;
+      sent[y] = json;
       changed.push([y, rows[y]!]);
     }
     const metaKey = JSON.stringify(meta);
     if (changed.length === 0 && metaKey === this.sentMeta) return;
-    this.sentMeta = metaKey;
     this.lastSentAt = performance.now();
-    this.send({ ...meta, changed });
+    if (this.send({ ...meta, changed }) === false) {
+      // Not sent: what was last sent stands, and another try follows.
+      this.soon(false);
+      return;
+    }
+    this.sent = sent;
+    this.sentMeta = metaKey;
   }
 }
 
@@ -129,7 +135,7 @@ export class ScreenWatches {
   }
 
   /** Starts watching a job; undefined when there is no such job. */
-  open(id: string, send: (update: ScreenUpdate) => void, minIntervalMs?: number): ScreenWatch | undefined {
+  open(id: string, send: (update: ScreenUpdate) => boolean | void, minIntervalMs?: number): ScreenWatch | undefined {
     const source = this.jobs.get(id);
     if (!source) return undefined;
     const watch = new ScreenWatch(source, send, minIntervalMs);
