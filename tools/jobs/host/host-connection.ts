@@ -44,8 +44,11 @@ export interface ConnectionHandlers {
   event?: (event: JobEvent) => void;
   screen?: (watch: number, update: ScreenUpdate) => void;
   lines?: (watch: number, lines: string[]) => void;
-  /** The connection ended (`why` is set when it was not closed on purpose). */
-  closed?: (why: string | undefined) => void;
+  /**
+   * The connection ended: `why` is set when it was not closed on purpose, `broken` when the host
+   * sent something this pitwall does not understand.
+   */
+  closed?: (why: string | undefined, broken: boolean) => void;
 }
 
 export type Handshake = { kind: "welcome"; connection: HostConnection } | { kind: "mismatch"; mismatch: Mismatch };
@@ -62,6 +65,8 @@ export class HostConnection {
   private nextId = 1;
   private closedOnPurpose = false;
   private ended = false;
+  /** Why it ended (undefined: closed on purpose, or still open), and whether the host broke the protocol. */
+  endedBecause: { why: string | undefined; broken: boolean } | undefined;
   handlers: ConnectionHandlers = {};
 
   private constructor(
@@ -166,19 +171,20 @@ export class HostConnection {
   }
 
   private fail(why: string): void {
+    this.closed(why, true);
     this.socket.destroy();
-    this.closed(why);
   }
 
-  private closed(why: string | undefined): void {
+  private closed(why: string | undefined, broken = false): void {
     if (this.ended) return;
     this.ended = true;
+    this.endedBecause = { why, broken };
     for (const pending of this.pending.values()) {
       pending.cleanup();
       pending.reject(new Error(why ? `The job host went away (${why}).` : "The job host connection was closed."));
     }
     this.pending.clear();
-    this.handlers.closed?.(why);
+    this.handlers.closed?.(why, broken);
   }
 
   private receive(line: string): void {

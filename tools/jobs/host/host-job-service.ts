@@ -175,7 +175,7 @@ export class HostJobService implements JobService {
     connection.handlers = {
       event: (event) => this.apply(event),
       screen: (watch, update) => this.feeds.get(watch)?.feed.apply(update),
-      closed: (why) => this.lost(connection, why),
+      closed: (why, broken) => this.lost(connection, why, broken),
     };
     // The host's jobs as it has them now: new ones appear, ones it no longer has are gone.
     const known = new Set(connection.welcome.jobs.map((info) => info.id));
@@ -188,14 +188,25 @@ export class HostJobService implements JobService {
     }
     // Screens open before a reconnection watch again.
     for (const [watch, open] of this.feeds) void connection.call("watch", { id: open.jobId, watch }).catch(() => undefined);
+    // It may have ended already, right after its greeting.
+    if (connection.endedBecause) this.lost(connection, connection.endedBecause.why, connection.endedBecause.broken);
   }
 
-  /** The connection ended without us closing it: the host died (its jobs with it) or dropped us. */
-  private lost(connection: HostConnection, why: string | undefined): void {
+  /**
+   * The connection ended without us closing it: the host died (its jobs with it), dropped us, or
+   * broke the protocol (then it is not used again by itself; the next job tries afresh).
+   */
+  private lost(connection: HostConnection, why: string | undefined, broken: boolean): void {
     if (this.connection !== connection) return;
     this.connection = undefined;
     if (why === undefined || this.shuttingDown) return;
     const pid = connection.welcome.pid;
+    if (broken) {
+      const text = `The job host (pid ${pid}) ${why}: this pitwall stopped talking to it. Its log is ${this.logPath}.`;
+      this.ownNotices.push(text);
+      for (const listener of this.problemListeners) listener(text);
+      return;
+    }
     void (async () => {
       // A host that still runs dropped only us: attach again, and its jobs are ours again.
       if (processAlive(pid)) {
