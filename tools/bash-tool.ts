@@ -61,6 +61,8 @@ export interface BashToolOptions extends Partial<ToolSettings> {
   marker?: ChildMarker;
   /** Replaced by [redacted] in the full-output file (the provider keys). */
   secrets?: readonly string[];
+  /** Where full-output files go: this process's temp folder by default (the job host writes into its client's). */
+  outputDir?: string;
   /**
    * Takes over a call still running when its wait ends or a steer arrives, as a background job.
    * Without one, a call runs until the command exits (or its timeout).
@@ -147,7 +149,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
     async execute(toolCallId, params, signal, onUpdate, context) {
       if (signal.aborted) throw new ToolAbortedError("The command was aborted before it started.");
       await checkWorkingDirectory(cwd);
-      const spool = new OutputSpool(maxChars, { filePrefix: "bash-", ...(options.secrets ? { secrets: options.secrets } : {}) });
+      const spool = new OutputSpool(maxChars, { filePrefix: "bash-", ...(options.secrets ? { secrets: options.secrets } : {}), ...(options.outputDir ? { dir: options.outputDir } : {}) });
       const callEnv = options.callEnv?.();
       const timeoutMs = params.timeout === undefined ? undefined : params.timeout * 1000;
       let run: ShellRunResult;

@@ -7,6 +7,7 @@
 // are reported ended (its watchdog ended them) and the next job starts a new host, ids going on.
 import { EventBus } from "../../event-bus.js";
 import { groupAlive, signalGroup, terminateGroup } from "../../process-group.js";
+import { processTempFolder } from "../../process/temp-folder.js";
 import type { AgentTool, ToolResult } from "../../tool.js";
 import type { JobEvent, JobInfo } from "../job-events.js";
 import { JobRegistry, resolveJobSettings, type JobSettings, type TerminalSize } from "../job-registry.js";
@@ -252,6 +253,7 @@ export class HostJobService implements JobService {
         settings: { maxOutputChars: this.settings.maxOutputChars, defaultYieldMs: this.settings.defaultYieldMs },
         env: this.env,
         secrets: this.secrets,
+        ...(call.tool === "bash" ? { outputDir: processTempFolder() } : {}),
       },
       { onUpdate: (chunk) => call.onUpdate({ chunk }), signal: call.signal, yieldSignal: call.context.yieldSignal },
     );

@@ -15,7 +15,6 @@ import { JobHostServer } from "./host-server.js";
 import { checker } from "./protocol.js";
 import { pitwallVersion } from "../../pitwall-version.js";
 import { ProcessGuard } from "../../process/process-guard.js";
-import { processTempFolder } from "../../process/temp-folder.js";
 
 export const HostConfigSchema = Type.Object(
   {
@@ -71,8 +70,8 @@ async function main(): Promise<void> {
   if (await answers(paths.socket)) process.exit(0);
   rmSync(paths.socket, { force: true });
 
+  // The host writes no temp files: bash's full-output files go to the client's temp folder.
   const guard = ProcessGuard.start();
-  guard.removeAfterCrash(processTempFolder());
   const registry = new JobRegistry({ cwd: config.cwd, env: process.env, settings: config.settings, marker: guard });
   const finish = (): void => {
     rmSync(paths.pidFile, { force: true });

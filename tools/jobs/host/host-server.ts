@@ -374,6 +374,7 @@ export class JobHostServer {
         callEnv: () => registry.callMark(),
         ...(this.options.marker ? { marker: this.options.marker } : {}),
         secrets: args.secrets,
+        ...(args.outputDir !== undefined ? { outputDir: args.outputDir } : {}),
         adopter: bashAdopter(jobs, settings),
       });
     } else if (isJobToolName(args.tool)) {

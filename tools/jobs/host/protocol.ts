@@ -175,6 +175,8 @@ export const METHODS = {
         settings: Type.Object({ maxOutputChars: Type.Integer({ minimum: 1 }), defaultYieldMs: Type.Integer({ minimum: 1 }) }, strict),
         env: EnvSchema,
         secrets: Type.Array(Type.String()),
+        /** The client's temp folder: bash's full-output files live as long as the agent that reads them. */
+        outputDir: Type.Optional(Type.String()),
       },
       strict,
     ),
