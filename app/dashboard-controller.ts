@@ -17,7 +17,7 @@ import type { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { attr, Color, type StyledLine } from "../panes/text/styled-text.js";
 import { displayKeyName } from "./keys/key-names.js";
 import { keymapHelp } from "./keys/keymap-help.js";
-import { QuitFlow } from "./quit-flow.js";
+import { QuitFlow, type QuitChoice } from "./quit-flow.js";
 import type { Keymap } from "./keys/keymap.js";
 import type { Setup } from "./session-setup.js";
 import { contextReportLines } from "./context-report.js";
@@ -60,6 +60,7 @@ export class DashboardController implements SlashContext {
     view.showKeyHints({ help: helpKey && displayKeyName(helpKey), newJob: newJobKey && displayKeyName(newJobKey) });
     this.quitFlow = new QuitFlow({
       runningJobs: () => this.setup?.coding.jobs.runningCount() ?? view.jobs.runningCount,
+      canKeepJobs: () => this.setup?.coding.jobs.detach !== undefined,
       setQuestion: (text) => {
         view.status.state.question = text;
       },
@@ -97,7 +98,7 @@ export class DashboardController implements SlashContext {
     if (this.transientTimer) clearTimeout(this.transientTimer);
   }
 
-  onQuit(listener: () => void): void {
+  onQuit(listener: (choice: QuitChoice) => void): void {
     this.quitFlow.onQuit(listener);
   }
 
@@ -111,8 +112,8 @@ export class DashboardController implements SlashContext {
     return this.quitFlow.asking;
   }
 
-  answerQuit(yes: boolean): void {
-    this.quitFlow.answer(yes);
+  answerQuit(answer: "yes" | "keep" | "no"): void {
+    this.quitFlow.answer(answer);
   }
 
   // ---- events ------------------------------------------------------------------------------

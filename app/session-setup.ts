@@ -16,6 +16,7 @@ import { pitwallVersion } from "./version.js";
 import { ProcessGuard } from "../tools/process/process-guard.js";
 import { processTempFolder, removeStaleTempFolders } from "../tools/process/temp-folder.js";
 import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
+import { HostJobService, type HostClientKind } from "../tools/jobs/host/host-job-service.js";
 
 export interface Setup {
   options: CliOptions;
@@ -50,6 +51,11 @@ export interface SetupChoices {
   sessionPath?: string;
   /** Start a new session even though --continue or --session named one (the person chose so). */
   fresh?: boolean;
+  /**
+   * Which client of the folder's job host this run is: a dashboard's jobs may be kept for the next
+   * one, print and JSON runs' jobs end with them. Left out: the jobs run in this process.
+   */
+  jobClient?: HostClientKind;
 }
 
 /** The model whose window bounds what a resumed session loads: the one named on the command line, else the session's. */
@@ -137,6 +143,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       messages: resumed?.session.messages,
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
       marker: guard,
+      ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs }) } : {}),
     });
   } catch (error) {
     guard.close();

@@ -11,7 +11,7 @@ import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
 import { clamp, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS } from "../tools/jobs/job-settings.js";
 import type { CliOptions } from "./cli-options.js";
-import { loadConfig, pitwallHome, type PitwallConfig } from "./config.js";
+import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, pitwallHome, type PitwallConfig } from "./config.js";
 
 export interface Settings {
   /** ~/.pitwall, or PITWALL_HOME. */
@@ -30,6 +30,8 @@ export interface Settings {
   env: NodeJS.ProcessEnv;
   /** What the coding agent, its tools and its job registry work within. */
   agent: CodingAgentSettings;
+  /** How long the job host keeps the jobs a dashboard left running while none is attached. */
+  keepJobsMs: number;
   /** What was wrong in config.json, one line each; shown, never fatal. */
   warnings: string[];
 }
@@ -95,6 +97,13 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     fallback: DEFAULT_YIELD_MS,
     fit: (ms) => clampYieldMs(ms),
   });
+  const keepJobsMinutes = pick(env, {
+    env: ["PITWALL_KEEP_JOBS_MINUTES"],
+    parse: nonNegative,
+    config: config.keepJobsMinutes,
+    fallback: DEFAULT_KEEP_JOBS_MINUTES,
+    fit: (minutes) => Math.min(minutes, MAX_KEEP_JOBS_MINUTES),
+  });
   const baseDelayMs = pick(env, { env: ["PITWALL_RETRY_BASE_MS"], parse: nonNegative, fallback: DEFAULT_RETRY_POLICY.baseDelayMs });
   return {
     home,
@@ -112,6 +121,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
       context: { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt },
       passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
     },
+    keepJobsMs: Math.round(keepJobsMinutes * 60_000),
     warnings,
   };
 }

@@ -55,6 +55,17 @@ describe("settings", () => {
     expect(resolve([], { PITWALL_HOME: home, PITWALL_RETRY_BASE_MS: "5" }).agent.retry.baseDelayMs).toBe(5);
   });
 
+  it("keep jobs left running 30 minutes by default; keepJobsMinutes and PITWALL_KEEP_JOBS_MINUTES change it, 0 keeps none", () => {
+    expect(resolve([], { PITWALL_HOME: homeWith() }).keepJobsMs).toBe(30 * 60_000);
+    const home = homeWith({ keepJobsMinutes: 90 });
+    expect(resolve([], { PITWALL_HOME: home }).keepJobsMs).toBe(90 * 60_000);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_KEEP_JOBS_MINUTES: "0.5" }).keepJobsMs).toBe(30_000);
+    expect(resolve([], { PITWALL_HOME: homeWith({ keepJobsMinutes: 0 }) }).keepJobsMs).toBe(0);
+    const bad = resolve([], { PITWALL_HOME: homeWith({ keepJobsMinutes: -3 }) });
+    expect(bad.keepJobsMs).toBe(30 * 60_000);
+    expect(bad.warnings.join("\n")).toMatch(/keepJobsMinutes.*minutes from 0 to 1440/);
+  });
+
   it("carry config.json's problems as warnings, the file's other fields still used", () => {
     const home = homeWith({ bashYieldMs: -1, keymap: "keys.json", baseUrl: "ftp://x" });
     const s = resolve([], { PITWALL_HOME: home });

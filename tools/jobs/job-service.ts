@@ -75,6 +75,11 @@ export interface JobService extends JobScreens {
   /** One line per job, for a compaction's summary. */
   summaryLines(): Promise<string[]>;
 
+  /**
+   * Lets go of this client's jobs and leaves them running for the next pitwall in this folder (a
+   * dashboard quitting with "keep them running"). Only jobs in the job host can outlive this process.
+   */
+  detach?(): Promise<void>;
   /** Stops this client's jobs (TERM, grace, KILL) and lets go of them. */
   shutdown(): Promise<void>;
   /** KILL to every job this process can reach, synchronously (process 'exit'). */

@@ -17,12 +17,16 @@ import { ScreenFeed, type JobScreen } from "../screen-feed.js";
 import type { HostConnection } from "./host-connection.js";
 import { openHost } from "./host-launcher.js";
 import { hostPaths } from "./host-paths.js";
+import { processAlive, stopHostProcess } from "./host-stop.js";
 import type { ClientKind, Mismatch } from "./protocol.js";
+
+/** The clients that run an agent (`pitwall jobs` is the other kind). */
+export type HostClientKind = Exclude<ClientKind, "cli">;
 
 export interface HostJobServiceOptions {
   /** PITWALL_HOME: the host's folder is under it. */
   home: string;
-  kind: Exclude<ClientKind, "cli">;
+  kind: HostClientKind;
   /** How long the host keeps jobs a dashboard leaves running, with no dashboard attached. */
   keepJobsMs: number;
 }
@@ -90,6 +94,11 @@ export class HostJobService implements JobService {
   onProblem(listener: (text: string) => void): () => void {
     this.problemListeners.add(listener);
     return () => this.problemListeners.delete(listener);
+  }
+
+  /** Stops a host of another version that `attach` found (its jobs end); true once it is gone. */
+  stopOtherHost(mismatch: Mismatch): Promise<boolean> {
+    return stopHostProcess(this.options.home, this.cwd, mismatch.pid, this.settings.killGraceMs);
   }
 
   /** Connects to the folder's host if one runs (never starts one): its jobs show at once. */
@@ -361,13 +370,4 @@ export class HostJobService implements JobService {
 function asStarted(info: JobInfo): JobInfo {
   const { endedAt: _endedAt, exitCode: _exitCode, signal: _signal, ...rest } = info;
   return { ...rest, status: "running" };
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
