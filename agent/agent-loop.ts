@@ -12,6 +12,7 @@ import { isAbortError } from "./providers/errors.js";
 import { ProviderError, type Provider, type ToolSpec } from "./providers/provider.js";
 import { retryDelay, retryRefusal, sleep, type RetryPolicy } from "./retry.js";
 import { runToolCall } from "./tool-runner.js";
+import { sentConversation } from "./context/sent-arguments.js";
 
 export interface LoopConfig {
   systemPrompt: string;
@@ -164,7 +165,7 @@ async function streamAssistant(messages: Message[], hooks: LoopHooks, signal: Ab
     const request = {
       model: config.model,
       systemPrompt: config.systemPrompt,
-      messages: [...messages],
+      messages: sentConversation(messages),
       tools: config.tools.map((t): ToolSpec => ({ name: t.name, description: t.description, parameters: t.parameters })),
       thinkingLevel: config.thinkingLevel,
     };

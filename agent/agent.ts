@@ -54,6 +54,13 @@ export interface AgentOptions {
 
 export type QueuedKind = "steer" | "follow_up";
 
+/** A message waiting in the queue, with its kind and the images attached to it. */
+export interface QueuedMessage {
+  kind: QueuedKind;
+  text: string;
+  images?: ImageContent[];
+}
+
 export class AgentBusyError extends Error {
   constructor() {
     super("The agent is still working: queue the message with steer() or followUp(), or abort() first.");
@@ -67,11 +74,6 @@ export class ImageInputError extends Error {
   }
 }
 
-interface QueuedMessage {
-  text: string;
-  images?: ImageContent[];
-}
-
 export class Agent {
   readonly bus: EventBus<PitwallEvent>;
   private systemPrompt: string;
@@ -81,8 +83,8 @@ export class Agent {
   private messages: Message[];
   private streamMessage: AssistantMessage | null = null;
   private pendingToolCalls = new Set<string>();
-  private steering: QueuedMessage[] = [];
-  private followUps: QueuedMessage[] = [];
+  /** Both queues in the order the messages were queued (steers are delivered first all the same). */
+  private queued: QueuedMessage[] = [];
   private notices: string[] = [];
   private readonly noticeSources: Array<() => string[] | Promise<string[]>>;
   private readonly retry: RetryPolicy;
@@ -217,7 +219,7 @@ export class Agent {
       takeNotices: () => this.takeNotices(),
       batchYieldSignal: () => {
         this.yieldController = new AbortController();
-        if (this.steering.length > 0) this.yieldController.abort();
+        if (this.queued.some((m) => m.kind === "steer")) this.yieldController.abort();
         return AbortSignal.any([this.yieldController.signal, signal]);
       },
       onStreamMessage: (message) => {
@@ -241,7 +243,7 @@ export class Agent {
   /** Delivered after the tool batch in flight finishes; nothing is skipped. Ends a background wait early. */
   steer(text: string, images?: ImageContent[]): void {
     this.assertImagesAccepted(images);
-    this.steering.push(queued(text, images));
+    this.queued.push(queued("steer", text, images));
     this.yieldController?.abort();
     this.emitQueue();
   }
@@ -249,26 +251,23 @@ export class Agent {
   /** Delivered when the agent would otherwise stop. */
   followUp(text: string, images?: ImageContent[]): void {
     this.assertImagesAccepted(images);
-    this.followUps.push(queued(text, images));
+    this.queued.push(queued("follow_up", text, images));
     this.emitQueue();
   }
 
-  /** Takes the most recently queued message back (for editing), steering first. */
-  dequeueLast(): { kind: QueuedKind; text: string; images?: ImageContent[] } | undefined {
-    const steer = this.steering.pop();
-    const followUp = steer === undefined ? this.followUps.pop() : undefined;
-    const item = steer ?? followUp;
-    if (item === undefined) return undefined;
-    this.emitQueue();
-    return { kind: steer !== undefined ? "steer" : "follow_up", ...item };
+  /** Takes the most recently queued message back (for editing), whichever its kind, with its images. */
+  dequeueLast(): QueuedMessage | undefined {
+    const last = this.queued.pop();
+    if (last) this.emitQueue();
+    return last;
   }
 
-  clearQueue(): QueueState {
-    const cleared = this.queueState();
-    this.steering = [];
-    this.followUps = [];
-    this.emitQueue();
-    return cleared;
+  /** Empties the queue; returns what was in it, in the order it was queued. */
+  takeQueue(): QueuedMessage[] {
+    const taken = this.queued;
+    this.queued = [];
+    if (taken.length > 0) this.emitQueue();
+    return taken;
   }
 
   /** Tells the model something with its next request (a job exited, the person acted). */
@@ -298,12 +297,11 @@ export class Agent {
   }
 
   private take(kind: QueuedKind): UserMessage[] {
-    const items = kind === "steer" ? this.steering : this.followUps;
-    if (items.length === 0) return [];
-    if (kind === "steer") this.steering = [];
-    else this.followUps = [];
+    const taken = this.queued.filter((m) => m.kind === kind);
+    if (taken.length === 0) return [];
+    this.queued = this.queued.filter((m) => m.kind !== kind);
     this.emitQueue();
-    return items.map((item) => userMessage(item, kind));
+    return taken.map((m) => userMessage(m, kind));
   }
 
   private async takeNotices(): Promise<UserMessage[]> {
@@ -314,7 +312,7 @@ export class Agent {
   }
 
   private queueState(): QueueState {
-    return { steering: this.steering.map((m) => m.text), followUp: this.followUps.map((m) => m.text) };
+    return { steering: this.queued.filter((m) => m.kind === "steer").map((m) => m.text), followUp: this.queued.filter((m) => m.kind === "follow_up").map((m) => m.text) };
   }
 
   private emitQueue(): void {
@@ -330,10 +328,10 @@ export class Agent {
   }
 }
 
-function queued(text: string, images: ImageContent[] | undefined): QueuedMessage {
-  return images?.length ? { text, images } : { text };
+function queued(kind: QueuedKind, text: string, images: ImageContent[] | undefined): QueuedMessage {
+  return images?.length ? { kind, text, images } : { kind, text };
 }
 
-function userMessage(item: QueuedMessage, origin: UserOrigin): UserMessage {
+function userMessage(item: { text: string; images?: ImageContent[] }, origin: UserOrigin): UserMessage {
   return { role: "user", content: item.text, origin, ...(item.images?.length ? { images: item.images } : {}), timestamp: Date.now() };
 }

@@ -87,6 +87,7 @@ const TABLE: Record<string, Entry> = {
   "o3-mini": { ...gpt(200_000, 100_000, true, 1.1, 4.4, 0.55), textOnly: true },
 };
 
+/** Each provider's default model: also the example ids --help gives (test/cli/model-examples.test.ts checks the README). */
 export const DEFAULT_MODELS: Record<ProviderName, string> = {
   anthropic: "claude-sonnet-5-5",
   openai: "gpt-5.4",

@@ -1,7 +1,7 @@
 // Runs one tool call: finds the tool, validates (and gently coerces) its arguments against the
 // TypeBox schema, executes it, and always produces a result. A bad call from the model becomes an
 // error result the model can act on, never a crash of the loop. Whatever a tool returns, what the
-// model reads is capped in bytes (50 KB, or the person's higher output cap).
+// model reads is capped in bytes (50 KB, or the person's higher output cap: the caller says).
 import { Value } from "@sinclair/typebox/value";
 import { byteCapFor, capBytes } from "../tools/output-cap.js";
 import type { AgentTool, ToolCallContext, ToolResult } from "../tools/tool.js";

@@ -7,6 +7,7 @@ import type { InputEvent } from "./keys/key-decoder.js";
 import type { JobService } from "../tools/jobs/job-service.js";
 import type { JobScreen } from "../tools/jobs/screen-feed.js";
 import { displayKeyName } from "./keys/key-names.js";
+import { forThePerson } from "./person-errors.js";
 import { encodeKey, encodePaste, type PtyModes } from "./keys/pty-keys.js";
 import type { Key } from "./keys/key.js";
 
@@ -91,7 +92,7 @@ export class AttachMode {
     else if (event.type === "text") data = event.text;
     else if (event.type === "paste") data = encodePaste(event.text, modes);
     if (data === undefined || data === "") return;
-    jobs.write(id, data).catch((error: unknown) => this.host.flash(error instanceof Error ? error.message : String(error)));
+    jobs.write(id, data).catch((error: unknown) => this.host.flash(`not sent: ${forThePerson(error)}`));
     // Typing goes to the live screen, not to a scrolled-back view.
     if (screen?.state && screen.state.viewportY !== screen.state.baseY) screen.scroll({ to: "bottom" });
   }

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import meow from "meow";
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
-import { isProviderName, OPENAI_APIS, type OpenAIApi, type ProviderName } from "../agent/models.js";
+import { DEFAULT_MODELS, isProviderName, OPENAI_APIS, type OpenAIApi, type ProviderName } from "../agent/models.js";
 import { compactAtProblem, contextWindowProblem, parseTokenCount } from "./context-options.js";
 
 export class UsageError extends Error {}
@@ -62,7 +62,7 @@ export const HELP = `
     --session-dir <dir>       Where sessions live (default ~/.pitwall/sessions; PITWALL_HOME moves ~/.pitwall)
 
   Model
-    --model <id>              A known id (claude-sonnet-4-5, gpt-5, …) or provider/id (openai/llama3.1)
+    --model <id>              A known id (${DEFAULT_MODELS.anthropic}, ${DEFAULT_MODELS.openai}, …) or provider/id (openai/llama3.1)
     --provider <name>         anthropic | openai
     --base-url <url>          An OpenAI-compatible server (Ollama, llama.cpp, vLLM); also OPENAI_BASE_URL,
                               ANTHROPIC_BASE_URL for Anthropic-compatible gateways

@@ -4,6 +4,9 @@
 // jobs run). Before the agent has loaded the person can already type; what they send waits until
 // it is ready.
 import type { PitwallEvent } from "../agent/events.js";
+import type { JobInfo } from "../tools/jobs/job-events.js";
+import { describeStatus, failed, formatDuration, runtime, shortCommand } from "../tools/jobs/job-format.js";
+import type { QueuedKind } from "../agent/agent.js";
 import type { ImageContent, Message, ThinkingLevel } from "../agent/messages.js";
 import type { LoadedSession } from "../agent/sessions/session-load.js";
 import { knownModelIds, resolveModel } from "../agent/models.js";
@@ -12,12 +15,13 @@ import type { SessionStore } from "../agent/sessions/session-store.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
 import type { ImageAttachment } from "../panes/input/input-pane.js";
 import { formatCost, formatTokens, formatWait } from "../panes/text/format.js";
-import { helpLines } from "../panes/overlays/help-overlay.js";
 import type { RenderScheduler } from "../panes/screen/render-scheduler.js";
-import { attr, Color, type StyledLine } from "../panes/text/styled-text.js";
 import { displayKeyName } from "./keys/key-names.js";
+import type { ActionOf } from "./keys/key-actions.js";
+import type { Key } from "./keys/key.js";
 import { keymapHelp } from "./keys/keymap-help.js";
 import { QuitFlow, type QuitChoice } from "./quit-flow.js";
+import type { EarlierJob } from "../agent/earlier-jobs.js";
 import type { Keymap } from "./keys/keymap.js";
 import type { Setup } from "./session-setup.js";
 import { contextReportLines } from "./context-report.js";
@@ -26,7 +30,14 @@ import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js
 
 export type SendKind = "enter" | "followUp";
 
-const DOUBLE_PRESS_MS = 1000;
+/** What the controller may do to the terminal itself (dashboard-mode.ts provides it). */
+export interface TerminalControl {
+  /** Ctrl+Z: stops pitwall until the shell continues it; false when the shell cannot. */
+  suspend(): boolean;
+  /** Ctrl+L: draws the whole screen again. */
+  redraw(): void;
+}
+
 const QUIT_PRESS_MS = 1500;
 
 export class DashboardController implements SlashContext {
@@ -37,7 +48,8 @@ export class DashboardController implements SlashContext {
   private tokens = 0;
   private cachedTokens = 0;
   private cost: number | null = null;
-  private lastEscapeAt = -Infinity;
+  /** The kind of the queued message taken back into the input (Up): sent again, it keeps it. */
+  private editing: QueuedKind | undefined;
   private lastCtrlCAt = -Infinity;
   private transientTimer: NodeJS.Timeout | undefined;
   private readonly quitFlow: QuitFlow;
@@ -53,11 +65,17 @@ export class DashboardController implements SlashContext {
     private readonly scheduler: RenderScheduler,
     readonly keymap: Keymap,
     jobControlOptions: JobControlOptions,
+    private readonly terminal: TerminalControl = { suspend: () => false, redraw: () => view.screen.realloc() },
   ) {
-    const helpKey = keymap.keysFor("global", "help")[0];
-    view.status.state.helpKey = helpKey ? displayKeyName(helpKey) : "/help";
-    const newJobKey = keymap.keysFor("jobs", "newJob")[0];
-    view.showKeyHints({ help: helpKey && displayKeyName(helpKey), newJob: newJobKey && displayKeyName(newJobKey) });
+    const first = (keys: readonly Key[]): string | undefined => (keys[0] === undefined ? undefined : displayKeyName(keys[0]));
+    const helpKey = first(keymap.keysFor("global", "help"));
+    view.status.state.helpKey = helpKey ?? "/help";
+    const global = (action: ActionOf<"global">): string | undefined => first(keymap.keysFor("global", action));
+    view.showKeyHints({
+      help: helpKey,
+      newJob: first(keymap.keysFor("jobs", "newJob")),
+      panes: { chat: global("focusChat"), toolOutput: global("focusToolOutput"), jobs: global("focusJobs"), files: global("focusFiles") },
+    });
     this.quitFlow = new QuitFlow({
       runningJobs: () => this.setup?.coding.jobs.runningCount() ?? view.jobs.runningCount,
       canKeepJobs: () => this.setup?.coding.jobs.detach !== undefined,
@@ -89,6 +107,14 @@ export class DashboardController implements SlashContext {
     status.session = setup.session ? undefined : "no session file";
     this.watchSession(setup.session);
     for (const item of this.waiting.splice(0)) this.send(item.text, item.kind, item.images);
+    this.scheduler.request();
+  }
+
+  /** The resumed conversation's jobs that ended with the earlier run (once the job host was asked). */
+  earlierJobsEnded(ended: readonly EarlierJob[]): void {
+    if (ended.length === 0) return;
+    const jobs = ended.map((j) => `job ${j.id}${j.command ? ` (${shortCommand(j.command, 60)})` : ""}`).join(", ");
+    this.view.chat.notice("info", `The earlier run's jobs ended when it quit: ${jobs}. The agent is told with its next request.`);
     this.scheduler.request();
   }
 
@@ -182,6 +208,7 @@ export class DashboardController implements SlashContext {
         this.abortRequested = false;
         break;
       case "agent_end": {
+        this.restoreQueue();
         status.phase = "idle";
         status.turnStartedAt = undefined;
         status.retry = undefined;
@@ -207,6 +234,12 @@ export class DashboardController implements SlashContext {
         if (!this.working) status.phase = "idle";
         this.refreshContext();
         break;
+      case "tool_execution_start":
+        view.toolCallStarted();
+        break;
+      case "job_exited":
+        this.jobEnded(event.job);
+        break;
       case "retry":
         status.retry = `retrying in ${formatWait(event.delayMs)}, attempt ${event.attempt}/${event.maxAttempts}`;
         break;
@@ -229,6 +262,26 @@ export class DashboardController implements SlashContext {
     if (changed) this.scheduler.request();
   }
 
+  /**
+   * A job ended that nobody asked to stop (a server crashed): said in the chat, and flashed while
+   * the agent is idle. The person's own job that finished well is only its list row.
+   */
+  private jobEnded(info: JobInfo): void {
+    if (info.stopRequestedBy !== undefined) return;
+    if (info.startedBy === "user" && !failed(info)) return;
+    // A bash_stream call still waiting on its job reports the end itself.
+    if (info.toolCallId !== undefined && this.view.tools.get(info.toolCallId)?.status === "running") return;
+    const what = `Job ${info.id} (${shortCommand(info.command, 60)}) ${describeStatus(info)} after ${formatDuration(runtime(info))}`;
+    if (!this.working) this.flash(`job ${info.id} ${describeStatus(info)}`, 5_000);
+    // Its last line comes from where its log is (the job host, or this process).
+    const jobs = this.setup?.coding.jobs;
+    const lastLine = jobs ? jobs.text(info.id, "tail", 1).then((lines) => lines[0]?.slice(0, 120), () => undefined) : Promise.resolve(undefined);
+    void lastLine.then((last) => {
+      this.notice(failed(info) ? "warning" : "info", `${what}.${last ? `\nLast line: ${last}` : ""}\nThe agent is told with its next request.`);
+      this.scheduler.request();
+    });
+  }
+
   /** The status bar's context meter, from the agent's measure of the next request. */
   private refreshContext(): void {
     const agent = this.setup?.coding.agent;
@@ -242,6 +295,7 @@ export class DashboardController implements SlashContext {
     if (!agent) return;
     this.view.status.state.model = agent.state.model.id;
     this.view.status.state.thinking = agent.state.thinkingLevel;
+    this.view.status.state.unconfigured = this.missingKey() !== undefined;
   }
 
   // ---- sending -----------------------------------------------------------------------------
@@ -258,7 +312,10 @@ export class DashboardController implements SlashContext {
     return isConfigured(setup.connections[model.provider]) ? undefined : missingKeyMessage(model.provider);
   }
 
-  /** What Enter (or Alt+Enter) does with the input's text (and the images its chips stand for). */
+  /**
+   * What Enter (or Alt+Enter) does with the input's text (and the images its chips stand for); a
+   * follow-up taken back with Up stays one.
+   */
   submitInput(kind: SendKind): void {
     const input = this.view.input;
     // A command's arguments stay text, even one that names an image.
@@ -268,7 +325,9 @@ export class DashboardController implements SlashContext {
     if (!text.trim()) return;
     input.history.add(input.buffer.text);
     input.reset();
-    this.send(text, kind, images);
+    const sendAs = this.editing === "follow_up" ? "followUp" : kind;
+    this.setEditing(undefined);
+    this.send(text, sendAs, images);
     this.view.chat.toBottom();
     this.scheduler.request();
   }
@@ -356,25 +415,20 @@ export class DashboardController implements SlashContext {
 
   // ---- abort, queue, quit ----------------------------------------------------------------
 
-  /** Esc: abort the turn; a second Esc within a second clears the queue; idle: dismiss the error. */
-  escape(now = Date.now()): void {
+  /**
+   * Esc: abort the turn (the queued messages come back into the input when it has ended, see
+   * agent_end); idle: stop the person's ! command, or dismiss the error.
+   */
+  escape(): void {
     const agent = this.setup?.coding.agent;
-    const double = now - this.lastEscapeAt < DOUBLE_PRESS_MS;
-    this.lastEscapeAt = now;
-    if (agent && double && this.view.queue.count > 0) {
-      const cleared = agent.clearQueue();
-      const n = cleared.steering.length + cleared.followUp.length;
-      this.flash(`queue cleared (${n} message${n === 1 ? "" : "s"})`);
-      return;
-    }
     if (agent?.state.isStreaming) {
       this.abortRequested = true;
       agent.abort();
-      if (this.view.queue.count > 0) this.flash("aborted · Esc again clears the queue");
       return;
     }
-    if (this.jobControl.stopShell()) {
-      this.flash("stopping your shell command…");
+    const stopping = this.jobControl.stopShell();
+    if (stopping) {
+      this.flashWhile("stopping your shell command…", stopping.then(() => "your shell command stopped"));
       return;
     }
     if (this.view.status.state.error) this.dismissError();
@@ -384,13 +438,36 @@ export class DashboardController implements SlashContext {
     this.view.status.state.error = undefined;
   }
 
-  /** Up on an empty input: the last queued message comes back for editing. */
+  /** Up on an empty input: the last queued message, of either kind, comes back for editing and keeps its kind. */
   takeBackQueued(): boolean {
     const agent = this.setup?.coding.agent;
     const item = agent?.dequeueLast();
     if (!item) return false;
     this.view.input.restore(item.text, item.images);
+    this.setEditing(item.kind);
     return true;
+  }
+
+  /** Remembers (and shows on the input's border) the kind of the queued message being edited. */
+  private setEditing(kind: QueuedKind | undefined): void {
+    this.editing = kind;
+    this.view.input.hint = kind === undefined ? "" : `editing a queued ${kind === "steer" ? "steer" : "follow-up"} · Enter queues it again`;
+  }
+
+  /**
+   * Messages still queued when a run ended (Esc, or a failed request) go back into the input, in
+   * the order they were queued and before what the person was typing: sent again they are one
+   * prompt, never a surprise ahead of the next one.
+   */
+  private restoreQueue(): void {
+    const queued = this.setup?.coding.agent.takeQueue() ?? [];
+    if (queued.length === 0) return;
+    const input = this.view.input;
+    input.setText([...queued.map((m) => m.text), input.value].filter((t) => t.trim() !== "").join("\n\n"));
+    this.setEditing(undefined);
+    const steers = queued.filter((m) => m.kind === "steer").length;
+    const kinds = [steers ? `${steers} steer${steers === 1 ? "" : "s"}` : "", queued.length - steers ? `${queued.length - steers} follow-up${queued.length - steers === 1 ? "" : "s"}` : ""].filter((k) => k).join(", ");
+    this.flash(`${queued.length === 1 ? "the queued message is" : `${queued.length} queued messages are`} back in the input (${kinds}): Enter sends ${queued.length === 1 ? "it" : "them as one prompt"}`, 6_000);
   }
 
   /** Ctrl+C: clear the input, or quit when pressed twice on an empty input. */
@@ -398,6 +475,7 @@ export class DashboardController implements SlashContext {
     const input = this.view.input;
     if (!input.buffer.isEmpty) {
       input.reset();
+      this.setEditing(undefined);
       this.lastCtrlCAt = -Infinity;
       return;
     }
@@ -407,6 +485,16 @@ export class DashboardController implements SlashContext {
     }
     this.lastCtrlCAt = now;
     this.flash("press Ctrl+C again to quit", QUIT_PRESS_MS);
+  }
+
+  /** Ctrl+Z: suspends pitwall (its jobs keep running); says so when the shell cannot suspend it. */
+  suspend(): void {
+    if (!this.terminal.suspend()) this.flash("Ctrl+Z did nothing: the shell that started pitwall has no job control; pitwall keeps running", 5_000);
+  }
+
+  /** Ctrl+L: the whole screen drawn again. */
+  redraw(): void {
+    this.terminal.redraw();
   }
 
   /** A short message in the status line. */
@@ -421,6 +509,23 @@ export class DashboardController implements SlashContext {
     this.transientTimer.unref();
   }
 
+  /**
+   * A message in the status line for as long as something is under way ("stopping job 4…"), then
+   * what became of it (a short flash), or nothing. A newer message replaces it meanwhile.
+   */
+  flashWhile(text: string, outcome: Promise<string | undefined>): void {
+    const status = this.view.status.state;
+    if (this.transientTimer) clearTimeout(this.transientTimer);
+    this.transientTimer = undefined;
+    status.transient = text;
+    void outcome.then((after) => {
+      if (status.transient !== text) return;
+      if (after) this.flash(after);
+      else status.transient = undefined;
+      this.scheduler.request();
+    });
+  }
+
   // ---- slash command context -------------------------------------------------------------
 
   notice(level: "info" | "warning" | "error", text: string): void {
@@ -428,11 +533,12 @@ export class DashboardController implements SlashContext {
   }
 
   showHelp(): void {
-    const intro: StyledLine[] = [
-      [{ text: "Commands: ", attr: attr({ bold: true }) }, { text: SLASH_COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ""}`).join("  "), attr: attr() }],
-      [{ text: `Key bindings from ${this.keymap.sources.join(" + ") || "(none)"}`, attr: attr({ fg: Color.grey }) }],
-    ];
-    this.view.help.show("help: keys and commands", helpLines(keymapHelp(this.keymap), intro));
+    const keys = keymapHelp(this.keymap);
+    const altNote =
+      "Alt keys need a terminal that sends Alt as Esc: pitwall turns that on in xterm while it runs; elsewhere turn on \"Alt/Option sends Esc\" (or \"Option as Meta\"). If Alt+1 types a character such as ±, Tab and Shift+Tab still move the focus.";
+    if (keys[0]) keys[0] = { ...keys[0], note: `Key bindings from ${this.keymap.sources.join(" + ") || "(none)"}. ${altNote}` };
+    const commands = { title: "Commands (type in the input)", rows: SLASH_COMMANDS.map((c) => ({ keys: `/${c.name}${c.args ? ` ${c.args}` : ""}`, description: c.description })) };
+    this.view.help.show("help: keys and commands", [...keys, commands]);
   }
 
   setModel(spec: string): void {
@@ -458,12 +564,6 @@ export class DashboardController implements SlashContext {
     this.notice("info", `Thinking: ${level}.${agent.state.model.reasoning ? "" : ` ${agent.state.model.id} does not think; the level is kept for models that do.`}`);
   }
 
-  clearChat(): void {
-    this.view.chat.clear();
-    this.view.toolOutput.clear();
-    this.notice("info", "Screen cleared. The conversation goes on; /new starts a fresh one.");
-  }
-
   showSession(): void {
     const session = this.setup?.session;
     if (!this.setup) return this.notice("warning", "The agent is still loading.");
@@ -476,15 +576,17 @@ export class DashboardController implements SlashContext {
     );
   }
 
+  /** /clear and /new: a new conversation, the chat, tool output and files empty; jobs keep running. */
   newSession(): void {
     const setup = this.setup;
     if (!setup) return this.notice("warning", "The agent is still loading.");
-    if (this.working) return this.notice("warning", "The agent is working: wait for it to finish or press Esc, then /new.");
+    if (this.working) return this.notice("warning", "The agent is working: wait for it to finish or press Esc, then /clear.");
     const session = setup.newSession();
     this.watchSession(session);
     this.view.chat.clear();
     this.view.toolOutput.clear();
     this.view.tools.clear();
+    this.view.files.clear();
     this.tokens = 0;
     this.cachedTokens = 0;
     this.cost = null;

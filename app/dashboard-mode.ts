@@ -16,6 +16,7 @@ import { onRenderGenerationChange } from "../panes/markdown/render-generation.js
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
 import { attr, type StyledLine } from "../panes/text/styled-text.js";
+import { screenInternals } from "../panes/screen/blessed-internals.js";
 import type { CliOptions } from "./cli-options.js";
 import { captureConsole } from "./console-capture.js";
 import { DashboardController } from "./dashboard-controller.js";
@@ -23,6 +24,7 @@ import { imageFileAt, pastedImageFiles } from "./image-attachments.js";
 import { KeyDispatcher } from "./keys/key-dispatcher.js";
 import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
+import { suspendProcess } from "./suspend.js";
 import type { Setup } from "./session-setup.js";
 import type { QuitChoice } from "./quit-flow.js";
 
@@ -127,12 +129,36 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     const [{ resolveSettings }, { loadKeymap }] = await Promise.all([import("./settings.js"), import("./keys/keymap.js")]);
     const settings = resolveSettings(options, env);
     const keymap = loadKeymap({ home: settings.home, configured: settings.keymap });
-    controller = new DashboardController(view, scheduler, keymap, {
-      // The clipboard sequence goes out between frames, never inside one.
-      writeTerminal: (data) => stdout.write(data),
-      env,
-      cwd: options.cwd,
-    });
+    const redraw = (): void => {
+      screen.realloc();
+      scheduler.frameNow();
+    };
+    controller = new DashboardController(
+      view,
+      scheduler,
+      keymap,
+      {
+        // The clipboard sequence goes out between frames, never inside one.
+        writeTerminal: (data) => stdout.write(data),
+        env,
+        cwd: options.cwd,
+      },
+      {
+        suspend: () =>
+          suspendProcess({
+            leave: () => {
+              screenInternals(screen).leave();
+              modes.suspend();
+            },
+            enter: () => {
+              modes.resume();
+              screenInternals(screen).enter();
+              redraw();
+            },
+          }),
+        redraw,
+      },
+    );
     const c = controller;
     const keys = new KeyDispatcher(c, () => scheduler.request());
     const quit = new Promise<QuitChoice>((resolve) => c.onQuit(resolve));
@@ -146,7 +172,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     for (const event of early.splice(0)) dispatch(event);
     scheduler.request();
 
-    /** Shows the list picker and resolves with the index picked, or undefined for Esc or quit. */
+    /** Shows the list picker (its keys are the overlay context's) and resolves with the index picked, or undefined for Esc or quit. */
     const choose = (title: string, rows: StyledLine[], footer: string, intro?: string[]): Promise<number | undefined> =>
       new Promise<number | undefined>((resolve) => {
         view.picker.show(title, rows, footer, { pick: resolve, cancel: () => resolve(undefined) }, intro);
@@ -171,7 +197,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     // A session another live pitwall is writing: ask before anything is written to it.
     let fresh = false;
     const wanted = sessionPath ?? (options.resume ? undefined : await sessionSetup.requestedSessionPath(options, settings));
-    const holder = wanted === undefined ? undefined : sessionLockHolder(wanted);
+    const holder = wanted === undefined || quitEarly ? undefined : sessionLockHolder(wanted);
     if (wanted !== undefined && holder !== undefined) {
       const answer = await choose("this session is open in another pitwall", SESSION_IN_USE_CHOICES, "Enter choose · Esc start a new session · Ctrl+D quit", [
         `${describeHolder(holder)} is writing this session:`.replace(/^a/, "A"),
@@ -199,6 +225,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
         },
         choose,
       });
+      c.earlierJobsEnded(sessionSetup.tellEarlierJobs(setup));
       const [first, ...rest] = options.prompts;
       if (first !== undefined) c.send(first, "enter");
       for (const prompt of rest) c.send(prompt, "followUp");

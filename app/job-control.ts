@@ -13,9 +13,21 @@ import type { DashboardController } from "./dashboard-controller.js";
 import { displayKeyName } from "./keys/key-names.js";
 import { osc52 } from "./osc52.js";
 import { PersonShell } from "./person-shell.js";
+import { forThePerson } from "./person-errors.js";
+import { NoSuchJobError } from "../tools/jobs/job-registry.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
 
 export const DEFAULT_TAIL_LINES = 50;
+
+/** How the status line and errors word an action on a job. */
+interface ActionWords {
+  doing: string;
+  done: string;
+  verb: string;
+}
+const STOP: ActionWords = { doing: "stopping", done: "stopped", verb: "stop" };
+const KILL: ActionWords = { doing: "killing", done: "killed", verb: "kill" };
+const RESTART: ActionWords = { doing: "restarting", done: "restarted", verb: "restart" };
 
 export interface JobControlOptions {
   /** Writes straight to the person's terminal, between frames (the clipboard sequence). */
@@ -60,16 +72,16 @@ export class JobControl {
       store: view.tools,
       show: (id) => view.toolOutput.select(id),
       requestFrame,
-      tellAgent: (text) => c.setup?.coding.agent.notify(text),
+      // Through the registry's notices, so it reaches the model in order with the job actions.
+      tellAgent: (text) => c.setup?.coding.jobs.notePersonAction(text),
       notice: (level, text) => c.notice(level, text),
     });
   }
 
-  /** The job terminal pane's size, for jobs the person starts: they start at the size they are shown at. */
-  private paneSize(): TerminalSize | undefined {
-    const pane = this.c.view.jobTerminal;
-    const { width, height } = pane.inner;
-    return pane.visible && width >= 2 && height >= 1 ? { cols: width, rows: height } : undefined;
+  /** The job terminal's size with `added` more jobs listed: jobs the person starts begin at the size they are shown at. */
+  private paneSize(added = 0): TerminalSize | undefined {
+    const view = this.c.view;
+    return view.jobTerminalSize(view.jobs.list().length + added);
   }
 
   private registry(): JobService | undefined {
@@ -83,33 +95,38 @@ export class JobControl {
     return jobs;
   }
 
-  private act(id: string | undefined, what: string, run: (jobs: JobService, id: string) => Promise<unknown>): void {
+  /** Runs an action on a job: the status line says it is under way until it has finished, then how it went. */
+  private act(id: string | undefined, words: ActionWords, run: (jobs: JobService, id: string) => Promise<unknown>): void {
     const jobs = this.ready();
     if (!jobs) return;
     if (id === undefined) {
       this.c.flash("no job selected");
       return;
     }
-    this.c.flash(`${what} job ${id}…`);
-    run(jobs, id).then(
-      () => this.requestFrame(),
+    if (!jobs.get(id)) {
+      this.c.notice("error", `Could not ${words.verb} job ${id}: ${forThePerson(new NoSuchJobError(id, jobs.list().map((j) => j.id)))}.`);
+      return;
+    }
+    const outcome = run(jobs, id).then(
+      () => `${words.done} job ${id}`,
       (error: unknown) => {
-        this.c.notice("error", `Could not ${what.toLowerCase()} job ${id}: ${error instanceof Error ? error.message : String(error)}`);
-        this.requestFrame();
+        this.c.notice("error", `Could not ${words.verb} job ${id}: ${forThePerson(error)}.`);
+        return undefined;
       },
     );
+    this.c.flashWhile(`${words.doing} job ${id}…`, outcome);
   }
 
   // ---- the selected job's keys -------------------------------------------------------------
 
   /** Stops a job: TERM to its group then KILL after the grace period, or KILL at once (`hard`). */
   stop(id: string | undefined, hard = false): void {
-    this.act(id, hard ? "Killing" : "Stopping", (jobs, jobId) => jobs.kill(jobId, hard ? "SIGKILL" : undefined));
+    this.act(id, hard ? KILL : STOP, (jobs, jobId) => jobs.kill(jobId, hard ? "SIGKILL" : undefined));
   }
 
   /** Runs the job's command again (same cwd and env) under the same id, stopping it first if it runs. */
   restart(id: string | undefined): void {
-    this.act(id, "Restarting", (jobs, jobId) => jobs.restart(jobId, this.paneSize()));
+    this.act(id, RESTART, (jobs, jobId) => jobs.restart(jobId, this.paneSize()));
   }
 
   /** Starts a finished job again; a running one is left alone. */
@@ -195,7 +212,7 @@ export class JobControl {
   }
 
   private failed(what: string, error: unknown): void {
-    this.c.notice("error", `Could not ${what}: ${error instanceof Error ? error.message : String(error)}`);
+    this.c.notice("error", `Could not ${what}: ${forThePerson(error)}.`);
     this.requestFrame();
   }
 
@@ -213,14 +230,14 @@ export class JobControl {
   run(command: string): void {
     const jobs = this.ready();
     if (!jobs) return;
-    jobs.start(command, this.paneSize()).then(
+    jobs.start(command, this.paneSize(1)).then(
       (job) => {
         this.c.view.jobs.select(job.id);
         this.c.flash(`started job ${job.id}: ${shortCommand(command, 60)}`);
         this.requestFrame();
       },
       (error: unknown) => {
-        this.c.notice("error", error instanceof Error ? error.message : String(error));
+        this.c.notice("error", `Could not start the job: ${forThePerson(error)}.`);
         this.requestFrame();
       },
     );
@@ -254,8 +271,8 @@ export class JobControl {
     this.shell.run(command);
   }
 
-  /** Esc while the agent is idle: stops the person's running `!` command, if any. */
-  stopShell(): boolean {
+  /** Esc while the agent is idle: stops the person's running `!` command, if any; resolves once it has stopped. */
+  stopShell(): Promise<void> | undefined {
     return this.shell.stopLatest();
   }
 

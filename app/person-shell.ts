@@ -90,12 +90,12 @@ export class PersonShell {
     host.requestFrame();
   }
 
-  /** Stops the newest running command (TERM to its group, then KILL); false when none runs. */
-  stopLatest(): boolean {
+  /** Stops the newest running command (TERM to its group, then KILL); resolves once it has ended, undefined when none runs. */
+  stopLatest(): Promise<void> | undefined {
     const run = this.runs[this.runs.length - 1];
-    if (!run) return false;
+    if (!run) return undefined;
     run.controller.abort();
-    return true;
+    return run.done;
   }
 
   /** Stops every running command and waits until their processes are gone. */

@@ -1,6 +1,7 @@
 // Turns the command line, the config file and the environment into a running setup: the model, the
 // provider connections, the coding agent and the session file. Every mode starts here.
 import { createCodingAgent, UnknownToolError, type CodingAgent } from "../agent/coding-agent.js";
+import { earlierJobsNotice, earlierRunningJobs, type EarlierJob } from "../agent/earlier-jobs.js";
 import type { ThinkingLevel } from "../agent/messages.js";
 import { isProviderName, ModelSpecError, resolveModel, type ModelInfo, type ProviderName } from "../agent/models.js";
 import { defaultProvider, isConfigured, missingKeyMessage, resolveConnections, type Connections } from "../agent/providers/connections.js";
@@ -38,6 +39,8 @@ export interface Setup {
   newSession(): SessionStore | undefined;
   /** The session being continued, if any. */
   resumed: LoadedSession | undefined;
+  /** Jobs the resumed conversation last knew as running: they ended with the earlier run (the model is told). */
+  earlierJobs: EarlierJob[];
   /** Things a person should know about the configuration (bad config fields); shown, never fatal. */
   warnings: string[];
   /** The same about the session (a damaged line skipped, a copy made because it is open elsewhere). */
@@ -151,6 +154,14 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     throw error;
   }
 
+  // The earlier run's jobs ended with it, and ids start again at 1: the model hears so first. A
+  // dashboard first attaches to the folder's job host, whose kept jobs did not end (tellEarlierJobs).
+  const earlierJobs = resumed ? earlierRunningJobs(resumed.session.messages) : [];
+  if (choices.jobClient !== "dashboard") {
+    const jobsNotice = earlierJobsNotice(earlierJobs);
+    if (jobsNotice) coding.agent.notify(jobsNotice);
+  }
+
   const freshStore = (): SessionStore | undefined =>
     options.noSession
       ? undefined
@@ -197,10 +208,26 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       return session;
     },
     resumed: resumed?.session,
+    earlierJobs,
     warnings,
     sessionWarnings,
     missingKey: isConfigured(connections[model.provider]) ? undefined : missingKeyMessage(model.provider),
   };
+}
+
+/**
+ * After a dashboard attached to the folder's job host: the resumed conversation's jobs that the host
+ * no longer runs ended with the earlier run, and the model is told so (ids go on while a host with
+ * jobs runs). Returns those jobs, for the person.
+ */
+export function tellEarlierJobs(setup: Setup): EarlierJob[] {
+  const known = setup.coding.jobs.list();
+  const stillRunning = new Set(known.filter((info) => info.status === "running").map((info) => `${info.id}\0${info.command}`));
+  const runningIds = new Set(known.filter((info) => info.status === "running").map((info) => info.id));
+  const ended = setup.earlierJobs.filter((job) => (job.command === undefined ? !runningIds.has(job.id) : !stillRunning.has(`${job.id}\0${job.command}`)));
+  const notice = earlierJobsNotice(ended, { idsContinue: known.length > 0 });
+  if (notice) setup.coding.agent.notify(notice);
+  return ended;
 }
 
 function forkedWarning(error: SessionLockedError, copyPath: string): string {

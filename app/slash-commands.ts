@@ -15,7 +15,6 @@ export interface SlashContext {
   showHelp(): void;
   setModel(spec: string): void;
   setThinking(level: ThinkingLevel): void;
-  clearChat(): void;
   quit(): void;
   showSession(): void;
   newSession(): void;
@@ -69,9 +68,13 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     },
     complete: () => [...THINKING_LEVELS],
   },
-  { name: "clear", description: "Clear the chat and tool output from the screen (the conversation goes on; /new starts afresh)", run: (ctx) => ctx.clearChat() },
+  {
+    name: "clear",
+    description: "Start a new conversation: chat, tool output and files start empty, in a new session file (jobs keep running; Ctrl+L redraws the screen)",
+    run: (ctx) => ctx.newSession(),
+  },
   { name: "session", description: "Show the session file and its statistics", run: (ctx) => ctx.showSession() },
-  { name: "new", description: "Start a new conversation in a new session file (when idle)", run: (ctx) => ctx.newSession() },
+  { name: "new", description: "The same as /clear", run: (ctx) => ctx.newSession() },
   { name: "context", description: "Show how full the context window is and where the tokens go (system prompt, AGENTS.md, tools, messages, tool results, summary)", run: (ctx) => ctx.showContext() },
   {
     name: "compact",

@@ -1,5 +1,6 @@
 // The whole screen: every pane, where it goes (layout.ts), which one has focus, which one is
-// zoomed, and the overlays. It knows nothing of the agent; the app wires events and keys to it.
+// zoomed (or, on a small terminal, which tab is shown), and the overlays. It knows nothing of the
+// agent; the app wires events and keys to it.
 import type { Widgets } from "blessed";
 import { ChatPane } from "./chat/chat-pane.js";
 import { FilesPane } from "./files/files-pane.js";
@@ -9,15 +10,17 @@ import { JobsPane } from "./jobs/jobs-pane.js";
 import { JobTerminalPane, type JobScreens } from "./jobs/job-terminal-pane.js";
 import { screenInternals } from "./screen/blessed-internals.js";
 import { joinBorders } from "./screen/border-joints.js";
-import { computeLayout, type Layout, type MainPane } from "./layout.js";
+import { computeLayout, MAIN_PANES, type Layout, type MainPane } from "./layout.js";
 import { ListPicker } from "./overlays/list-picker.js";
 import type { PaneBox } from "./screen/pane-box.js";
 import { PromptOverlay } from "./overlays/prompt-overlay.js";
 import { QueueView } from "./input/queue-view.js";
 import { StatusBar } from "./status-bar.js";
+import { TabBar } from "./tab-bar.js";
 import { TooSmallNotice } from "./overlays/too-small.js";
 import { ToolCallStore } from "./tool-output/tool-calls.js";
 import { ToolOutputPane } from "./tool-output/tool-output-pane.js";
+import { spinnerFrame } from "./text/format.js";
 
 export type FocusTarget = MainPane | "input";
 
@@ -47,9 +50,12 @@ export class DashboardView {
   readonly help: HelpOverlay;
   readonly picker: ListPicker;
   readonly prompt: PromptOverlay;
+  readonly tabBar: TabBar;
   private readonly tooSmall: TooSmallNotice;
   focus: FocusTarget = "input";
   zoomed: MainPane | undefined;
+  /** The pane a small terminal shows: the last main pane that had focus. */
+  tab: MainPane = "chat";
   layout: Layout | undefined;
 
   constructor(
@@ -64,14 +70,16 @@ export class DashboardView {
     this.queue = new QueueView(screen);
     this.input = new InputPane(screen, options.images);
     this.status = new StatusBar(screen);
+    this.tabBar = new TabBar(screen, MAIN_PANES);
     this.tooSmall = new TooSmallNotice(screen);
     this.help = new HelpOverlay(screen);
     this.picker = new ListPicker(screen);
     this.prompt = new PromptOverlay(screen);
     this.chat.onSelectionChange((id) => this.toolOutput.select(id));
+    this.tabBar.state = (tab) => ({ mark: this.tabMark(tab), key: this.tabKeys[tab] });
     // The status line renders after every pane and before the overlays: join the borders then.
     this.status.box.on("render", () => {
-      if (!this.layout || this.layout.tooSmall) return;
+      if (!this.layout || this.layout.mode === "tooSmall") return;
       const rects = [...Object.values(this.layout.main), ...(this.layout.jobTerminal ? [this.layout.jobTerminal] : []), this.layout.input];
       joinBorders(screenInternals(this.screen).lines, rects);
     });
@@ -99,19 +107,37 @@ export class DashboardView {
 
   setFocus(target: FocusTarget): void {
     if (this.zoomed && target !== "input" && target !== this.zoomed) this.zoomed = target;
+    if (target !== "input") this.tab = target;
     this.focus = target;
     for (const t of FOCUS_ORDER) this.pane(t).setFocused(t === target);
     this.jobTerminal.setFocused(target === "jobs");
   }
 
+  /** Back to the live tool call: the chat's selection and the tool-output pane's hold are dropped. */
+  followLiveTool(): void {
+    this.chat.select(undefined);
+    this.toolOutput.select(undefined);
+  }
+
+  /** A new tool call started: the tool-output pane goes to it, unless the person is reading another call. */
+  toolCallStarted(now = Date.now()): void {
+    if (this.toolOutput.held && !this.toolOutput.reading(now, this.focus === "toolOutput")) this.followLiveTool();
+  }
+
+  /** Whether the terminal is small enough for one pane at a time. */
+  get tabbed(): boolean {
+    return this.layout?.mode === "tabs";
+  }
+
   cycleFocus(direction: 1 | -1): void {
-    const order = this.zoomed ? (["input", this.zoomed] as FocusTarget[]) : FOCUS_ORDER;
+    const order = this.zoomed && !this.tabbed ? (["input", this.zoomed] as FocusTarget[]) : FOCUS_ORDER;
     const at = Math.max(0, order.indexOf(this.focus));
     this.setFocus(order[(at + direction + order.length) % order.length]!);
   }
 
-  /** Maximises the focused pane (the chat when the input has focus), or restores the layout. */
+  /** Maximises the focused pane (the chat when the input has focus), or restores the layout; tabs show one pane anyway. */
   toggleZoom(): void {
+    if (this.tabbed) return;
     if (this.zoomed) this.zoomed = undefined;
     else this.zoomed = this.focus === "input" ? "chat" : this.focus;
   }
@@ -120,27 +146,72 @@ export class DashboardView {
     return this.help.open || this.picker.open || this.prompt.open;
   }
 
-  /** Puts the keys that open the help and start a job into the empty input's and the empty job list's hints. */
-  showKeyHints(keys: { help?: string; newJob?: string }): void {
+  /** What a tab says besides its name: a tool running, jobs up and unseen output, files touched. */
+  private tabMark(tab: MainPane): string {
+    switch (tab) {
+      case "chat":
+        return "";
+      case "toolOutput":
+        return this.toolOutput.animated ? spinnerFrame() : "";
+      case "jobs":
+        return `${this.jobs.runningCount > 0 ? `${this.jobs.runningCount}↑` : ""}${this.jobs.anyUnseen ? "•" : ""}`;
+      case "files": {
+        const n = this.files.list().length;
+        return n > 0 ? String(n) : "";
+      }
+    }
+  }
+
+  private tabKeys: Partial<Record<MainPane, string>> = {};
+
+  /** Puts the keys that open the help, start a job and show each pane into the hints and the tab bar. */
+  showKeyHints(keys: { help?: string; newJob?: string; panes?: Partial<Record<MainPane, string>> }): void {
+    this.tabKeys = keys.panes ?? {};
     this.jobs.emptyHint = `No jobs yet: the agent's (bash_stream) and yours (${keys.newJob ? `${keys.newJob} here, ` : ""}/run) show here.`;
     this.input.placeholder = `Ask pitwall to do something · / for commands${keys.help ? ` · ${keys.help} for keys` : ""}`;
+  }
+
+  private computeLayout(jobCount = this.jobs.list().length): Layout {
+    const cols = this.screen.width as number;
+    return computeLayout({
+      cols,
+      rows: this.screen.height as number,
+      inputRows: this.input.desiredRows(cols - 2),
+      queueRows: this.queue.desiredRows,
+      zoomed: this.zoomed,
+      tab: this.tab,
+      jobCount,
+    });
+  }
+
+  /**
+   * The job terminal's inner size once the list holds `jobCount` jobs (the list is as tall as its
+   * jobs), or undefined when no job terminal is on screen: a job the person starts begins at the
+   * size it will be shown at, since programs such as vim read their size once.
+   */
+  jobTerminalSize(jobCount: number): { cols: number; rows: number } | undefined {
+    const rect = this.computeLayout(jobCount).jobTerminal;
+    if (!rect || !this.jobTerminal.visible) return undefined;
+    const inner = this.jobTerminal.innerOf(rect);
+    return inner.width >= 2 && inner.height >= 1 ? { cols: inner.width, rows: inner.height } : undefined;
   }
 
   /** Places every pane for the current terminal size. Cheap: call it before each frame. */
   relayout(): void {
     const cols = this.screen.width as number;
     const rows = this.screen.height as number;
-    const layout = computeLayout({
-      cols,
-      rows,
-      inputRows: this.input.desiredRows(cols - 2),
-      queueRows: this.queue.desiredRows,
-      zoomed: this.zoomed,
-      jobCount: this.jobs.list().length,
-    });
+    const layout = this.computeLayout();
     this.layout = layout;
-    this.tooSmall.setVisible(layout.tooSmall);
-    if (layout.tooSmall) this.tooSmall.setRect({ left: 0, top: 0, width: cols, height: rows });
+    const tooSmall = layout.mode === "tooSmall";
+    this.tooSmall.setVisible(tooSmall);
+    this.tooSmall.question = this.status.state.question;
+    // The status line stays: the quit question ("quit and stop them? y/n") is asked there.
+    if (tooSmall) this.tooSmall.setRect({ left: 0, top: 0, width: cols, height: rows - 1 });
+    this.tabBar.setVisible(layout.tabs !== undefined);
+    if (layout.tabs) {
+      this.tabBar.active = this.tab;
+      this.tabBar.setRect(layout.tabs);
+    }
     for (const [name, pane] of Object.entries(this.mainPanes) as Array<[MainPane, PaneBox]>) {
       const rect = layout.main[name];
       pane.setVisible(rect !== undefined);
@@ -151,18 +222,17 @@ export class DashboardView {
     // The selected job's terminal is on screen: its output counts as seen.
     this.jobTerminal.jobId = this.jobs.selectedId;
     this.jobs.markViewed(layout.jobTerminal ? this.jobs.selectedId : undefined);
-    this.queue.setVisible(!layout.tooSmall && layout.queue.height > 0);
+    this.queue.setVisible(!tooSmall && layout.queue.height > 0);
     if (layout.queue.height > 0) this.queue.setRect(layout.queue);
-    this.input.setVisible(!layout.tooSmall);
-    if (!layout.tooSmall) this.input.setRect(layout.input);
-    this.status.setVisible(!layout.tooSmall);
+    this.input.setVisible(!tooSmall);
+    if (!tooSmall) this.input.setRect(layout.input);
     this.status.setRect(layout.status);
     for (const overlay of [this.help, this.picker]) {
       overlay.setRect(layout.overlay);
-      overlay.setVisible(overlay.open && !layout.tooSmall);
+      overlay.setVisible(overlay.open && !tooSmall);
     }
     this.prompt.setRect({ left: layout.overlay.left, top: Math.max(0, Math.floor(rows / 3)), width: layout.overlay.width, height: 4 });
-    this.prompt.setVisible(this.prompt.open && !layout.tooSmall);
+    this.prompt.setVisible(this.prompt.open && !tooSmall);
   }
 
   /** Whether a frame soon would show something new on its own (spinners, running times). */
@@ -170,9 +240,10 @@ export class DashboardView {
     return this.status.animated || this.chat.animated || this.toolOutput.animated || this.jobs.runningCount > 0;
   }
 
-  /** The focusable pane under a screen cell (the job terminal belongs to the jobs pane). */
+  /** The focusable pane under a screen cell (the job terminal belongs to the jobs pane, a tab to its pane). */
   paneAt(x: number, y: number): FocusTarget | undefined {
     if (this.jobTerminal.contains(x, y)) return "jobs";
+    if (this.tabBar.contains(x, y)) return this.tabBar.tabAt(x);
     return FOCUS_ORDER.find((t) => this.pane(t).contains(x, y));
   }
 }

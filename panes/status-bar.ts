@@ -29,6 +29,8 @@ export interface StatusState {
   /** A question waiting for an answer ("2 jobs running: quit and stop them? y/n"); shown first. */
   question?: string;
   session?: string;
+  /** The current model's provider has no key or server: nothing can be sent. */
+  unconfigured?: boolean;
   /** Set while part of the conversation could not be written to the session file. */
   sessionProblem?: string;
   helpKey: string;
@@ -41,7 +43,8 @@ const READY = attr({ bg: Color.black, fg: Color.green });
 const WARN = attr({ bg: Color.black, fg: Color.yellow });
 const ERROR = attr({ bg: Color.red, fg: Color.white, bold: true });
 const HINT = attr({ bg: Color.black, fg: Color.grey });
-const QUESTION = attr({ bg: Color.yellow, fg: Color.black, bold: true });
+// Not bold: many terminals draw bold black as grey, unreadable on yellow.
+const QUESTION = attr({ bg: Color.yellow, fg: Color.black });
 
 interface Item {
   spans: Span[];
@@ -75,7 +78,8 @@ export class StatusBar extends PaneBox {
     else if (s.phase === "working") {
       const elapsed = s.turnStartedAt !== undefined ? ` ${formatDuration(now - s.turnStartedAt)}` : "";
       items.push({ spans: [{ text: `${spinnerFrame(now)} working${elapsed}`, attr: WORKING }], priority: 10 });
-    } else items.push({ spans: [{ text: "● ready", attr: READY }], priority: 10 });
+    } else if (s.unconfigured) items.push({ spans: [{ text: "○ no model configured", attr: WARN }], priority: 10 });
+    else items.push({ spans: [{ text: "● ready", attr: READY }], priority: 10 });
     if (s.transient) items.push({ spans: [{ text: s.transient, attr: WARN }], priority: 9 });
     if (s.error) items.push({ spans: [{ text: ` ✗ ${sanitizeText(s.error).replace(/\s+/g, " ")} `, attr: ERROR }], priority: 8 });
     if (s.retry) items.push({ spans: [{ text: s.retry, attr: WARN }], priority: 8 });

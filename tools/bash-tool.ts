@@ -6,6 +6,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { ToolAbortedError } from "./aborted.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { OutputSpool, type SpooledOutput } from "./output-spool.js";
+import { PlainTextStream } from "./plain-text-stream.js";
 import { groupAlive } from "./process-group.js";
 import { adoptedResult, yieldWindow, type BashCallAdopter, type YieldReason } from "./bash-yield.js";
 import { resolveShell } from "./shell.js";
@@ -78,6 +79,9 @@ export function bashToolDefinition(maxChars: number = DEFAULT_MAX_OUTPUT_CHARS, 
   return { name: "bash", label: "Run Command", description: describe(maxChars, yieldMs), parameters: bashToolSchema };
 }
 
+/** bash's options beyond the settings every tool shares (env, output cap). */
+export type BashOwnOptions = Omit<BashToolOptions, keyof ToolSettings>;
+
 function describe(maxChars: number, yieldMs: number | undefined): string {
   const long =
     yieldMs === undefined
@@ -96,7 +100,7 @@ function describe(maxChars: number, yieldMs: number | undefined): string {
         ];
   return [
     "Run a shell command in the working directory with the user's shell (`$SHELL -c`) and wait for it to finish.",
-    "stdout and stderr come back combined, in the order they were written. stdin is closed: nothing interactive.",
+    "stdout and stderr come back combined, in the order they were written, as plain text (colours and progress-bar redraws resolved). stdin is closed: nothing interactive.",
     `Output is capped at ${maxChars.toLocaleString("en-US").replace(/,/g, " ")} characters: the head and tail are kept,`,
     "the omitted amount is stated, and the full output is saved to a temp file whose path the result gives",
     "(its first and last 4 MB when longer; the file is deleted when pitwall exits).",
@@ -106,7 +110,7 @@ function describe(maxChars: number, yieldMs: number | undefined): string {
 
 function truncationNote(spooled: SpooledOutput): string | undefined {
   if (!spooled.truncated) return undefined;
-  const sizes = `${spooled.totalChars} chars in all, ${spooled.omittedChars} chars (${spooled.omittedLines} lines) omitted above`;
+  const sizes = `${spooled.totalChars} chars in all, ${spooled.omittedChars} chars (${spooled.omittedLines} lines) omitted in the middle, where the "... [omitted] ..." line is`;
   if (spooled.fullOutputPath === undefined) {
     return `[Output truncated: ${sizes}. The full output could not be saved: ${spooled.fullOutputError ?? "unknown error"}]`;
   }
@@ -151,6 +155,8 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
       await checkWorkingDirectory(cwd);
       const spool = new OutputSpool(maxChars, { filePrefix: "bash-", ...(options.secrets ? { secrets: options.secrets } : {}), ...(options.outputDir ? { dir: options.outputDir } : {}) });
       const callEnv = options.callEnv?.();
+      // The model reads what a terminal would show: colours dropped, progress bars at their last frame.
+      const plain = new PlainTextStream((text) => spool.write(text));
       const timeoutMs = params.timeout === undefined ? undefined : params.timeout * 1000;
       let run: ShellRunResult;
       try {
@@ -164,7 +170,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
           killGraceMs: options.killGraceMs,
           marker: options.marker,
           onChunk: (chunk) => {
-            spool.write(chunk);
+            plain.write(chunk);
             // This runs inside a pipe's data handler, where a throw would crash the process: a
             // failing subscriber loses its update, not the command.
             try {
@@ -180,7 +186,11 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
           const outcome = await Promise.race([shellRun.result, yielded.reason]);
           yielded.cancel();
           const running = typeof outcome === "string" ? shellRun.handOff() : undefined;
-          if (running) return adoptedResult({ adopter, running, why: outcome as YieldReason, toolCallId, params, cwd, spool, timeoutMs, summary: truncationNote });
+          if (running) {
+            // The line being written goes with the output so far; the job carries on from there.
+            plain.end();
+            return adoptedResult({ adopter, running, why: outcome as YieldReason, toolCallId, params, cwd, spool, timeoutMs, summary: truncationNote });
+          }
           run = typeof outcome === "string" ? await shellRun.result : outcome;
         } else {
           run = await shellRun.result;
@@ -190,6 +200,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
         throw error;
       }
       if (options.onBackgroundLeft && run.pid > 0 && groupAlive(run.pid)) options.onBackgroundLeft(run.pid, callEnv ?? {});
+      plain.end();
       const spooled = spool.finish();
       const output = spooled.text.endsWith("\n") ? spooled.text.slice(0, -1) : spooled.text;
       const status = statusLine(run, params.timeout);

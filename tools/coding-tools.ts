@@ -2,7 +2,7 @@
 // set for restricted runs (read, grep, find, ls). Every tool is made for one working directory;
 // nothing here is bound to process.cwd().
 import type { AgentTool } from "./tool.js";
-import { createBashTool, type BashToolOptions } from "./bash-tool.js";
+import { createBashTool, type BashOwnOptions } from "./bash-tool.js";
 import { createEditTool } from "./edit-tool.js";
 import { createFindTool } from "./find-tool.js";
 import { createGrepTool } from "./grep-tool.js";
@@ -26,7 +26,7 @@ export interface ToolSetOptions {
   /** The environment and output cap of bash and grep; the defaults when left out. */
   settings?: Partial<ToolSettings>;
   /** bash's own options beyond the settings. */
-  bash?: Pick<BashToolOptions, "onBackgroundLeft" | "shell" | "killGraceMs">;
+  bash?: BashOwnOptions;
 }
 
 /** A new instance of the named tool, working in `cwd`. */

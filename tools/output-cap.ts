@@ -28,11 +28,22 @@ export function fitOutputChars(value: number): number {
   return Math.min(Math.floor(value), HARD_MAX_OUTPUT_CHARS);
 }
 
-function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  let n = 1;
+export function countNewlines(text: string): number {
+  let n = 0;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
   return n;
+}
+
+/**
+ * The lines a left-out part of the output touches, whole or partly: one per newline in it, and one
+ * more when it ends inside a line. Cut at line ends, "3\n4\n" is two lines, not three.
+ */
+export function omittedLineCount(newlines: number, endsAtLineEnd: boolean): number {
+  return newlines + (endsAtLineEnd ? 0 : 1);
+}
+
+function linesIn(omitted: string): number {
+  return omitted.length === 0 ? 0 : omittedLineCount(countNewlines(omitted), omitted.endsWith("\n"));
 }
 
 /** How `maxChars` is split: about 40 % for the head, the rest for the tail (where errors are). */
@@ -80,7 +91,7 @@ function capChars(text: string, maxChars: number): CappedOutput {
   const tailStart = tailCutIndex(text, budgets.tail);
   const omitted = text.slice(headEnd, tailStart);
   const omittedChars = omitted.length;
-  const omittedLines = countLines(omitted);
+  const omittedLines = linesIn(omitted);
   return {
     text: joinWithOmission(text.slice(0, headEnd), text.slice(tailStart), omittedChars, omittedLines),
     truncated: true,
@@ -114,10 +125,10 @@ export function capBytes(text: string, maxBytes: number): CappedOutput {
   if (next !== -1 && next < tailStart + budgets.tail * 0.5) tailStart = next + 1;
   const omitted = buffer.subarray(headEnd, tailStart).toString("utf8");
   return {
-    text: joinWithOmission(buffer.subarray(0, headEnd).toString("utf8"), buffer.subarray(tailStart).toString("utf8"), omitted.length, countLines(omitted)),
+    text: joinWithOmission(buffer.subarray(0, headEnd).toString("utf8"), buffer.subarray(tailStart).toString("utf8"), omitted.length, linesIn(omitted)),
     truncated: true,
     omittedChars: omitted.length,
-    omittedLines: countLines(omitted),
+    omittedLines: linesIn(omitted),
     totalChars: text.length,
   };
 }

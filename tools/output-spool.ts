@@ -4,7 +4,7 @@
 // in memory, enough to build the same head+tail view `capOutput` gives.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { capOutput, headCutIndex, headTailBudgets, joinWithOmission, tailCutIndex } from "./output-cap.js";
+import { capOutput, countNewlines, headCutIndex, headTailBudgets, joinWithOmission, omittedLineCount, tailCutIndex } from "./output-cap.js";
 import { BoundedOutputFile, DEFAULT_OUTPUT_FILE_MAX_CHARS } from "./output-file.js";
 import { processTempFolder } from "./process/temp-folder.js";
 import { Redactor } from "./redactor.js";
@@ -33,12 +33,6 @@ export interface SpooledOutput {
   fullOutputPath?: string;
   /** Why the full output could not be saved, when that failed. */
   fullOutputError?: string;
-}
-
-function countNewlines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
-  return n;
 }
 
 export class OutputSpool {
@@ -106,7 +100,9 @@ export class OutputSpool {
     const tailStart = this.totalChars - this.tail.length + tailStartInTail;
     const omittedChars = tailStart - headEnd;
     const headNewlines = countNewlines(keptHead);
-    const omittedLines = this.totalNewlines - headNewlines - countNewlines(keptTail) + 1;
+    // The left-out part ends at a line end when the kept tail starts a line.
+    const endsAtLineEnd = tailStartInTail > 0 && this.tail[tailStartInTail - 1] === "\n";
+    const omittedLines = omittedLineCount(this.totalNewlines - headNewlines - countNewlines(keptTail), endsAtLineEnd);
     return {
       text: joinWithOmission(keptHead, keptTail, omittedChars, omittedLines),
       truncated: true,

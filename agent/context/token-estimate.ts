@@ -2,6 +2,7 @@
 // for English and code, which errs on the high side for prose and a little low for dense JSON.
 // Each message's estimate is cached, so measuring a long conversation again costs almost nothing.
 import type { Message } from "../messages.js";
+import { sentForm } from "./sent-arguments.js";
 
 export const CHARS_PER_TOKEN = 4;
 
@@ -21,7 +22,8 @@ export function messageChars(message: Message): number {
   if (message.role === "user") return message.content.length + (message.images?.length ?? 0) * IMAGE_CHARS;
   if (message.role === "toolResult") return message.content.length + message.toolName.length + (message.images?.length ?? 0) * IMAGE_CHARS;
   let chars = 0;
-  for (const block of message.content) {
+  // A tool call's huge arguments are sent shortened (sent-arguments.ts): count what is sent.
+  for (const block of sentForm(message).content) {
     if (block.type === "text") chars += block.text.length;
     else if (block.type === "thinking") chars += block.thinking.length;
     else chars += block.name.length + (block.invalidArguments ?? JSON.stringify(block.arguments)).length;

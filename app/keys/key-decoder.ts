@@ -3,6 +3,12 @@
 // thousands of key events) and cannot tell Shift+Enter apart. Understood: legacy xterm sequences,
 // SS3, modifyOtherKeys (CSI 27;m;k ~), the kitty keyboard protocol (CSI k;m u), SGR mouse and
 // bracketed paste. Runs of typed characters arrive as one text event.
+//
+// Alt in xterm with metaSendsEscape off sets the eighth bit: Alt+1 arrives as "±" (0xB1, sent as
+// UTF-8). terminal-modes.ts turns metaSendsEscape on, so this is rare; as a fallback only the
+// C1 range (U+0080–U+009F: Alt with a control key, such as Alt+Enter = U+008D) is read as Alt,
+// because nobody types those. "±", "é" and the rest of Latin-1 are letters people type, so they
+// stay text.
 import { knownKey, type Key } from "./key.js";
 
 export interface KeyEvent {
@@ -180,6 +186,13 @@ export class KeyDecoder {
         if (result.event) this.emit(result.event);
         continue;
       }
+      if (c >= 0x80 && c <= 0x9f) {
+        flushText();
+        const control = controlName(c - 0x80);
+        if (control) this.emit({ type: "key", name: knownKey(addAlt(control)) });
+        this.buffer = this.buffer.slice(1);
+        continue;
+      }
       const control = c < 0x20 || c === 0x7f ? controlName(c) : undefined;
       if (control !== undefined || c < 0x20 || c === 0x7f) {
         flushText();
@@ -191,7 +204,7 @@ export class KeyDecoder {
       let i = 1;
       while (i < this.buffer.length) {
         const d = this.buffer.charCodeAt(i);
-        if (d < 0x20 || d === 0x7f || d === 0x1b) break;
+        if (d < 0x20 || d === 0x7f || d === 0x1b || (d >= 0x80 && d <= 0x9f)) break;
         i++;
       }
       text += this.buffer.slice(0, i);

@@ -9,7 +9,7 @@ import type { InputEvent } from "./key-decoder.js";
 import type { FocusTarget } from "../../panes/dashboard-view.js";
 import type { DashboardController } from "../dashboard-controller.js";
 import type { ActionOf, KeyContext } from "./key-actions.js";
-import { keyOfChar, type Key } from "./key.js";
+import { keyOfChar, knownKey, withoutAlt, type Key } from "./key.js";
 import { completeSlash } from "../slash-commands.js";
 import type { JobControl } from "../job-control.js";
 import { fullView } from "../../panes/files/files-preview.js";
@@ -79,13 +79,12 @@ export class KeyDispatcher {
         chatPageUp: () => v.chat.page(-1),
         chatPageDown: () => v.chat.page(1),
         chatFollow: () => {
-          v.chat.select(undefined);
+          v.followLiveTool();
           v.chat.toBottom();
         },
         dismissError: () => c.dismissError(),
-        redraw: () => {
-          v.screen.realloc();
-        },
+        redraw: () => c.redraw(),
+        suspend: () => c.suspend(),
       },
       input: {
         submit: () => c.submitInput("enter"),
@@ -114,7 +113,7 @@ export class KeyDispatcher {
         pageDown: () => v.chat.page(1),
         top: () => v.chat.toTop(),
         bottom: () => {
-          v.chat.select(undefined);
+          v.followLiveTool();
           v.chat.toBottom();
         },
         selectPrevTool: () => v.chat.selectTool(-1),
@@ -132,7 +131,8 @@ export class KeyDispatcher {
         pageUp: () => v.toolOutput.page(-1),
         pageDown: () => v.toolOutput.page(1),
         top: () => v.toolOutput.toTop(),
-        bottom: () => v.toolOutput.toBottom(),
+        // Held on an older call while a newer one runs: End goes to the live one.
+        bottom: () => (v.toolOutput.newerCall ? v.followLiveTool() : v.toolOutput.toBottom()),
         zoom: () => v.toggleZoom(),
       },
       jobs: {
@@ -288,7 +288,16 @@ export class KeyDispatcher {
   /** Input while attached: the attached context's keys (detach) are pitwall's, the rest go to the job. */
   private attachedInput(event: InputEvent): void {
     const attach = this.jobs.attachMode;
-    if (event.type === "key" && this.run("attached", event.name)) return;
+    if (event.type === "key") {
+      if (this.run("attached", event.name)) return;
+      // Esc and the detach key in one read (fast typing, SSH) decode as Alt+key: Esc is the job's, then detach.
+      const plain = withoutAlt(event.name);
+      if (plain !== undefined && this.c.keymap.lookup("attached", plain) !== undefined) {
+        attach.forward({ type: "key", name: knownKey("escape") });
+        this.run("attached", plain);
+        return;
+      }
+    }
     if (event.type === "text") {
       // A key of the context bound to a character: what was typed before it still goes to the job.
       const chars = [...event.text];

@@ -20,3 +20,8 @@ export function knownKey(name: string): Key {
 export function keyOfChar(ch: string): Key {
   return knownKey(ch === " " ? "space" : ch);
 }
+
+/** The key without its Alt: "ctrl+alt+]" is "ctrl+]"; undefined for a key without Alt. */
+export function withoutAlt(key: Key): Key | undefined {
+  return key.includes("alt+") ? knownKey(key.replace("alt+", "")) : undefined;
+}

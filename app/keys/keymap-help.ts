@@ -1,6 +1,6 @@
 // The bindings in force as help sections (F1): every context, every action that has keys, the keys
 // as a person types them.
-import type { HelpSection } from "../../panes/overlays/help-overlay.js";
+import { KEY_SEPARATOR, type HelpSection } from "../../panes/overlays/help-overlay.js";
 import { actionsOf, CONTEXT_TITLES, describeAction, KEY_CONTEXTS, type KeyContext } from "./key-actions.js";
 import { displayKeyName } from "./key-names.js";
 import type { Keymap } from "./keymap.js";
@@ -13,7 +13,7 @@ function section<C extends KeyContext>(keymap: Keymap, context: C): HelpSection 
   return {
     title: CONTEXT_TITLES[context],
     rows: actionsOf(context)
-      .map((action) => ({ keys: keymap.keysFor(context, action).map(displayKeyName).join(" / "), description: describeAction(context, action) }))
+      .map((action) => ({ keys: keymap.keysFor(context, action).map(displayKeyName).join(KEY_SEPARATOR), description: describeAction(context, action) }))
       .filter((row) => row.keys !== ""),
   };
 }

@@ -6,7 +6,8 @@ import { describeToolCall } from "../../tools/tool-call-summary.js";
 import { formatDuration } from "../text/format.js";
 import { MarkdownStream } from "../markdown/markdown-stream.js";
 import { renderGeneration } from "../markdown/render-generation.js";
-import { attr, Color, withStyle, type Span, type StyledLine } from "../text/styled-text.js";
+import { attr, Color, type Span, type StyledLine } from "../text/styled-text.js";
+import { selectedRow } from "../text/selection.js";
 import { sanitizeText } from "../text/terminal-text.js";
 import { textWidth, truncateText } from "../text/text-width.js";
 import type { ToolCallStore } from "../tool-output/tool-calls.js";
@@ -191,7 +192,8 @@ export class ToolEntry extends ChatEntry {
         status = { text: "…", attr: STYLE.toolMarker };
     }
     const selected = ctx.selectedToolId === this.toolCallId;
-    const marker = selected ? "▶ " : "⏵ ";
+    // Glyphs every monospace font has (xterm's fixed included): U+23F5 "⏵" was an empty box.
+    const marker = selected ? "▶ " : "▸ ";
     const summary = describeToolCall(record.name, record.args, 400);
     const arg = sanitizeText(summary.slice(record.name.length)).replace(/\n/g, " ");
     const statusWidth = textWidth(status.text);
@@ -207,7 +209,7 @@ export class ToolEntry extends ChatEntry {
       { text: " ".repeat(gap), attr: STYLE.toolArg },
       status,
     ];
-    return [selected ? row.map((s) => ({ text: s.text, attr: withStyle(s.attr, { inverse: true }) })) : row];
+    return [selected ? selectedRow(row, ctx.width) : row];
   }
 }
 

@@ -91,8 +91,14 @@ export class ChatPane extends ScrollingPane {
     const at = current === undefined ? -1 : ids.indexOf(current);
     let next: number;
     // Nothing selected means the latest call is shown: Up goes to the one before it.
-    if (this.selectedToolId === undefined) next = direction < 0 ? (at === -1 ? ids.length - 1 : Math.max(0, at - 1)) : ids.length - 1;
-    else next = Math.min(ids.length - 1, Math.max(0, at + direction));
+    if (this.selectedToolId === undefined) {
+      if (direction > 0) return;
+      next = at === -1 ? ids.length - 1 : Math.max(0, at - 1);
+    } else if (direction > 0 && at === ids.length - 1) {
+      // Past the last call: follow the live one again.
+      this.select(undefined);
+      return;
+    } else next = Math.min(ids.length - 1, Math.max(0, at + direction));
     this.select(ids[next]);
   }
 

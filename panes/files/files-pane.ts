@@ -11,7 +11,8 @@ import type { FileTouch } from "../../tools/file-touch.js";
 import type { Canvas } from "../screen/canvas.js";
 import { FilePreview } from "./files-preview.js";
 import { PaneBox } from "../screen/pane-box.js";
-import { attr, Color, withStyle, type StyledLine } from "../text/styled-text.js";
+import { attr, Color, type StyledLine } from "../text/styled-text.js";
+import { selectedRow } from "../text/selection.js";
 import { sanitizeText } from "../text/terminal-text.js";
 import { fitText, textWidth } from "../text/text-width.js";
 
@@ -28,7 +29,7 @@ export interface TouchedFile {
 }
 
 const MARK_STYLE: Record<FileMark, number> = {
-  R: attr({ fg: Color.blue }),
+  R: attr({ fg: Color.brightBlue }),
   W: attr({ fg: Color.green }),
   M: attr({ fg: Color.yellow }),
 };
@@ -88,6 +89,15 @@ export class FilesPane extends PaneBox {
     for (const m of messages) if (m.role === "toolResult") this.record(m.file, m.isError, m.timestamp);
   }
 
+  /** Forgets every file (a new conversation). */
+  clear(): void {
+    this.files.clear();
+    this.selectedPath = undefined;
+    this.previewedKey = undefined;
+    this.scrollTop = 0;
+    this.previewTop = 0;
+  }
+
   /** Newest first. */
   list(): TouchedFile[] {
     return [...this.files.values()].reverse();
@@ -139,7 +149,7 @@ export class FilesPane extends PaneBox {
         { text: fitText(sanitizeText(this.displayPath(f.path)), room), attr: attr() },
         { text: counts, attr: DIM },
       ];
-      return f.path === this.selected?.path && this.focused ? row.map((s) => ({ text: s.text, attr: withStyle(s.attr, { inverse: true }) })) : row;
+      return f.path === this.selected?.path && this.focused ? selectedRow(row, width) : row;
     });
   }
 
@@ -164,11 +174,12 @@ export class FilesPane extends PaneBox {
     if (!withPreview || !selected) return;
     const mode = this.modeFor(selected);
     const key = `${selected.path}\0${selected.at}\0${mode}`;
+    this.preview.show(selected, mode);
     if (key !== this.previewedKey) {
       this.previewedKey = key;
-      this.previewTop = 0;
+      // A small preview would show a diff's hunk header and context, not what changed.
+      this.previewTop = this.preview.startRow;
     }
-    this.preview.show(selected, mode);
     const label = `${mode === "diff" ? "last edit" : "preview"}: ${sanitizeText(this.displayPath(selected.path))}`;
     canvas.paintLine(listHeight, [{ text: `── ${label} `, attr: RULE }, { text: "─".repeat(Math.max(0, canvas.width)), attr: RULE }]);
     this.previewHeight = canvas.height - listHeight - 1;

@@ -121,7 +121,8 @@ export class FilePreview {
     this.windowCache = undefined;
     this.language = languageOf(target.path);
     if (useDiff) {
-      this.shown = { kind: "diff", lines: diffLines(target.lastDiff!) };
+      // The rule above the preview names the file: the diff's own file headers would only take rows.
+      this.shown = { kind: "diff", lines: diffLines(target.lastDiff!).filter((l) => !/^(---|\+\+\+|Index:|====)/.test(l[0]?.text ?? "")) };
       return;
     }
     this.shown = { kind: "loading" };
@@ -130,6 +131,13 @@ export class FilePreview {
       this.shown = content;
       this.onLoaded();
     });
+  }
+
+  /** The row a new preview opens at: a diff's first changed line, one line of context above it. */
+  get startRow(): number {
+    if (this.shown.kind !== "diff") return 0;
+    const first = this.shown.lines.findIndex((l) => /^[+-]/.test(l[0]?.text ?? ""));
+    return Math.max(0, first - 1);
   }
 
   /** Whether a diff (rather than the file) is shown. */

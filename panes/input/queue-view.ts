@@ -9,7 +9,7 @@ import { sanitizeText } from "../text/terminal-text.js";
 import { truncateText } from "../text/text-width.js";
 
 const STEER = attr({ fg: Color.yellow });
-const FOLLOW = attr({ fg: Color.blue });
+const FOLLOW = attr({ fg: Color.brightBlue });
 const DIM = attr({ fg: Color.grey });
 const MAX_ROWS = 4;
 

@@ -40,7 +40,7 @@ export class JobTerminalPane extends PaneBox {
     private readonly requestFrame: () => void,
     private readonly screens: () => JobScreens | undefined,
   ) {
-    super(screen, { title: "terminal", padding: false });
+    super(screen, { title: "terminal" });
   }
 
   /** The job shown now; opens its screen when the selection changed (and lets the old one go). */
@@ -158,7 +158,8 @@ export class JobTerminalPane extends PaneBox {
     const command = sanitizeText(job.command).replace(/\s+/g, " ");
     if (this.attachedHint !== undefined) {
       // The border must say "attached" and how to leave, however narrow the pane.
-      const room = canvas.width - 4;
+      // The border's room: the pane's width less its corners, the padding and a margin.
+      const room = canvas.width - 2;
       const key = this.attachedHint.split(" ")[0];
       const titles = [`job ${job.id} attached — ${this.attachedHint}`, `attached — ${this.attachedHint}`, `attached: ${key} detaches`, `attached · ${key}`];
       this.title = titles.find((t) => textWidth(t) <= room) ?? titles[titles.length - 1]!;

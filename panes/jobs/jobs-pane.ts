@@ -8,7 +8,8 @@ import type { JobInfo } from "../../tools/jobs/job-events.js";
 import type { Canvas } from "../screen/canvas.js";
 import { formatDuration } from "../text/format.js";
 import { PaneBox } from "../screen/pane-box.js";
-import { attr, Color, withStyle, type StyledLine } from "../text/styled-text.js";
+import { attr, Color, type StyledLine } from "../text/styled-text.js";
+import { selectedRow } from "../text/selection.js";
 import { sanitizeText } from "../text/terminal-text.js";
 import { fitText, textWidth, truncateText } from "../text/text-width.js";
 
@@ -67,6 +68,11 @@ export class JobsPane extends PaneBox {
     }
   }
 
+  /** Whether any job printed something the person has not had on screen. */
+  get anyUnseen(): boolean {
+    return this.unseen.size > 0;
+  }
+
   /** Whether the job printed something the person has not had on screen. */
   hasUnseen(id: string): boolean {
     return this.unseen.has(id);
@@ -106,12 +112,14 @@ export class JobsPane extends PaneBox {
 
   /** Rows of the job list at a width (the selected job marked). */
   rows(width: number, now: number): StyledLine[] {
+    // Ids padded to the widest, so job 10 does not push its command out of the column.
+    const idWidth = Math.max(0, ...this.list().map((job) => textWidth(job.id)));
     return this.list().map((job) => {
       const selected = job.id === this.selectedId;
       const status = jobStatusText(job, now);
       const restarts = job.restarts > 0 ? `↻${job.restarts} ` : "";
       const head = `${selected ? "▶" : " "}`;
-      const id = `${job.id} `;
+      const id = `${job.id.padStart(idWidth)} `;
       const room = Math.max(1, width - textWidth(head) - 1 - textWidth(id) - textWidth(restarts) - textWidth(status.text) - 1);
       const command = fitText(truncateText(sanitizeText(job.command).replace(/\s+/g, " "), room), room);
       const unseen = this.unseen.has(job.id);
@@ -123,7 +131,7 @@ export class JobsPane extends PaneBox {
         { text: restarts, attr: DIM },
         status,
       ];
-      return selected && this.focused ? row.map((s) => ({ text: s.text, attr: withStyle(s.attr, { inverse: true }) })) : row;
+      return selected && this.focused ? selectedRow(row, width) : row;
     });
   }
 

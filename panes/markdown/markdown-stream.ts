@@ -90,9 +90,16 @@ export class MarkdownStream {
     for (; this.stableCount < this.chunks.length; this.stableCount++) this.renderChunk(this.chunks[this.stableCount]!, width, this.stableRows);
     if (this.tail.raw.trim() === "") return this.stableRows;
     const tailRows: StyledLine[] = this.stableRows.length > 0 ? [[]] : [];
-    if (this.fence !== undefined) this.openCodeRows(width, tailRows);
+    // A reply that ends with its closing fence has no newline after it: the block is complete.
+    if (this.fence !== undefined && !this.closesFence(this.open.slice(this.open.lastIndexOf("\n") + 1))) this.openCodeRows(width, tailRows);
     else this.renderChunk(this.tail, width, tailRows, false);
     return this.stableRows.concat(tailRows);
+  }
+
+  /** Whether a line is the closing fence of the open code block. */
+  private closesFence(line: string): boolean {
+    const marker = FENCE.exec(line)?.[1];
+    return marker !== undefined && this.fence !== undefined && marker[0] === this.fence[0] && marker.length >= this.fence.length && line.trim() === marker;
   }
 
   /** The open code block: its label, its complete lines (each rendered once), the line being written. */
@@ -128,8 +135,7 @@ export class MarkdownStream {
       this.scanPos = nl + 1;
       const fenceMatch = FENCE.exec(lineText);
       if (this.fence !== undefined) {
-        const marker = fenceMatch?.[1];
-        if (marker && marker[0] === this.fence[0] && marker.length >= this.fence.length && lineText.trim() === marker) {
+        if (this.closesFence(lineText)) {
           // The code block is complete: it becomes a chunk of its own (highlighted once).
           this.fence = undefined;
           this.cut(this.scanPos);

@@ -1,10 +1,12 @@
 // A modal list to choose one item from (the sessions offered by --resume, what to do with a session
-// open elsewhere): Up/Down move, Enter picks, Esc declines (the overlay keys of keymap.json). Each
-// item is one pre-formatted row; an optional introduction above the items explains the choice.
+// open elsewhere): Up/Down move, Enter picks, Esc declines. Each item is one pre-formatted row; an
+// optional introduction above the items explains the choice. The overlay keys of keymap.json drive
+// it (the key dispatcher calls pick and cancel).
 import type { Widgets } from "blessed";
 import type { Canvas } from "../screen/canvas.js";
 import { PaneBox } from "../screen/pane-box.js";
-import { attr, Color, withStyle, type StyledLine } from "../text/styled-text.js";
+import { attr, Color, type StyledLine } from "../text/styled-text.js";
+import { selectedRow } from "../text/selection.js";
 
 const DIM = attr({ fg: Color.grey });
 
@@ -70,7 +72,7 @@ export class ListPicker extends PaneBox {
     if (this.selected < this.scrollTop) this.scrollTop = this.selected;
     if (this.selected >= this.scrollTop + height) this.scrollTop = this.selected - height + 1;
     const rows: StyledLine[] = this.items.slice(this.scrollTop, this.scrollTop + height).map((row, i) =>
-      i + this.scrollTop === this.selected ? [{ text: "▶ ", attr: attr({ fg: Color.cyan, bold: true, inverse: true }) }, ...row.map((s) => ({ text: s.text, attr: withStyle(s.attr, { inverse: true }) }))] : [{ text: "  ", attr: attr() }, ...row],
+      i + this.scrollTop === this.selected ? selectedRow([{ text: "▶ ", attr: attr() }, ...row], canvas.width) : [{ text: "  ", attr: attr() }, ...row],
     );
     while (rows.length < height) rows.push([]);
     rows.push([], [{ text: this.footer, attr: DIM }]);

@@ -1,5 +1,5 @@
-// Shown instead of the panes when the terminal is smaller than pitwall can lay out: what size it
-// is, what it needs, and that Ctrl+D still quits.
+// Shown instead of the panes when the terminal is smaller than even the one-pane layout needs: what
+// size it is, what it needs, and that Ctrl+D still quits.
 import type { Widgets } from "blessed";
 import type { Canvas } from "../screen/canvas.js";
 import { MIN_COLS, MIN_ROWS } from "../layout.js";
@@ -9,14 +9,19 @@ import { textWidth } from "../text/text-width.js";
 import { wrapLine } from "../text/wrap.js";
 
 export class TooSmallNotice extends PaneBox {
+  /** A question waiting for its answer (quitting while jobs run), shown whole under the notice. */
+  question: string | undefined;
+
   constructor(screen: Widgets.Screen) {
     super(screen, { title: "", border: false });
     this.setVisible(false);
   }
 
   protected paintContent(canvas: Canvas): void {
-    const message = `Terminal too small: ${canvas.width}x${canvas.height}. pitwall needs at least ${MIN_COLS}x${MIN_ROWS}: enlarge the window (Ctrl+D quits).`;
-    const rows: StyledLine[] = wrapLine([{ text: message, attr: attr({ fg: Color.yellow, bold: true }) }], Math.max(10, canvas.width - 2));
+    const message = `Terminal too small: ${String(this.screen.width)}x${String(this.screen.height)}. pitwall needs at least ${MIN_COLS}x${MIN_ROWS}: enlarge the window (Ctrl+D quits).`;
+    const width = Math.max(10, canvas.width - 2);
+    const rows: StyledLine[] = wrapLine([{ text: message, attr: attr({ fg: Color.yellow, bold: true }) }], width);
+    if (this.question) rows.push([], ...wrapLine([{ text: this.question, attr: attr({ bold: true }) }], width));
     const top = Math.max(0, Math.floor((canvas.height - rows.length) / 2));
     canvas.fill();
     rows.forEach((r, i) => {

@@ -1,6 +1,6 @@
 // The parts of blessed's screen that pitwall reaches into and @types/blessed does not declare: the
 // cell grid (`lines`), the grid last written to the terminal (`olines`), the program's output
-// buffer and the terminal's colour count. One typed view, so the rest of the code has no casts.
+// buffer, the terminal's colour count, leaving and entering the alternate screen. One typed view, so the rest of the code has no casts.
 import type { Widgets } from "blessed";
 
 /** One terminal cell: blessed's attribute number and the grapheme shown ('' = right half of a wide one). */
@@ -31,6 +31,10 @@ export interface ScreenInternals {
   tput: { colors: number };
   draw(start: number, end: number): void;
   render(): void;
+  /** Back to the normal screen buffer, cursor shown (before a suspend). */
+  leave(): void;
+  /** Into the alternate screen buffer, cleared (after a suspend). */
+  enter(): void;
 }
 
 export function screenInternals(screen: Widgets.Screen): ScreenInternals {

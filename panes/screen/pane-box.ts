@@ -9,7 +9,8 @@ import { attr, Color, type StyledLine } from "../text/styled-text.js";
 import { textWidth, truncateText } from "../text/text-width.js";
 
 export const BORDER = attr({ fg: Color.grey });
-const TITLE = attr({ bold: true });
+// Only the focused pane's title is bold: without colours (NO_COLOR) that is what shows the focus.
+const TITLE = attr();
 const TITLE_FOCUSED = attr({ fg: Color.cyan, bold: true });
 const ACCENT_COLORS: Record<string, number> = { yellow: Color.yellow, magenta: Color.magenta, green: Color.green, red: Color.red };
 
@@ -95,13 +96,18 @@ export abstract class PaneBox {
 
   /** The content area: inside the border, with one column of space on each side. */
   get inner(): Rect {
+    return this.innerOf(this.rect);
+  }
+
+  /** The content area this pane would have at `rect`. */
+  innerOf(rect: Rect): Rect {
     const b = this.bordered ? 1 : 0;
     const pad = this.padded ? 1 : 0;
     return {
-      left: this.rect.left + b + pad,
-      top: this.rect.top + b,
-      width: Math.max(0, this.rect.width - 2 * (b + pad)),
-      height: Math.max(0, this.rect.height - 2 * b),
+      left: rect.left + b + pad,
+      top: rect.top + b,
+      width: Math.max(0, rect.width - 2 * (b + pad)),
+      height: Math.max(0, rect.height - 2 * b),
     };
   }
 

@@ -1,6 +1,7 @@
 // Creates the blessed screen the way pitwall needs it: a fixed terminal type blessed can read
 // (its terminfo parser fails on current ncurses files and would drop to 8 colours inside tmux),
-// full Unicode, no mouse unless asked, and pitwall's frame writer. blessed never
+// full Unicode, no mouse unless asked, and pitwall's frame writer (without colours when NO_COLOR
+// is set, as no-color.org asks: present and not empty). blessed never
 // reads the keyboard: pitwall decodes stdin itself (key-decoder.ts), so blessed gets an idle stream.
 import blessed from "blessed";
 import type { Widgets } from "blessed";
@@ -33,6 +34,7 @@ export function createScreen(options: ScreenOptions): Widgets.Screen {
     warnings: false,
     title: "pitwall",
   } as unknown as Widgets.IScreenOptions);
-  installDiffDraw(screen);
+  const noColor = options.env?.NO_COLOR;
+  installDiffDraw(screen, { monochrome: noColor !== undefined && noColor !== "" });
   return screen;
 }

@@ -2,7 +2,9 @@
 // session's messages): name, arguments, status, timing, the live output and the final result.
 // The chat pane draws one line per call from it; the tool-output pane draws a call in full. The
 // person's own views (a `!command`, `/tail`, a file opened from the files pane) are records too,
-// marked `personal`: the tool-output pane shows them, the chat does not list them.
+// marked `personal`: the tool-output pane shows them, the chat does not list them. A bash_stream
+// call shows its job's raw output while it waits (colours kept, as its job terminal shows them),
+// not the plain lines it sends as progress.
 import type { PitwallEvent } from "../../agent/events.js";
 import type { Message } from "../../agent/messages.js";
 import type { StyledLine } from "../text/styled-text.js";
@@ -45,6 +47,8 @@ export interface ToolCallRecord {
   lines?: StyledLine[];
   /** A personal view that opens at its end (a log's tail, a command's output) rather than its start. */
   followEnd?: boolean;
+  /** The job a bash_stream call started. */
+  jobId?: string;
 }
 
 export class ToolCallStore {
@@ -53,6 +57,8 @@ export class ToolCallStore {
   readonly order: string[] = [];
   /** The call that ran most recently (running, or the last one finished). */
   latestId: string | undefined;
+  /** Running bash_stream calls by the id of the job they started. */
+  private readonly jobCalls = new Map<string, ToolCallRecord>();
 
   get(id: string): ToolCallRecord | undefined {
     return this.byId.get(id);
@@ -64,6 +70,7 @@ export class ToolCallStore {
 
   clear(): void {
     this.byId.clear();
+    this.jobCalls.clear();
     this.order.length = 0;
     this.latestId = undefined;
   }
@@ -118,12 +125,29 @@ export class ToolCallStore {
       }
       case "tool_execution_update": {
         const record = this.ensure(event.toolCallId, event.toolName);
+        // The job's own output (job_output) is what the call shows: its plain-text progress would repeat it.
+        if (record.jobId !== undefined) return undefined;
+        record.output.write(event.chunk);
+        record.version++;
+        return record;
+      }
+      case "job_started": {
+        const record = event.job.toolCallId === undefined ? undefined : this.byId.get(event.job.toolCallId);
+        if (!record || record.status !== "running") return undefined;
+        record.jobId = event.job.id;
+        this.jobCalls.set(event.job.id, record);
+        return record;
+      }
+      case "job_output": {
+        const record = this.jobCalls.get(event.jobId);
+        if (!record) return undefined;
         record.output.write(event.chunk);
         record.version++;
         return record;
       }
       case "tool_execution_end": {
         const record = this.ensure(event.toolCallId, event.toolName);
+        if (record.jobId !== undefined) this.jobCalls.delete(record.jobId);
         record.status = event.isError ? "error" : "done";
         record.durationMs = event.durationMs;
         record.result = { content: event.content, details: event.details, file: event.file, command: event.command, runningJob: event.runningJob, isError: event.isError };

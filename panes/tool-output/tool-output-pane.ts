@@ -1,7 +1,8 @@
 // The tool-output pane: the selected tool call in full, or, when nothing is selected, the call
 // running now (its output streaming live) or the last one. bash output keeps its colours; an edit
 // shows its diff coloured; a read shows the numbered lines; a write what was written (the result's
-// typed `file`, tools/file-touch.ts).
+// typed `file`, tools/file-touch.ts). A selection holds the pane only while the person is reading
+// it (see `reading`): the view then says that a newer call started and that End goes to it.
 import type { Widgets } from "blessed";
 import { BlockScroller } from "../screen/block-scroller.js";
 import { diffLines } from "../text/diff-lines.js";
@@ -11,11 +12,14 @@ import { LineListSource, StaticLines, type LineList } from "../screen/line-list-
 import { ScrollingPane } from "../screen/scrolling-pane.js";
 import { attr, Color, type StyledLine } from "../text/styled-text.js";
 import { sanitizeText, TerminalTextLog } from "../text/terminal-text.js";
+import { truncateText } from "../text/text-width.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
 import type { ToolCallRecord, ToolCallStore } from "./tool-calls.js";
 
 const DIM = attr({ fg: Color.grey });
 const ERROR = attr({ fg: Color.red });
+/** A selected call holds the pane this long after the person last selected or scrolled it. */
+export const READING_HOLD_MS = 15_000;
 
 function textLines(text: string, a = attr()): StyledLine[] {
   return sanitizeText(text).replace(/\n$/, "").split("\n").map((l) => (l ? [{ text: l, attr: a }] : []));
@@ -55,28 +59,52 @@ function footerLines(r: ToolCallRecord): StyledLine[] {
   return lines;
 }
 
-/** A streamed log followed by a few footer lines, as one list. */
-class LogWithFooter implements LineList {
+/** Where the whole output of a call is, for the line that says earlier lines were let go. */
+function fullOutputNote(r: ToolCallRecord): string {
+  const path = r.result?.command?.fullOutputPath;
+  if (path !== undefined) return ` · full output: ${path}`;
+  if (r.jobId !== undefined) return ` · the whole log: /tail ${r.jobId} <lines>`;
+  return r.name === "bash" && r.status === "running" ? " · the full output is saved when it ends" : "";
+}
+
+/**
+ * A streamed log as one list: a first line saying how many earlier lines the pane let go (it
+ * keeps the last few thousand) and where the whole output is, the log, then a few footer lines.
+ */
+class OutputView implements LineList {
   constructor(
-    private readonly log: TerminalTextLog,
+    private readonly r: ToolCallRecord,
     private readonly footer: StyledLine[],
   ) {}
+  private get log(): TerminalTextLog {
+    return this.r.output;
+  }
+  private get header(): number {
+    return this.log.dropped > 0 ? 1 : 0;
+  }
   get dropped(): number {
     return this.log.dropped;
   }
   get lineCount(): number {
-    return this.log.lineCount + this.footer.length;
+    return this.header + this.log.lineCount + this.footer.length;
   }
   line(i: number): StyledLine | undefined {
-    return i < this.log.lineCount ? this.log.line(i) : this.footer[i - this.log.lineCount];
+    if (this.header && i === 0) return [{ text: `… ${this.log.dropped.toLocaleString("en-US")} earlier lines${fullOutputNote(this.r)}`, attr: DIM }];
+    const at = i - this.header;
+    return at < this.log.lineCount ? this.log.line(at) : this.footer[at - this.log.lineCount];
   }
 }
 
 export class ToolOutputPane extends ScrollingPane {
   /** The call picked in the chat; undefined shows the running or latest call. */
   private selectedId: string | undefined;
+  /** When the person last picked or scrolled what the pane shows. */
+  private lastInteraction = -Infinity;
+  /** The latest call when the selection was made: a later one is "new". */
+  private latestAtSelection: string | undefined;
   private shownId: string | undefined;
   private shownVersion = -1;
+  private liveView: { record: ToolCallRecord; list: OutputView } | undefined;
   private readonly source = new LineListSource(new StaticLines([]));
   protected readonly scroller = new BlockScroller(this.source);
 
@@ -89,6 +117,43 @@ export class ToolOutputPane extends ScrollingPane {
 
   select(id: string | undefined): void {
     this.selectedId = id;
+    this.latestAtSelection = this.tools.latestId;
+    this.lastInteraction = Date.now();
+  }
+
+  /** Whether the pane shows a picked call (or a view of the person's) instead of following the live one. */
+  get held(): boolean {
+    return this.selectedId !== undefined;
+  }
+
+  /**
+   * Whether the person is reading what the pane holds: they picked or scrolled it within the last
+   * READING_HOLD_MS, or the pane has focus and is scrolled away from the end.
+   */
+  reading(now: number, focused: boolean): boolean {
+    return this.held && (now - this.lastInteraction < READING_HOLD_MS || (focused && !this.scroller.following));
+  }
+
+  /** A call that started after the held one was picked, if any. */
+  get newerCall(): ToolCallRecord | undefined {
+    const latest = this.tools.latestId;
+    if (!this.held || latest === undefined || latest === this.selectedId || latest === this.latestAtSelection) return undefined;
+    return this.tools.get(latest);
+  }
+
+  override scrollBy(rows: number): void {
+    this.lastInteraction = Date.now();
+    super.scrollBy(rows);
+  }
+
+  override toTop(): void {
+    this.lastInteraction = Date.now();
+    super.toTop();
+  }
+
+  override toBottom(): void {
+    this.lastInteraction = Date.now();
+    super.toBottom();
   }
 
   get currentId(): string | undefined {
@@ -121,9 +186,13 @@ export class ToolOutputPane extends ScrollingPane {
     }
     if (r.id !== this.shownId || r.version !== this.shownVersion) {
       const streamed = r.output.lineCount > 0;
-      // A running call's log is shown live; the list is rebuilt only when the call's shape changes.
+      // A running call's log is shown live: one list for as long as it runs, so its wrapped rows stay cached.
+      const live = r.status === "running";
       if (r.lines) this.source.setList(new StaticLines(r.lines));
-      else if (streamed) this.source.setList(r.status === "running" ? r.output : new LogWithFooter(r.output, footerLines(r)));
+      else if (streamed && live) {
+        if (this.liveView?.record !== r) this.liveView = { record: r, list: new OutputView(r, []) };
+        this.source.setList(this.liveView.list);
+      } else if (streamed) this.source.setList(new OutputView(r, footerLines(r)));
       else this.source.setList(new StaticLines(r.personal && !r.result ? [[{ text: "running…", attr: DIM }]] : resultLines(r)));
       this.shownId = r.id;
       this.shownVersion = r.version;
@@ -142,8 +211,11 @@ export class ToolOutputPane extends ScrollingPane {
     this.title = r.title ?? `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
     const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (r.result?.command?.aborted ? "■ stopped" : "✗ failed") : r.status === "done" ? "✓ done" : "waiting";
     const view = this.scroller.view(canvas.width, canvas.height);
-    const parts = [state, this.scroller.following ? "" : "paused · End", this.selectedId && !r.personal ? "selected" : ""].filter((p) => p);
-    this.titleRight = parts.join(" · ");
+    const newer = this.newerCall;
+    const parts = newer
+      ? [state, `new: ${truncateText(describeToolCall(newer.name, newer.args, 80).replace(/\s+/g, " "), 24)} · End`]
+      : [state, this.scroller.following ? "" : "paused · End", this.selectedId && !r.personal ? "selected" : ""];
+    this.titleRight = parts.filter((p) => p).join(" · ");
     canvas.paintRows(view.rows);
   }
 }

@@ -90,7 +90,7 @@ describe("settings", () => {
       await waitFor(() => jobs.get(job.id)?.status === "exited", "the job to end");
       expect((await jobs.text(job.id, "log")).join("\n")).toContain("mark=from-settings");
     } finally {
-      await setup.coding.dispose();
+      await setup.dispose();
     }
   });
 });

@@ -115,10 +115,10 @@ const keyLatency: Measurement = async () => {
     await t.waitForNoText(/› [a-z]/, 10_000);
     t.type("flood the output");
     t.press("Enter");
-    await t.waitForText("⏵ bash for i in", 20_000);
+    await t.waitForText("▸ bash for i in", 20_000);
     // Wait until output is streaming into the tool-output pane.
     await t.waitForText(/\n│ \d{3,}\s+│/, 20_000);
-    const flooding = () => /⏵ bash for i in.*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/.test(t.screenText());
+    const flooding = () => /▸ bash for i in.*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/.test(t.screenText());
     const latencies = await typingLatencies(t, 80, () => !flooding());
     const stillFlooding = flooding();
     t.press("Escape");

@@ -108,5 +108,5 @@ describe("sessions across a crash", () => {
     const missing = await runCli(["--session", "/nonexistent/x.jsonl", "-p", "x"], env, { cwd: project });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("Cannot open session /nonexistent/x.jsonl");
-  });
+  }, 30_000);
 });

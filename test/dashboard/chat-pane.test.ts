@@ -52,10 +52,10 @@ describe("chat pane", () => {
     emit({ type: "tool_execution_start", toolCallId: "c1", toolName: "read", args: { file_path: "src/app.ts" } });
     let screen = await show();
     expect(screen).toContain("Looking at it.");
-    expect(screen).toMatch(/⏵ read src\/app\.ts\s+[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \d\.\ds/);
+    expect(screen).toMatch(/▸ read src\/app\.ts\s+[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \d\.\ds/);
     emit({ type: "tool_execution_end", toolCallId: "c1", toolName: "read", content: "1\tx", isError: false, durationMs: 1234 });
     screen = await show();
-    expect(screen).toMatch(/⏵ read src\/app\.ts\s+✓ 1\.2s/);
+    expect(screen).toMatch(/▸ read src\/app\.ts\s+✓ 1\.2s/);
   });
 
   test("a retry removes the partial reply; thinking is collapsed to one line until toggled", async () => {

@@ -32,7 +32,7 @@ describe("the dashboard in a terminal", () => {
     // The status line counts tokens and cost once the reply has ended.
     const screen = await t.waitForText("30k tok · $0.09");
     expect(screen).toContain("› what is the answer?");
-    expect(screen).toMatch(/⏵ bash echo tool-said-hello\s+✓ \d+\.\ds/);
+    expect(screen).toMatch(/▸ bash echo tool-said-hello\s+✓ \d+\.\ds/);
     // The tool-output pane shows it (its right border may be the joint where the files pane starts).
     expect(screen).toMatch(/│ tool-said-hello\s+[│├]/);
     expect((await llm.waitForRequest(1)).transcript).toContain("what is the answer?");
@@ -49,7 +49,7 @@ describe("the dashboard in a terminal", () => {
     const { t, llm, cwd } = session;
     t.type("run the tests");
     t.press("Enter");
-    await t.waitForText(/⏵ bash while .*⠋|⏵ bash while .*\d\.\ds/);
+    await t.waitForText(/▸ bash while .*⠋|▸ bash while .*\d\.\ds/);
     await t.waitForText("working");
     t.type("also run the linter");
     t.press("Enter");
@@ -64,35 +64,50 @@ describe("the dashboard in a terminal", () => {
     expect(t.screenText()).toContain("› steer: also run the linter");
   }, 40_000);
 
-  test("Alt+Enter queues a follow-up, Up on an empty input takes it back, Esc twice clears the queue", async () => {
+  test("Up takes back the last queued message whichever its kind, and sent again it keeps its kind; Esc puts the queue back into the input", async () => {
     session = await startDashboard({
       replies: [{ kind: "reply", text: "Working on it.", toolCalls: [{ name: "bash", arguments: { command: WAIT_FOR_RELEASE } }] }, { kind: "reply", text: "Finished." }],
     });
-    const { t, cwd } = session;
+    const { t, cwd, llm } = session;
     t.type("start");
     t.press("Enter");
     await t.waitForText("working");
-    await t.waitForText("⏵ bash while");
+    await t.waitForText("▸ bash while");
     t.type("then commit");
     t.press("Alt+Enter");
     await t.waitForText("↳ follow-up: then commit");
-    t.press("Up");
-    await t.waitForNoText("↳ follow-up: then commit");
-    await t.waitForText("› then commit");
-    t.type(" please");
-    t.press("Alt+Enter");
-    await t.waitForText("↳ follow-up: then commit please");
     t.type("steer me");
     t.press("Enter");
     await t.waitForText("↳ steer: steer me");
-    // The first Esc aborts the turn; the second within a second clears the queue.
-    t.press("Escape");
+    // Up takes back the last one queued (the steer), not the first steer or the follow-up.
+    t.press("Up");
+    await t.waitForText("› steer me");
+    await t.waitForNoText("↳ steer: steer me");
+    expect(t.screenText()).toContain("editing a queued steer");
+    t.press("Enter");
+    await t.waitForText("↳ steer: steer me");
+    t.type("and push");
+    t.press("Alt+Enter");
+    await t.waitForText("↳ follow-up: and push");
+    // A follow-up taken back and sent with Enter stays a follow-up.
+    t.press("Up");
+    await t.waitForText("editing a queued follow-up");
+    t.type(" now");
+    t.press("Enter");
+    await t.waitForText("↳ follow-up: and push now");
+    expect(t.screenText()).not.toContain("↳ steer: and push");
+    // Esc aborts; the queue comes back into the input, in the order it was queued, kinds said.
     t.press("Escape");
     await t.waitForText("Aborted");
-    await t.waitForNoText("↳ steer: steer me");
-    await t.waitForNoText("↳ follow-up:");
-    expect(t.screenText()).toContain("queue cleared (2 messages)");
+    let screen = await t.waitForText("3 queued messages are back in the input (1 steer, 2 follow-ups)");
+    expect(screen).not.toContain("↳ ");
+    expect(screen).toMatch(/› then commit\s+│\n│\s+│\n│ {3}steer me\s+│\n│\s+│\n│ {3}and push now/);
     writeFileSync(join(cwd, "release"), "");
+    t.press("Enter");
+    screen = await t.waitForText("Finished.");
+    const request = (await llm.waitForRequest(2)).transcript;
+    expect(request).toContain("then commit\n\nsteer me\n\nand push now");
+    expect(request.match(/steer me/g)).toHaveLength(1);
   }, 40_000);
 
   test("Esc aborts a streaming reply: the partial text stays, marked aborted, and the agent is idle again", async () => {
@@ -113,10 +128,10 @@ describe("the dashboard in a terminal", () => {
     const { t, cwd } = session;
     t.type("sleep");
     t.press("Enter");
-    await t.waitForText("⏵ bash sleep 37.25");
+    await t.waitForText("▸ bash sleep 37.25");
     await waitFor(() => countLive("sleep 37.25") > 0, "the sleep to start");
     t.press("Escape");
-    await t.waitForText(/⏵ bash sleep 37\.25.*✗/);
+    await t.waitForText(/▸ bash sleep 37\.25.*✗/);
     await t.waitForText("Aborted: the running tool was stopped");
     await t.waitForText("● ready");
     await waitFor(() => countLive("sleep 37.25") === 0, "the sleep to end");

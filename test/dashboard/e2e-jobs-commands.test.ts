@@ -24,13 +24,14 @@ describe("job commands", () => {
     const { t, llm } = session;
     command(t, "/run seq -f 'out %g' 1 80; sleep 64.11");
     await t.waitForText(/▶ 1 seq -f 'out %g' 1 80; sl.*up/);
-    await t.waitForText(/│out 80\s+│/);
+    await t.waitForText(/│ out 80\s+│/);
 
     command(t, "/tail 1 5");
     let screen = await t.waitForText("/tail 1: last 5 lines of job 1");
-    expect(screen).toMatch(/│ out 76\s/);
-    expect(screen).toMatch(/│ out 80\s/);
-    expect(screen).not.toMatch(/│ out 75\s/);
+    // In the tool-output pane (the left column; the job's terminal on the right shows more).
+    expect(screen).toMatch(/^│ out 76\s/m);
+    expect(screen).toMatch(/^│ out 80\s/m);
+    expect(screen).not.toMatch(/^│ out 75\s/m);
     command(t, "/tail 9");
     await t.waitForText('No job "9". Jobs: 1.');
     command(t, "/tail 1 many");
@@ -74,6 +75,9 @@ describe("job commands", () => {
     expect(request).toContain("echo started-sleeping; sleep 64.12 (stopped by the person).");
     // The command's output is the person's: it is not in the conversation.
     expect(request).not.toContain("bang-42");
+    // In the order the person acted: the ! commands came after /restart and before X and d.
+    const order = ["The person started job 1", "The person restarted job 1", "echo bang-", "echo started-sleeping", "The person removed job 1"].map((text) => request.indexOf(text));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
   }, 60_000);
 
   test("the files pane previews the selected file highlighted, or its last diff coloured; Enter opens it in the tool-output pane", async () => {

@@ -57,14 +57,14 @@ describe("job terminal", () => {
     const { t, cwd } = session;
     writeFileSync(join(cwd, "notes.txt"), "first line of the notes\nsecond line\n");
     run(t, "top -d 0.5");
-    // The pane is 46 columns wide: top's first line is cut there, as in a terminal that narrow.
+    // The pane is 44 columns wide: top's first line is cut there, as in a terminal that narrow.
     await t.waitForText(/top - \d+:\d+:\d+ up .*load aver/);
     await t.waitForText(/PID\s+USER/);
     run(t, "vim -u NONE -N -c 'set ruler' notes.txt");
     await t.waitForText("first line of the notes");
     let screen = await t.waitForText(/"notes\.txt" 2L/);
     // vim fills the rows below the text with ~.
-    expect(screen.match(/│~\s+│/g)?.length ?? 0).toBeGreaterThan(3);
+    expect(screen.match(/│ ~\s+│/g)?.length ?? 0).toBeGreaterThan(3);
     // Zoomed, the terminal gets the whole width: vim redraws for it (its ruler moves to the right).
     t.press("Alt+3");
     t.type("z");
@@ -95,27 +95,27 @@ describe("job terminal", () => {
     const { t, cwd } = session;
     writeFileSync(join(cwd, "size.sh"), `trap 'echo "size $(stty size)"' WINCH; echo "size $(stty size)"; while :; do sleep 0.1; done`);
     run(t, "bash size.sh");
-    // The pane is 46 columns wide inside its border at 120x40.
-    await t.waitForText(/size \d+ 46\b/);
+    // The pane is 44 columns wide inside its border and margins at 120x40.
+    await t.waitForText(/size \d+ 44\b/);
     t.press("Alt+3");
     t.type("z");
-    await t.waitForText(/size \d+ 118\b/);
+    await t.waitForText(/size \d+ 116\b/);
     t.type("z");
-    await t.waitForText(/size \d+ 46\b/);
+    await t.waitForText(/size \d+ 44\b/);
     t.type("x");
     await t.waitForText(/bash size\.sh\s+killed TERM/);
 
     run(t, "seq -f 'row %g' 1 300; sleep 63.21");
-    await t.waitForText(/│row 300\s+│/);
+    await t.waitForText(/│ row 300\s+│/);
     t.press("Alt+3");
     t.press("PageUp");
     let screen = await t.waitForText(/paused ↑\d+ · End/);
-    expect(screen).not.toMatch(/│row 300\s+│/);
+    expect(screen).not.toMatch(/│ row 300\s+│/);
     t.press("Home");
-    screen = await t.waitForText(/│row 1\s+│/);
-    expect(screen).toMatch(/│row 2\s+│/);
+    screen = await t.waitForText(/│ row 1\s+│/);
+    expect(screen).toMatch(/│ row 2\s+│/);
     t.press("End");
-    screen = await t.waitForText(/│row 300\s+│/);
+    screen = await t.waitForText(/│ row 300\s+│/);
     expect(screen).not.toContain("paused ↑");
   }, 60_000);
 
@@ -148,7 +148,7 @@ describe("job terminal", () => {
     session = await startDashboard();
     const { t } = session;
     run(t, "seq -f 'line %g' 1 500; sleep 63.41");
-    await t.waitForText(/│line 500\s+│/);
+    await t.waitForText(/│ line 500\s+│/);
     t.press("Alt+3");
     t.type("c");
     await t.waitForText(/copied the visible screen of job 1 \(\d+ lines\)/);
@@ -176,7 +176,7 @@ describe("job terminal", () => {
     t.type("typed into cat");
     t.press("Enter");
     // The terminal echoes the line, then cat prints it: twice.
-    await t.waitFor(() => ((t.screenText().match(/│typed into cat/g) ?? []).length === 2 ? true : undefined), 10_000, "cat to echo the line");
+    await t.waitFor(() => ((t.screenText().match(/│ typed into cat/g) ?? []).length === 2 ? true : undefined), 10_000, "cat to echo the line");
     t.press("Ctrl+D");
     // Ctrl+D went to cat (end of input), not to pitwall's quit: cat ends, pitwall detaches.
     await t.waitForText("job 1 ended: detached");

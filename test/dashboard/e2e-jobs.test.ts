@@ -39,8 +39,8 @@ describe("jobs pane", () => {
     expect(screen).toContain("listening on 4321");
     await t.waitForText("tick 3");
     await t.waitForText("tick 6");
-    // The model's job started at the registry's 120x30; shown, its pty takes the pane's size (46 columns inside its border).
-    await t.waitForText(/winch \d+ 46\b/);
+    // The model's job started at the registry's 120x30; shown, its pty takes the pane's size (44 columns inside its border and margins).
+    await t.waitForText(/winch \d+ 44\b/);
     expect(countLive("bash server.sh")).toBe(1);
 
     // The person stops it with x: the list shows it killed and the process is gone.
@@ -107,7 +107,8 @@ describe("jobs pane", () => {
     expect(request).toContain("The person typed into job 2 (bash ask.sh).");
     const listing = (await llm.waitForRequest(4)).transcript;
     expect(listing).toMatch(/job 2: running, [^\n]*started by the person[^\n]*bash ask\.sh/);
-    expect(listing).toMatch(/job 1: running, [^\n]*started by the person, restarted 1×/);
+    // The model's job, restarted by the person: still the model's, and who restarted it is said.
+    expect(listing).toMatch(/job 1: running, [^\n]*started by you, restarted 1× \(last by the person\)/);
 
     // Quitting asks once, then ends every job's process group.
     t.press("Ctrl+D");

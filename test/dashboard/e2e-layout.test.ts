@@ -1,4 +1,5 @@
-// End to end: the layout at several sizes, resizing, the too-small notice, and wide characters.
+// End to end: the layout at several sizes, resizing, one pane at a time under a tab bar on a small
+// terminal, the too-small notice, and wide characters.
 import { describe, expect, test } from "vitest";
 import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
 
@@ -11,7 +12,7 @@ function rightEdge(screen: string): string[] {
 }
 
 describe("layout", () => {
-  test("resizes to 80x24 and back, and below that says the terminal is too small", async () => {
+  test("resizes to 80x24 and back, and below 40x12 says the terminal is too small", async () => {
     session = await startDashboard({ replies: [{ kind: "reply", text: "Résumé: 中文 and 🚀 emoji ✅ fine." }], cols: 120, rows: 40 });
     const { t } = session;
     t.type("hello");
@@ -24,9 +25,11 @@ describe("layout", () => {
     expect(screen).toContain("─ jobs");
     expect(screen).toContain("─ files");
     expect(screen).toContain("─ input");
-    t.resize(70, 20);
-    screen = await t.waitForText("Terminal too small: 70x20");
-    expect(screen).toContain("at least 80x24");
+    // The splits of both columns meet in one row (├…┼…┤).
+    expect(screen).toMatch(/├─ tool output ─+┼─ files ─+┤/);
+    t.resize(38, 11);
+    screen = await t.waitForText("Terminal too small: 38x11");
+    expect(screen).toContain("at least 40x12");
     t.type("still typing");
     t.resize(120, 40);
     screen = await t.waitForText("› still typing");
@@ -54,5 +57,42 @@ describe("layout", () => {
     };
     const columns = new Set(Array.from({ length: 20 }, (_, y) => dividerColumn(y + 1)));
     expect([...columns]).toHaveLength(1);
+  }, 40_000);
+
+  test("a small terminal shows one pane at a time under a tab bar; Alt+N and Tab switch; the too-small notice still quits with Ctrl+D", async () => {
+    session = await startDashboard({
+      cols: 50,
+      rows: 15,
+      replies: [{ kind: "reply", text: "Listing.", toolCalls: [{ name: "bash", arguments: { command: "echo small-screen-output" } }] }, { kind: "reply", text: "Listed." }],
+    });
+    const { t } = session;
+    let screen = await t.waitForText(/chat.*│.*tool.*│.*jobs.*│.*files/);
+    expect(screen).toContain("─ chat");
+    expect(screen).not.toContain("─ tool output");
+    expect(screen).toContain("─ input");
+    t.type("list");
+    t.press("Enter");
+    await t.waitForText("Listed.");
+    t.press("Alt+2");
+    screen = await t.waitForText("─ tool output: bash echo small-screen");
+    expect(screen).toMatch(/│ small-screen-output/);
+    expect(screen).not.toContain("─ chat");
+    t.type("/run echo from-a-job && sleep 30");
+    t.press("Enter");
+    // The job printed while its terminal was not shown: the jobs tab says so.
+    await t.waitForText(/jobs 1↑•/);
+    // Typing moved the focus to the input; Tab goes on to the chat, then the tool output.
+    t.press("Tab");
+    await t.waitForText("─ chat");
+    t.press("Alt+3");
+    screen = await t.waitForText("─ job 1: echo from-a-job");
+    expect(screen).toMatch(/▶ 1 echo from-a-job/);
+    t.resize(30, 10);
+    await t.waitForText("Terminal too small: 30x10");
+    t.press("Ctrl+D");
+    // The question does not fit the status line at this width: the notice shows it whole.
+    await t.waitForText(/1 job running: quit and stop\s+it\? y\/n/);
+    t.type("y");
+    expect(await t.waitForExit()).toBe(0);
   }, 40_000);
 });

@@ -15,6 +15,9 @@ describe("setup", () => {
     const { t, llm } = session;
     await t.waitForText("No API key for Anthropic");
     expect(t.screenText()).toContain("ANTHROPIC_API_KEY");
+    // The status line does not claim to be ready.
+    expect(t.screenText()).toContain("○ no model configured");
+    expect(t.screenText()).not.toContain("● ready");
     t.type("hello anyway");
     t.press("Enter");
     await t.waitForText("Not sent: No API key");
@@ -75,5 +78,5 @@ describe("setup", () => {
     // Every row still ends with the right border: nothing was printed across the frame.
     const rows = screen.split("\n").slice(0, -1);
     expect(rows.filter((row) => !/[│┤┐┘]\s*$/.test(row))).toEqual([]);
-  });
+  }, 40_000);
 });

@@ -64,4 +64,14 @@ describe("key decoder", () => {
       { type: "mouse", action: "press", button: 0, x: 2, y: 3 },
     ]);
   });
+
+  test("8-bit Alt (xterm without metaSendsEscape): C1 characters are Alt with a control key; Latin-1 letters stay text", async () => {
+    expect(keys(await decode("\u008d", "\u0088"))).toEqual(["alt+enter", "alt+backspace"]);
+    expect(keys(await decode("a\u008db"))).toEqual(["text:a", "alt+enter", "text:b"]);
+    expect(keys(await decode("±é"))).toEqual(["text:±é"]);
+  });
+
+  test("Esc and Ctrl+] in one read decode as Alt+Ctrl+] (the attached mode detaches on it)", async () => {
+    expect(keys(await decode("\x1b\x1d"))).toEqual(["ctrl+alt+]"]);
+  });
 });

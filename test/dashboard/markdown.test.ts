@@ -136,4 +136,14 @@ describe("markdown", () => {
   test("styles are plain cell attributes", () => {
     expect(MD.strong).toBe(attr({ bold: true }));
   });
+
+  test("a reply that ends with its closing fence (no newline after it) shows the code highlighted, not the fence", () => {
+    const reply = "Here is code:\n\n```ts\nconst x: number = 1;\n```";
+    const stream = new MarkdownStream();
+    for (let i = 0; i < reply.length; i += 7) stream.append(reply.slice(i, i + 7));
+    const rows = stream.rows(60);
+    expect(text(rows)).toEqual(text(renderMarkdown(reply, 60)));
+    expect(text(rows).some((r) => r.includes("```"))).toBe(false);
+    expect(rows.find((r) => lineText(r).includes("const"))!.some((s) => s.attr !== MD.code && s.text.includes("const"))).toBe(true);
+  });
 });

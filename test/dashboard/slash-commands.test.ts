@@ -11,7 +11,6 @@ function context(): SlashContext & { log: string[] } {
     showHelp: () => log.push("help"),
     setModel: (spec) => log.push(`model ${spec}`),
     setThinking: (level: ThinkingLevel) => log.push(`thinking ${level}`),
-    clearChat: () => log.push("clear"),
     quit: () => log.push("quit"),
     showSession: () => log.push("session"),
     newSession: () => log.push("new"),
@@ -46,7 +45,8 @@ describe("slash commands", () => {
     expect(ctx.log[0]).toBe("thinking high");
     expect(ctx.log[1]).toMatch(/^error: "loud" is not a thinking level/);
     expect(ctx.log[2]).toMatch(/^warning: Unknown command \/modle \(did you mean \/model\?\).*not sent to the model/);
-    expect(ctx.log.slice(3)).toEqual(["help", "clear", "quit", "session", "new", "context"]);
+    // /clear starts a new conversation, as /new does.
+    expect(ctx.log.slice(3)).toEqual(["help", "new", "quit", "session", "new", "context"]);
   });
 
   test("Tab completes names, then arguments", () => {

@@ -32,7 +32,7 @@ export interface DashboardSessionOptions extends TerminalOptions {
   replies?: FakeScript[];
   /** Without an API key (the fake server is still started, unused). */
   noKey?: boolean;
-  /** Wait for the status line to say ready (default true). */
+  /** Wait for the status line to say ready, or that no model is configured (default true). */
   waitReady?: boolean;
 }
 
@@ -54,7 +54,7 @@ export async function startDashboard(options: DashboardSessionOptions = {}): Pro
   running.add(session);
   if (options.waitReady !== false) {
     try {
-      await t.waitForText("● ready", 20_000);
+      await t.waitForText(/● ready|○ no model configured/, 20_000);
     } catch (error) {
       await done();
       throw error;

@@ -54,6 +54,8 @@ export const KEYS: Record<string, string> = {
   "Ctrl+U": "\x15",
   "Ctrl+X": "\x18",
   "Ctrl+]": "\x1d",
+  "Ctrl+L": "\x0c",
+  "Ctrl+Z": "\x1a",
   F12: "\x1b[24~",
 };
 
@@ -65,6 +67,15 @@ export interface TerminalOptions {
   cwd?: string;
   /** Folder used as PITWALL_HOME (a fresh temporary one by default, removed on close). */
   home?: string;
+  /**
+   * Start pitwall from an interactive shell with job control (bash -i) instead of directly, as a
+   * person does: Ctrl+Z and fg then work (a process nobody could continue is never stopped).
+   */
+  viaShell?: boolean;
+}
+
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 export class PitwallTerminal {
@@ -81,10 +92,12 @@ export class PitwallTerminal {
   /** False while the emulator has parsed the start of a synchronized frame but not its end. */
   private frameComplete = true;
   private rawInFrame = false;
+  private readonly viaShell: boolean;
 
   constructor(options: TerminalOptions = {}) {
     const cols = options.cols ?? 120;
     const rows = options.rows ?? 40;
+    this.viaShell = options.viaShell ?? false;
     this.home = options.home ?? tempDir("home");
     this.terminal = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
     this.terminal.loadAddon(new unicode11.Unicode11Addon());
@@ -100,7 +113,15 @@ export class PitwallTerminal {
       PITWALL_RETRY_BASE_MS: "5",
       ...options.env,
     };
-    this.proc = pty.spawn(process.execPath, [cliPath(), ...(options.args ?? [])], { name: "xterm-256color", cols, rows, cwd: options.cwd ?? this.home, env });
+    // node-pty sets TERM to `name`: a test's TERM (TERM=linux) must be the name.
+    const spawnOptions = { name: env.TERM ?? "xterm-256color", cols, rows, cwd: options.cwd ?? this.home, env };
+    const command = [process.execPath, cliPath(), ...(options.args ?? [])];
+    if (options.viaShell) {
+      this.proc = pty.spawn("/bin/bash", ["--norc", "--noprofile", "-i"], { ...spawnOptions, env: { ...env, PS1: "shell$ " } });
+      this.proc.write(`${command.map(shellQuote).join(" ")}\r`);
+    } else {
+      this.proc = pty.spawn(command[0]!, command.slice(1), spawnOptions);
+    }
     this.proc.onData((data) => {
       const at = performance.now();
       this.chunks.push({ at, data });
@@ -249,7 +270,8 @@ export class PitwallTerminal {
   async close(): Promise<void> {
     if (!this.hasExited) {
       try {
-        process.kill(-this.proc.pid, "SIGTERM");
+        // An interactive shell ignores TERM; on HUP it hangs up its jobs (pitwall) and exits.
+        process.kill(-this.proc.pid, this.viaShell ? "SIGHUP" : "SIGTERM");
       } catch {
         // Already gone.
       }

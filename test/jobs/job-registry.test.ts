@@ -203,7 +203,8 @@ describe("JobRegistry", () => {
     await waitFor(() => first.log.keptText().includes("run-"), "first output", 10_000);
     const second = await registry.restart(first.id, "user");
     expect(second.id).toBe(first.id);
-    expect(second.info).toMatchObject({ restarts: 1, status: "running", startedBy: "user" });
+    // Who started it stays; who restarted it is added.
+    expect(second.info).toMatchObject({ restarts: 1, status: "running", startedBy: "agent", restartedBy: "user" });
     expect(second.pid).not.toBe(first.pid);
     expect(first.status).toBe("killed");
     expect(registry.get(first.id)).toBe(second);

@@ -180,7 +180,8 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
   });
 
   it("kill_process with a signal sends only that signal", async () => {
-    const { call } = await setup();
+    // The wait ends as soon as the job does; a long grace only keeps a loaded machine from failing it.
+    const { call } = await setup({ killGraceMs: 30_000 });
     await call("bash_stream", {
       command: "trap 'echo got INT; exit 7' INT; echo waiting; while true; do sleep 0.1; done",
       readyPattern: "waiting",
@@ -289,6 +290,10 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
     expect(result.content).toMatch(/^1 running, 1 finished:/);
     expect(result.content).toMatch(/job 1: exited with code 3, [\d.]+m?s, started by you, pid \d+: echo first; echo the end; exit 3\n {4}last: the end/);
     expect(result.content).toMatch(/job 2: running, [\d.]+m?s, started by the person, pid \d+: echo person here; sleep 30\n {4}last: person here/);
+    // The person restarting the agent's job: still the agent's, and who restarted it is said.
+    await jobs.restart("1");
+    const after = await call("list_processes", {});
+    expect(after.content).toMatch(/job 1: running, [\d.]+m?s, started by you, restarted 1× \(last by the person\), pid \d+/);
   });
 
   it("streams plain completed lines to onUpdate while waiting", async () => {

@@ -26,7 +26,7 @@ interface LoadReport {
 /** Opens the session in a fresh node with a 64 MB heap cap; resolves with what it measured. */
 function loadInChild(path: string): Promise<LoadReport> {
   const script = `
-    const { SessionStore } = await import(${JSON.stringify(join(REPO_ROOT, "dist", "agent", "session-store.js"))});
+    const { SessionStore } = await import(${JSON.stringify(join(REPO_ROOT, "dist", "agent", "sessions", "session-store.js"))});
     const rssBefore = process.memoryUsage().rss;
     // A 64k window less the reply's room, as for a local model run with --context-window 64k.
     const { session } = await SessionStore.open(${JSON.stringify(path)}, { budgetFor: () => 48_000 });

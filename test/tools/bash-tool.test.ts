@@ -26,6 +26,27 @@ async function readPgid(file: string): Promise<number> {
 }
 
 describe("bash", () => {
+  it("gives the model the plain text a terminal would show: no colour codes, a progress bar's last frame, erased lines gone", async () => {
+    const cwd = await makeTempDir();
+    const command = "printf '\\033[32mgreen\\033[0m text\\n'; for i in 1 2 3; do printf '\\rprogress %d%%' $i; done; printf '\\n'; printf 'abc\\r\\033[Kdone\\n'; printf 'no newline'";
+    const result = await callTool(createBashTool(cwd), { command });
+    expect(result.content).toBe("green text\nprogress 3%\ndone\nno newline");
+  });
+
+  it("says exactly how many lines were left out, and that they are in the middle", async () => {
+    const cwd = await makeTempDir();
+    const result = await callTool(createBashTool(cwd, { maxOutputChars: 2_000 }), { command: "seq 1 200000" });
+    const [shown, note] = result.content.split("\n\n[Output truncated: ");
+    const marker = /\n\.\.\. \[(\d+) characters, (\d+) lines omitted\] \.\.\.\n/.exec(shown ?? "");
+    expect(marker).not.toBeNull();
+    const shownLines = (shown ?? "").replace(marker![0], "\n").split("\n").length;
+    expect(Number(marker![2]) + shownLines).toBe(200_000);
+    expect(note).toContain(`(${marker![2]} lines) omitted in the middle`);
+    expect(note).not.toContain("omitted above");
+    const path = (result.details as { fullOutputPath?: string } | undefined)?.fullOutputPath;
+    if (path) filesToRemove.push(path);
+  });
+
   it("runs a command in the working directory and returns its output", async () => {
     const cwd = await makeTempDir();
     const result = await callTool(createBashTool(cwd), { command: "pwd; echo hello" });

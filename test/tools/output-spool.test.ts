@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -111,8 +111,15 @@ describe("temp folders", () => {
       const other = join(parent, "pitwall-notes");
       for (const folder of [deadFolder, liveFolder, other]) mkdirSync(folder);
       writeFileSync(join(deadFolder, "bash-1.log"), "old output");
-      expect(await removeStaleTempFolders(parent)).toEqual([deadFolder]);
-      expect(readdirSync(parent).sort()).toEqual([basename(liveFolder), "pitwall-notes"].sort());
+      // Loose files of older versions: removed once a day old.
+      const oldLog = join(parent, "pitwall-bash-1700000000000-0a1b2c3d.log");
+      const newLog = join(parent, "pitwall-bash-1700000000001-0a1b2c3e.log");
+      writeFileSync(oldLog, "old");
+      writeFileSync(newLog, "recent");
+      const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60_000);
+      utimesSync(oldLog, twoDaysAgo, twoDaysAgo);
+      expect((await removeStaleTempFolders(parent)).sort()).toEqual([deadFolder, oldLog].sort());
+      expect(readdirSync(parent).sort()).toEqual([basename(liveFolder), basename(newLog), "pitwall-notes"].sort());
     } finally {
       rmSync(parent, { recursive: true, force: true });
     }

@@ -21,9 +21,14 @@ export interface JobInfo {
   exitCode?: number;
   /** Set when status is "killed": the signal's name, e.g. "SIGTERM". */
   signal?: string;
+  /** Who started the job first; a restart keeps it. */
   startedBy: JobStarter;
+  /** Who ran it again under the same id, when it was restarted. */
+  restartedBy?: JobStarter;
+  /** Who asked for it to stop, if anyone did: an exit nobody asked for is news. */
+  stopRequestedBy?: JobStarter;
   stdinMode: "pty" | "pipe";
-  /** How many times the person restarted this job under the same id. */
+  /** How many times it was restarted under the same id. */
   restarts: number;
   /** The bash_stream call that started it, so a pane can show the job's terminal for that call. */
   toolCallId?: string;

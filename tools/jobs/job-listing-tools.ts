@@ -2,7 +2,7 @@
 // finished) and get_process_log (a job's plain-text log, paged by lines).
 import { Type } from "@sinclair/typebox";
 import { capOutput } from "../output-cap.js";
-import type { JobInfo } from "./job-events.js";
+import type { JobInfo, JobStarter } from "./job-events.js";
 import type { JobSettings } from "./job-registry.js";
 import type { ToolJobs } from "./job-tools.js";
 import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "./job-format.js";
@@ -37,10 +37,10 @@ export function createListProcessesTool(registry: ToolJobs, settings: JobSetting
         return { info, last, runtimeMs: runtime(info, now) };
       });
       const lines = rows.map(({ info, last, runtimeMs }) => {
-        const who = info.startedBy === "user" ? "the person" : "you";
-        const restarts = info.restarts > 0 ? `, restarted ${info.restarts}×` : "";
+        const who = (by: JobStarter): string => (by === "user" ? "the person" : "you");
+        const restarts = info.restarts > 0 ? `, restarted ${info.restarts}×${info.restartedBy ? ` (last by ${who(info.restartedBy)})` : ""}` : "";
         const tail = last ? `\n    last: ${last}` : "";
-        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who}${restarts}, pid ${info.pid}: ${shortCommand(info.command)}${tail}`;
+        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who(info.startedBy)}${restarts}, pid ${info.pid}: ${shortCommand(info.command)}${tail}`;
       });
       const running = rows.filter((row) => row.info.status === "running").length;
       return {

@@ -1,7 +1,9 @@
 // What the agent must hear about jobs without asking: a job that ended on its own (the server
-// crashed) and what the person did to jobs from the pane. The registry records events as they happen;
-// the agent layer drains them before each model request. Whether an exit still needs telling is
-// decided at drain time: a tool call that delivered the final result in between makes it moot.
+// crashed) and what the person did (to jobs from the pane, or a command of their own), in the order
+// it happened. The registry records events as they happen; the agent layer drains them before each
+// model request. Whether an exit still needs telling is decided at drain time: a tool call that
+// delivered the final result in between makes it moot. The wording of the person's job actions is
+// here once, with the reader that finds them again in a resumed conversation (agent/earlier-jobs.ts).
 import type { Job } from "./job.js";
 import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "./job-format.js";
 
@@ -21,7 +23,7 @@ export class JobNotices {
     if (job.stopRequestedBy === undefined) this.pending.push({ kind: "exit", job });
   }
 
-  /** Something the person did (started, killed, restarted, removed a job). */
+  /** Something the person did (started, killed, restarted, removed a job; ran a command of their own). */
   personAction(text: string): void {
     this.pending.push({ kind: "person", text });
   }
@@ -54,6 +56,26 @@ export class JobNotices {
     }
     return notices;
   }
+}
+
+/** The notices of the person's job actions. */
+export const personActions = {
+  started: (job: Job): string => `The person started job ${job.id}: ${shortCommand(job.command)}`,
+  stopped: (job: Job): string => `The person stopped job ${job.id} (${shortCommand(job.command)}).`,
+  restarted: (job: Job): string => `The person restarted job ${job.id}: ${shortCommand(job.command)}`,
+  removed: (job: Job): string => `The person removed job ${job.id} (${shortCommand(job.command)}) from the list.`,
+};
+
+const RUNNING_ACTION = /^The person (?:started|restarted) job (\S+): (.*)$/;
+const ENDING_ACTION = /^The person (?:stopped|removed) job (\S+) \(/;
+const EXIT = /^Job (\S+) \(.*\)(?:, started by the person,)? (?:exited|killed) /;
+
+/** A notice line about a job starting or ending (as worded here), read back from a conversation. */
+export function personJobAction(line: string): { id: string; running: boolean; command?: string } | undefined {
+  const running = RUNNING_ACTION.exec(line);
+  if (running) return { id: running[1]!, running: true, command: running[2]! };
+  const ending = ENDING_ACTION.exec(line) ?? EXIT.exec(line);
+  return ending ? { id: ending[1]!, running: false } : undefined;
 }
 
 export function exitNotice(job: Job): string {

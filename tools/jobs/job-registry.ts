@@ -7,11 +7,11 @@ import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { EventBus } from "../event-bus.js";
 import type { JobEvent, JobInfo, JobStarter } from "./job-events.js";
-import { shortCommand } from "./job-format.js";
-import { JobNotices } from "./job-notices.js";
+import { JobNotices, personActions } from "./job-notices.js";
 import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "./job-settings.js";
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
+import { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "./job-errors.js";
 import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
 import type { ChildMarker } from "../process/process-guard.js";
 import { endMarked, JOB_MARKER_VARIABLE } from "../process/marked-processes.js";
@@ -20,6 +20,7 @@ import { randomBytes } from "node:crypto";
 export { resolveJobSettings, type JobSettings } from "./job-settings.js";
 export { installJobCleanup } from "./job-cleanup.js";
 export { Job } from "./job.js";
+export { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "./job-errors.js";
 
 export interface StartJobOptions {
   command: string;
@@ -29,6 +30,8 @@ export interface StartJobOptions {
   env?: Record<string, string>;
   stdinMode?: StdinMode;
   startedBy: JobStarter;
+  /** Who ran it again under the same id (restart keeps who started it). */
+  restartedBy?: JobStarter;
   toolCallId?: string;
   /** The terminal's size at start (the pane it will be shown in); the settings' size otherwise. */
   size?: TerminalSize;
@@ -145,9 +148,7 @@ export class JobRegistry {
     this.checkCapacity();
     const id = String(this.nextId++);
     const job = this.spawn(id, options, 0);
-    if (options.startedBy === "user") {
-      this.noticesOf(options.owner).personAction(`The person started job ${id}: ${shortCommand(job.command)}`);
-    }
+    if (options.startedBy === "user") this.noticesOf(options.owner).personAction(personActions.started(job));
     return job;
   }
 
@@ -191,7 +192,7 @@ export class JobRegistry {
       return job.info;
     }
     job.stopRequestedBy ??= by;
-    if (by === "user") this.noticesOf(options.actor).personAction(`The person stopped job ${id} (${shortCommand(job.command)}).`);
+    if (by === "user") this.noticesOf(options.actor).personAction(personActions.stopped(job));
     if (options.signal !== undefined) {
       job.signalGroup(options.signal);
       await within(job.exited, this.settings.killGraceMs);
@@ -218,12 +219,12 @@ export class JobRegistry {
     this.checkCapacity();
     const job = this.spawn(
       id,
-      { command: old.command, cwd: old.cwd, baseEnv: old.env, stdinMode: old.stdinMode, startedBy: by, ...(size ? { size } : {}), owner: old.owner ?? actor ?? DEFAULT_ACTOR },
+      { command: old.command, cwd: old.cwd, baseEnv: old.env, stdinMode: old.stdinMode, startedBy: old.startedBy, restartedBy: by, ...(size ? { size } : {}), owner: old.owner ?? actor ?? DEFAULT_ACTOR },
       old.restarts + 1,
       true,
     );
     old.dispose();
-    if (by === "user") this.noticesOf(actor).personAction(`The person restarted job ${id}: ${shortCommand(job.command)}`);
+    if (by === "user") this.noticesOf(actor).personAction(personActions.restarted(job));
     return job;
   }
 
@@ -231,7 +232,7 @@ export class JobRegistry {
   remove(id: string, actor?: string): boolean {
     const job = this.jobs.get(id);
     if (!job || job.running) return false;
-    this.noticesOf(actor).personAction(`The person removed job ${id} (${shortCommand(job.command)}) from the list.`);
+    this.noticesOf(actor).personAction(personActions.removed(job));
     this.drop(job);
     return true;
   }
@@ -243,34 +244,29 @@ export class JobRegistry {
    */
   write(id: string, data: string, options: { eof?: boolean } & ActOptions = {}): void {
     const job = this.require(id);
-    if (!job.running) {
-      throw new Error(`Job ${id} has ${describeEnd(job.info)}; it takes no more input. poll_process returns its final output.`);
-    }
-    if (job.fromBashCall) {
-      throw new Error(`Job ${id} came from a bash call, whose stdin is closed: it takes no input. To type into a command, start it with bash_stream.`);
-    }
+    if (!job.running) throw new JobEndedError(id, describeEnd(job.info));
+    if (job.fromBashCall) throw new JobTakesNoInputError(id);
     if (job.stdinClosed) {
       throw new Error(`Job ${id}'s input was already closed (eof). Start the command again to send more input.`);
     }
     const bytes = Buffer.byteLength(data, "utf8");
-    if (job.stdinBytes + bytes > MAX_STDIN_BYTES) {
-      throw new Error(
-        `Input refused: job ${id} has received ${job.stdinBytes} bytes and this would pass the limit of ${MAX_STDIN_BYTES} bytes (256 KiB) per job. Feed large input through a file instead (e.g. write it, then redirect it with <).`,
-      );
-    }
+    if (job.stdinBytes + bytes > MAX_STDIN_BYTES) throw new JobInputLimitError(id, job.stdinBytes, MAX_STDIN_BYTES);
     if (data.length > 0) job.writeInput(data);
     if (options.eof) job.endInput();
     if ((options.by ?? "agent") === "user") this.noticesOf(options.actor).personTyped(job);
   }
 
+  /**
+   * Tells the agent something else the person did (a command of their own), in order with what
+   * they did to jobs: both reach the model as one notice, oldest first.
+   */
+  notePersonAction(text: string, actor?: string): void {
+    this.noticesOf(actor).personAction(text);
+  }
+
   /** What an agent must be told before its next request: one text per event since the last drain. */
   drainNotices(actor: string = DEFAULT_ACTOR): string[] {
     return this.notices.get(actor)?.drain() ?? [];
-  }
-
-  /** Something an agent must be told (a dashboard taking over jobs left running). */
-  tell(actor: string, text: string): void {
-    this.noticesOf(actor).personAction(text);
   }
 
   /** Ends every group bash calls left running in the background (with their escapes). */
@@ -465,6 +461,7 @@ export class JobRegistry {
       env,
       stdinMode,
       startedBy: options.startedBy,
+      ...(options.restartedBy !== undefined ? { restartedBy: options.restartedBy } : {}),
       ...(options.toolCallId !== undefined ? { toolCallId: options.toolCallId } : {}),
       restarts,
       shell: this.shell,
@@ -567,20 +564,12 @@ export class JobRegistry {
 
   private checkCapacity(): void {
     const running = this.runningCount();
-    if (running >= this.settings.maxJobs) {
-      throw new Error(
-        `Cannot start another job: ${running} jobs are running and the limit is ${this.settings.maxJobs}. Stop one with kill_process (list_processes shows them all), then try again.`,
-      );
-    }
+    if (running >= this.settings.maxJobs) throw new JobLimitError(running, this.settings.maxJobs);
   }
 
   private require(id: string): Job {
     const job = this.jobs.get(id);
-    if (!job) {
-      const known = [...this.jobs.keys()];
-      const hint = known.length > 0 ? `Known jobs: ${known.join(", ")}.` : "There are no jobs.";
-      throw new Error(`No job with id "${id}". ${hint} list_processes shows them.`);
-    }
+    if (!job) throw new NoSuchJobError(id, [...this.jobs.keys()]);
     return job;
   }
 

@@ -66,6 +66,8 @@ export interface JobService extends JobScreens {
   write(id: string, data: string, options?: { eof?: boolean }): Promise<void>;
   /** A job's text as lines: the kept log, its last `count` lines, or the `count` rows of its view. */
   text(id: string, kind: JobTextKind, count?: number): Promise<string[]>;
+  /** Something else the person did (a command of their own): told to the agent in order with their job actions. */
+  notePersonAction(text: string): void;
   /** A process group the person's `!command` left running: ended with the jobs. */
   adoptGroup(pgid: number): void;
 

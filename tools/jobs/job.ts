@@ -22,6 +22,7 @@ export interface JobSpec {
   env: Record<string, string>;
   stdinMode: StdinMode;
   startedBy: JobStarter;
+  restartedBy?: JobStarter;
   toolCallId?: string;
   restarts: number;
   /** The shell that runs `command` with `-c`. */
@@ -70,6 +71,8 @@ export class Job {
   readonly env: Record<string, string>;
   readonly stdinMode: StdinMode;
   readonly startedBy: JobStarter;
+  /** Who ran the job again under its id, if anyone did (startedBy stays who started it first). */
+  readonly restartedBy: JobStarter | undefined;
   readonly toolCallId: string | undefined;
   readonly restarts: number;
   /** Taken over from a bash call (its stdin is closed) rather than started as a job. */
@@ -132,6 +135,7 @@ export class Job {
     this.env = spec.env;
     this.stdinMode = spec.stdinMode;
     this.startedBy = spec.startedBy;
+    this.restartedBy = spec.restartedBy;
     this.toolCallId = spec.toolCallId;
     this.restarts = spec.restarts;
     this.fromBashCall = spec.adopt !== undefined;
@@ -295,6 +299,8 @@ export class Job {
     if (this.exitCodeValue !== undefined) info.exitCode = this.exitCodeValue;
     if (this.signalValue !== undefined) info.signal = this.signalValue;
     if (this.toolCallId !== undefined) info.toolCallId = this.toolCallId;
+    if (this.restartedBy !== undefined) info.restartedBy = this.restartedBy;
+    if (this.stopRequestedBy !== undefined) info.stopRequestedBy = this.stopRequestedBy;
     return info;
   }
 

@@ -105,6 +105,10 @@ export class LocalJobService implements JobService {
     return this.screens.open(id);
   }
 
+  notePersonAction(text: string): void {
+    this.registry.notePersonAction(text);
+  }
+
   adoptGroup(pgid: number): void {
     this.registry.adoptGroup(pgid);
   }

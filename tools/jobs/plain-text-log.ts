@@ -306,6 +306,11 @@ export class PlainTextLog {
     return this.firstKept;
   }
 
+  /** Nothing is half written: no partial line, no escape sequence under way. */
+  get atLineStart(): boolean {
+    return this.state === State.Ground && this.line === "" && this.col === 0;
+  }
+
   /** The line being written (no newline yet), as it currently reads. */
   get partialLine(): string {
     return this.line;

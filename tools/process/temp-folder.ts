@@ -1,13 +1,17 @@
 // pitwall's temp files live in one folder per process, $TMPDIR/pitwall-<pid>-<random>, removed when
 // the process ends (on a normal exit here, after a crash by the watchdog). Folders left by pitwall
 // processes that are gone (a crash before the watchdog existed, a machine that lost power) are
-// removed when the next pitwall starts.
+// removed when the next pitwall starts, and so are the loose full-output files that pitwall versions
+// before these folders left in $TMPDIR (pitwall-bash-<time>-<hex>.log), once a day old.
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const FOLDER_NAME = /^pitwall-(\d+)-[A-Za-z0-9]{6}$/;
+/** Full-output files of pitwall versions that wrote them straight into $TMPDIR. */
+const OLD_OUTPUT_FILE = /^pitwall-(bash|output)-\d+-[0-9a-f]{8}\.log$/;
+const OLD_OUTPUT_AGE_MS = 24 * 60 * 60_000;
 
 let folder: string | undefined;
 
@@ -32,8 +36,9 @@ function alive(pid: number): boolean {
 
 /**
  * Removes the temp folders of pitwall processes that no longer run: named pitwall-<pid>-…, owned by
- * this user, and the pid is not alive. Resolves with the folders removed. A pid reused by another
- * program keeps its folder until that program ends too.
+ * this user, and the pid is not alive. Resolves with what was removed. A pid reused by another
+ * program keeps its folder until that program ends too. Old versions' loose output files of this
+ * user go once they are a day old.
  */
 export async function removeStaleTempFolders(parent: string = tmpdir()): Promise<string[]> {
   let names: string[];
@@ -45,6 +50,18 @@ export async function removeStaleTempFolders(parent: string = tmpdir()): Promise
   const uid = process.getuid?.();
   const removed: string[] = [];
   for (const name of names) {
+    if (OLD_OUTPUT_FILE.test(name)) {
+      const path = join(parent, name);
+      try {
+        const info = statSync(path);
+        if (!info.isFile() || (uid !== undefined && info.uid !== uid) || Date.now() - info.mtimeMs < OLD_OUTPUT_AGE_MS) continue;
+        await rm(path, { force: true });
+        removed.push(path);
+      } catch {
+        // Gone meanwhile.
+      }
+      continue;
+    }
     const match = FOLDER_NAME.exec(name);
     if (!match) continue;
     const pid = Number(match[1]);

@@ -4,7 +4,11 @@
 // - after a grapheme of several code points (where terminals disagree on the width) moves the
 //   cursor to the column it must be in, so the right border stays put whatever the terminal did;
 // - writes italic, strikethrough and dim, which blessed's attributes cannot express;
-// - always sends Unicode box drawing (no ACS switching), for a UTF-8 terminal.
+// - always sends Unicode box drawing (no ACS switching), for a UTF-8 terminal;
+// - on an 8-colour terminal (TERM=linux) draws grey as white: reduced the usual way it is black,
+//   and borders and hints vanish on the console's black;
+// - without colours (NO_COLOR) keeps bold, underline and reverse, and draws a background colour
+//   (a selection, the status line) as reverse video, so what stood out still does.
 import blessed from "blessed";
 import type { Widgets } from "blessed";
 import { screenInternals, type CellRow, type ScreenInternals } from "../blessed-internals.js";
@@ -15,8 +19,11 @@ const sgrCache = new Map<number, string>();
 // @types/blessed declares only colors.match; reduce (256 → 16/8 colours) exists at runtime.
 const { reduce: reduceColor } = (blessed as unknown as { colors: { reduce(color: number, total: number): number } }).colors;
 
+/** `colors` for a terminal drawn without colours (NO_COLOR). */
+export const MONOCHROME = 1;
+
 function colorCode(color: number, base: number, colors: number): string {
-  const c = colors >= 256 ? color : reduceColor(color, colors);
+  const c = colors >= 256 ? color : colors <= 8 && color === 8 ? 7 : reduceColor(color, colors);
   if (c < 8) return `${base + c}`;
   if (c < 16) return `${base + 60 + c - 8}`;
   return `${base + 8};5;${c}`;
@@ -24,7 +31,7 @@ function colorCode(color: number, base: number, colors: number): string {
 
 /** The SGR sequence that sets exactly this attribute (starting from a reset). */
 export function sgrFor(attr: number, colors = 256): string {
-  const key = attr * 4 + (colors >= 256 ? 3 : colors >= 16 ? 2 : 1);
+  const key = attr * 4 + (colors >= 256 ? 3 : colors >= 16 ? 2 : colors > MONOCHROME ? 1 : 0);
   let s = sgrCache.get(key);
   if (s !== undefined) return s;
   const flags = (attr >> 18) & 0x1ff;
@@ -35,10 +42,14 @@ export function sgrFor(attr: number, colors = 256): string {
   if (flags & Flag.dim) s += ";2";
   if (flags & Flag.italic) s += ";3";
   if (flags & Flag.underline) s += ";4";
-  if (flags & Flag.inverse) s += ";7";
+  if (colors <= MONOCHROME) {
+    if (flags & Flag.inverse || bg !== 0x1ff) s += ";7";
+  } else if (flags & Flag.inverse) s += ";7";
   if (flags & Flag.strike) s += ";9";
-  if (fg !== 0x1ff) s += `;${colorCode(fg, 30, colors)}`;
-  if (bg !== 0x1ff) s += `;${colorCode(bg, 40, colors)}`;
+  if (colors > MONOCHROME) {
+    if (fg !== 0x1ff) s += `;${colorCode(fg, 30, colors)}`;
+    if (bg !== 0x1ff) s += `;${colorCode(bg, 40, colors)}`;
+  }
   s += "m";
   sgrCache.set(key, s);
   return s;
@@ -58,8 +69,7 @@ function needsCursorFix(ch: string): boolean {
 }
 
 /** The bytes that bring the terminal from `olines` to `lines` for rows start..end; updates `olines`. */
-export function diffRows(s: ScreenInternals, start: number, end: number): string {
-  const colors = s.tput.colors;
+export function diffRows(s: ScreenInternals, start: number, end: number, colors: number = s.tput.colors): string {
   let out = "";
   let attr = -1;
   for (let y = start; y <= end; y++) {
@@ -109,10 +119,10 @@ export function diffRows(s: ScreenInternals, start: number, end: number): string
   return out;
 }
 
-export function installDiffDraw(screen: Widgets.Screen): void {
+export function installDiffDraw(screen: Widgets.Screen, options: { monochrome?: boolean } = {}): void {
   const s = screenInternals(screen);
   s.draw = (start: number, end: number): void => {
-    const out = diffRows(s, start, end);
+    const out = diffRows(s, start, end, options.monochrome ? MONOCHROME : s.tput.colors);
     if (out) s.program._write(out);
   };
 }

@@ -21,6 +21,7 @@ import {
   type Welcome,
 } from "./protocol.js";
 import { pitwallVersion } from "../../pitwall-version.js";
+import { errorFromRefusal } from "./refusals.js";
 import type { JobEvent } from "../job-events.js";
 import type { ScreenUpdate } from "../screen-state.js";
 
@@ -218,7 +219,7 @@ export class HostConnection {
         if (!pending) return;
         this.pending.delete(message.id);
         pending.cleanup();
-        if (message.type === "failure") return pending.reject(new Error(message.message));
+        if (message.type === "failure") return pending.reject(message.refusal ? errorFromRefusal(message.refusal) : new Error(message.message));
         const check = resultChecker(pending.method);
         if (!check.check(message.value)) {
           pending.reject(new Error(`The job host's answer to ${pending.method} is not understood (${check.problem(message.value)}).`));

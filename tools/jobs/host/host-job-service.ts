@@ -317,6 +317,13 @@ export class HostJobService implements JobService {
     return feed;
   }
 
+  notePersonAction(text: string): void {
+    // In the host's queue, in order with the person's job actions; with no host there are none.
+    const connection = this.connection?.open ? this.connection : undefined;
+    if (connection) void connection.call("note", { text }).catch(() => this.ownNotices.push(text));
+    else this.ownNotices.push(text);
+  }
+
   adoptGroup(pgid: number): void {
     this.leftovers.add(pgid);
   }

@@ -19,6 +19,7 @@ import { readJobText } from "../job-text.js";
 import { bashAdopter } from "../bash-adoption.js";
 import { ScreenWatches, type ScreenWatch } from "../screen-watch.js";
 import { createBashTool } from "../../bash-tool.js";
+import { refusalOf } from "./refusals.js";
 import { JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import type { AgentTool } from "../../tool.js";
@@ -187,7 +188,10 @@ export class JobHostServer {
     if (!check.check(args)) return client.send({ type: "failure", id, message: `Bad arguments for ${method}: ${check.problem(args)}` });
     this.run(client, id, method, args as MethodArgs<typeof method>).then(
       (value) => client.send({ type: "result", id, value: value ?? null }),
-      (error: unknown) => client.send({ type: "failure", id, message: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => {
+        const refusal = refusalOf(error);
+        client.send({ type: "failure", id, message: error instanceof Error ? error.message : String(error), ...(refusal ? { refusal } : {}) });
+      },
     );
   }
 
@@ -210,7 +214,7 @@ export class JobHostServer {
       const jobs = this.registry.adoptUnowned(client.id);
       adopted = jobs.map((job) => job.id);
       const running = jobs.filter((job) => job.running);
-      if (running.length > 0) this.registry.tell(client.id, keptNotice(running.map((job) => job.info)));
+      if (running.length > 0) this.registry.notePersonAction(keptNotice(running.map((job) => job.info)), client.id);
     }
     client.send({
       type: "welcome",
@@ -343,6 +347,9 @@ export class JobHostServer {
       }
       case "follow":
         return this.follow(client, args as MethodArgs<"follow">);
+      case "note":
+        registry.notePersonAction((args as MethodArgs<"note">).text, owner);
+        return null;
       case "notices":
         return registry.drainNotices(owner);
       case "summary":

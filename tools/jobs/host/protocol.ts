@@ -5,6 +5,7 @@
 // so the person can decide to stop it) otherwise. After the welcome every message is checked
 // against its schema (TypeBox, compiled) before anything acts on it; one that does not match ends
 // the connection rather than being half understood. tools/jobs/host/README.md describes the methods.
+import { RefusalSchema, type Refusal } from "./refusals.js";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { JobEvent, JobInfo } from "../job-events.js";
@@ -31,6 +32,8 @@ export const JobInfoSchema = Type.Object(
     exitCode: Type.Optional(Type.Integer()),
     signal: Type.Optional(Type.String()),
     startedBy: Type.Union([Type.Literal("agent"), Type.Literal("user")]),
+    restartedBy: Type.Optional(Type.Union([Type.Literal("agent"), Type.Literal("user")])),
+    stopRequestedBy: Type.Optional(Type.Union([Type.Literal("agent"), Type.Literal("user")])),
     stdinMode: Type.Union([Type.Literal("pty"), Type.Literal("pipe")]),
     restarts: Type.Integer(),
     toolCallId: Type.Optional(Type.String()),
@@ -201,6 +204,8 @@ export const METHODS = {
   resize: { args: Type.Object({ id: Type.String(), cols: Type.Integer({ minimum: 1 }), rows: Type.Integer({ minimum: 1 }) }, strict), result: Type.Null() },
   /** Sends a job's completed log lines as they come (`pitwall jobs tail -f`); returns its last `last` lines now. */
   follow: { args: Type.Object({ id: Type.String(), watch: Type.Integer(), last: Type.Integer({ minimum: 0 }) }, strict), result: Type.Array(Type.String()) },
+  /** Something else the person did (a command of their own), queued with their job actions. */
+  note: { args: Type.Object({ text: Type.String() }, strict), result: Type.Null() },
   notices: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
   summary: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
   status: { args: Type.Object({}, strict), result: HostStatusSchema },
@@ -232,7 +237,8 @@ export type ClientMessage = Static<typeof ClientMessageSchema>;
 
 export const HostMessageSchema = Type.Union([
   Type.Object({ type: Type.Literal("result"), id: Type.Integer(), value: Type.Unknown() }, strict),
-  Type.Object({ type: Type.Literal("failure"), id: Type.Integer(), message: Type.String() }, strict),
+  /** A failed call; `refusal` carries a registry refusal's fields (refusals.ts). */
+  Type.Object({ type: Type.Literal("failure"), id: Type.Integer(), message: Type.String(), refusal: Type.Optional(RefusalSchema) }, strict),
   /** Live output of a running tool call. */
   Type.Object({ type: Type.Literal("update"), id: Type.Integer(), chunk: Type.String() }, strict),
   Type.Object({ type: Type.Literal("event"), event: JobEventSchema }, strict),
@@ -241,7 +247,7 @@ export const HostMessageSchema = Type.Union([
 ]);
 export type HostMessage =
   | { type: "result"; id: number; value: unknown }
-  | { type: "failure"; id: number; message: string }
+  | { type: "failure"; id: number; message: string; refusal?: Refusal }
   | { type: "update"; id: number; chunk: string }
   | { type: "event"; event: JobEvent }
   | { type: "screen"; watch: number; update: ScreenUpdate }
