@@ -59,8 +59,18 @@ export function formatStatus(status: HostStatus, now: number = Date.now()): stri
       (status.keptUntil !== undefined ? `; kept jobs end in ${formatDuration(Math.max(0, status.keptUntil - now))} unless a pitwall attaches` : ""),
   ];
   if (status.jobs.length === 0) return `${lines[0]}\n`;
-  const rows = status.jobs.map(({ job, lastLine, kept }) => [job.id, statusWord(job), formatDuration(runtime(job, now)), job.startedBy === "user" ? "person" : "agent", kept ? "kept" : "", shortCommand(job.command, 50), lastLine.slice(0, 60)]);
-  const header = ["ID", "STATUS", "TIME", "BY", "", "COMMAND", "LAST LINE"];
+  // The KEPT column only when some job waits for a pitwall to attach.
+  const anyKept = status.jobs.some((row) => row.kept);
+  const rows = status.jobs.map(({ job, lastLine, kept }) => [
+    job.id,
+    statusWord(job),
+    formatDuration(runtime(job, now)),
+    job.startedBy === "user" ? "person" : "agent",
+    ...(anyKept ? [kept ? "kept" : ""] : []),
+    shortCommand(job.command, 50),
+    lastLine.slice(0, 60),
+  ]);
+  const header = ["ID", "STATUS", "TIME", "BY", ...(anyKept ? ["KEPT"] : []), "COMMAND", "LAST LINE"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   for (const row of [header, ...rows]) lines.push(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd());
   return `${lines.join("\n")}\n`;
