@@ -6,7 +6,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeLlm, type FakeLlm, type FakeScript } from "../fake-llm/index.js";
 import { PitwallTerminal } from "../helpers/terminal-harness.js";
-import { reapJobHosts } from "../helpers/job-hosts.js";
 
 export interface Row {
   metric: string;
@@ -55,8 +54,6 @@ export async function launch(replies: FakeScript[] = [], extraEnv: Record<string
     done: async () => {
       await t.close();
       await llm.close();
-      // The job host of the run's folder, if its jobs did not end it already.
-      reapJobHosts(t.home);
       rmSync(cwd, { recursive: true, force: true });
       rmSync(t.home, { recursive: true, force: true });
     },

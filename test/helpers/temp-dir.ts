@@ -17,8 +17,8 @@ export function tempDir(purpose = "test"): string {
 
 /** Removes every folder tempDir made so far (the setup file calls it after each test file), ending the job hosts started in them first. */
 export function removeTempDirs(): void {
-  for (const path of made.splice(0)) {
-    reapJobHosts(path);
-    rmSync(path, { recursive: true, force: true });
-  }
+  const paths = made.splice(0);
+  // All hosts first: a folder may hold another (TMPDIR is one), and its removal would take their pid files.
+  for (const path of paths) reapJobHosts(path);
+  for (const path of paths) rmSync(path, { recursive: true, force: true });
 }
