@@ -4,6 +4,7 @@
 // host's folder records, so a recycled pid is never signalled.
 import { readFileSync } from "node:fs";
 import { hostPaths } from "./host-paths.js";
+import { processGone } from "../pty-process.js";
 
 const POLL_MS = 50;
 
@@ -18,12 +19,7 @@ export function recordedHostPid(home: string, cwd: string): number | undefined {
 }
 
 export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return !processGone(pid);
 }
 
 async function gone(pid: number, withinMs: number): Promise<boolean> {
