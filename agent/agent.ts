@@ -8,10 +8,11 @@ import { ContextKeeper, type ContextUsage, type ManualCompaction } from "./conte
 import type { OlderHistory } from "./context/compaction.js";
 import { EventBus } from "./event-bus.js";
 import type { PitwallEvent, QueueState } from "./events.js";
-import type { AssistantMessage, ImageContent, Message, ThinkingLevel, UserMessage, UserOrigin } from "./messages.js";
+import type { AssistantMessage, ImageContent, Message, ThinkingLevel, TriggeredBy, UserMessage, UserOrigin } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import type { ProviderResolver } from "./providers/connections.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../tools/output-cap.js";
+import { MergedFirings, type FiringMessage } from "../tools/jobs/watch/merged-firings.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
 export interface AgentState {
@@ -59,6 +60,10 @@ export interface QueuedMessage {
   kind: QueuedKind;
   text: string;
   images?: ImageContent[];
+  /** Queued by a watch trigger rather than by the person. */
+  trigger?: TriggeredBy;
+  /** The trigger's firings this message stands for (later ones merge in until it is delivered). */
+  firings?: MergedFirings;
 }
 
 export class AgentBusyError extends Error {
@@ -73,6 +78,9 @@ export class ImageInputError extends Error {
     super(`${model.id} takes text only, so the image was not sent: switch to a model that reads images (/model) or send the text alone.`);
   }
 }
+
+/** Runs watch triggers may start one after another without a message from the person in between. */
+export const MAX_UNATTENDED_WAKES = 5;
 
 export class Agent {
   readonly bus: EventBus<PitwallEvent>;
@@ -93,6 +101,12 @@ export class Agent {
   private abortController: AbortController | undefined;
   private yieldController: AbortController | undefined;
   private running: Promise<void> | undefined;
+  /** Set while `hold` runs: `running` is this, so nothing starts, and only the holder may replace the conversation. */
+  private held: Promise<void> | undefined;
+  /** Queued wakes that start a run once the agent is idle (Esc cancels that: they wait for the next message). */
+  private readonly wakes = new Set<QueuedMessage>();
+  /** Runs watch triggers started since the person last sent a message (see MAX_UNATTENDED_WAKES). */
+  private unattendedWakes = 0;
   private lastError: string | undefined;
   private readonly context: ContextKeeper;
 
@@ -146,6 +160,18 @@ export class Agent {
     this.bus.emit({ type: "model_change", provider: model.provider, model: model.id });
   }
 
+  /**
+   * Loads the current model's provider (its SDK: ~100 ms of parsing) before it is needed, so the
+   * first prompt goes out at once. A failure is left for that request to report.
+   */
+  async prepareProvider(): Promise<void> {
+    try {
+      await this.getProvider(this.model);
+    } catch {
+      // The first request gets the same error, with the retry and reporting every request has.
+    }
+  }
+
   setThinkingLevel(level: ThinkingLevel): void {
     this.thinkingLevel = level;
     this.bus.emit({ type: "thinking_change", level });
@@ -190,6 +216,36 @@ export class Agent {
     this.messages = [...messages];
   }
 
+  /**
+   * Another conversation takes this one's place (a rewind, another branch of the session): its
+   * messages, and the older part of it still on disk, summarised before the next request.
+   */
+  resetConversation(messages: readonly Message[], olderHistory?: OlderHistory): void {
+    // Idle, or within hold (whose promise is `running` then).
+    if (this.running !== this.held) throw new AgentBusyError();
+    this.messages = [...messages];
+    this.context.resetOlder(olderHistory);
+  }
+
+  /**
+   * Runs `work` with the agent held busy (a rewind moving the conversation to another branch): no
+   * prompt or compaction starts and a watch trigger's wake waits until it ends, so nothing is sent
+   * on the branch being left; `work` may call resetConversation. Throws AgentBusyError when a run
+   * is going.
+   */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    this.assertIdle();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    this.running = this.held = held;
+    try {
+      return await work();
+    } finally {
+      this.running = this.held = undefined;
+      release();
+    }
+  }
+
   appendMessage(message: Message): void {
     this.assertIdle();
     this.messages.push(message);
@@ -207,10 +263,80 @@ export class Agent {
   async prompt(text: string, images?: ImageContent[]): Promise<void> {
     if (this.running) throw new AgentBusyError();
     this.assertImagesAccepted(images);
+    this.unattendedWakes = 0;
+    await this.run([userMessage({ text, images }, "prompt")]);
+  }
+
+  /**
+   * A watch trigger fired (agent/job-trigger-actions.ts): its message is queued as a steer or a
+   * follow-up, or, with "wake", starts a run of its own when the agent is idle and is a steer when
+   * it is busy. A wake steer that no run took (the run ended just then, or it was a compaction's)
+   * starts a run once the agent is idle. A firing of a trigger whose earlier message is still queued
+   * merges into that message (tools/jobs/watch/merged-firings.ts), so the queue does not grow while
+   * nobody reads it. After MAX_UNATTENDED_WAKES runs started by triggers with no message from the
+   * person in between, a wake waits in the queue instead (said once, as an event): a job that keeps
+   * failing cannot keep the agent running, and spending, while nobody watches. Never throws: a run
+   * that cannot start says so as an event.
+   */
+  deliverTriggered(firing: FiringMessage, trigger: TriggeredBy): void {
+    const kind: QueuedKind = trigger.action === "follow-up" ? "follow_up" : "steer";
+    const waiting = this.queued.find((m) => m.kind === kind && m.firings && m.trigger?.jobId === trigger.jobId && m.trigger.triggerId === trigger.triggerId);
+    if (waiting?.firings) {
+      waiting.firings.add(firing);
+      waiting.text = waiting.firings.text;
+      this.emitQueue();
+      return;
+    }
+    const item: QueuedMessage = { kind, text: firing.text, trigger, firings: new MergedFirings(firing, trigger.jobId, trigger.triggerId) };
+    if (kind === "follow_up") {
+      this.queued.push(item);
+      this.emitQueue();
+      return;
+    }
+    if (trigger.action === "wake" && !this.running && this.mayWake()) {
+      this.startWoken([userMessage(item, "trigger")]);
+      return;
+    }
+    this.queued.push(item);
+    this.yieldController?.abort();
+    this.emitQueue();
+    if (trigger.action === "wake") {
+      this.wakes.add(item);
+      void this.wakeWhenIdle(item);
+    }
+  }
+
+  private async wakeWhenIdle(item: QueuedMessage): Promise<void> {
+    await untilIdle(this);
+    if (this.wakes.delete(item) && this.queued.includes(item) && this.mayWake()) this.startWoken([]);
+  }
+
+  /** False once triggers have started enough runs on their own; says so when a wake is first held. */
+  private mayWake(): boolean {
+    if (this.unattendedWakes < MAX_UNATTENDED_WAKES) return true;
+    if (this.unattendedWakes === MAX_UNATTENDED_WAKES) {
+      this.unattendedWakes++;
+      this.bus.emit({
+        type: "error",
+        source: "input",
+        message: `Watch triggers have woken the agent ${MAX_UNATTENDED_WAKES} times since your last message, so their next firings wait in the queue (merged, nothing lost) instead of starting more turns. Send a message to deliver them and let triggers wake the agent again; /unwatch removes a trigger.`,
+      });
+    }
+    return false;
+  }
+
+  /** Starts a run nobody awaits, with the queued steers (the loop takes them first) and `initial`. */
+  private startWoken(initial: UserMessage[]): void {
+    this.unattendedWakes++;
+    this.run(initial).catch((error: unknown) => {
+      this.bus.emit({ type: "error", message: `A watch trigger could not wake the agent: ${error instanceof Error ? error.message : String(error)}`, source: "input" });
+    });
+  }
+
+  private async run(initial: UserMessage[]): Promise<void> {
     this.lastError = undefined;
     this.abortController = new AbortController();
     const signal = this.abortController.signal;
-    const initial = [userMessage({ text, images }, "prompt")];
     const hooks: LoopHooks = {
       config: () => this.loopConfig(),
       emit: (event) => this.bus.emit(event),
@@ -243,6 +369,7 @@ export class Agent {
   /** Delivered after the tool batch in flight finishes; nothing is skipped. Ends a background wait early. */
   steer(text: string, images?: ImageContent[]): void {
     this.assertImagesAccepted(images);
+    this.unattendedWakes = 0;
     this.queued.push(queued("steer", text, images));
     this.yieldController?.abort();
     this.emitQueue();
@@ -251,21 +378,31 @@ export class Agent {
   /** Delivered when the agent would otherwise stop. */
   followUp(text: string, images?: ImageContent[]): void {
     this.assertImagesAccepted(images);
+    this.unattendedWakes = 0;
     this.queued.push(queued("follow_up", text, images));
     this.emitQueue();
   }
 
-  /** Takes the most recently queued message back (for editing), whichever its kind, with its images. */
+  /**
+   * Takes the most recently queued message of the person's back (for editing), whichever its kind,
+   * with its images. A watch trigger's message is not the person's to edit: it stays queued.
+   */
   dequeueLast(): QueuedMessage | undefined {
-    const last = this.queued.pop();
-    if (last) this.emitQueue();
+    let index = this.queued.length - 1;
+    while (index >= 0 && this.queued[index]!.trigger) index--;
+    if (index < 0) return undefined;
+    const [last] = this.queued.splice(index, 1);
+    this.emitQueue();
     return last;
   }
 
-  /** Empties the queue; returns what was in it, in the order it was queued. */
+  /**
+   * Takes the person's queued messages out; returns them in the order they were queued. Watch
+   * triggers' messages stay queued, to go with the next message.
+   */
   takeQueue(): QueuedMessage[] {
-    const taken = this.queued;
-    this.queued = [];
+    const taken = this.queued.filter((m) => !m.trigger);
+    this.queued = this.queued.filter((m) => m.trigger);
     if (taken.length > 0) this.emitQueue();
     return taken;
   }
@@ -275,8 +412,12 @@ export class Agent {
     this.notices.push(text);
   }
 
-  /** Cancels the request in flight and every running tool; the partial reply is kept, marked aborted. */
+  /**
+   * Cancels the request in flight and every running tool; the partial reply is kept, marked aborted.
+   * Queued wakes no longer start a run by themselves: stopped, the agent waits for the person.
+   */
   abort(): void {
+    this.wakes.clear();
     this.abortController?.abort();
   }
 
@@ -301,7 +442,7 @@ export class Agent {
     if (taken.length === 0) return [];
     this.queued = this.queued.filter((m) => m.kind !== kind);
     this.emitQueue();
-    return taken.map((m) => userMessage(m, kind));
+    return taken.map((m) => userMessage(m, m.trigger ? "trigger" : kind));
   }
 
   private async takeNotices(): Promise<UserMessage[]> {
@@ -328,10 +469,22 @@ export class Agent {
   }
 }
 
+/** Resolves once no run is going, including runs started while waiting (a watch trigger's wake). */
+export async function untilIdle(agent: Agent): Promise<void> {
+  while (agent.state.isStreaming) await agent.waitForIdle().catch(() => undefined);
+}
+
 function queued(kind: QueuedKind, text: string, images: ImageContent[] | undefined): QueuedMessage {
   return images?.length ? { kind, text, images } : { kind, text };
 }
 
-function userMessage(item: { text: string; images?: ImageContent[] }, origin: UserOrigin): UserMessage {
-  return { role: "user", content: item.text, origin, ...(item.images?.length ? { images: item.images } : {}), timestamp: Date.now() };
+function userMessage(item: { text: string; images?: ImageContent[]; trigger?: TriggeredBy }, origin: UserOrigin): UserMessage {
+  return {
+    role: "user",
+    content: item.text,
+    origin,
+    ...(item.images?.length ? { images: item.images } : {}),
+    ...(item.trigger ? { trigger: item.trigger } : {}),
+    timestamp: Date.now(),
+  };
 }

@@ -1,5 +1,7 @@
 // Assembles a working coding agent without any screen: one bus, the job registry, the tools, the
-// system prompt and the Agent, wired so job events reach the bus and job notices reach the model.
+// system prompt, the Agent and the session it writes, wired so job events reach the bus, job notices
+// and the actions of watch triggers reach the model, and the files the agent changes can be put back
+// by a rewind.
 // The dashboard, print and JSON modes and library users all start from here.
 import { toolEnvironment } from "../tools/tool-environment.js";
 import { CODING_TOOL_NAMES, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
@@ -15,12 +17,17 @@ import type { ContextUsage } from "./context/context-keeper.js";
 import { contextBreakdown, type ContextBreakdown } from "./context/context-usage.js";
 import type { OlderHistory } from "./context/compaction.js";
 import { EventBus } from "./event-bus.js";
+import { deliverJobTriggers } from "./job-trigger-actions.js";
 import type { PitwallEvent } from "./events.js";
 import type { Message, ThinkingLevel } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import { createProviderResolver, type Connections } from "./providers/connections.js";
 import type { RetryPolicy } from "./retry.js";
 import { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.js";
+import { FILE_CHANGING_TOOLS, trackFileChanges } from "./file-change-tracking.js";
+import { SessionControl, type BranchChange, type RewindTarget, type SessionForked } from "./session-control.js";
+import type { SessionStore } from "./sessions/session-store.js";
+import type { SessionTreeView } from "./sessions/session-tree.js";
 
 export type ToolSelection = "default" | "read-only" | string[];
 
@@ -45,7 +52,7 @@ export interface CodingAgentOptions {
   model: ModelInfo;
   connections: Connections;
   thinkingLevel?: ThinkingLevel;
-  /** "default": read, write, edit, bash and the six job tools; "read-only": read, grep, find, ls. */
+  /** "default": read, write, edit, bash and the seven job tools; "read-only": read, grep, find, ls. */
   tools?: ToolSelection;
   /** Replaces the built-in instructions of the system prompt. */
   customPrompt?: string;
@@ -62,8 +69,9 @@ export interface CodingAgentOptions {
    * modes pass a client of the job host); jobs in this process (LocalJobService) when left out.
    */
   jobs?: (given: JobServiceInputs) => JobService;
+  /** The session file to write the conversation to (SessionStore.create or .open); `useSession` changes it. */
+  session?: SessionStore;
 }
-
 
 /** What /context shows: where the tokens go, and how full the window is. */
 export interface ContextReport {
@@ -86,6 +94,22 @@ export interface CodingAgent {
   /** Recomputes the system prompt (after /cwd-like changes or edits to AGENTS.md). */
   reloadSystemPrompt(): SystemPromptReport;
   contextReport(): ContextReport;
+  /** The session the conversation is written to; undefined when none. */
+  readonly session: SessionStore | undefined;
+  /** Writes the conversation to `store` from now on (undefined: to none); the previous one is left open. */
+  useSession(store: SessionStore | undefined): void;
+  /** The session's tree (ids, parents, the person's messages, file changes, the current leaf); undefined without a session. */
+  sessionTree(): SessionTreeView | undefined;
+  /**
+   * Goes back to before one of the person's messages (or to after any record) and continues from
+   * there as a new branch; `files: true` first puts back the files the agent changed since. Throws
+   * BranchError (a message for the person) or AgentBusyError; the `branch_change` event says the rest.
+   */
+  rewind(target: RewindTarget, options?: { files?: boolean }): Promise<BranchChange>;
+  /** Continues from another point of the session's tree (a branch's leaf); files are not touched. */
+  switchBranch(leafId: string | null): Promise<BranchChange>;
+  /** Copies the current branch into a new session file and continues there. */
+  fork(): Promise<SessionForked>;
   /** Ends every job of this agent and lets go of the job service. */
   dispose(): Promise<void>;
 }
@@ -101,7 +125,11 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const inputs: JobServiceInputs = { cwd: options.cwd, env: toolEnv, settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars }, marker: options.marker, secrets };
   const jobs = options.jobs ? options.jobs(inputs) : new LocalJobService(inputs);
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
-  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings);
+  // Called only when a tool runs, once `sessions` (below) exists.
+  const fileChanges = { snapshots: () => sessions.session?.snapshots, emit: (event: PitwallEvent) => bus.emit(event) };
+  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings).map((tool) =>
+    FILE_CHANGING_TOOLS.has(tool.name) ? trackFileChanges(tool, options.cwd, fileChanges) : tool,
+  );
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
   let systemPrompt = describeSystemPrompt(promptOptions);
   const agent = new Agent({
@@ -119,6 +147,10 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     jobsForSummary: () => jobs.summaryLines(),
     olderHistory: options.olderHistory,
   });
+  const sessions = new SessionControl(agent, bus);
+  sessions.use(options.session);
+  // What a job's watch triggers ask for (notify, steer, follow-up, wake) is done here, whoever set them.
+  const stopTriggers = deliverJobTriggers(bus, agent);
   return {
     agent,
     bus,
@@ -141,7 +173,16 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
         olderPending: agent.olderPending,
       };
     },
+    get session() {
+      return sessions.session;
+    },
+    useSession: (store) => sessions.use(store),
+    sessionTree: () => sessions.tree(),
+    rewind: (target, rewindOptions) => sessions.rewind(target, rewindOptions),
+    switchBranch: (leafId) => sessions.switchTo(leafId),
+    fork: () => sessions.fork(),
     async dispose() {
+      stopTriggers();
       agent.abort();
       await jobs.shutdown();
       unsubscribeJobs();

@@ -6,7 +6,9 @@
 import type { CommandEnd } from "../tools/command-end.js";
 import type { FileTouch } from "../tools/file-touch.js";
 import type { JobEvent } from "../tools/jobs/job-events.js";
-import type { AssistantMessage, Message, ThinkingLevel, ToolCall, ToolResultMessage } from "./messages.js";
+import type { AssistantMessage, ImageContent, Message, ThinkingLevel, ToolCall, ToolResultMessage } from "./messages.js";
+import type { FileRestoreReport } from "./sessions/file-restore.js";
+import type { FileState } from "./sessions/session-file.js";
 
 /** One step of an assistant message being streamed. `contentIndex` points into `message.content`. */
 export type AssistantDelta =
@@ -81,11 +83,44 @@ export type AgentStateEvent =
   | { type: "model_change"; provider: string; model: string }
   | { type: "thinking_change"; level: ThinkingLevel };
 
+/** One of the person's messages a rewind went back to: its text (and images) to send again, edited or not. */
+export interface RewoundPrompt {
+  id: string;
+  text: string;
+  images?: ImageContent[];
+}
+
+/**
+ * The session as a tree (agent/sessions/session-tree.ts): the agent's file changes (recorded so a
+ * rewind can undo them), moves to another point of the tree, and copies into a new file.
+ */
+export type SessionEvent =
+  /** The agent's write or edit changed a file: its state before (null: there was no file) and after. */
+  | { type: "file_change"; toolCallId: string; path: string; before: FileState | null; after: FileState }
+  /**
+   * The conversation moved to another point of the session's tree: back before one of the person's
+   * messages (`rewind`, which gives the message back in `prompt`), or to another branch (`switch`).
+   * `messages` is what the model is sent from now on; the branch left stays in the session file.
+   */
+  | {
+      type: "branch_change";
+      reason: "rewind" | "switch";
+      /** The record the conversation now ends with (null: nothing yet). */
+      leafId: string | null;
+      previousLeafId: string | null;
+      messages: Message[];
+      prompt?: RewoundPrompt;
+      /** What a rewind with files did to the files the agent changed after that point. */
+      files?: FileRestoreReport;
+    }
+  /** The current branch was copied into a new session file, which is written from now on. */
+  | { type: "session_forked"; path: string; forkedFrom: string; leafId: string | null };
+
 export type ProblemEvent =
   /** A failure a person can act on: the message says what happened and what to do next. */
   | { type: "error"; message: string; source: "provider" | "input" | "tool" | "session" | "config" }
   /** A provider call failed and will be tried again after `delayMs`. */
   | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; reason: string };
 
-export type PitwallEvent = AgentLifecycleEvent | CompactionEvent | AgentStateEvent | ProblemEvent | JobEvent;
+export type PitwallEvent = AgentLifecycleEvent | CompactionEvent | AgentStateEvent | SessionEvent | ProblemEvent | JobEvent;
 export type PitwallEventType = PitwallEvent["type"];

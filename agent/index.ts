@@ -21,4 +21,7 @@ export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 export { listSessions, newestSession, type SessionSummary } from "./sessions/session-list.js";
 export { loadSession, type LoadedSession, type OlderPart } from "./sessions/session-load.js";
 export { SessionStore } from "./sessions/session-store.js";
+export { BranchError, type BranchChange, type RewindTarget, type SessionForked } from "./session-control.js";
+export type { FileChange, PersonMessage, SessionTreeView, TreeNode } from "./sessions/session-tree.js";
+export type { FileRestoreReport } from "./sessions/file-restore.js";
 export { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.js";

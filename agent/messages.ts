@@ -47,8 +47,21 @@ export interface ToolCall {
 
 export type AssistantContent = TextContent | ThinkingContent | ToolCall;
 
-/** Who put a user message into the conversation. "summary": a compaction's summary of earlier turns. */
-export type UserOrigin = "prompt" | "steer" | "follow_up" | "notice" | "summary";
+/**
+ * Who put a user message into the conversation. "summary": a compaction's summary of earlier turns.
+ * "trigger": a job's watch trigger fired (tools/jobs/watch/), with the lines it matched.
+ */
+export type UserOrigin = "prompt" | "steer" | "follow_up" | "notice" | "summary" | "trigger";
+
+/** Which watch trigger sent a message, and how it was delivered (a `notify` trigger sends a notice instead). */
+export interface TriggeredBy {
+  jobId: string;
+  triggerId: number;
+  pattern: string;
+  ignoreCase: boolean;
+  action: "steer" | "follow-up" | "wake";
+  setBy: "agent" | "user";
+}
 
 export interface UserMessage {
   role: "user";
@@ -57,6 +70,8 @@ export interface UserMessage {
   origin?: UserOrigin;
   /** Images the person attached; they go to the model before the text. */
   images?: ImageContent[];
+  /** Set when origin is "trigger". */
+  trigger?: TriggeredBy;
   timestamp: number;
 }
 

@@ -1,8 +1,8 @@
-// Parses pitwall's command line (meow) into plain options. Unknown flags and bad values throw a
+// Parses pitwall's command line (node:util's parseArgs) into plain options. Unknown flags and bad values throw a
 // UsageError whose one-line message the entry point prints before exiting with 2.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import meow from "meow";
+import { parseArgs } from "node:util";
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
 import { DEFAULT_MODELS, isProviderName, OPENAI_APIS, type OpenAIApi, type ProviderName } from "../agent/models.js";
 import { compactAtProblem, contextWindowProblem, parseTokenCount } from "./context-options.js";
@@ -18,6 +18,8 @@ export interface CliOptions {
   sessionFile?: string;
   noSession: boolean;
   sessionDir?: string;
+  /** Write the session's current branch as Markdown here: after the prompts, or alone ("-": stdout). */
+  export?: string;
   model?: string;
   provider?: ProviderName;
   baseUrl?: string;
@@ -60,6 +62,9 @@ export const HELP = `
     --session <file>          Open this session file
     --no-session              Do not save this session
     --session-dir <dir>       Where sessions live (default ~/.pitwall/sessions; PITWALL_HOME moves ~/.pitwall)
+    --export <file>           With prompts: run them (print mode), then write the session's current branch as
+                              Markdown to file. Alone, with --session, --continue or --resume: only write it
+                              (file - writes to stdout)
 
   Model
     --model <id>              A known id (${DEFAULT_MODELS.anthropic}, ${DEFAULT_MODELS.openai}, …) or provider/id (openai/llama3.1)
@@ -98,18 +103,21 @@ export const HELP = `
     $ pitwall "make the tests pass"
     $ pitwall -p "summarise README.md" > summary.txt
     $ pitwall --continue
+    $ pitwall --export session.md --continue
     $ pitwall --provider openai --base-url http://localhost:11434/v1 --model qwen2.5-coder
     $ echo '{"type":"message","content":"list the files"}' | pitwall --json
 `;
 
+/** Every flag, by its camelCase name; `short` is its one-letter form. Booleans also take --no-<name>. */
 const FLAGS = {
-  print: { type: "boolean", shortFlag: "p", default: false },
-  json: { type: "boolean", default: false },
-  continue: { type: "boolean", shortFlag: "c", default: false },
-  resume: { type: "boolean", shortFlag: "r", default: false },
+  print: { type: "boolean", short: "p" },
+  json: { type: "boolean" },
+  continue: { type: "boolean", short: "c" },
+  resume: { type: "boolean", short: "r" },
   // A string flag; `--no-session` arrives as session === false.
   session: { type: "string" },
   sessionDir: { type: "string" },
+  export: { type: "string" },
   model: { type: "string" },
   provider: { type: "string" },
   baseUrl: { type: "string" },
@@ -123,29 +131,46 @@ const FLAGS = {
   cwd: { type: "string" },
   bashYieldMs: { type: "string" },
   passKeys: { type: "boolean" },
-  printSystemPrompt: { type: "boolean", default: false },
-  mouse: { type: "boolean", default: false },
-  help: { type: "boolean", shortFlag: "h", default: false },
-  version: { type: "boolean", shortFlag: "v", default: false },
-} as const;
+  printSystemPrompt: { type: "boolean" },
+  mouse: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} as const satisfies Record<string, { type: "boolean" | "string"; short?: string }>;
 
-const KNOWN = new Set<string>(Object.keys(FLAGS));
-const SHORT = new Set(["p", "c", "r", "h", "v"]);
+type FlagName = keyof typeof FLAGS;
+type FlagValues = {
+  [K in FlagName]?: (typeof FLAGS)[K]["type"] extends "string" ? string : boolean;
+};
+
+/** parseArgs's options: the flags under their kebab-case names, as typed on the command line. */
+const PARSE_OPTIONS = Object.fromEntries(Object.entries(FLAGS).map(([name, flag]) => [kebab(name), flag]));
+const FLAG_BY_KEBAB = new Map(Object.keys(FLAGS).map((name) => [kebab(name), name as FlagName]));
+
+/**
+ * Node's own parser (node:util): it costs nothing to load, where meow and its dependencies took
+ * 45–70 ms of every start. Lenient mode, so an unknown flag or a missing value is reported by us in
+ * one line that says what to do.
+ */
+function readFlags(argv: string[]): { flags: FlagValues; positionals: string[] } {
+  const { values, positionals, tokens } = parseArgs({ args: argv, options: PARSE_OPTIONS, allowPositionals: true, allowNegative: true, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    const name = FLAG_BY_KEBAB.get(token.name.startsWith("no-") && !FLAG_BY_KEBAB.has(token.name) ? token.name.slice(3) : token.name);
+    if (name === undefined) throw new UsageError(`unknown flag ${token.rawName}`);
+  }
+  const flags: Record<string, string | boolean> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const name = FLAG_BY_KEBAB.get(key)!;
+    const negated = value === false;
+    if (FLAGS[name].type === "string" && value === true) throw new UsageError(`--${key} needs a value`);
+    if (negated && FLAGS[name].type === "string" && name !== "session") throw new UsageError(`unknown flag --no-${key}`);
+    if (value !== undefined) flags[name] = value;
+  }
+  return { flags: flags as FlagValues, positionals };
+}
 
 export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): CliOptions {
-  const cli = meow(HELP, {
-    importMeta: import.meta,
-    argv,
-    flags: FLAGS,
-    allowUnknownFlags: true, // reported below as one line, not meow's two
-    autoHelp: false,
-    autoVersion: false,
-    booleanDefault: undefined,
-  });
-  for (const key of Object.keys(cli.flags)) {
-    if (!KNOWN.has(key) && !SHORT.has(key)) throw new UsageError(`unknown flag ${key.length === 1 ? "-" : "--"}${kebab(key)}`);
-  }
-  const f = cli.flags;
+  const { flags: f, positionals } = readFlags(argv);
   const text = (name: string, value: string | undefined): string | undefined => {
     if (value === undefined) return undefined;
     if (value.trim() === "") throw new UsageError(`--${kebab(name)} needs a value`);
@@ -189,16 +214,23 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
   const resumeFlags = [f.continue && "--continue", f.resume && "--resume", sessionFile !== undefined && "--session"].filter(Boolean);
   if (resumeFlags.length > 1) throw new UsageError(`${resumeFlags.join(" and ")} each pick a session: use one`);
   if (session === false && resumeFlags.length > 0) throw new UsageError(`--no-session cannot be combined with ${resumeFlags[0]}`);
+  const exportFile = text("export", f.export);
+  if (exportFile !== undefined && f.json) throw new UsageError("--export works with print mode (prompts) or alone, not with --json");
+  if (exportFile === "-" && (positionals.length > 0 || f.print)) throw new UsageError("--export - writes to stdout, where print mode writes the answer: name a file");
+  if (exportFile !== undefined && positionals.length === 0 && !f.print && resumeFlags.length === 0) {
+    throw new UsageError("--export without a prompt writes a session you name: add --session <file>, --continue or --resume");
+  }
 
   return {
-    prompts: cli.input.map(String),
-    print: f.print,
-    json: f.json,
-    continue: f.continue,
-    resume: f.resume,
+    prompts: positionals,
+    print: f.print ?? false,
+    json: f.json ?? false,
+    continue: f.continue ?? false,
+    resume: f.resume ?? false,
     sessionFile: sessionFile === undefined ? undefined : resolve(baseCwd, sessionFile),
     noSession: session === false,
     sessionDir: mapDefined(text("sessionDir", f.sessionDir), (d) => resolve(baseCwd, d)),
+    ...(exportFile !== undefined ? { export: exportFile } : {}),
     model: text("model", f.model),
     provider: provider as ProviderName | undefined,
     baseUrl,
@@ -212,10 +244,10 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     cwd,
     bashYieldMs,
     passKeys: f.passKeys,
-    printSystemPrompt: f.printSystemPrompt,
-    mouse: f.mouse,
-    help: f.help,
-    version: f.version,
+    printSystemPrompt: f.printSystemPrompt ?? false,
+    mouse: f.mouse ?? false,
+    help: f.help ?? false,
+    version: f.version ?? false,
   };
 }
 

@@ -6,12 +6,14 @@
 import { HELP, parseCliArgs, UsageError, type CliOptions } from "./cli-options.js";
 import type { Settings } from "./settings.js";
 
-type Mode = "dashboard" | "print" | "json" | "system-prompt";
+type Mode = "dashboard" | "print" | "json" | "system-prompt" | "export";
 
 function chooseMode(options: CliOptions): Mode {
   if (options.printSystemPrompt) return "system-prompt";
   if (options.json) return "json";
   if (options.print) return "print";
+  // --export runs the prompts it is given and exits, or only exports.
+  if (options.export !== undefined) return options.prompts.length > 0 ? "print" : "export";
   if (!process.stdout.isTTY || !process.stdin.isTTY) {
     if (options.prompts.length > 0 || !process.stdin.isTTY || options.resume) return "print";
     throw new UsageError("the dashboard needs a terminal: pass a prompt with -p, or use --json");
@@ -49,6 +51,10 @@ async function main(argv: string[]): Promise<number> {
     case "print": {
       const { runPrintModeFromCli } = await import("./print-entry.js");
       return runPrintModeFromCli(options, await settings());
+    }
+    case "export": {
+      const { runExportFromCli } = await import("./print-entry.js");
+      return runExportFromCli(options, await settings());
     }
     case "system-prompt": {
       const { printSystemPrompt } = await import("./print-entry.js");

@@ -1,5 +1,5 @@
 // ~/.pitwall/config.json: defaults for the provider, model, thinking level, base URL, keymap path,
-// the bash limits, how long kept jobs wait, the context window and whether commands get the provider keys. Each field is checked against its TypeBox schema on its own: a bad file or field
+// the bash limits, how long kept jobs wait, the watch triggers' debounce window, the context window and whether commands get the provider keys. Each field is checked against its TypeBox schema on its own: a bad file or field
 // is reported and ignored, never fatal. app/settings.ts puts the fields in their place (flags and
 // the environment beat them, they beat built-in defaults).
 import { readFileSync } from "node:fs";
@@ -42,6 +42,8 @@ export const CONFIG_FIELDS = {
   bashYieldMs: positiveMs,
   bashJobTtlMs: positiveMs,
   bashMaxOutputChars: field(Type.Integer({ exclusiveMinimum: 0 }), "must be a positive whole number"),
+  /** A watch trigger fires at most once per this many ms (1 s–1 h). */
+  watchDebounceMs: positiveMs,
   /** Tokens (see --context-window). */
   contextWindow: field(Type.Integer({ minimum: MIN_CONTEXT_WINDOW }), `must be a number of tokens, at least ${MIN_CONTEXT_WINDOW} (e.g. 32000)`),
   /** Percent of the window (see --compact-at). */

@@ -26,6 +26,8 @@ import type { Keymap } from "./keys/keymap.js";
 import type { Setup } from "./session-setup.js";
 import { contextReportLines } from "./context-report.js";
 import { JobControl, type JobControlOptions } from "./job-control.js";
+import { BranchFlow } from "./branch-flow.js";
+import { otherBranchCount } from "../agent/sessions/session-tree.js";
 import { runSlash, SLASH_COMMANDS, type SlashContext } from "./slash-commands.js";
 
 export type SendKind = "enter" | "followUp";
@@ -38,6 +40,8 @@ export interface TerminalControl {
   redraw(): void;
 }
 
+/** A second Esc within this long after one on an idle, empty input rewinds. */
+const DOUBLE_PRESS_MS = 1000;
 const QUIT_PRESS_MS = 1500;
 
 export class DashboardController implements SlashContext {
@@ -48,6 +52,8 @@ export class DashboardController implements SlashContext {
   private tokens = 0;
   private cachedTokens = 0;
   private cost: number | null = null;
+  /** The last Esc that found the agent idle, the input empty and nothing queued: a second one soon after rewinds. */
+  private lastIdleEscapeAt = -Infinity;
   /** The kind of the queued message taken back into the input (Up): sent again, it keeps it. */
   private editing: QueuedKind | undefined;
   private lastCtrlCAt = -Infinity;
@@ -55,6 +61,8 @@ export class DashboardController implements SlashContext {
   private readonly quitFlow: QuitFlow;
   /** What the person does to jobs: the jobs pane's keys, the job commands, `!command`. */
   readonly jobControl: JobControl;
+  /** Rewind, /tree, /fork, /export. */
+  readonly branches: BranchFlow;
   /** Esc was pressed during the current run. */
   private abortRequested = false;
   private unsubscribe: (() => void) | undefined;
@@ -86,6 +94,14 @@ export class DashboardController implements SlashContext {
       requestFrame: () => scheduler.request(),
     });
     this.jobControl = new JobControl(this, () => scheduler.request(), jobControlOptions);
+    this.branches = new BranchFlow({
+      view,
+      coding: () => this.setup?.coding,
+      cwd: () => jobControlOptions.cwd,
+      notice: (level, text) => this.notice(level, text),
+      requestFrame: () => scheduler.request(),
+      settled: () => this.sendWaiting(),
+    });
   }
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -173,12 +189,27 @@ export class DashboardController implements SlashContext {
     this.view.status.state.cachedTokens = stats.cachedTokens;
     this.view.status.state.cost = stats.cost;
     const shown = messages.filter((m) => !(m.role === "user" && m.origin === "summary")).length;
-    const notes = [`${stats.messages} messages`];
-    if (shown < stats.messages) notes.push(`the ${shown} newest shown${session.compaction ? ", the older ones as the summary above" : ""}`);
+    // A session with branches: what counts is the current one.
+    const others = otherBranchCount(session.tree);
+    const onBranch = others > 0 ? session.tree.pathTo().filter((node) => node.kind === "message").length : stats.messages;
+    const notes = [others > 0 ? `${onBranch} messages on this branch, ${stats.messages} in the file over ${others + 1} branches (/tree shows them)` : `${stats.messages} messages`];
+    if (shown < onBranch) notes.push(`the ${shown} newest shown${session.compaction ? ", the older ones as the summary above" : ""}`);
     if (session.older) notes.push(`${session.older.count} older ones did not fit the context window and are summarised before the next request`);
     if (session.older?.omitted) notes.push(`the ${session.older.omitted.count} oldest are left out of that summary to bound its cost`);
     this.view.chat.notice("info", `Resumed ${session.path} (${notes.join("; ")}).`);
     for (const m of messages) if (m.role === "user" && (m.origin ?? "prompt") === "prompt") this.view.input.history.add(m.content);
+  }
+
+  /** Another branch of the session is the conversation now (a rewind, /tree): the panes show it as a resumed one. */
+  private showBranch(messages: readonly Message[]): void {
+    const { view } = this;
+    view.chat.clear();
+    view.toolOutput.clear();
+    view.tools.clear();
+    view.files.clear();
+    view.chat.loadMessages(messages);
+    view.files.loadMessages(messages);
+    this.refreshContext();
   }
 
   private countUsage(message: Message): void {
@@ -250,10 +281,22 @@ export class DashboardController implements SlashContext {
       case "queue_update":
         view.queue.set(event);
         break;
+      case "job_triggered": {
+        const first = event.lines.find((line) => line.match)?.text.trim() ?? "";
+        this.flash(`⚑ job ${event.jobId}: ${first.length > 60 ? `${first.slice(0, 59)}…` : first} (trigger ${event.trigger.id} → ${event.trigger.action})`, 5000);
+        break;
+      }
       case "model_change":
       case "thinking_change":
         this.refreshModel();
         this.refreshContext();
+        break;
+      case "branch_change":
+        this.showBranch(event.messages);
+        break;
+      case "session_forked":
+        // Saving problems are the new file's from now on.
+        this.watchSession(this.setup?.session);
         break;
       default:
         break;
@@ -347,9 +390,10 @@ export class DashboardController implements SlashContext {
       return;
     }
     const agent = setup.coding.agent;
-    if (this.compacting) {
+    if (this.compacting || this.branches.moving) {
       this.waiting.push({ text, kind, images });
-      this.view.chat.notice("info", `Sent once compacting ends: "${text.length > 60 ? `${text.slice(0, 59)}…` : text}".`);
+      const after = this.compacting ? "compacting ends" : "the session has moved";
+      this.view.chat.notice("info", `Sent once ${after}: "${text.length > 60 ? `${text.slice(0, 59)}…` : text}".`);
       return;
     }
     if (images.length > 0) {
@@ -417,10 +461,13 @@ export class DashboardController implements SlashContext {
 
   /**
    * Esc: abort the turn (the queued messages come back into the input when it has ended, see
-   * agent_end); idle: stop the person's ! command, or dismiss the error.
+   * agent_end); idle: stop the person's ! command, or dismiss the error; twice within a second on an
+   * idle, empty input with nothing queued: rewind (the list of the person's messages).
    */
-  escape(): void {
+  escape(now = Date.now()): void {
     const agent = this.setup?.coding.agent;
+    // A rewind or branch switch holds the agent for a moment: there is no run to stop.
+    if (this.branches.moving) return;
     if (agent?.state.isStreaming) {
       this.abortRequested = true;
       agent.abort();
@@ -432,6 +479,17 @@ export class DashboardController implements SlashContext {
       return;
     }
     if (this.view.status.state.error) this.dismissError();
+    // Idle, nothing typed, nothing queued: Esc twice rewinds.
+    if (agent && !this.compacting && this.view.input.buffer.isEmpty && this.view.queue.count === 0 && this.setup?.session?.persisted) {
+      if (now - this.lastIdleEscapeAt < DOUBLE_PRESS_MS) {
+        this.lastIdleEscapeAt = -Infinity;
+        this.view.status.state.transient = undefined;
+        this.branches.openRewind();
+        return;
+      }
+      this.lastIdleEscapeAt = now;
+      this.flash("Esc again: rewind to before one of your messages", DOUBLE_PRESS_MS);
+    }
   }
 
   dismissError(): void {
@@ -621,11 +679,32 @@ export class DashboardController implements SlashContext {
       .finally(() => {
         this.compacting = false;
         this.view.status.state.phase = "idle";
-        const [first, ...rest] = this.waiting.splice(0);
-        if (first) this.send(first.text, "enter", first.images);
-        for (const item of rest) this.send(item.text, "followUp", item.images);
-        this.scheduler.request();
+        this.sendWaiting();
       });
+  }
+
+  /** What was sent while a compaction or a rewind ran: the first as a prompt, the rest as follow-ups. */
+  private sendWaiting(): void {
+    const [first, ...rest] = this.waiting.splice(0);
+    if (first) this.send(first.text, "enter", first.images);
+    for (const item of rest) this.send(item.text, "followUp", item.images);
+    this.scheduler.request();
+  }
+
+  rewind(): void {
+    this.branches.openRewind();
+  }
+
+  showTree(): void {
+    this.branches.openTree();
+  }
+
+  fork(): void {
+    this.branches.fork();
+  }
+
+  exportBranch(file: string): void {
+    this.branches.export(file);
   }
 
   modelIds(): string[] {

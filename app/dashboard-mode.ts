@@ -4,11 +4,9 @@
 // terminal is given back as it was. Its jobs run in the folder's job host: quitting with "stop"
 // (or a signal) ends them; "keep", a closed terminal, a crash or kill -9 leave them for the next
 // pitwall here, which attaches to them at start.
-import { writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
-import { listSessions } from "../agent/sessions/session-list.js";
-import { describeHolder, sessionLockHolder } from "../agent/sessions/session-lock.js";
 import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
 import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
@@ -27,6 +25,13 @@ import { enableTerminalModes } from "./terminal-modes.js";
 import { suspendProcess } from "./suspend.js";
 import type { Setup } from "./session-setup.js";
 import type { QuitChoice } from "./quit-flow.js";
+
+/** For measuring startup: PITWALL_STARTUP_TRACE=<file> gets "<milestone> <ms since start> <cpu ms>" lines. */
+function traceStartup(env: NodeJS.ProcessEnv, milestone: string): void {
+  if (!env.PITWALL_STARTUP_TRACE) return;
+  const { user, system } = process.cpuUsage();
+  appendFileSync(env.PITWALL_STARTUP_TRACE, `${milestone} ${performance.now().toFixed(1)} ${((user + system) / 1000).toFixed(1)}\n`);
+}
 
 const SESSION_IN_USE_CHOICES: StyledLine[] = [
   [{ text: "Continue in a copy (fork); the other pitwall keeps the original", attr: attr() }],
@@ -117,7 +122,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
   try {
     scheduler.frameNow();
-    if (env.PITWALL_STARTUP_TRACE) process.stderr.write(`first frame ${performance.now().toFixed(0)} ms\n`);
+    traceStartup(env, "first frame");
     // The markdown parser loads while the person reads the first frame.
     void loadMarkdownParser();
 
@@ -184,6 +189,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       });
 
     sessionSetup = await setupModule;
+    // Sessions bring their schema (TypeBox): loaded with the agent, after the first frame.
+    const [{ listSessions }, { describeHolder, sessionLockHolder }] = await Promise.all([import("../agent/sessions/session-list.js"), import("../agent/sessions/session-lock.js")]);
     let sessionPath: string | undefined;
     if (options.resume) {
       const sessions = await listSessions(settings.sessionRoot, options.cwd);
@@ -229,7 +236,10 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       const [first, ...rest] = options.prompts;
       if (first !== undefined) c.send(first, "enter");
       for (const prompt of rest) c.send(prompt, "followUp");
-      scheduler.request();
+      // "ready" is on screen first; the provider's SDK loads while the person types.
+      scheduler.frameNow();
+      traceStartup(env, "ready");
+      void setup.coding.agent.prepareProvider();
     }
 
     await quit;

@@ -1,21 +1,25 @@
 // What the person does to jobs, from the jobs pane's keys and from slash commands: start one (a
 // prompt, or /run), stop it (TERM then KILL) or kill it now, restart it, remove a finished one,
 // attach to it (attach-mode.ts), copy its screen or its whole log to the clipboard (OSC 52), tail
-// its log into the tool-output pane, and run a one-off `!command` (person-shell.ts). Every action
-// goes through the registry with `by: "user"`, so the agent hears of it with its next request.
+// its log into the tool-output pane, set and remove watch triggers (/watch, the `w` key), and run a
+// one-off `!command` (person-shell.ts). Every action goes through the job service with `by: "user"`,
+// so the agent hears of it with its next request.
 import type { TerminalSize } from "../tools/jobs/job-registry.js";
 import type { JobService } from "../tools/jobs/job-service.js";
 import { shortCommand } from "../tools/jobs/job-format.js";
 import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { sanitizeText } from "../panes/text/terminal-text.js";
+import { triggerOwner } from "../panes/chat/chat-entries.js";
 import { AttachMode } from "./attach-mode.js";
 import type { DashboardController } from "./dashboard-controller.js";
 import { displayKeyName } from "./keys/key-names.js";
 import { osc52 } from "./osc52.js";
 import { PersonShell } from "./person-shell.js";
 import { forThePerson } from "./person-errors.js";
-import { NoSuchJobError } from "../tools/jobs/job-registry.js";
+import { NoSuchJobError } from "../tools/jobs/job-errors.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
+import { patternLabel, type TriggerInfo, type WatchAction } from "../tools/jobs/watch/trigger-spec.js";
+import { ACTION_MEANING, DEFAULT_PERSON_ACTION, parseWatchInput } from "./watch-input.js";
 
 export const DEFAULT_TAIL_LINES = 50;
 
@@ -36,9 +40,13 @@ export interface JobControlOptions {
   cwd: string;
 }
 
+/** What the one-line prompt is asking for: a new job's command, or a trigger for a job. */
+type PromptPurpose = { kind: "newJob" } | { kind: "watch"; jobId: string };
+
 export class JobControl {
   readonly attachMode: AttachMode;
   readonly shell: PersonShell;
+  private promptFor: PromptPurpose | undefined;
 
   constructor(
     private readonly c: DashboardController,
@@ -174,18 +182,38 @@ export class JobControl {
   /** Opens the prompt for a new job's command. */
   newJob(): void {
     if (!this.ready()) return;
+    this.promptFor = { kind: "newJob" };
     this.c.view.prompt.show("new job: command", `Enter starts it in ${this.options.cwd} (visible to the agent) · Esc cancels`);
   }
 
-  /** Enter in the new-job prompt. */
+  /** Opens the prompt for a watch trigger on the selected job (the `w` key). */
+  watchPrompt(id: string | undefined): void {
+    const job = id === undefined ? undefined : this.ready()?.get(id);
+    if (!job) return this.c.flash("no job selected");
+    if (job.status !== "running") return this.c.flash(`job ${job.id} has ended: there is nothing to watch`);
+    this.promptFor = { kind: "watch", jobId: job.id };
+    this.c.view.prompt.show(
+      `watch job ${job.id}: pattern [action]`,
+      `regex [notify|steer|follow-up|wake], ${DEFAULT_PERSON_ACTION} by default · Esc cancels`,
+    );
+  }
+
+  /** Enter in the prompt. */
   submitPrompt(): void {
     const prompt = this.c.view.prompt;
-    const command = prompt.value.trim();
+    const answer = prompt.value.trim();
+    const purpose = this.promptFor;
     prompt.hide();
-    if (command) this.run(command);
+    this.promptFor = undefined;
+    if (!answer || !purpose) return;
+    if (purpose.kind === "newJob") return this.run(answer);
+    const parsed = parseWatchInput(answer);
+    if ("problem" in parsed) return this.c.notice("error", parsed.problem);
+    this.watch(purpose.jobId, parsed.pattern, parsed.action);
   }
 
   cancelPrompt(): void {
+    this.promptFor = undefined;
     this.c.view.prompt.hide();
   }
 
@@ -265,6 +293,49 @@ export class JobControl {
     );
   }
 
+  /** Sets a trigger of the person's on a job; the chat says what it will do, or why it could not be set. */
+  watch(id: string, pattern: string, action: WatchAction): void {
+    const jobs = this.ready();
+    if (!jobs) return;
+    const job = jobs.get(id);
+    if (job && job.status !== "running") return this.c.notice("error", `Job ${id} has ended: it prints nothing more, so there is nothing to watch. /restart ${id} runs it again.`);
+    jobs.addTrigger(id, { pattern, action }).then(
+      (trigger) =>
+        this.c.notice(
+          "info",
+          `Watching job ${id} for ${patternLabel(trigger)} → ${action}: ${ACTION_MEANING[action]} (trigger ${trigger.id}; at most once every ${Math.round(trigger.debounceMs / 1000)} s; /unwatch ${id} ${trigger.id} removes it).`,
+        ),
+      (error: unknown) => this.c.notice("error", `Not watching: ${error instanceof Error ? error.message : String(error)}`),
+    ).finally(() => this.requestFrame());
+  }
+
+  /** Removes one trigger of a job, or all of them. */
+  unwatch(id: string | undefined, triggerId?: number): void {
+    const jobs = this.ready();
+    if (!jobs) return;
+    if (id === undefined) return this.c.flash("no job selected");
+    jobs.removeTriggers(id, triggerId).then(
+      (removed) => {
+        if (removed.length === 0) this.c.flash(`job ${id} has no watch triggers`);
+        else this.c.notice("info", `Stopped watching job ${id} for ${removed.map((t) => patternLabel(t)).join(", ")}.`);
+      },
+      (error: unknown) => this.c.notice("error", error instanceof Error ? error.message : String(error)),
+    ).finally(() => this.requestFrame());
+  }
+
+  /** The triggers of one job, or of every job, in the chat. */
+  listWatches(id?: string): void {
+    const jobs = this.ready();
+    if (!jobs) return;
+    if (id !== undefined && !jobs.get(id)) return this.c.notice("error", `No job "${id}". ${this.ids().length ? `Jobs: ${this.ids().join(", ")}.` : "There are no jobs."}`);
+    const listed = (id === undefined ? jobs.list() : [jobs.get(id)!]).map((job) => ({ job, triggers: jobs.triggers(job.id) })).filter((j) => id !== undefined || j.triggers.length > 0);
+    if (listed.every((j) => j.triggers.length === 0)) {
+      return this.c.notice("info", `${id === undefined ? "No job is watched" : `Job ${id} has no watch triggers`}. /watch <id> <regex> [notify|steer|follow-up|wake] sets one; so does w in the jobs pane.`);
+    }
+    const lines = listed.map(({ job, triggers }) => `job ${job.id} (${shortCommand(job.command, 50)}): ${triggers.map(describeForPerson).join("; ")}`);
+    this.c.notice("info", `Watch triggers:\n${lines.join("\n")}`);
+  }
+
   /** `!command`: the person's one-off shell command (once the agent has loaded: it sets the environment). */
   runShell(command: string): void {
     if (!this.ready()) return;
@@ -281,4 +352,11 @@ export class JobControl {
     this.attachMode.detach();
     await this.shell.dispose();
   }
+}
+
+/** "#1 /FAIL/ → wake (yours, every 10 s, fired 2×)". */
+function describeForPerson(trigger: TriggerInfo): string {
+  const owner = triggerOwner(trigger.setBy);
+  const fired = trigger.fired > 0 ? `, fired ${trigger.fired}×` : "";
+  return `#${trigger.id} ${patternLabel(trigger)} → ${trigger.action} (${owner}, at most every ${Math.round(trigger.debounceMs / 1000)} s${fired})`;
 }

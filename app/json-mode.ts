@@ -1,14 +1,17 @@
 // JSON mode: commands arrive as JSON lines on stdin ({"type":"message"|"steer"|"follow_up",
-// "content":…}, {"type":"compact","instructions"?:…} or {"type":"interrupt"}); every bus event
-// leaves as one JSON line on stdout, in
-// order, as it happens. A malformed line becomes an `error` event naming the line, and the process
-// keeps going. EOF lets the current and queued work finish, then exits 0 (1 when part of the
-// conversation could not be saved to the session file). A reader that goes away (stdout closed:
-// EPIPE) or a terminal that hangs up (SIGHUP) ends it cleanly too: the turn is aborted, every job
-// is stopped, and the exit code is 0.
+// "content":…}, {"type":"compact","instructions"?:…}, {"type":"rewind","prompt":n|"to":id,
+// "files"?:bool}, {"type":"fork"} or {"type":"interrupt"}); every bus event leaves as one JSON line
+// on stdout, in order, as it happens (a rewind's result is a `branch_change` event, a fork's a
+// `session_forked`; a rewind that cannot be done is an `error` event saying why). A malformed line
+// becomes an `error` event naming the line, and the process keeps going. EOF lets the current and
+// queued work finish, then exits 0 (1 when part of the conversation could not be saved to the
+// session file). A reader that goes away (stdout closed: EPIPE) or a terminal that hangs up (SIGHUP)
+// ends it cleanly too: the turn is aborted, every job is stopped, and the exit code is 0.
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
+import { untilIdle } from "../agent/agent.js";
 import type { PitwallEvent } from "../agent/events.js";
+import { BranchError, type RewindTarget } from "../agent/session-control.js";
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import type { CliOptions } from "./cli-options.js";
 import { closeSession, createSetup, type Setup } from "./session-setup.js";
@@ -19,6 +22,9 @@ export type JsonCommand =
   | { type: "steer"; content: string }
   | { type: "follow_up"; content: string }
   | { type: "compact"; instructions?: string }
+  /** `prompt`: the n-th of the person's messages counting back from the newest (1: the last); `to`: a record id. */
+  | ({ type: "rewind"; files?: boolean } & RewindTarget)
+  | { type: "fork" }
   | { type: "interrupt" };
 
 const EXAMPLE = '{"type":"message","content":"…"}';
@@ -33,7 +39,8 @@ export function parseJsonCommand(line: string): JsonCommand | { problem: string 
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: `is not a JSON object; expected e.g. ${EXAMPLE}` };
   const { type, content, instructions } = value as { type?: unknown; content?: unknown; instructions?: unknown };
-  if (type === "interrupt") return { type };
+  if (type === "interrupt" || type === "fork") return { type };
+  if (type === "rewind") return parseRewind(value as { to?: unknown; prompt?: unknown; files?: unknown });
   if (type === "compact") {
     if (instructions !== undefined && typeof instructions !== "string") return { problem: 'has type "compact" but "instructions" is not a string' };
     return instructions ? { type, instructions } : { type };
@@ -42,7 +49,16 @@ export function parseJsonCommand(line: string): JsonCommand | { problem: string 
     if (typeof content !== "string" || content.trim() === "") return { problem: `has type "${type}" but no "content" string` };
     return { type, content };
   }
-  return { problem: `has unknown type ${JSON.stringify(type)}: use message, steer, follow_up, compact or interrupt` };
+  return { problem: `has unknown type ${JSON.stringify(type)}: use message, steer, follow_up, compact, rewind, fork or interrupt` };
+}
+
+function parseRewind({ to, prompt, files }: { to?: unknown; prompt?: unknown; files?: unknown }): JsonCommand | { problem: string } {
+  if (files !== undefined && typeof files !== "boolean") return { problem: 'has type "rewind" but "files" is not true or false' };
+  const withFiles = files === undefined ? {} : { files };
+  if (to !== undefined && prompt !== undefined) return { problem: 'has type "rewind" with both "to" and "prompt": give one' };
+  if (typeof to === "string" && to) return { type: "rewind", to, ...withFiles };
+  if (typeof prompt === "number" && Number.isInteger(prompt) && prompt >= 1) return { type: "rewind", prompt, ...withFiles };
+  return { problem: 'has type "rewind" but neither "prompt" (1 for your last message, 2 for the one before…) nor "to" (a record id)' };
 }
 
 /** Errors of a stdout whose reader is gone. */
@@ -58,13 +74,22 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   for (const warning of setup.sessionWarnings) bus.emit({ type: "error", message: warning, source: "session" });
   if (setup.missingKey) bus.emit({ type: "error", message: setup.missingKey, source: "config" });
 
-  // Messages and compactions run one after another, in the order they came.
-  const waiting: Array<{ prompt: string } | { compact: string | undefined }> = [];
+  // Messages, compactions, rewinds and forks run one after another, in the order they came.
+  const waiting: Array<{ prompt: string } | { compact: string | undefined } | { rewind: RewindTarget; files: boolean } | { fork: true }> = [];
   let running: Promise<void> | undefined;
-  let compacting = false;
-  const start = (item: (typeof waiting)[number]): Promise<void> => {
-    compacting = "compact" in item;
+  // Whether what runs is a prompt (a steer or follow-up can join it) rather than a compaction, rewind or fork.
+  let promptRunning = false;
+  const start = async (item: (typeof waiting)[number]): Promise<void> => {
+    // A run a watch trigger started (wake) finishes first.
+    await untilIdle(agent);
+    promptRunning = "prompt" in item;
     if ("prompt" in item) return agent.prompt(item.prompt);
+    // Their results are on the bus (branch_change, session_forked); what stops them is said as an error.
+    const failed = (error: unknown): void => {
+      bus.emit({ type: "error", message: error instanceof Error ? error.message : String(error), source: error instanceof BranchError ? "input" : "session" });
+    };
+    if ("rewind" in item) return setup.coding.rewind(item.rewind, { files: item.files }).then(() => undefined, failed);
+    if ("fork" in item) return setup.coding.fork().then(() => undefined, failed);
     return agent.compact(item.compact).then((result) => {
       // A compaction that ran or failed is on the bus already; one with nothing to do says why.
       if (result.note) bus.emit({ type: "error", message: result.note, source: "input" });
@@ -101,10 +126,17 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
       continue;
     }
     // A steer or follow-up during a compaction has no run to join: it waits its turn as a message.
-    const busy = running !== undefined && !compacting;
+    // With nothing of ours running, a run a watch trigger started (wake) takes them too.
+    const busy = running !== undefined ? promptRunning : agent.state.isStreaming;
     if (command.type === "interrupt") agent.abort();
     else if (command.type === "compact") {
       waiting.push({ compact: command.instructions });
+      runNext();
+    } else if (command.type === "rewind") {
+      waiting.push({ rewind: "to" in command ? { to: command.to } : { prompt: command.prompt }, files: command.files ?? false });
+      runNext();
+    } else if (command.type === "fork") {
+      waiting.push({ fork: true });
       runNext();
     }
     else if (command.type === "steer" && busy) agent.steer(command.content);

@@ -1,7 +1,9 @@
 // Print mode from the command line: gathers the prompts (arguments, or stdin when it is piped),
-// lets --resume pick a session from a numbered list, runs, and always ends every job it started.
+// lets --resume pick a session from a numbered list, runs, exports the branch with --export, and
+// always ends every job it started. --export without prompts only exports a session.
 import { createInterface } from "node:readline/promises";
-import { listSessions, type SessionSummary } from "../agent/sessions/session-list.js";
+import { listSessions, newestSession, type SessionSummary } from "../agent/sessions/session-list.js";
+import { describeExport, exportCurrentBranch, exportSessionFile } from "./export-command.js";
 import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { runPrintMode } from "./print-mode.js";
@@ -20,11 +22,40 @@ export async function runPrintModeFromCli(options: CliOptions, settings: Setting
   const setup = await createSetup(options, settings, { sessionPath, jobClient: "print" });
   const uninstall = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
   try {
-    return await runPrintMode(setup, prompts);
+    const code = await runPrintMode(setup, prompts);
+    if (options.export === undefined) return code;
+    // Exported however the run ended: a failed run is worth sharing too.
+    try {
+      process.stderr.write(`pitwall: ${describeExport(await exportCurrentBranch(setup.coding, options.cwd, options.export))}\n`);
+      return code;
+    } catch (error) {
+      process.stderr.write(`pitwall: the session was not exported: ${error instanceof Error ? error.message : String(error)}\n`);
+      return code === 0 ? 1 : code;
+    }
   } finally {
     setup.session?.close();
     await setup.dispose();
     uninstall();
+  }
+}
+
+/** `--export <file>` with no prompt: the named session's current branch as Markdown, no agent started. */
+export async function runExportFromCli(options: CliOptions, settings: Settings): Promise<number> {
+  let sessionPath = options.sessionFile ?? (options.continue ? await newestSession(settings.sessionRoot, options.cwd) : undefined);
+  if (options.resume) {
+    const sessions = await listSessions(settings.sessionRoot, options.cwd);
+    if (sessions.length === 0) throw new UsageError(`there are no sessions in ${options.cwd} to export`);
+    process.stderr.write(formatSessionList(sessions));
+    sessionPath = await pickSession(sessions);
+  }
+  if (sessionPath === undefined) throw new UsageError(`there is no session in ${options.cwd} to export`);
+  try {
+    const result = await exportSessionFile(sessionPath, options.cwd, options.export!, process.stdout);
+    process.stderr.write(`pitwall: ${describeExport(result).replace(" to -", " to stdout")}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`pitwall: ${sessionPath} was not exported: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
   }
 }
 

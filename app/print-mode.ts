@@ -6,6 +6,7 @@
 // Each reply is on stdout once, even when a dropped stream was retried: into a pipe or a file every
 // reply is written whole when it ends (what a script reading stdout needs); on a terminal it streams
 // as it arrives (what a person watching wants), and a retry starts a new line, said on stderr.
+import { untilIdle } from "../agent/agent.js";
 import type { PitwallEvent } from "../agent/events.js";
 import type { AssistantMessage } from "../agent/messages.js";
 import { describeToolCall } from "../tools/tool-call-summary.js";
@@ -83,6 +84,8 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
 
   try {
     for (const prompt of prompts) {
+      // A run a watch trigger started (wake) finishes first.
+      await untilIdle(agent);
       await agent.prompt(prompt);
       const last = lastAssistant(agent.state.messages);
       if (last?.stopReason === "error") {

@@ -104,12 +104,12 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
   };
   if (resumePath) {
     try {
-      resumed = await SessionStore.open(resumePath, { secrets, budgetFor });
+      resumed = await SessionStore.open(resumePath, { secrets, budgetFor, pitwallVersion: pitwallVersion() });
     } catch (error) {
       if (error instanceof SessionFileError) throw new UsageError(error.message);
       if (!(error instanceof SessionLockedError)) throw error;
       // Two writers would interleave their records: continue in a copy, and say so.
-      resumed = await SessionStore.fork(error.session, { root: sessionRoot, cwd: options.cwd, pitwallVersion: pitwallVersion(), secrets });
+      resumed = await SessionStore.fork(error.session, { root: sessionRoot, cwd: options.cwd, pitwallVersion: pitwallVersion(), secrets, budgetFor });
       sessionWarnings.push(forkedWarning(error, resumed.store.path));
     }
     sessionWarnings.push(...resumed.session.warnings);
@@ -173,9 +173,9 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
           thinkingLevel: coding.agent.state.thinkingLevel,
           pitwallVersion: pitwallVersion(),
           secrets,
+          budgetFor,
         });
-  let session = resumed?.store ?? freshStore();
-  let detach = session?.attach(coding.bus);
+  coding.useSession(resumed?.store ?? freshStore());
 
   return {
     options,
@@ -197,15 +197,14 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       }
     },
     get session() {
-      return session;
+      return coding.session;
     },
     newSession() {
-      coding.agent.clearMessages();
-      detach?.();
-      session?.close();
-      session = freshStore();
-      detach = session?.attach(coding.bus);
-      return session;
+      // A resumed session's older part, waiting to be summarised, goes with it.
+      coding.agent.resetConversation([]);
+      coding.session?.close();
+      coding.useSession(freshStore());
+      return coding.session;
     },
     resumed: resumed?.session,
     earlierJobs,

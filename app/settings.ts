@@ -10,6 +10,7 @@ import type { CodingAgentSettings } from "../agent/coding-agent.js";
 import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
 import { clamp, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS } from "../tools/jobs/job-settings.js";
+import { clampDebounceMs, DEFAULT_WATCH_DEBOUNCE_MS } from "../tools/jobs/watch/trigger-spec.js";
 import type { CliOptions } from "./cli-options.js";
 import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, pitwallHome, type PitwallConfig } from "./config.js";
 
@@ -104,6 +105,13 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     fallback: DEFAULT_KEEP_JOBS_MINUTES,
     fit: (minutes) => Math.min(minutes, MAX_KEEP_JOBS_MINUTES),
   });
+  const watchDebounceMs = pick(env, {
+    env: ["PITWALL_WATCH_DEBOUNCE_MS"],
+    parse: positive,
+    config: config.watchDebounceMs,
+    fallback: DEFAULT_WATCH_DEBOUNCE_MS,
+    fit: clampDebounceMs,
+  });
   const baseDelayMs = pick(env, { env: ["PITWALL_RETRY_BASE_MS"], parse: nonNegative, fallback: DEFAULT_RETRY_POLICY.baseDelayMs });
   return {
     home,
@@ -116,7 +124,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     agent: {
       env,
       maxOutputChars,
-      jobs: { ttlMs, defaultYieldMs },
+      jobs: { ttlMs, defaultYieldMs, watchDebounceMs },
       retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs },
       context: { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt },
       passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,

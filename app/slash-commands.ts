@@ -1,12 +1,13 @@
 // Slash commands typed in the input (/help, /model, /thinking, /clear, /session, /new, /context, /compact,
-// /jobs, /tail, /kill, /restart, /run, /quit), their completion on Tab, and the answer to an unknown
-// command: shown in the chat, never sent to the model. The commands act through a small interface
-// the dashboard implements.
+// /rewind, /tree, /fork, /export, /jobs, /tail, /kill, /restart, /run, /watch, /unwatch, /quit), their
+// completion on Tab, and the answer to an unknown command: shown in the chat, never sent to the
+// model. The commands act through a small interface the dashboard implements.
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
 import type { JobControl } from "./job-control.js";
+import { DEFAULT_PERSON_ACTION, parseWatchInput } from "./watch-input.js";
 
 /** The part of the dashboard's job control (app/job-control.ts) the job commands use. */
-type SlashJobControl = Pick<JobControl, "focus" | "tail" | "stop" | "restart" | "run" | "ids">;
+type SlashJobControl = Pick<JobControl, "focus" | "tail" | "stop" | "restart" | "run" | "ids" | "watch" | "unwatch" | "listWatches">;
 
 export interface SlashContext {
   /** Undefined where there is no job control (a test of the other commands). */
@@ -21,6 +22,14 @@ export interface SlashContext {
   showContext(): void;
   /** Compacts the conversation now; `instructions` (may be "") focus the summary. */
   compact(instructions: string): void;
+  /** Lists the person's messages to go back to before one (what Esc Esc does). */
+  rewind(): void;
+  /** Shows the session's branches to switch to one. */
+  showTree(): void;
+  /** Copies the current branch into a new session file and continues there. */
+  fork(): void;
+  /** Writes the current branch as Markdown to `file` ("" for the default name). */
+  exportBranch(file: string): void;
   modelIds(): string[];
   currentModel(): string;
   currentThinking(): ThinkingLevel;
@@ -82,6 +91,19 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     description: "Compact the conversation now: the model summarises the older turns (optionally focused on what you say), the newest stay word for word",
     run: (ctx, args) => ctx.compact(args),
   },
+  {
+    name: "rewind",
+    description: "Go back to before one of your messages (also Esc Esc on an empty input): it comes back into the input, optionally with the files the agent changed since",
+    run: (ctx) => ctx.rewind(),
+  },
+  { name: "tree", description: "Show the branches of this session (your messages as a tree) and continue from any of them", run: (ctx) => ctx.showTree() },
+  { name: "fork", description: "Copy the current branch into a new session file and continue there", run: (ctx) => ctx.fork() },
+  {
+    name: "export",
+    args: "[file]",
+    description: "Write the current branch as Markdown (tool calls folded) to file, or to pitwall-<date>-<session>.md in the working directory",
+    run: (ctx, args) => ctx.exportBranch(args),
+  },
   { name: "jobs", description: "Focus the jobs list", run: (ctx) => withJobs(ctx, (jobs) => jobs.focus()) },
   {
     name: "tail",
@@ -123,6 +145,33 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       }
       withJobs(ctx, (jobs) => jobs.run(args));
     },
+  },
+  {
+    name: "watch",
+    args: "<id> <regex> [action]",
+    description: `Watch a job's output: lines matching the regex reach the agent (action notify, steer, follow-up or wake; ${DEFAULT_PERSON_ACTION} by default). /watch alone, or /watch <id>, lists the triggers`,
+    run: (ctx, args) => {
+      const [id, ...rest] = args.split(/\s+/).filter((p) => p);
+      if (rest.length === 0) return withJobs(ctx, (jobs) => jobs.listWatches(id));
+      const parsed = parseWatchInput(args.replace(/^\S+/, ""));
+      if ("problem" in parsed) return ctx.notice("error", `Usage: /watch <job id> <regex> [action]. ${parsed.problem}`);
+      withJobs(ctx, (jobs) => jobs.watch(id!, parsed.pattern, parsed.action));
+    },
+    complete: (ctx) => ctx.jobControl?.ids() ?? [],
+  },
+  {
+    name: "unwatch",
+    args: "<id> [n]",
+    description: "Remove a job's watch trigger n, or all its triggers",
+    run: (ctx, args) => {
+      const [id, n, extra] = args.split(/\s+/).filter((p) => p);
+      const triggerId = n === undefined ? undefined : Number(n);
+      if (!id || extra !== undefined || (triggerId !== undefined && !(Number.isInteger(triggerId) && triggerId > 0))) {
+        return ctx.notice("error", "Usage: /unwatch <job id> [trigger number], e.g. /unwatch 2 1; without the number, all of the job's triggers go. /watch lists them.");
+      }
+      withJobs(ctx, (jobs) => jobs.unwatch(id, triggerId));
+    },
+    complete: (ctx) => ctx.jobControl?.ids() ?? [],
   },
   { name: "quit", description: "Quit pitwall (asks first while jobs run, then ends every job)", run: (ctx) => ctx.quit() },
 ];

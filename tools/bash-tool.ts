@@ -4,6 +4,7 @@
 import { stat } from "node:fs/promises";
 import { Type, type Static } from "@sinclair/typebox";
 import { ToolAbortedError } from "./aborted.js";
+import { groupDigits } from "./digit-groups.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
 import { OutputSpool, type SpooledOutput } from "./output-spool.js";
 import { PlainTextStream } from "./plain-text-stream.js";
@@ -101,7 +102,7 @@ function describe(maxChars: number, yieldMs: number | undefined): string {
   return [
     "Run a shell command in the working directory with the user's shell (`$SHELL -c`) and wait for it to finish.",
     "stdout and stderr come back combined, in the order they were written, as plain text (colours and progress-bar redraws resolved). stdin is closed: nothing interactive.",
-    `Output is capped at ${maxChars.toLocaleString("en-US").replace(/,/g, " ")} characters: the head and tail are kept,`,
+    `Output is capped at ${groupDigits(maxChars, " ")} characters: the head and tail are kept,`,
     "the omitted amount is stated, and the full output is saved to a temp file whose path the result gives",
     "(its first and last 4 MB when longer; the file is deleted when pitwall exits).",
     ...long,

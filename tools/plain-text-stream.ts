@@ -19,14 +19,30 @@ export class PlainTextStream {
   }
 
   write(chunk: string): void {
-    // The common case of a flood (plain lines, nothing half written): the text is already plain.
-    if (this.log.atLineStart && !NOT_PLAIN.test(chunk)) {
-      const lastNewline = chunk.lastIndexOf("\n");
-      if (lastNewline !== -1) this.sink(chunk.slice(0, lastNewline + 1));
-      if (lastNewline + 1 < chunk.length) this.log.write(chunk.slice(lastNewline + 1));
+    if (NOT_PLAIN.test(chunk)) {
+      this.log.write(chunk);
+      this.flushLines();
       return;
     }
-    this.log.write(chunk);
+    // The common case of a flood: plain lines. Only the line the last chunk left unfinished goes
+    // through the renderer (it may hold a \r frame); whole lines after it are already plain.
+    let start = 0;
+    if (!this.log.atLineStart) {
+      const firstNewline = chunk.indexOf("\n");
+      if (firstNewline === -1) {
+        this.log.write(chunk);
+        return;
+      }
+      this.log.write(chunk.slice(0, firstNewline + 1));
+      this.flushLines();
+      start = firstNewline + 1;
+    }
+    const lastNewline = chunk.lastIndexOf("\n");
+    if (lastNewline >= start) this.sink(chunk.slice(start, lastNewline + 1));
+    if (Math.max(lastNewline + 1, start) < chunk.length) this.log.write(chunk.slice(Math.max(lastNewline + 1, start)));
+  }
+
+  private flushLines(): void {
     if (this.lines.length === 0) return;
     this.sink(`${this.lines.join("\n")}\n`);
     this.lines = [];

@@ -74,6 +74,11 @@ export class ContextKeeper {
     return { ...budget, ...measure, percent: (measure.tokens / budget.window) * 100 };
   }
 
+  /** Another conversation's older part (or none) replaces the one waiting. */
+  resetOlder(older: OlderHistory | undefined): void {
+    this.older = older;
+  }
+
   /** Messages of a resumed session still waiting on disk to be summarised. */
   get olderPending(): number {
     return this.older?.count ?? 0;

@@ -71,7 +71,7 @@ function cut(text: string, max: number): string {
 /** One message as transcript lines; "" for messages a summary does not need (a previous summary). */
 export function transcriptOf(message: Message): string {
   if (message.role === "user") {
-    const label = { prompt: "Person", steer: "Person (while the agent worked)", follow_up: "Person (follow-up)", notice: "pitwall notice", summary: "" }[message.origin ?? "prompt"];
+    const label = { prompt: "Person", steer: "Person (while the agent worked)", follow_up: "Person (follow-up)", notice: "pitwall notice", summary: "", trigger: "A watch trigger on a job's output" }[message.origin ?? "prompt"];
     return label ? `[${label}]: ${cut(message.content, MAX_TEXT_CHARS)}${imagesNote(message.images?.length)}` : "";
   }
   if (message.role === "toolResult") {

@@ -1,7 +1,8 @@
 // The session file format: append-only JSON lines. A header line (id, time, cwd, model, provider,
-// version), then one record per line: each completed message, model and thinking changes, and
-// compactions, each with a short id of its own (files from before ids existed get ids from their
-// line numbers, session-ids.ts). Every line is checked against its schema (session-schema.ts): a
+// version), then one record per line: each completed message, model and thinking changes,
+// compactions, the agent's file changes and moves of the current leaf, each with a short id of its
+// own and the id of the record it follows (files from before ids existed get ids from their line
+// numbers, session-ids.ts, and read as one branch: session-tree.ts). Every line is checked against its schema (session-schema.ts): a
 // torn, damaged or hand-edited line, or a record type from a newer pitwall, is skipped with a warning
 // naming its line number, never an error. Files are read streamed (session-load.ts).
 // Sessions live in one folder per working directory; the folder name carries a hash of the exact
@@ -20,6 +21,15 @@ import {
 export type { SessionHeader, SessionLine, SessionRecord } from "./session-schema.js";
 
 export type CompactionRecord = Extract<SessionRecord, { type: "compaction" }>;
+export type FileChangeRecord = Extract<SessionRecord, { type: "file_change" }>;
+export type LeafRecord = Extract<SessionRecord, { type: "leaf" }>;
+export type FileState = FileChangeRecord["after"];
+
+/** A record of a type this pitwall does not know, that still names its place in the tree. */
+export interface OpaqueRecord {
+  id: string;
+  parentId: string | null | undefined;
+}
 
 export class SessionFileError extends Error {}
 
@@ -57,11 +67,17 @@ export class SessionLineChecker {
   private readonly unknownTypes = new Map<string, number[]>();
   /** A line that did not parse: the file's torn tail if nothing follows it. */
   private unparsed: number | undefined;
+  /**
+   * Set when the line just checked was a record of an unknown type (from a newer pitwall) with an
+   * id: it is skipped, but keeps its place in the tree so that what follows it stays connected.
+   */
+  opaque: OpaqueRecord | undefined;
 
   constructor(private readonly path: string) {}
 
   /** The record on this line, or undefined (the header, a blank line, a line skipped). Throws SessionFileError for a file that is not a session. */
   check(text: string, number: number): SessionRecord | undefined {
+    this.opaque = undefined;
     if (!text.trim()) return undefined;
     if (this.unparsed !== undefined) this.lineProblems.push(`line ${this.unparsed} is not valid JSON (a write cut off mid-line?); it was skipped`);
     this.unparsed = undefined;
@@ -86,6 +102,8 @@ export class SessionLineChecker {
     }
     if (!isRecordType(type)) {
       this.unknownTypes.set(type, [...(this.unknownTypes.get(type) ?? []), number]);
+      const { id, parentId } = value as { id?: unknown; parentId?: unknown };
+      if (typeof id === "string" && id) this.opaque = { id, parentId: typeof parentId === "string" || parentId === null ? parentId : undefined };
       return undefined;
     }
     const validator = recordValidators[type];

@@ -1,13 +1,19 @@
 // The shape of every line of a session file, as TypeBox schemas: a line is used only when it has the
 // shape the code relies on, so a hand-edited or damaged line is skipped with a warning instead of
 // failing later with a TypeError. Extra fields are allowed (a newer pitwall may add some).
-// Every record has a short `id` of its own (absent in files written before ids existed), so a
-// compaction can name the first message it kept, and records can later name a parent.
+// Every record has a short `id` of its own and the `parentId` of the record it follows on its branch
+// (both absent in files written before they existed: those load as one branch), so a compaction can
+// name the first message it kept, and a session is a tree: going back to an earlier point appends a
+// `leaf` record, and what follows names that point as its parent (session-tree.ts).
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 
-/** The format this pitwall writes; a file with a higher version was written by a newer one. */
-export const SESSION_FORMAT_VERSION = 1;
+/**
+ * The format this pitwall writes; a file with a higher version was written by a newer one.
+ * 1: a list of records. 2: a tree (`parentId`, `leaf` and `file_change` records); an older pitwall
+ * would read every branch as one conversation, so it is told the file is newer.
+ */
+export const SESSION_FORMAT_VERSION = 2;
 
 const ThinkingLevel = Type.Union([Type.Literal("off"), Type.Literal("minimal"), Type.Literal("low"), Type.Literal("medium"), Type.Literal("high")]);
 
@@ -54,13 +60,25 @@ const CommandEnd = Type.Object({
   fullOutputPath: Type.Optional(Type.String()),
 });
 
+const TriggeredBy = Type.Object({
+  jobId: Type.String(),
+  triggerId: Type.Number(),
+  pattern: Type.String(),
+  ignoreCase: Type.Boolean(),
+  action: Type.Union([Type.Literal("steer"), Type.Literal("follow-up"), Type.Literal("wake")]),
+  setBy: Type.Union([Type.Literal("agent"), Type.Literal("user")]),
+});
+
 /** Message shapes by role. */
 const MESSAGE_SCHEMAS = {
   user: Type.Object({
     role: Type.Literal("user"),
     content: Type.String(),
-    origin: Type.Optional(Type.Union([Type.Literal("prompt"), Type.Literal("steer"), Type.Literal("follow_up"), Type.Literal("notice"), Type.Literal("summary")])),
+    origin: Type.Optional(
+      Type.Union([Type.Literal("prompt"), Type.Literal("steer"), Type.Literal("follow_up"), Type.Literal("notice"), Type.Literal("summary"), Type.Literal("trigger")]),
+    ),
     images: Type.Optional(Type.Array(Image)),
+    trigger: Type.Optional(TriggeredBy),
     timestamp: Type.Number(),
   }),
   assistant: Type.Object({
@@ -99,17 +117,27 @@ const SessionHeaderSchema = Type.Object({
   model: Type.String(),
   thinkingLevel: ThinkingLevel,
   pitwallVersion: Type.String(),
-  /** Set on a copy made because the original was open in another pitwall: the original's path. */
+  /** Set on a copy (the original was open in another pitwall, or /fork): the original's path. */
   forkedFrom: Type.Optional(Type.String()),
 });
 
 /** Records after the header, by `type`. */
 const RecordId = Type.Optional(Type.String({ minLength: 1 }));
+/** The record this one follows on its branch; null: the first of the conversation. Absent in old files: the record above it. */
+const ParentId = Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()]));
+
+/** A file's content as a hash (SHA-256, hex) and a size; its bytes are kept in the session's snapshot folder when they could be. */
+const FileState = Type.Object({
+  hash: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+  bytes: Type.Integer({ minimum: 0 }),
+  /** Why the bytes were not kept: larger than the per-file cap, holding an API key in use, or they could not be written. */
+  unkept: Type.Optional(Type.Union([Type.Literal("size"), Type.Literal("secret"), Type.Literal("unsaved")])),
+});
 
 const RECORD_SCHEMAS = {
-  message: Type.Object({ type: Type.Literal("message"), id: RecordId, message: MessageSchema }),
-  model_change: Type.Object({ type: Type.Literal("model_change"), id: RecordId, provider: Type.String(), model: Type.String(), timestamp: Type.String() }),
-  thinking_change: Type.Object({ type: Type.Literal("thinking_change"), id: RecordId, level: ThinkingLevel, timestamp: Type.String() }),
+  message: Type.Object({ type: Type.Literal("message"), id: RecordId, parentId: ParentId, message: MessageSchema }),
+  model_change: Type.Object({ type: Type.Literal("model_change"), id: RecordId, parentId: ParentId, provider: Type.String(), model: Type.String(), timestamp: Type.String() }),
+  thinking_change: Type.Object({ type: Type.Literal("thinking_change"), id: RecordId, parentId: ParentId, level: ThinkingLevel, timestamp: Type.String() }),
   /**
    * From here on the conversation sent to the model is `summary` followed by the message records
    * from `firstKeptId` on (null: none of the earlier ones). The messages it replaced stay above it.
@@ -117,12 +145,40 @@ const RECORD_SCHEMAS = {
   compaction: Type.Object({
     type: Type.Literal("compaction"),
     id: Type.String({ minLength: 1 }),
+    parentId: ParentId,
     summary: Type.String(),
     firstKeptId: Type.Union([Type.String(), Type.Null()]),
     reason: Type.Union([Type.Literal("threshold"), Type.Literal("manual"), Type.Literal("overflow"), Type.Literal("resume")]),
     tokensBefore: Type.Number(),
     tokensAfter: Type.Number(),
     messagesSummarized: Type.Number(),
+    timestamp: Type.String(),
+  }),
+  /**
+   * The agent's write or edit changed a file: its content before (null: the file did not exist) and
+   * after, linked to the tool call. Rewinding with files restores the `before` of the first change
+   * after the point gone back to.
+   */
+  file_change: Type.Object({
+    type: Type.Literal("file_change"),
+    id: Type.String({ minLength: 1 }),
+    parentId: ParentId,
+    toolCallId: Type.String(),
+    /** Absolute path. */
+    path: Type.String({ minLength: 1 }),
+    before: Type.Union([FileState, Type.Null()]),
+    after: FileState,
+    timestamp: Type.String(),
+  }),
+  /**
+   * Not part of the conversation: the current leaf moved to `parentId` (an earlier record, or null
+   * for an empty conversation), by a rewind or a switch of branch. What is appended next follows it.
+   */
+  leaf: Type.Object({
+    type: Type.Literal("leaf"),
+    id: Type.String({ minLength: 1 }),
+    parentId: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+    reason: Type.Union([Type.Literal("rewind"), Type.Literal("switch")]),
     timestamp: Type.String(),
   }),
 } as const;
@@ -158,7 +214,7 @@ function compile<T extends TSchema>(schema: T): Validator<Static<T>> {
 function messageValidator(): Validator<Extract<SessionRecord, { type: "message" }>> {
   const whole = compile(RECORD_SCHEMAS.message);
   const byRole = Object.fromEntries(
-    Object.entries(MESSAGE_SCHEMAS).map(([role, schema]) => [role, compile(Type.Object({ type: Type.Literal("message"), message: schema }))]),
+    Object.entries(MESSAGE_SCHEMAS).map(([role, schema]) => [role, compile(Type.Object({ type: Type.Literal("message"), id: RecordId, parentId: ParentId, message: schema }))]),
   );
   return {
     check: whole.check,
@@ -178,4 +234,6 @@ export const recordValidators: { [K in RecordType]: Validator<Extract<SessionRec
   model_change: compile(RECORD_SCHEMAS.model_change),
   thinking_change: compile(RECORD_SCHEMAS.thinking_change),
   compaction: compile(RECORD_SCHEMAS.compaction),
+  file_change: compile(RECORD_SCHEMAS.file_change),
+  leaf: compile(RECORD_SCHEMAS.leaf),
 };

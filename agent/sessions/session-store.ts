@@ -1,8 +1,10 @@
-// Writes the session as it happens: each completed message, model change, thinking change and
-// compaction is appended as one whole line with an id of its own. The file is created with the first
-// message, so a session that never said anything leaves nothing behind. Secrets in use (API keys) are
-// replaced before any write. Memory stays flat: counts instead of the messages, and the ids of the
-// messages still in the conversation (what a compaction record points into).
+// Writes the session as it happens: each completed message, model change, thinking change,
+// compaction and file change is appended as one whole line with an id of its own and the id of the
+// record it follows (the current leaf: session-tree.ts). Going back to an earlier point appends a
+// `leaf` record; nothing is ever rewritten. The file is created with the first message, so a session
+// that never said anything leaves nothing behind. Secrets in use (API keys) are replaced before any
+// write. Memory stays flat: counts instead of the messages, the tree's small nodes, and the ids of
+// the messages still in the conversation (what a compaction record points into).
 //
 // Nothing is lost quietly:
 // - every record starts on a fresh line: a torn tail (a crash mid-write) is ended first;
@@ -19,9 +21,11 @@ import type { PitwallEvent } from "../events.js";
 import type { Message, ThinkingLevel, ToolResultMessage } from "../messages.js";
 import { toolCallsOf } from "../messages.js";
 import { INTERRUPTED_RESULT } from "../providers/transcript.js";
+import { FileSnapshots, snapshotFolderOf } from "./file-snapshots.js";
 import { sessionFolder, SessionLineChecker, type CompactionRecord, type SessionHeader, type SessionLine, type SessionRecord } from "./session-file.js";
 import { lineRecordId, newRecordId } from "./session-ids.js";
-import { countMessage, loadSession, readLines, type LoadedSession, type LoadOptions, type SessionStats as Counts } from "./session-load.js";
+import { countMessage, loadBranch, loadSession, readLines, readRecord, type LoadedBranch, type LoadedSession, type LoadOptions, type SessionStats as Counts } from "./session-load.js";
+import { nodeOfRecord, SessionTree } from "./session-tree.js";
 import { describeHolder, SessionLock, type LockHolder } from "./session-lock.js";
 import { SESSION_FORMAT_VERSION } from "./session-schema.js";
 
@@ -31,6 +35,9 @@ export interface SessionStats extends Counts {
 }
 
 type CompactionEnd = Extract<PitwallEvent, { type: "compaction_end" }>;
+type FileChangeEvent = Extract<PitwallEvent, { type: "file_change" }>;
+/** A record as its writer makes it: the store gives it its parent. */
+type NewRecord = SessionRecord extends infer R ? (R extends SessionRecord ? Omit<R, "parentId"> : never) : never;
 
 /** How records reach the disk; tests put a failing one in to play a full or read-only disk. */
 export type WriteFn = (fd: number, buffer: Buffer, offset: number, length: number) => number;
@@ -42,6 +49,8 @@ export interface StoreOptions extends LoadOptions {
   write?: WriteFn;
   /** How often unsaved records are retried while nothing else is appended. */
   retryMs?: number;
+  /** Written into the header of a copy (/fork); the original's when left out. */
+  pitwallVersion?: string;
 }
 
 export interface NewSessionOptions extends StoreOptions {
@@ -77,6 +86,10 @@ const NEWLINE = 0x0a;
 const COPY_FLUSH_BYTES = 1 << 20;
 
 export class SessionStore {
+  /** Every record's place (ids, parents, the person's messages, file changes) and the current leaf. */
+  readonly tree: SessionTree;
+  /** The contents of files before the agent changed them, next to the session file. */
+  readonly snapshots: FileSnapshots;
   private started: boolean;
   private readonly counts: Counts;
   /** Ids of every record in the file, so new ones never collide. */
@@ -106,16 +119,19 @@ export class SessionStore {
     this.started = existing !== undefined;
     this.counts = existing ? { ...existing.stats } : { messages: 0, userMessages: 0, toolCalls: 0, tokens: 0, cachedTokens: 0, cost: null };
     this.ids = existing ? new Set(existing.ids) : new Set();
+    this.tree = existing?.tree ?? new SessionTree();
     this.contextIds = existing ? [...existing.messageIds] : [];
     this.write = options.write ?? writeSync;
     this.secrets = cleanSecrets(options.secrets);
+    this.snapshots = new FileSnapshots(snapshotFolderOf(path), { secrets: this.secrets });
   }
 
   static create(options: NewSessionOptions): SessionStore {
     return new SessionStore(...SessionStore.fresh(options), options, undefined);
   }
 
-  private static fresh(options: NewSessionOptions, forkedFrom?: string): [string, SessionHeader] {
+  /** A new file's path (in `folder`, by default the cwd's session folder) and header. */
+  private static fresh(options: Omit<NewSessionOptions, "root"> & { root?: string }, forkedFrom?: string, folder = sessionFolder(options.root ?? "", options.cwd)): [string, SessionHeader] {
     const now = new Date();
     const id = randomUUID();
     const name = `${now.toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`;
@@ -131,7 +147,7 @@ export class SessionStore {
       pitwallVersion: options.pitwallVersion,
       ...(forkedFrom ? { forkedFrom } : {}),
     };
-    return [join(sessionFolder(options.root, options.cwd), name), header];
+    return [join(folder, name), header];
   }
 
   /**
@@ -159,23 +175,17 @@ export class SessionStore {
   }
 
   /**
-   * A new session file holding a copy of `source`'s records, for continuing a conversation another
-   * pitwall is writing. The copy is streamed from the original file and written at once; its header
-   * names the original. Records keep their ids (those of an old file get the ids loading gave them).
+   * A new session file holding a copy of `source`'s records (every branch), for continuing a
+   * conversation another pitwall is writing. The copy is streamed from the original file and
+   * written at once; its header names the original. Records keep their ids and parents (those of
+   * an old file get the ones loading gave them), and the file contents kept for them come along.
    */
   static async fork(source: LoadedSession, options: Omit<NewSessionOptions, "provider" | "model" | "thinkingLevel">): Promise<{ store: SessionStore; session: LoadedSession }> {
     const base = { ...options, provider: source.header.provider, model: source.header.model, thinkingLevel: source.header.thinkingLevel };
     const [path, header] = SessionStore.fresh(base, source.path);
-    const store = new SessionStore(path, header, options, { ...source, path, header });
-    store.pending = Buffer.from(store.serialise(header));
-    const checker = new SessionLineChecker(source.path);
-    for await (const { text, number } of readLines(source.path)) {
-      const record = checker.check(text, number);
-      if (!record) continue;
-      store.queue({ ...record, id: record.id ?? lineRecordId(number) });
-      if (store.pending.length > COPY_FLUSH_BYTES) store.flush();
-    }
-    const session: LoadedSession = { ...source, path, header, messages: [...source.messages], warnings: [...source.warnings] };
+    const store = new SessionStore(path, header, options, { ...source, path, header, tree: new SessionTree() });
+    await store.copyFrom(source.path, source.tree, new FileSnapshots(snapshotFolderOf(source.path)), undefined);
+    const session: LoadedSession = { ...source, path, header, tree: store.tree, messages: [...source.messages], warnings: [...source.warnings] };
     for (const result of unansweredCalls(session.messages)) {
       store.recordMessage(result);
       session.messages.push(result);
@@ -184,11 +194,65 @@ export class SessionStore {
     return { store, session };
   }
 
+  /**
+   * /fork: a new session file holding the current branch of this one (its records only, the other
+   * branches left behind) and the file contents kept for it, to continue there; its header names
+   * this file. The conversation in memory goes on unchanged: the records keep their ids.
+   */
+  async forkBranch(): Promise<SessionStore> {
+    this.flush();
+    if (this.pendingRecords > 0) throw new Error(`the session could not be saved (${this.reason ?? "unknown error"}), so its branch cannot be copied yet`);
+    const { provider, model, thinkingLevel, cwd } = this.header;
+    const base = { ...this.options, cwd, provider, model, thinkingLevel, pitwallVersion: this.options.pitwallVersion ?? this.header.pitwallVersion };
+    const [path, header] = SessionStore.fresh(base, this.path, dirname(this.path));
+    const copy = new SessionStore(path, header, base, undefined);
+    copy.started = this.started;
+    if (this.started) await copy.copyFrom(this.path, this.tree, this.snapshots, new Set(this.tree.pathTo().map((node) => node.id)));
+    copy.contextIds = [...this.contextIds];
+    copy.flush();
+    return copy;
+  }
+
+  /**
+   * Writes `source`'s records (those in `only`, else all) after this file's header, each with its
+   * id and its parent from `tree`, streamed in pieces; counts their messages and brings along the
+   * kept contents their file changes name.
+   */
+  private async copyFrom(sourcePath: string, tree: SessionTree, sourceSnapshots: FileSnapshots, only: ReadonlySet<string> | undefined): Promise<void> {
+    this.pending = Buffer.from(this.serialise(this.header));
+    Object.assign(this.counts, { messages: 0, userMessages: 0, toolCalls: 0, tokens: 0, cachedTokens: 0, cost: null });
+    const checker = new SessionLineChecker(sourcePath);
+    for await (const { text, number } of readLines(sourcePath)) {
+      const record = checker.check(text, number);
+      if (!record) continue;
+      const id = record.id ?? lineRecordId(number);
+      if (only && !only.has(id)) continue;
+      if (record.type === "leaf") {
+        this.tree.moveLeaf(record.parentId);
+        this.queue(record);
+        continue;
+      }
+      const parentId = tree.get(id)?.parentId ?? null;
+      const copied = { ...record, id, parentId };
+      this.ids.add(id);
+      this.tree.add(nodeOfRecord(copied, id, 0));
+      if (copied.type === "message") countMessage(this.counts, copied.message);
+      if (copied.type === "file_change" && copied.before && !copied.before.unkept) await this.snapshots.adopt(copied.before.hash, sourceSnapshots);
+      this.queue(copied);
+      if (this.pending.length > COPY_FLUSH_BYTES) this.flush();
+    }
+  }
+
   get id(): string {
     return this.header.id;
   }
 
-  /** Records what the bus says: completed messages, model and thinking changes, compactions. Save problems go to the bus. */
+  /** The current leaf: the record the next one follows (null: none yet). */
+  get leafId(): string | null {
+    return this.tree.leafId;
+  }
+
+  /** Records what the bus says: completed messages, model and thinking changes, compactions, file changes. Save problems go to the bus. */
   attach(bus: EventBus<PitwallEvent>): () => void {
     this.bus = bus;
     const unsubscribe = bus.subscribe((event) => {
@@ -196,6 +260,7 @@ export class SessionStore {
       else if (event.type === "model_change") this.append({ type: "model_change", id: this.newId(), provider: event.provider, model: event.model, timestamp: new Date().toISOString() });
       else if (event.type === "thinking_change") this.append({ type: "thinking_change", id: this.newId(), level: event.level, timestamp: new Date().toISOString() });
       else if (event.type === "compaction_end" && event.summary !== undefined) this.recordCompaction(event, event.summary);
+      else if (event.type === "file_change") this.recordFileChange(event);
     });
     return () => {
       unsubscribe();
@@ -230,6 +295,52 @@ export class SessionStore {
       timestamp: new Date().toISOString(),
     };
     this.append(record);
+  }
+
+  recordFileChange(event: FileChangeEvent): void {
+    const { toolCallId, path, before, after } = event;
+    this.append({ type: "file_change", id: this.newId(), toolCallId, path, before, after, timestamp: new Date().toISOString() });
+  }
+
+  /**
+   * Moves the current leaf to an earlier record (null: before the first), by appending a `leaf`
+   * record: what is appended next starts a new branch there. The caller reloads the branch
+   * (`loadBranch`) and gives its message ids to `resetContext`.
+   */
+  moveLeaf(target: string | null, reason: "rewind" | "switch"): void {
+    if (target !== null && !this.tree.has(target)) throw new Error(`there is no record ${target} in this session`);
+    if (target === this.tree.leafId) return;
+    this.append({ type: "leaf", id: this.newId(), parentId: target, reason, timestamp: new Date().toISOString() });
+  }
+
+  /** The branch ending at `leafId` (the current leaf by default), read from the file (everything pending is written first). */
+  async loadBranch(leafId = this.tree.leafId): Promise<LoadedBranch> {
+    this.flush();
+    if (this.pendingRecords > 0) throw new Error(`the session could not be saved (${this.reason ?? "unknown error"}), and another point of it is read from the file`);
+    if (!this.started || leafId === null) return { messages: [], messageIds: [], provider: this.header.provider, model: this.header.model, thinkingLevel: this.header.thinkingLevel };
+    return loadBranch(this.path, this.header, this.tree, this.options, leafId);
+  }
+
+  /** One record of the file by its id (the whole text of a prompt the tree keeps a preview of). */
+  async readRecord(id: string): Promise<SessionRecord | undefined> {
+    this.flush();
+    return readRecord(this.path, id, this.tree.get(id)?.line ?? 0);
+  }
+
+  /** The messages the conversation now holds (after a branch was loaded): what a compaction points into. */
+  resetContext(messageIds: readonly string[]): void {
+    this.contextIds = [...messageIds];
+  }
+
+  /** Writes what is pending now; true when everything is on disk. */
+  save(): boolean {
+    this.flush();
+    return this.pendingRecords === 0;
+  }
+
+  /** The file's first line: id, start time, cwd, model. */
+  get headerLine(): SessionHeader {
+    return this.header;
   }
 
   stats(): SessionStats {
@@ -269,7 +380,8 @@ export class SessionStore {
     if (this.pendingRecords === 0) this.lock?.release();
   }
 
-  private append(line: SessionRecord): void {
+  /** Appends a record after the current leaf (a `leaf` record names its own parent: where the leaf goes). */
+  private append(line: NewRecord | Extract<SessionRecord, { type: "leaf" }>): void {
     // Model or thinking changes before the first message only update the header.
     if (!this.started && line.type !== "message") {
       if (line.type === "model_change") this.header = { ...this.header, provider: line.provider, model: line.model };
@@ -280,7 +392,12 @@ export class SessionStore {
       this.pending = Buffer.concat([this.pending, Buffer.from(this.serialise(this.header))]);
       this.started = true;
     }
-    this.queue(line);
+    // Written as type, id, parent, then the rest; a `leaf` record's own parent wins.
+    const { type, id, ...rest } = line;
+    const record = { type, id, parentId: this.tree.leafId, ...rest } as SessionRecord;
+    if (record.type === "leaf") this.tree.moveLeaf(record.parentId);
+    else this.tree.add(nodeOfRecord(record, record.id ?? this.newId(), 0));
+    this.queue(record);
     this.flush();
   }
 

@@ -10,7 +10,7 @@ export const ACTIONS = {
   global: {
     quit: "Quit; while jobs run it asks once, then stops them",
     clearOrQuit: "Clear the input; twice on an empty input quits",
-    abort: "Abort the turn (queued messages come back into the input); when idle, stop your ! command or dismiss the error",
+    abort: "Abort the turn (queued messages come back into the input); when idle, stop your ! command or dismiss the error; twice on an idle, empty input, rewind to before one of your messages",
     help: "Show the key bindings in force",
     focusNext: "Focus the next pane",
     focusPrev: "Focus the previous pane",
@@ -90,6 +90,8 @@ export const ACTIONS = {
     bottom: "Go to the end of the job's output and follow it",
     copyScreen: "Copy the job terminal's visible screen to the clipboard (OSC 52)",
     copyLog: "Copy the job's whole output (plain text) to the clipboard (OSC 52)",
+    watch: "Watch the selected job: asks for a pattern (and an action); matching lines reach the agent",
+    unwatch: "Remove every watch trigger of the selected job",
   },
   attached: {
     detach: "Detach from the job (this key is never sent to it)",

@@ -4,7 +4,7 @@
 // through. Typed text goes to the input; typed in another pane, an unbound character moves the
 // focus to the input and is typed there. Three states take keys before all that: the quit question
 // (y/n), a job attached (everything goes to the job but the attached context's keys) and the
-// new-job prompt (a one-line editor).
+// one-line prompt (a new job's command, a watch trigger's pattern).
 import type { InputEvent } from "./key-decoder.js";
 import type { FocusTarget } from "../../panes/dashboard-view.js";
 import type { DashboardController } from "../dashboard-controller.js";
@@ -19,7 +19,7 @@ type Handler = () => boolean | void;
 
 export type KeyHandlers = { [C in KeyContext]: Record<ActionOf<C>, Handler> };
 
-/** The input's editing actions the new-job prompt shares. */
+/** The input's editing actions the one-line prompt shares. */
 type TextEditAction = "left" | "right" | "lineStart" | "lineEnd" | "wordLeft" | "wordRight" | "backspace" | "deleteForward" | "deleteWordBack" | "deleteToLineStart" | "deleteToLineEnd";
 
 const CONTEXT_OF: Record<FocusTarget, KeyContext> = {
@@ -154,6 +154,8 @@ export class KeyDispatcher {
         bottom: () => v.jobTerminal.toBottom(),
         copyScreen: () => this.jobs.copy(v.jobs.selectedId, "screen"),
         copyLog: () => this.jobs.copy(v.jobs.selectedId, "log"),
+        watch: () => this.jobs.watchPrompt(v.jobs.selectedId),
+        unwatch: () => this.jobs.unwatch(v.jobs.selectedId),
       },
       // While attached, only the keys of this context are pitwall's: every other key goes to the job.
       attached: {
@@ -257,7 +259,7 @@ export class KeyDispatcher {
     this.requestFrame();
   }
 
-  /** The quit question, an attached job and the new-job prompt take input first; true when one did. */
+  /** The quit question, an attached job and the one-line prompt take input first; true when one did. */
   private takenBefore(event: InputEvent): boolean {
     const c = this.c;
     if (c.quitQuestion && (event.type === "key" || event.type === "text")) {
@@ -311,7 +313,7 @@ export class KeyDispatcher {
     attach.forward(event);
   }
 
-  /** A key in the new-job prompt: Enter starts the job, Esc (or Ctrl+C) cancels, editing keys edit. */
+  /** A key in the one-line prompt: Enter answers it, Esc (or Ctrl+C) cancels, editing keys edit. */
   private promptKey(name: Key): void {
     const b = this.c.view.prompt.buffer;
     const global = this.c.keymap.lookup("global", name);
@@ -379,7 +381,7 @@ export class KeyDispatcher {
   }
 }
 
-/** Cursor moves and deletions in a text buffer: the input's and the new-job prompt's. `edited` wraps the deletions. */
+/** Cursor moves and deletions in a text buffer: the input's and the one-line prompt's. `edited` wraps the deletions. */
 function textEditing(b: TextBuffer, edited: (fn: () => void) => Handler = (fn) => fn): Record<TextEditAction, Handler> {
   return {
     left: () => b.left(),

@@ -1,8 +1,10 @@
 // The kinds of line group the chat shows, each rendering itself to rows at a width and caching
 // them until it changes: a person's message, a block of assistant text (markdown, streaming),
 // the model's thinking (dimmed, collapsible), one line per tool call, and notices from pitwall.
-import type { ImageContent, UserOrigin } from "../../agent/messages.js";
+import type { ImageContent, TriggeredBy, UserOrigin } from "../../agent/messages.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
+import { patternLabel } from "../../tools/jobs/watch/trigger-spec.js";
+import { foldFirings } from "../../tools/jobs/watch/firing-text.js";
 import { formatDuration } from "../text/format.js";
 import { MarkdownStream } from "../markdown/markdown-stream.js";
 import { renderGeneration } from "../markdown/render-generation.js";
@@ -39,6 +41,9 @@ const STYLE = {
   info: attr({ fg: Color.grey }),
   warning: attr({ fg: Color.yellow }),
   error: attr({ fg: Color.red }),
+  trigger: attr({ fg: Color.magenta, bold: true }),
+  triggerMatch: attr({ bold: true }),
+  triggerContext: attr({ fg: Color.grey }),
 } as const;
 
 export abstract class ChatEntry {
@@ -82,7 +87,8 @@ export class UserEntry extends ChatEntry {
   protected render(ctx: RenderContext): StyledLine[] {
     const text = sanitizeText(this.text);
     if (this.origin === "notice") {
-      const body = text.replace(/^\[pitwall notice\]\n?/, "");
+      // A notify trigger's lines showed when it fired; the notice that told the model names them only.
+      const body = foldFirings(text.replace(/^\[pitwall notice\]\n?/, ""));
       return body.split("\n").flatMap((l, i) => wrapLine([{ text: i === 0 ? `· ${l}` : `  ${l}`, attr: STYLE.notice }], ctx.width, { indent: 2 }));
     }
     const label = this.origin === "steer" ? "› steer: " : this.origin === "follow_up" ? "› follow-up: " : "› ";
@@ -225,6 +231,41 @@ export class SummaryEntry extends ChatEntry {
     const head = "≡ earlier turns were compacted; the model continues from their summary: ";
     return wrapLine([{ text: head, attr: STYLE.thinkingHead }, { text: first, attr: STYLE.thinking }], ctx.width, { indent: 2 });
   }
+}
+
+/**
+ * A watch trigger's firing: a headline saying which job and trigger and what it did (woke the agent,
+ * steered it, notified it), then the numbered lines it matched, matching lines bright, context dim.
+ */
+export class TriggerEntry extends ChatEntry {
+  constructor(
+    readonly headline: string,
+    readonly lines: readonly string[],
+  ) {
+    super();
+  }
+
+  protected render(ctx: RenderContext): StyledLine[] {
+    const rows = wrapLine([{ text: `⚑ ${sanitizeText(this.headline)}`, attr: STYLE.trigger }], ctx.width, { indent: 2 });
+    for (const line of this.lines) {
+      const a = line.startsWith(">") ? STYLE.triggerMatch : STYLE.triggerContext;
+      rows.push(...wrapLine([{ text: `  ${sanitizeText(line)}`, attr: a }], ctx.width, { indent: 4 }));
+    }
+    return rows;
+  }
+}
+
+const DELIVERED: Record<TriggeredBy["action"], string> = { wake: "woke the agent", steer: "steered the agent", "follow-up": "sent the agent a follow-up" };
+
+/** The chat's entry for a message a watch trigger sent: its first line is the model's headline, the rest the lines. */
+export function triggerMessageEntry(content: string, trigger: TriggeredBy): TriggerEntry {
+  const headline = `job ${trigger.jobId} ${DELIVERED[trigger.action]} · trigger ${trigger.triggerId} ${patternLabel(trigger)} (${triggerOwner(trigger.setBy)})`;
+  return new TriggerEntry(headline, content.split("\n").slice(1));
+}
+
+/** Whose trigger it is, as the person reads it. */
+export function triggerOwner(setBy: TriggeredBy["setBy"]): string {
+  return setBy === "user" ? "yours" : "the agent's";
 }
 
 export type NoticeLevel = "info" | "warning" | "error";

@@ -3,12 +3,27 @@
 // discards it, and reconciles with the final message. Entries get absolute indices that never
 // shift (a /clear moves the start), which is what the scroller anchors to.
 import type { PitwallEvent } from "../../agent/events.js";
-import type { AssistantMessage, Message } from "../../agent/messages.js";
+import type { AssistantMessage, Message, UserMessage } from "../../agent/messages.js";
 import type { BlockSource } from "../screen/block-scroller.js";
 import { formatTokens, formatWait } from "../text/format.js";
 import type { StyledLine } from "../text/styled-text.js";
 import type { ToolCallStore } from "../tool-output/tool-calls.js";
-import { ChatEntry, NoticeEntry, SummaryEntry, TextEntry, ThinkingEntry, ToolEntry, UserEntry, type NoticeLevel, type RenderContext } from "./chat-entries.js";
+import { firingLines } from "../../tools/jobs/watch/firing-text.js";
+import { patternLabel } from "../../tools/jobs/watch/trigger-spec.js";
+import {
+  ChatEntry,
+  NoticeEntry,
+  SummaryEntry,
+  TextEntry,
+  ThinkingEntry,
+  ToolEntry,
+  TriggerEntry,
+  triggerMessageEntry,
+  triggerOwner,
+  UserEntry,
+  type NoticeLevel,
+  type RenderContext,
+} from "./chat-entries.js";
 
 const COMPACTING: Record<Extract<PitwallEvent, { type: "compaction_start" }>["reason"], string> = {
   threshold: "The conversation is nearing the context window: compacting it (the model summarises the older turns)…",
@@ -77,7 +92,7 @@ export class ChatLog implements BlockSource {
     this.tools.loadMessages(messages);
     for (const m of messages) {
       if (m.role === "user" && m.origin === "summary") this.add(new SummaryEntry(m.content));
-      else if (m.role === "user") this.add(new UserEntry(m.content, m.origin ?? "prompt", m.images));
+      else if (m.role === "user") this.addUser(m);
       else if (m.role === "assistant") this.addFinishedAssistant(m);
     }
   }
@@ -87,7 +102,7 @@ export class ChatLog implements BlockSource {
     switch (event.type) {
       case "message_start":
         if (event.message.role === "user") {
-          this.add(new UserEntry(event.message.content, event.message.origin ?? "prompt", event.message.images));
+          this.addUser(event.message);
           return true;
         }
         if (event.message.role === "assistant") {
@@ -119,12 +134,25 @@ export class ChatLog implements BlockSource {
       case "tool_execution_start":
         if (this.indexOfTool(event.toolCallId) === undefined) this.add(new ToolEntry(event.toolCallId));
         return true;
+      case "job_triggered": {
+        // Steer, follow-up and wake show when their message reaches the agent; notify shows now.
+        if (event.trigger.action !== "notify") return false;
+        const who = triggerOwner(event.trigger.setBy);
+        const omitted = event.omitted ? [`  [${event.omitted.count} more matching lines: ${event.omitted.fromLine}–${event.omitted.toLine}]`] : [];
+        this.add(new TriggerEntry(`job ${event.jobId} printed · trigger ${event.trigger.id} ${patternLabel(event.trigger)} (${who}; the agent hears it with its next request)`, [...firingLines(event.lines), ...omitted]));
+        return true;
+      }
       case "tool_execution_update":
       case "tool_execution_end":
         return this.indexOfTool(event.toolCallId) !== undefined;
       default:
         return false;
     }
+  }
+
+  private addUser(message: UserMessage): void {
+    if (message.origin === "trigger" && message.trigger) this.add(triggerMessageEntry(message.content, message.trigger));
+    else this.add(new UserEntry(message.content, message.origin ?? "prompt", message.images));
   }
 
   private applyDelta(delta: Extract<PitwallEvent, { type: "message_update" }>["delta"]): boolean {

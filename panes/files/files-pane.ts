@@ -89,7 +89,7 @@ export class FilesPane extends PaneBox {
     for (const m of messages) if (m.role === "toolResult") this.record(m.file, m.isError, m.timestamp);
   }
 
-  /** Forgets every file (a new conversation). */
+  /** Forgets every file (a new conversation, or another branch of this one shown). */
   clear(): void {
     this.files.clear();
     this.selectedPath = undefined;

@@ -1,16 +1,14 @@
 // The editing model behind the input: lines of text and a cursor that moves by grapheme, with the
 // usual readline edits (word moves, kill to line start/end, delete word). No screen here, so it is
 // tested directly.
-import { graphemes } from "../text/text-width.js";
-
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+import { graphemes, graphemeSegmenter } from "../text/text-width.js";
 
 function prevBoundary(text: string, index: number): number {
   if (index <= 0) return 0;
   const code = text.charCodeAt(index - 1);
   if (code < 0x300 && code >= 0x20) return index - 1;
   let last = 0;
-  for (const { index: i } of segmenter.segment(text.slice(0, index))) last = i;
+  for (const { index: i } of graphemeSegmenter().segment(text.slice(0, index))) last = i;
   return last;
 }
 
@@ -28,7 +26,7 @@ function snap(text: string, index: number): number {
   if (index >= text.length) return text.length;
   if (/^[\x20-\x7e]*$/.test(text)) return index;
   let best = 0;
-  for (const { index: i } of segmenter.segment(text)) {
+  for (const { index: i } of graphemeSegmenter().segment(text)) {
     if (i > index) break;
     best = i;
   }

@@ -1,7 +1,8 @@
 // The jobs pane: every background job, whoever started it, with its status coloured, its runtime,
-// a mark for output the person has not seen yet, and a selection the job keys act on. Built from
-// job events only, so it knows nothing of the registry. The selected job's terminal is painted
-// below the list by JobTerminalPane.
+// a mark for output the person has not seen yet, a ⚑ for a job with watch triggers (with their
+// count when more than one), and a selection the job keys act on. Built from job events only, so it
+// knows nothing of the registry. The selected job's terminal is painted below the list by
+// JobTerminalPane.
 import type { Widgets } from "blessed";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { JobInfo } from "../../tools/jobs/job-events.js";
@@ -20,6 +21,7 @@ const KILLED = attr({ fg: Color.yellow });
 
 const UNSEEN = attr({ fg: Color.yellow, bold: true });
 const PERSON = attr({ fg: Color.magenta });
+const WATCHED = attr({ fg: Color.cyan, bold: true });
 
 export function jobStatusText(job: JobInfo, now: number): { text: string; attr: number } {
   if (job.status === "running") return { text: `up ${formatDuration(now - job.startedAt)}`, attr: RUNNING };
@@ -35,6 +37,8 @@ export class JobsPane extends PaneBox {
   viewedId: string | undefined;
   /** Jobs that printed since the person last had their terminal on screen. */
   private readonly unseen = new Set<string>();
+  /** How many watch triggers each job has (jobs without any are absent). */
+  private readonly triggers = new Map<string, number>();
   emptyHint = "No jobs. Background shells the agent starts (bash_stream) show here.";
   private scrollTop = 0;
 
@@ -57,11 +61,16 @@ export class JobsPane extends PaneBox {
       case "job_removed":
         this.jobs.delete(event.jobId);
         this.unseen.delete(event.jobId);
+        this.triggers.delete(event.jobId);
         if (this.selectedId === event.jobId) this.selectedId = this.list()[0]?.id;
         return true;
       case "job_output":
         if (event.jobId === this.viewedId || this.unseen.has(event.jobId) || !this.jobs.has(event.jobId)) return false;
         this.unseen.add(event.jobId);
+        return true;
+      case "job_triggers_changed":
+        if (event.triggers.length > 0) this.triggers.set(event.jobId, event.triggers.length);
+        else this.triggers.delete(event.jobId);
         return true;
       default:
         return false;
@@ -118,9 +127,11 @@ export class JobsPane extends PaneBox {
       const selected = job.id === this.selectedId;
       const status = jobStatusText(job, now);
       const restarts = job.restarts > 0 ? `↻${job.restarts} ` : "";
+      const triggers = this.triggers.get(job.id) ?? 0;
+      const watched = triggers > 0 ? `⚑${triggers > 1 ? triggers : ""} ` : "";
       const head = `${selected ? "▶" : " "}`;
       const id = `${job.id.padStart(idWidth)} `;
-      const room = Math.max(1, width - textWidth(head) - 1 - textWidth(id) - textWidth(restarts) - textWidth(status.text) - 1);
+      const room = Math.max(1, width - textWidth(head) - 1 - textWidth(id) - textWidth(watched) - textWidth(restarts) - textWidth(status.text) - 1);
       const command = fitText(truncateText(sanitizeText(job.command).replace(/\s+/g, " "), room), room);
       const unseen = this.unseen.has(job.id);
       const row: StyledLine = [
@@ -128,6 +139,7 @@ export class JobsPane extends PaneBox {
         { text: unseen ? "•" : " ", attr: UNSEEN },
         { text: id, attr: selected ? attr({ fg: Color.cyan, bold: true }) : job.startedBy === "user" ? PERSON : DIM },
         { text: `${command} `, attr: attr() },
+        { text: watched, attr: WATCHED },
         { text: restarts, attr: DIM },
         status,
       ];

@@ -5,12 +5,10 @@
 import type { CellRow } from "./blessed-internals.js";
 import type { Rect } from "./canvas.js";
 
-const GLYPHS: Record<string, string> = {
-  // up, down, left, right
-  "0101": "┌", "0110": "┐", "1001": "└", "1010": "┘", "1100": "│", "0011": "─",
-  "1101": "├", "1110": "┤", "0111": "┬", "1011": "┴", "1111": "┼",
-  "1000": "│", "0100": "│", "0010": "─", "0001": "─",
-};
+/** The joint for the lines that meet at a cell, by bits: up 8, down 4, left 2, right 1. */
+const GLYPHS: ReadonlyArray<string | undefined> = [
+  undefined, "─", "─", "─", "│", "┌", "┐", "┬", "│", "└", "┘", "┴", "│", "├", "┤", "┼",
+];
 const LINE_CHARS = new Set(["─", "│", "┌", "┐", "└", "┘", "├", "┤", "┬", "┴", "┼"]);
 
 export function joinBorders(lines: CellRow[], rects: Rect[]): void {
@@ -33,7 +31,9 @@ export function joinBorders(lines: CellRow[], rects: Rect[]): void {
   const fix = (x: number, y: number): void => {
     const cell = lines[y]?.[x];
     if (!cell || !LINE_CHARS.has(cell[1])) return;
-    const glyph = GLYPHS[`${+vertical.has(key(x, y - 1))}${+vertical.has(key(x, y))}${+horizontal.has(key(x - 1, y))}${+horizontal.has(key(x, y))}`];
+    // Runs for every border cell of every frame: a number, not a string key.
+    const bits = (vertical.has(key(x, y - 1)) ? 8 : 0) | (vertical.has(key(x, y)) ? 4 : 0) | (horizontal.has(key(x - 1, y)) ? 2 : 0) | (horizontal.has(key(x, y)) ? 1 : 0);
+    const glyph = GLYPHS[bits];
     if (glyph && glyph !== cell[1]) {
       cell[1] = glyph;
       lines[y]!.dirty = true;

@@ -1,9 +1,9 @@
 // The frame every pane lives in: a blessed box that draws the border (docked to its neighbours),
 // with the title painted on the top border by pitwall (measured, never parsed as tags) and the
 // content painted by the pane into the inner rectangle on each render.
-import blessed from "blessed";
 import type { Widgets } from "blessed";
 import { screenInternals } from "./blessed-internals.js";
+import { blessedBox } from "./blessed-parts.js";
 import { Canvas, type Rect } from "./canvas.js";
 import { attr, Color, type StyledLine } from "../text/styled-text.js";
 import { textWidth, truncateText } from "../text/text-width.js";
@@ -41,7 +41,7 @@ export abstract class PaneBox {
     this.title = options.title;
     this.bordered = options.border !== false;
     this.padded = this.bordered && options.padding !== false;
-    this.box = blessed.box({
+    this.box = blessedBox({
       parent: screen,
       left: 0,
       top: 0,

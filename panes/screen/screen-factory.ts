@@ -3,9 +3,9 @@
 // full Unicode, no mouse unless asked, and pitwall's frame writer (without colours when NO_COLOR
 // is set, as no-color.org asks: present and not empty). blessed never
 // reads the keyboard: pitwall decodes stdin itself (key-decoder.ts), so blessed gets an idle stream.
-import blessed from "blessed";
 import type { Widgets } from "blessed";
 import { PassThrough } from "node:stream";
+import { blessedScreen } from "./blessed-parts.js";
 import { installDiffDraw } from "./blessed-patches/diff-draw.js";
 
 export interface ScreenOptions {
@@ -21,7 +21,7 @@ export function terminalType(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export function createScreen(options: ScreenOptions): Widgets.Screen {
-  const screen = blessed.screen({
+  const screen = blessedScreen({
     input: new PassThrough(),
     output: options.output as NodeJS.WritableStream & { columns: number; rows: number },
     terminal: terminalType(options.env),

@@ -5,12 +5,26 @@
 // variation selector) are shown in a form every terminal measures alike, so a border never moves.
 import { eastAsianWidth } from "get-east-asian-width";
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+// Created on first use: building it loads ICU's segmentation data, ~20 ms of startup.
+let segmenter: Intl.Segmenter | undefined;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/**
+ * Text in which every UTF-16 unit is a grapheme of its own: Latin, punctuation, arrows, box drawing,
+ * blocks, shapes, symbols, dingbats. Left out are the units that join a neighbour (combining marks
+ * U+0300 and U+20D0 up, ZWJ and the other zero-width formats, variation selectors) and surrogates.
+ * The panes' borders, markers and most prose need no segmenter.
+ */
+export const SINGLE_UNIT_GRAPHEMES = /^[\x20-\x7e\u00a0-\u02ff\u2010-\u205f\u2070-\u20cf\u2100-\u2bff]*$/;
 const widthCache = new Map<string, number>();
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\u200b-\u200f\u2060-\u206f\ufe00-\ufe0f]+$/u;
 const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}/u;
 const displayCache = new Map<string, string>();
+
+/** The one grapheme segmenter, made when first needed. */
+export function graphemeSegmenter(): Intl.Segmenter {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  return segmenter;
+}
 
 export function isPrintableAscii(text: string): boolean {
   return PRINTABLE_ASCII.test(text);
@@ -18,9 +32,9 @@ export function isPrintableAscii(text: string): boolean {
 
 /** Splits text into grapheme clusters (user-perceived characters). */
 export function graphemes(text: string): string[] {
-  if (PRINTABLE_ASCII.test(text)) return text.split("");
+  if (PRINTABLE_ASCII.test(text) || SINGLE_UNIT_GRAPHEMES.test(text)) return text.split("");
   const out: string[] = [];
-  for (const { segment } of segmenter.segment(text)) out.push(segment);
+  for (const { segment } of graphemeSegmenter().segment(text)) out.push(segment);
   return out;
 }
 

@@ -14,6 +14,7 @@ import { attr, Color, type StyledLine } from "../text/styled-text.js";
 import { sanitizeText, TerminalTextLog } from "../text/terminal-text.js";
 import { truncateText } from "../text/text-width.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
+import { groupDigits } from "../../tools/digit-groups.js";
 import type { ToolCallRecord, ToolCallStore } from "./tool-calls.js";
 
 const DIM = attr({ fg: Color.grey });
@@ -89,7 +90,7 @@ class OutputView implements LineList {
     return this.header + this.log.lineCount + this.footer.length;
   }
   line(i: number): StyledLine | undefined {
-    if (this.header && i === 0) return [{ text: `… ${this.log.dropped.toLocaleString("en-US")} earlier lines${fullOutputNote(this.r)}`, attr: DIM }];
+    if (this.header && i === 0) return [{ text: `… ${groupDigits(this.log.dropped)} earlier lines${fullOutputNote(this.r)}`, attr: DIM }];
     const at = i - this.header;
     return at < this.log.lineCount ? this.log.line(at) : this.footer[at - this.log.lineCount];
   }

@@ -49,6 +49,13 @@ describe("command line", () => {
     expect(parse("--compact-at", "60%").compactAt).toBe(60);
     expect(parse("--api", "responses").api).toBe("responses");
     expect(parse("--api", "chat", "--provider", "openai").api).toBe("chat");
+    expect(parse("--pass-keys").passKeys).toBe(true);
+    expect(parse("--no-pass-keys").passKeys).toBe(false);
+    expect(parse().passKeys).toBeUndefined();
+    expect(parse("--model=openai/gpt-5.4").model).toBe("openai/gpt-5.4");
+    expect(parse("-pc", "go")).toMatchObject({ print: true, continue: true, prompts: ["go"] });
+    // After --, everything is a prompt, even what looks like a flag.
+    expect(parse("--", "-p", "--json").prompts).toEqual(["-p", "--json"]);
   });
 
   it("rejects unknown flags and bad values with one line", () => {
@@ -60,6 +67,9 @@ describe("command line", () => {
     fails(["--bash-yield-ms", "soon"], /--bash-yield-ms must be a positive whole number/);
     fails(["--bash-yield-ms", "-5"], /--bash-yield-ms/);
     fails(["--model", ""], /--model needs a value/);
+    fails(["--model"], /^--model needs a value$/);
+    fails(["--no-model"], /^unknown flag --no-model$/);
+    fails(["--no-bogus"], /^unknown flag --no-bogus$/);
     fails(["--tools", ","], /--tools needs at least one tool name/);
     fails(["--system-prompt", "@/nonexistent/prompt.md"], /cannot read/);
     fails(["--json", "-p", "x"], /pick one/);

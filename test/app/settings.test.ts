@@ -24,7 +24,15 @@ describe("settings", () => {
     expect(s.home).toBe(home);
     expect(s.sessionRoot).toBe(join(home, "sessions"));
     expect(s.warnings).toEqual([]);
-    expect(s.agent).toMatchObject({ maxOutputChars: 30_000, jobs: { ttlMs: 1_800_000, defaultYieldMs: 60_000 }, retry: { baseDelayMs: 1000, maxAttempts: 4 } });
+    expect(s.agent).toMatchObject({ maxOutputChars: 30_000, jobs: { ttlMs: 1_800_000, defaultYieldMs: 60_000, watchDebounceMs: 10_000 }, retry: { baseDelayMs: 1000, maxAttempts: 4 } });
+  });
+
+  it("take the watch triggers' debounce window from PITWALL_WATCH_DEBOUNCE_MS or watchDebounceMs, within 1 s–1 h", () => {
+    const home = homeWith({ watchDebounceMs: 30_000 });
+    expect(resolve([], { PITWALL_HOME: home }).agent.jobs.watchDebounceMs).toBe(30_000);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_WATCH_DEBOUNCE_MS: "2500" }).agent.jobs.watchDebounceMs).toBe(2_500);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_WATCH_DEBOUNCE_MS: "10" }).agent.jobs.watchDebounceMs).toBe(1_000);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_WATCH_DEBOUNCE_MS: "99999999" }).agent.jobs.watchDebounceMs).toBe(3_600_000);
   });
 
   it("take a flag over the environment, the environment over config.json, config.json over the default", () => {

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
 
 const llm = useFakeLlm();
@@ -31,5 +32,54 @@ describe("library use", () => {
     expect(out.blessed).toBe(false);
     expect(out.types).toContain("message_update");
     expect(out.text).toContain("headless hello");
+  });
+
+  it("rewinds (putting the agent's writes back), switches branches and forks through the package entry", async () => {
+    assertBuilt();
+    const cwd = tempDir("library-rewind");
+    llm.enqueue({ kind: "reply", text: "first answer" });
+    llm.enqueue({ kind: "reply", toolCalls: [{ name: "write", arguments: { file_path: "made.txt", content: "by the agent\n" } }] }, { kind: "reply", text: "wrote it" });
+    llm.enqueue({ kind: "reply", text: "on the new branch" });
+    const script = `
+      import { existsSync } from "node:fs";
+      import { join } from "node:path";
+      import { BranchError, createCodingAgent, resolveConnections, resolveModel, SessionStore } from ${JSON.stringify(join(REPO_ROOT, "dist/agent/index.js"))};
+      const cwd = ${JSON.stringify(cwd)};
+      const connections = resolveConnections({ provider: "anthropic", apiKey: "sk-test-0123456789", baseUrl: ${JSON.stringify(llm.anthropicBaseUrl)} });
+      const model = resolveModel(undefined, "anthropic", "anthropic");
+      const session = SessionStore.create({ root: join(cwd, "sessions"), cwd, provider: "anthropic", model: model.id, thinkingLevel: "off", pitwallVersion: "0.0.0" });
+      const coding = createCodingAgent({ cwd, model, connections, pitwallHome: join(cwd, "home"), session });
+      const events = [];
+      coding.bus.subscribe((event) => events.push(event.type));
+      await coding.agent.prompt("first");
+      await coding.agent.prompt("write a file");
+      const made = existsSync(join(cwd, "made.txt"));
+      const rewound = await coding.rewind({ prompt: 1 }, { files: true });
+      const afterRewind = { made: existsSync(join(cwd, "made.txt")), prompt: rewound.prompt.text, files: rewound.files, messages: coding.agent.state.messages.length };
+      await coding.agent.prompt("second try");
+      const people = [...coding.sessionTree().nodes()].filter((node) => node.person).map((node) => node.person.preview);
+      let refused = "";
+      try { await coding.rewind({ prompt: 9 }); } catch (error) { refused = error instanceof BranchError ? error.message : "not a BranchError"; }
+      const switched = await coding.switchBranch(rewound.previousLeafId);
+      const forked = await coding.fork();
+      await coding.dispose();
+      coding.session.close();
+      console.log(JSON.stringify({ made, afterRewind, people, refused, switched: switched.messages.length, forked: forked.forkedFrom === session.path && forked.path !== session.path && existsSync(forked.path), events: [...new Set(events)] }));
+    `;
+    const result = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000 });
+    expect(result.stderr).toBe("");
+    const out = JSON.parse(result.stdout.trim()) as Record<string, unknown>;
+    expect(out).toMatchObject({
+      made: true,
+      afterRewind: { made: false, prompt: "write a file", files: { removed: [join(cwd, "made.txt")], restored: [], refused: [], failed: [] }, messages: 2 },
+      people: ["first", "write a file", "second try"],
+      switched: 6,
+      forked: true,
+    });
+    expect(out.refused).toMatch(/must be a whole number from 1/);
+    expect(out.events).toEqual(expect.arrayContaining(["file_change", "branch_change", "session_forked"]));
+    // The request after the rewind held exactly the branch before the rewound message.
+    const messages = (llm.requests[3]!.json as { messages: Array<{ role: string }> }).messages;
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
   });
 });

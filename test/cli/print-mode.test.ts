@@ -25,7 +25,7 @@ describe("pitwall -p", () => {
     expect(result.code).toBe(0);
     // Both providers' SDKs were asked for a real request with the tools offered.
     const tools = (llm.requests[0]!.json.tools as Array<{ name: string }>).map((t) => t.name);
-    expect(tools).toEqual(["read", "write", "edit", "bash", "bash_stream", "poll_process", "write_stdin", "kill_process", "list_processes", "get_process_log"]);
+    expect(tools).toEqual(["read", "write", "edit", "bash", "bash_stream", "poll_process", "write_stdin", "kill_process", "list_processes", "get_process_log", "watch_process"]);
   });
 
   it("holds each reply once after a dropped stream was retried (stdout is a pipe)", async () => {

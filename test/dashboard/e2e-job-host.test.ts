@@ -2,6 +2,7 @@
 // dashboard. Killed with SIGKILL, the dashboard's jobs are kept; `pitwall -c` attaches to them again
 // with their scrollback (read through the job terminal), the agent is told which still run, and ids
 // go on. Quitting with "k" keeps them too; with no dashboard attached they end after the grace period.
+import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
 import { waitFor } from "../helpers/conditions.js";
@@ -29,6 +30,8 @@ describe("the job host", () => {
       await first.t.waitForText(/│ flood-done\s+│/);
       const [hostPid] = jobHostPids(home);
       expect(hostPid).toBeGreaterThan(0);
+      // pitwall runs as its bundle, and so does the host it started.
+      expect(readFileSync(`/proc/${hostPid}/cmdline`, "utf8").split("\0")[1]).toMatch(/dist\/bundle\/job-host\.js$/);
 
       process.kill(first.t.proc.pid, "SIGKILL");
       await first.t.waitForExit();

@@ -16,6 +16,10 @@ function context(): SlashContext & { log: string[] } {
     newSession: () => log.push("new"),
     showContext: () => log.push("context"),
     compact: (instructions) => log.push(`compact [${instructions}]`),
+    rewind: () => log.push("rewind"),
+    showTree: () => log.push("tree"),
+    fork: () => log.push("fork"),
+    exportBranch: (file) => log.push(`export [${file}]`),
     modelIds: () => ["claude-sonnet-5-5", "claude-opus-5", "gpt-5.4"],
     currentModel: () => "anthropic/claude-sonnet-5-5",
     currentThinking: () => "off",
@@ -28,6 +32,12 @@ describe("slash commands", () => {
     runSlash("/compact", ctx);
     runSlash("/compact  keep the API decisions ", ctx);
     expect(ctx.log).toEqual(["compact []", "compact [keep the API decisions]"]);
+  });
+
+  test("/rewind, /tree, /fork and /export [file] reach the session's branches", () => {
+    const ctx = context();
+    for (const text of ["/rewind", "/tree", "/fork", "/export", "/export notes/session.md"]) runSlash(text, ctx);
+    expect(ctx.log).toEqual(["rewind", "tree", "fork", "export []", "export [notes/session.md]"]);
   });
 
   test("a path is not a command", () => {
@@ -70,6 +80,9 @@ describe("slash commands", () => {
       restart: (id) => ctx.log.push(`restart ${id}`),
       run: (command) => ctx.log.push(`run ${command}`),
       ids: () => ["1", "2", "12"],
+      watch: (id, pattern, action) => ctx.log.push(`watch ${id} [${pattern}] ${action}`),
+      unwatch: (id, n) => ctx.log.push(`unwatch ${id} ${n ?? "all"}`),
+      listWatches: (id) => ctx.log.push(`list watches ${id ?? "all"}`),
     };
     const start = ctx.log.length;
     for (const text of ["/jobs", "/tail 2", "/tail 12 100", "/kill 1", "/restart 12", "/run npm run dev -- --port 3000"]) runSlash(text, ctx);
@@ -81,6 +94,41 @@ describe("slash commands", () => {
       expect(ctx.log.at(-1), bad).toMatch(/^error: Usage: /);
     }
     expect(completeSlash("/kill 1", ctx)).toEqual({ text: "/kill 1", candidates: ["1", "12"] });
+    expect(completeSlash("/watch 1", ctx)).toEqual({ text: "/watch 1", candidates: ["1", "12"] });
+  });
+
+  test("/watch takes a pattern with spaces and an optional last-word action (wake by default); /unwatch one trigger or all", () => {
+    const ctx = context();
+    ctx.jobControl = {
+      focus: () => 0,
+      tail: () => 0,
+      stop: () => 0,
+      restart: () => 0,
+      run: () => 0,
+      ids: () => ["2"],
+      watch: (id, pattern, action) => ctx.log.push(`watch ${id} [${pattern}] ${action}`),
+      unwatch: (id, n) => ctx.log.push(`unwatch ${id} ${n ?? "all"}`),
+      listWatches: (id) => ctx.log.push(`list watches ${id ?? "all"}`),
+    };
+    for (const text of ["/watch 2 FAIL", "/watch 2 Tests: \\d+ failed steer", "/watch 2 error|panic NOTIFY", "/watch 2 follow-up", "/watch 2  x  follow-up", "/watch", "/watch 2", "/unwatch 2", "/unwatch 2 3"]) {
+      runSlash(text, ctx);
+    }
+    expect(ctx.log).toEqual([
+      "watch 2 [FAIL] wake",
+      "watch 2 [Tests: \\d+ failed] steer",
+      "watch 2 [error|panic] notify",
+      "watch 2 [follow-up] wake",
+      "watch 2 [x] follow-up",
+      "list watches all",
+      "list watches 2",
+      "unwatch 2 all",
+      "unwatch 2 3",
+    ]);
+    for (const bad of ["/unwatch", "/unwatch 2 x", "/unwatch 2 0", "/unwatch 2 1 1"]) {
+      const before = ctx.log.length;
+      runSlash(bad, ctx);
+      expect(ctx.log.slice(before), bad).toEqual([expect.stringMatching(/^error: Usage: \/unwatch <job id> \[trigger number\]/)]);
+    }
     expect(completeSlash("/tail 2", ctx)).toEqual({ text: "/tail 2", candidates: ["2"] });
   });
 });

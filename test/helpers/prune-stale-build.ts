@@ -19,6 +19,8 @@ function prune(root: string, distRoot: string, dir: string): number {
   let removed = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
+    // The bundle (app/build/bundle-cli.ts) has no source file of its own; it is rebuilt whole.
+    if (entry.isDirectory() && path === join(distRoot, "bundle")) continue;
     if (entry.isDirectory()) {
       removed += prune(root, distRoot, path);
       if (readdirSync(path).length === 0) rmSync(path, { recursive: true });

@@ -12,11 +12,11 @@ import { tempDir } from "./temp-dir.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** The compiled CLI, whether this file runs from test/helpers or dist/test/helpers. */
+/** The bundled CLI (what `pitwall` runs), whether this file runs from test/helpers or dist/test/helpers. */
 export function cliPath(): string {
   const dist = here.includes(`${sep}dist${sep}`) ? resolve(here, "../..") : resolve(here, "../../dist");
-  const path = join(dist, "app", "cli.js");
-  if (!existsSync(path)) throw new Error(`The compiled CLI is missing (${path}): run \`npx tsc -p .\` first.`);
+  const path = join(dist, "bundle", "cli.js");
+  if (!existsSync(path)) throw new Error(`The compiled CLI is missing (${path}): run \`npm run build\` first.`);
   return path;
 }
 

@@ -5,9 +5,10 @@
 // with it; another user cannot reach its socket; and a client and a host of different versions
 // refuse each other instead of talking past each other.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { HostJobService as HostJobServiceType } from "../../tools/jobs/host/host-job-service.js";
 import type * as HostPaths from "../../tools/jobs/host/host-paths.js";
@@ -81,6 +82,8 @@ describe("the job host process", () => {
     const host = first.hostPid!;
     pids.push(host, job.pid);
     expect(hostPidOf(where)).toBe(host);
+    // A library user's host is the tsc-compiled program next to the client (the bundle has its own).
+    expect(readFileSync(`/proc/${host}/cmdline`, "utf8").split("\0")[1]).toBe(dist("tools/jobs/host/host-main.js"));
     // The host is not this process's child's session: a terminal's signals do not reach it.
     expect(readFileSync(`/proc/${host}/stat`, "utf8").split(") ")[1]!.split(" ")[3]).toBe(String(host));
     // The dashboard goes without a word (as after kill -9): the job runs on.
@@ -183,6 +186,19 @@ describe("the job host process", () => {
   }, 30_000);
 });
 
+describe("the host's program", () => {
+  it("is host-main.js next to the launcher as tsc compiled it, job-host.js in the bundle, and a clear error when neither is there", async () => {
+    const { hostProgram } = (await import(dist("tools/jobs/host/host-launcher.js"))) as typeof import("../../tools/jobs/host/host-launcher.js");
+    const folder = tempDir();
+    const here = pathToFileURL(join(folder, "chunk-X.js")).href;
+    expect(() => hostProgram(here)).toThrow(/The job host's program is missing: none of .*host-main\.js, .*job-host\.js exists/);
+    writeFileSync(join(folder, "job-host.js"), "");
+    expect(hostProgram(here)).toBe(join(folder, "job-host.js"));
+    writeFileSync(join(folder, "host-main.js"), "");
+    expect(hostProgram(here)).toBe(join(folder, "host-main.js"));
+  });
+});
+
 describe("version skew", () => {
   it("a host refuses a client of another version, telling it its version, pid and jobs", async () => {
     const where = folder();
@@ -215,7 +231,7 @@ describe("version skew", () => {
           socket.write(`${JSON.stringify({ type: "mismatch", protocol: 0, version: "0.0.9", pid: 4242, jobs: [{ id: "3", command: "npm run dev", status: "running" }] })}\n`);
           socket.end();
         } else {
-          socket.write(`${JSON.stringify({ type: "welcome", protocol: PROTOCOL_VERSION, version: "0.1.0", pid: 4243, clientId: "c1", jobs: [], adopted: [] })}\n`);
+          socket.write(`${JSON.stringify({ type: "welcome", protocol: PROTOCOL_VERSION, version: "0.1.0", pid: 4243, clientId: "c1", jobs: [], adopted: [], triggers: [] })}\n`);
           // An event this version does not know.
           socket.write(`${JSON.stringify({ type: "event", event: { type: "job_teleported", jobId: "1" } })}\n`);
         }

@@ -363,6 +363,25 @@ describe("JobRegistry: marks, owners, ids and line observers", () => {
     expect(registry.list().map((j) => j.id)).toEqual(["2"]);
   });
 
+  it("tells a watch firing to the owner's agent only; one on a job nobody owns waits as a notice for the client that takes it over", async () => {
+    const registry = makeRegistry({ watchDebounceMs: 1_000 });
+    const job = registry.start({ command: "read a; echo 'FAIL one'; read b; echo 'FAIL two'; sleep 300", stdinMode: "pipe", startedBy: "agent", owner: "a" });
+    registry.watches.add(job.id, { pattern: "FAIL", action: "notify", setBy: "agent" });
+    registry.watches.add(job.id, { pattern: "two", action: "wake", setBy: "agent" });
+    registry.write(job.id, "\n", { by: "agent" });
+    await waitFor(() => registry.watches.list(job.id)[0]!.fired === 1, "the notify trigger to fire");
+    expect(registry.drainNotices("b")).toEqual([]);
+    expect(registry.drainNotices("a").join("\n")).toContain("FAIL one");
+    // Its client leaves it running: a wake nobody can act on is kept as a notice.
+    registry.release("a");
+    registry.write(job.id, "\n", { by: "agent" });
+    await waitFor(() => registry.watches.list(job.id)[1]!.fired === 1, "the wake trigger to fire");
+    registry.adoptUnowned("c");
+    const told = registry.drainNotices("c").join("\n");
+    expect(told).toContain("FAIL two");
+    expect(told).toMatch(/trigger 2 \/two\//);
+  });
+
   it("continues ids from a floor, and calls line observers for every completed line", async () => {
     const registry = makeRegistry();
     registry.reserveIds(7);

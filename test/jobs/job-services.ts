@@ -4,7 +4,7 @@
 import { JobRegistry, type JobSettings } from "../../tools/jobs/job-registry.js";
 import type { JobService } from "../../tools/jobs/job-service.js";
 import { LocalJobService } from "../../tools/jobs/local-job-service.js";
-import { HostJobService } from "../../tools/jobs/host/host-job-service.js";
+import { HostJobService, type HostClientKind } from "../../tools/jobs/host/host-job-service.js";
 import { hostPaths, prepareHostDir } from "../../tools/jobs/host/host-paths.js";
 import { JobHostServer } from "../../tools/jobs/host/host-server.js";
 import { pitwallVersion } from "../../tools/pitwall-version.js";
@@ -17,6 +17,8 @@ export interface TestJobs {
   /** The registry behind the jobs (in this process either way). */
   registry: JobRegistry;
   cwd: string;
+  /** Another client of the same job host (host only): closed with the rest. */
+  another?(kind: HostClientKind): HostJobService;
   close(): Promise<void>;
 }
 
@@ -32,12 +34,20 @@ export async function makeJobs(where: Where, settings: Partial<JobSettings> = {}
   const registry = new JobRegistry({ cwd, env, settings });
   const server = new JobHostServer({ cwd, socketPath: paths.socket, registry, version: pitwallVersion(), keepJobsMs: 60_000, onIdle: () => undefined });
   await server.listen();
-  const jobs = new HostJobService({ cwd, env, settings, marker: undefined, secrets: [] }, { home, kind: "json", keepJobsMs: 60_000 });
+  const client = (kind: HostClientKind) => new HostJobService({ cwd, env, settings, marker: undefined, secrets: [] }, { home, kind, keepJobsMs: 60_000 });
+  const jobs = client("json");
+  const others: HostJobService[] = [];
   return {
     jobs,
     registry,
     cwd,
+    another: (kind) => {
+      const other = client(kind);
+      others.push(other);
+      return other;
+    },
     close: async () => {
+      await Promise.all(others.map((other) => other.shutdown()));
       await jobs.shutdown();
       await server.close();
       await registry.shutdown();

@@ -41,7 +41,7 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
     return { jobs, tools, call, running, log };
   }
 
-  it("are the six named tools with descriptions that state when to use them and the caps", async () => {
+  it("are the seven named tools with descriptions that state when to use them and the caps", async () => {
     const { tools } = await setup();
     expect([...tools.keys()]).toEqual([...JOB_TOOL_NAMES]);
     const bashStream = tools.get("bash_stream")!;
@@ -252,9 +252,14 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
     await expect(call("bash_stream", { command: "sleep 30", yieldMs: 1_000 })).rejects.toThrow(/limit is 1/);
   });
 
-  it("caps output at the settings' maxOutputChars, keeping head and tail", async () => {
+  it("caps output at the settings' maxOutputChars: a digest by default, head and tail with digest false", async () => {
     const { call } = await setup({ maxOutputChars: 2000 });
-    const result = await call("bash_stream", { command: "seq 1 50000", stdinMode: "pipe" });
+    const digest = await call("bash_stream", { command: "seq 1 50000; echo 'Error: out of cheese'; seq 1 10", stdinMode: "pipe" });
+    expect(digest.content).toMatch(/\n\([\d,]+ characters, more than the 2000-character cap, so as a digest\. Lines 1–40011 had already left memory\.\)\nDigest of lines 40012–50011/);
+    expect(digest.content).toContain("✗ line 50001: Error: out of cheese");
+    expect(digest.content).toMatch(/40012 \| 40012\n +\| … 9,987 similar lines \(40013–49999\)\n50000 \| 50000/);
+    expect(digest.content.length).toBeLessThan(2_000);
+    const result = await call("bash_stream", { command: "seq 1 50000", stdinMode: "pipe", digest: false });
     const details = result.details as CompletedJobDetails;
     expect(details.aggregated.length).toBeLessThan(2_200);
     expect(details.aggregated.startsWith("1\n2\n3\n")).toBe(true);

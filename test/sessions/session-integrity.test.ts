@@ -150,12 +150,28 @@ describe("every line is validated", () => {
     ]);
   });
 
+  it("keeps a message a watch trigger sent, with the trigger that sent it", async () => {
+    const store = newStore();
+    const woken: Message = {
+      role: "user",
+      content: "job 2 printed (watch trigger 1 /FAIL/, set by the person, on: npm test):\n> 5 | FAIL sums",
+      origin: "trigger",
+      trigger: { jobId: "2", triggerId: 1, pattern: "FAIL", ignoreCase: false, action: "wake", setBy: "user" },
+      timestamp: 2,
+    };
+    store.recordMessage(woken);
+    store.close();
+    const loaded = await loadSession(store.path);
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.messages).toEqual([woken]);
+  });
+
   it("a newer format version warns once; unknown record types warn and are skipped", async () => {
     const store = newStore();
     store.recordMessage(user("first"));
     store.close();
     const [header, ...rest] = readFileSync(store.path, "utf8").split("\n");
-    const newer = { ...(JSON.parse(header!) as object), version: 2 };
+    const newer = { ...(JSON.parse(header!) as object), version: 3 };
     writeFileSync(
       store.path,
       [JSON.stringify(newer), ...rest.filter(Boolean), '{"type":"branch_summary","summary":"…"}', '{"type":"branch_summary","summary":"…"}', JSON.stringify({ type: "message", message: user("second") })]
@@ -165,7 +181,7 @@ describe("every line is validated", () => {
     const loaded = await loadSession(store.path);
     expect(loaded.messages).toHaveLength(2);
     expect(loaded.warnings).toEqual([
-      expect.stringContaining("was written by a newer pitwall (session format 2; this one reads 1)"),
+      expect.stringContaining("was written by a newer pitwall (session format 3; this one reads 2)"),
       `${store.path}: lines 3, 4: unknown record type "branch_summary" (from a newer pitwall?); skipped.`,
     ]);
   });

@@ -56,10 +56,15 @@ describe("byte caps", () => {
     const tools = new Map(createJobTools(registry).map((t) => [t.name, t as AgentTool]));
     // 2 000 lines of 100 two-byte characters: 200 KB.
     await callTool(tools.get("bash_stream")!, { command: `yes "$(printf 'é%.0s' $(seq 1 100))" | head -n 2000`, stdinMode: "pipe" });
-    const log = await callTool(tools.get("get_process_log")!, { jobId: "1", limit: 2000 });
+    const log = await callTool(tools.get("get_process_log")!, { jobId: "1", limit: 2000, digest: false });
     expect(log.content).toContain("Lines 1–2000 of 2000");
     expect(bytes(log.content)).toBeLessThanOrEqual(KB50 + 1024); // the cut lines, and the header and notes around them
     expect(log.content).toContain("cut to head and tail");
+    // Without digest: false, that much text comes as a digest: the 2 000 same lines are one.
+    const digest = await callTool(tools.get("get_process_log")!, { jobId: "1", limit: 2000 });
+    expect(digest.content).toContain("Lines 1–2000 of 2000, 202,000 characters, more than the 30000-character cap, so as a digest:");
+    expect(digest.content).toContain("… ×2,000 (lines 1–2000)");
+    expect(bytes(digest.content)).toBeLessThan(2_000);
   }, 30_000);
 
   it("capOutput never splits a character and keeps head and tail", () => {

@@ -11,6 +11,7 @@ import { waitForJob, type WaitResult } from "./job-wait.js";
 import type { Job } from "./job.js";
 import type { AgentTool, ToolDefinition, ToolUpdate } from "../tool.js";
 import { compileSearchPattern, type LineMatcher } from "../search-pattern.js";
+import { watchAfterWait, watchList, watchProblem } from "./watch/watch-params.js";
 
 export const bashStreamParameters = Type.Object({
   command: Type.String({ description: "The shell command (bash -c)." }),
@@ -27,6 +28,12 @@ export const bashStreamParameters = Type.Object({
   readyPattern: Type.Optional(
     Type.String({
       description: 'A regular expression (RE2 syntax: JavaScript\'s without lookaround and backreferences; case-insensitive) tested against each output line; the wait ends when it matches, e.g. "listening on|ready in".',
+    }),
+  ),
+  watch: Type.Optional(watchList),
+  digest: Type.Optional(
+    Type.Boolean({
+      description: "true: the output as a digest (errors and warnings first, stack traces whole, repeats folded, numbered lines). false: raw, head and tail when over the cap. Default: a digest only past the cap.",
     }),
   ),
 });
@@ -81,7 +88,8 @@ export function bashStreamDefinition(settings: JobSettings): ToolDefinition<type
       "Run a shell command as a background job and wait for it a while. Use it for dev servers, file watchers, test watchers, builds and anything that may take more than a minute or must keep running; use bash for quick commands.",
       `It waits up to yieldMs (default ${Math.round(settings.defaultYieldMs / 1000)} s, ${MIN_YIELD_MS / 1000}–${MAX_YIELD_MS / 1000} s). If the command finishes in that time you get its status, exit code and output. Otherwise you get status "running" with a job id and the output so far, and the job keeps running: read it with poll_process, type into it with write_stdin, stop it with kill_process, see all jobs with list_processes, page its log with get_process_log.`,
       "Give readyPattern (e.g. \"listening on|ready in\") to return as soon as a server says it is up. When a job exits on its own later, you are told with its exit code and last lines, so you need not poll just to notice a crash.",
-      `Output shown to you is plain text (colours and progress-bar redraws resolved), capped at ${settings.maxOutputChars} characters with head and tail kept. At most ${settings.maxJobs} jobs run at once. Runs under a terminal (stdinMode "pty") unless stdinMode is "pipe".`,
+      "Give watch (e.g. [{\"pattern\": \"FAIL|Error\", \"action\": \"wake\"}]) to be told, with the matching lines and their context, when the job prints a line that matches after this call returns: no polling needed for a test watcher turning red or a server logging a stack trace (watch_process changes them later).",
+      `Output shown to you is plain text (colours and progress-bar redraws resolved); past ${settings.maxOutputChars} characters it comes as a digest (errors and warnings first, stack traces whole, repeats folded, line numbers for get_process_log) unless digest is false (then head and tail). At most ${settings.maxJobs} jobs run at once. Runs under a terminal (stdinMode "pty") unless stdinMode is "pipe".`,
     ].join("\n"),
     parameters: bashStreamParameters,
   };
@@ -101,6 +109,8 @@ export function createBashStreamTool(registry: ToolJobs, settings: JobSettings =
           return { content: `readyPattern: ${(error as Error).message} Nothing was started; fix the pattern and call bash_stream again.`, isError: true };
         }
       }
+      const badWatch = watchProblem(params.watch);
+      if (badWatch !== undefined) return { content: `watch: ${badWatch} Nothing was started; fix the trigger and call bash_stream again.`, isError: true };
       if (signal.aborted) throw new Error("The call was aborted before the job started; nothing was run.");
       const job = registry.start({
         command: params.command,
@@ -120,9 +130,11 @@ export function createBashStreamTool(registry: ToolJobs, settings: JobSettings =
       });
       stopLive();
       job.pollCursor = endCursor(job.log);
-      if (!job.running) return finalResult(job, maxChars);
+      const watching = watchAfterWait(registry.watches, job, params.watch);
+      const withWatching = <R extends { content: string }>(result: R): R => (watching ? { ...result, content: `${result.content}\n${watching}` } : result);
+      if (!job.running) return withWatching(finalResult(job, maxChars, params.digest));
       registry.reportYield(toolCallId, job, tailText(job.log));
-      return runningResult(job, maxChars, whyStillRunning(wait, yieldMs));
+      return withWatching(runningResult(job, maxChars, whyStillRunning(wait, yieldMs), params.digest));
     },
   };
 }

@@ -7,6 +7,7 @@ import type { ToolJobs } from "./job-tools.js";
 import { commandEnd, completedDetails, lastLinesText, nextStep, runningDetails, statusHeader, type JobDetails } from "./job-result.js";
 import { failed } from "./job-format.js";
 import { readSince } from "./job-output-reader.js";
+import { digestOfLines, digestReason, logLines, wantsDigest } from "./digest/job-log-digest.js";
 import { clamp, MAX_STDIN_BYTES } from "./job-settings.js";
 import { waitForJob } from "./job-wait.js";
 import type { Job } from "./job.js";
@@ -20,6 +21,13 @@ const SETTLE_MS = 150;
 const WRITE_ANSWER_MS = 1_000;
 
 const jobId = Type.String({ description: 'The job id bash_stream or list_processes gave, e.g. "3".' });
+
+export const digestParameter = Type.Optional(
+  Type.Boolean({
+    description:
+      "true: return the new output as a digest (errors and warnings first, stack traces whole, repeated and similar lines folded, line numbers to fetch the raw text). false: raw text, head and tail when over the cap. Default: raw when it fits the cap, a digest when it does not.",
+  }),
+);
 
 /** Waits up to `waitMs` for output past the job's poll cursor, or its exit; the job is left alone. */
 async function waitForNewOutput(job: Job, waitMs: number, signal: AbortSignal, context: ToolCallContext): Promise<void> {
@@ -37,7 +45,7 @@ async function waitForNewOutput(job: Job, waitMs: number, signal: AbortSignal, c
  * What is new past the job's poll cursor (advancing it), with the job's status; a finished job's
  * result carries its final status and is marked delivered.
  */
-export function readNewOutput(job: Job, maxChars: number): ToolResult<JobDetails> {
+export function readNewOutput(job: Job, maxChars: number, digest?: boolean): ToolResult<JobDetails> {
   const hadEarlier = job.pollCursor.line > 1 || job.pollCursor.partial.length > 0;
   const fresh = readSince(job.log, job.pollCursor);
   job.pollCursor = fresh.cursor;
@@ -46,10 +54,14 @@ export function readNewOutput(job: Job, maxChars: number): ToolResult<JobDetails
     parts.push(`[${fresh.missedLines} lines were printed and dropped from memory before this read.]`);
   }
   if (fresh.text.length > 0) {
-    const capped = capOutput(fresh.text.replace(/\n$/, ""), maxChars);
     const where = fresh.fromLine === fresh.toLine ? `line ${fresh.fromLine}` : `lines ${fresh.fromLine}–${fresh.toLine}`;
-    parts.push(`New output (${where}):\n${capped.text}`);
-    if (capped.truncated) parts.push(`[Cut to head and tail. get_process_log with jobId "${job.id}" reads any line still in memory.]`);
+    if (wantsDigest(digest, fresh.text.length, maxChars)) {
+      parts.push(`New output (${where}, ${digestReason(digest, fresh.text.length, maxChars)}):\n${digestOfLines(logLines(job.log, fresh.fromLine, fresh.toLine), job.id, fresh.fromLine, fresh.toLine, maxChars)}`);
+    } else {
+      const capped = capOutput(fresh.text.replace(/\n$/, ""), maxChars);
+      parts.push(`New output (${where}):\n${capped.text}`);
+      if (capped.truncated) parts.push(`[Cut to head and tail. get_process_log with jobId "${job.id}" reads any line still in memory.]`);
+    }
   } else {
     parts.push(hadEarlier ? "No new output since the last read." : "No output yet.");
   }
@@ -79,6 +91,7 @@ export const pollParameters = Type.Object({
   maxDrainMs: Type.Optional(
     Type.Number({ description: `How long to wait for new output when there is none yet (ms, 0–${MAX_DRAIN_MS}, default ${DEFAULT_DRAIN_MS}).` }),
   ),
+  digest: digestParameter,
 });
 
 export function pollProcessDefinition(settings: JobSettings): ToolDefinition<typeof pollParameters> {
@@ -88,7 +101,7 @@ export function pollProcessDefinition(settings: JobSettings): ToolDefinition<typ
     description: [
       "Read what a background job printed since the last read (poll_process or write_stdin), or its final status, exit code and output once it has exited.",
       `When nothing new is there yet it waits up to maxDrainMs (default ${DEFAULT_DRAIN_MS} ms, up to ${MAX_DRAIN_MS} ms) and returns as soon as output appears or the job exits: to wait for a slow step, pass a larger maxDrainMs instead of polling in a loop.`,
-      `New output is plain text capped at ${settings.maxOutputChars} characters (head and tail kept). killIf "always" stops the job after reading; killIf "timeout" stops it if it is still running when the wait ends.`,
+      `New output is plain text; past ${settings.maxOutputChars} characters it comes as a digest (errors and warnings first, stack traces whole, repeats folded, with line numbers for get_process_log) unless digest is false (then head and tail). killIf "always" stops the job after reading; killIf "timeout" stops it if it is still running when the wait ends.`,
     ].join("\n"),
     parameters: pollParameters,
   };
@@ -106,7 +119,7 @@ export function createPollProcessTool(registry: ToolJobs, settings: JobSettings 
         await registry.kill(job.id, { by: "agent" });
         note = params.killIf === "always" ? "Stopped as asked (killIf \"always\").\n" : "Still running when the wait ended, so it was stopped (killIf \"timeout\").\n";
       }
-      const result = readNewOutput(job, settings.maxOutputChars);
+      const result = readNewOutput(job, settings.maxOutputChars, params.digest);
       return { ...result, content: note + result.content };
     },
   };

@@ -1,6 +1,8 @@
 // Events the job registry publishes, all named `job_*`: a job belongs to the registry, not to the
 // tool call that may have started it. The agent layer folds them into its one event union; panes,
-// the session writer and JSON mode see them on the same bus as the agent's own events.
+// the session writer and JSON mode see them on the same bus as the agent's own events. The watch
+// triggers' events (`job_triggers_changed`, `job_triggered`) are declared in watch/watch-events.ts.
+import type { WatchEvent } from "./watch/watch-events.js";
 
 export type JobStatus = "running" | "exited" | "killed";
 export type JobStarter = "agent" | "user";
@@ -49,4 +51,5 @@ export type JobEvent =
       tail: string;
     }
   | { type: "job_exited"; job: JobInfo }
-  | { type: "job_removed"; jobId: string };
+  | { type: "job_removed"; jobId: string }
+  | WatchEvent;

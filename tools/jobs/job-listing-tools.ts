@@ -7,10 +7,13 @@ import type { JobSettings } from "./job-registry.js";
 import type { ToolJobs } from "./job-tools.js";
 import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "./job-format.js";
 import { clamp } from "./job-settings.js";
+import { digestOfLines, digestReason, logLines, wantsDigest } from "./digest/job-log-digest.js";
+import { describeTrigger } from "./watch/watch-params.js";
+import type { TriggerInfo } from "./watch/trigger-spec.js";
 import type { AgentTool, ToolDefinition } from "../tool.js";
 
 export interface JobListDetails {
-  jobs: (JobInfo & { runtimeMs: number; lastLine: string })[];
+  jobs: (JobInfo & { runtimeMs: number; lastLine: string; triggers: TriggerInfo[] })[];
 }
 
 export const listParameters = Type.Object({});
@@ -19,7 +22,7 @@ export function listProcessesDefinition(settings: JobSettings): ToolDefinition<t
   return {
     name: "list_processes",
     label: "List jobs",
-    description: `List background jobs: running ones and those finished in the last ${formatDuration(settings.ttlMs)}, with id, status, exit code or signal, runtime, who started it (you or the person), command and last output line.`,
+    description: `List background jobs: running ones and those finished in the last ${formatDuration(settings.ttlMs)}, with id, status, exit code or signal, runtime, who started it (you or the person), command, last output line and watch triggers.`,
     parameters: listParameters,
   };
 }
@@ -34,18 +37,19 @@ export function createListProcessesTool(registry: ToolJobs, settings: JobSetting
       const rows = jobs.map((job) => {
         const info = job.info;
         const last = lastLines(job.log, 1, 160)[0] ?? "";
-        return { info, last, runtimeMs: runtime(info, now) };
+        return { info, last, runtimeMs: runtime(info, now), triggers: registry.watches.list(job.id) };
       });
-      const lines = rows.map(({ info, last, runtimeMs }) => {
+      const lines = rows.map(({ info, last, runtimeMs, triggers }) => {
         const who = (by: JobStarter): string => (by === "user" ? "the person" : "you");
         const restarts = info.restarts > 0 ? `, restarted ${info.restarts}×${info.restartedBy ? ` (last by ${who(info.restartedBy)})` : ""}` : "";
         const tail = last ? `\n    last: ${last}` : "";
-        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who(info.startedBy)}${restarts}, pid ${info.pid}: ${shortCommand(info.command)}${tail}`;
+        const watching = triggers.length ? `\n    watching: ${triggers.map(describeTrigger).join("; ")}` : "";
+        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who(info.startedBy)}${restarts}, pid ${info.pid}: ${shortCommand(info.command)}${tail}${watching}`;
       });
       const running = rows.filter((row) => row.info.status === "running").length;
       return {
         content: `${running} running, ${rows.length - running} finished:\n${lines.join("\n")}`,
-        details: { jobs: rows.map(({ info, last, runtimeMs }) => ({ ...info, runtimeMs, lastLine: last })) },
+        details: { jobs: rows.map(({ info, last, runtimeMs, triggers }) => ({ ...info, runtimeMs, lastLine: last, triggers })) },
       };
     },
   };
@@ -57,7 +61,13 @@ export const MAX_LOG_LIMIT = 2_000;
 export const getLogParameters = Type.Object({
   jobId: Type.String({ description: 'The job id, e.g. "3".' }),
   offset: Type.Optional(Type.Number({ description: "First line to show, 1-based. Without it, the last `limit` lines." })),
-  limit: Type.Optional(Type.Number({ description: `Lines to show (default ${DEFAULT_LOG_LIMIT}, at most ${MAX_LOG_LIMIT}).` })),
+  limit: Type.Optional(Type.Number({ description: `Lines to show (default ${DEFAULT_LOG_LIMIT}, at most ${MAX_LOG_LIMIT}; a digest takes any number).` })),
+  digest: Type.Optional(
+    Type.Boolean({
+      description:
+        "true: a digest of the lines instead of the raw text (errors and warnings first, stack traces whole, repeated and similar lines folded, each line numbered); without offset and limit it covers every line in memory. false: raw text, head and tail when over the cap. Default: raw when it fits the cap, a digest when it does not.",
+    }),
+  ),
 });
 
 export interface JobLogDetails {
@@ -74,7 +84,7 @@ export function getProcessLogDefinition(settings: JobSettings): ToolDefinition<t
     label: "Job log",
     description: [
       `Read a background job's output as plain text, by line numbers: offset (1-based) and limit (default ${DEFAULT_LOG_LIMIT}, at most ${MAX_LOG_LIMIT}); without offset, the last limit lines.`,
-      `Memory keeps the most recent lines of each job (about 10 000); older ones are dropped and the reply says which. Output is capped at ${settings.maxOutputChars} characters. Reading the log does not affect what poll_process returns next.`,
+      `Memory keeps the most recent lines of each job (about 10 000); older ones are dropped and the reply says which. Past ${settings.maxOutputChars} characters the lines come as a digest unless digest is false; digest: true without offset and limit digests the whole log in memory (the way to see a long log at a glance). Reading the log does not affect what poll_process returns next.`,
     ].join("\n"),
     parameters: getLogParameters,
   };
@@ -89,7 +99,10 @@ export function createGetProcessLogTool(registry: ToolJobs, settings: JobSetting
         throw new Error(`No job with id "${params.jobId}". list_processes shows the jobs there are (finished jobs are forgotten after ${formatDuration(settings.ttlMs)}).`);
       }
       const log = job.log;
-      const limit = clamp(Math.floor(params.limit ?? DEFAULT_LOG_LIMIT), 1, MAX_LOG_LIMIT);
+      // A digest asked for without a range covers the whole log; its size does not grow with the lines.
+      const wholeLog = params.digest === true && params.offset === undefined && params.limit === undefined;
+      const maxLimit = params.digest === true ? Number.MAX_SAFE_INTEGER : MAX_LOG_LIMIT;
+      const limit = wholeLog ? maxLimit : clamp(Math.floor(params.limit ?? DEFAULT_LOG_LIMIT), 1, maxLimit);
       const partial = log.partialLine.length > 0;
       const total = log.lineCount + (partial ? 1 : 0);
       const first = log.firstKeptLine;
@@ -111,9 +124,15 @@ export function createGetProcessLogTool(registry: ToolJobs, settings: JobSetting
       }
       from = Math.max(1, from);
       const to = Math.min(total, from + limit - 1);
-      const lines = log.range(from, Math.min(to, log.lineCount) + 1);
-      if (partial && to === total) lines.push(log.partialLine);
-      const capped = capOutput(lines.join("\n"), settings.maxOutputChars);
+      const lines = logLines(log, from, to);
+      const maxChars = settings.maxOutputChars;
+      const rawChars = lines.reduce((sum, line) => sum + line.length + 1, 0);
+      if (wantsDigest(params.digest, rawChars, maxChars)) {
+        if (to < total) notes.push(`More: offset ${to + 1} continues (lines ${to + 1}–${total}).`);
+        const content = [`${label}\nLines ${from}–${to} of ${total}, ${digestReason(params.digest, rawChars, maxChars)}:`, digestOfLines(lines, job.id, from, to, maxChars), ...notes.map((n) => `[${n}]`)].join("\n");
+        return { content, details: { jobId: job.id, fromLine: from, toLine: to, totalLines: total, firstKeptLine: first } };
+      }
+      const capped = capOutput(lines.join("\n"), maxChars);
       if (capped.truncated) notes.push("These lines were cut to head and tail; ask for fewer lines to see them whole.");
       if (to < total) notes.push(`More: offset ${to + 1} continues (lines ${to + 1}–${total}).`);
       const content = [`${label}\nLines ${from}–${to} of ${total}:`, capped.text, ...notes.map((n) => `[${n}]`)].join("\n");

@@ -1,11 +1,14 @@
 // What the agent must hear about jobs without asking: a job that ended on its own (the server
-// crashed) and what the person did (to jobs from the pane, or a command of their own), in the order
-// it happened. The registry records events as they happen; the agent layer drains them before each
+// crashed), what the person did (to jobs from the pane, or a command of their own) and what watch
+// triggers have to tell it (watch/watch-notices.ts; a trigger's firings merge while they wait), in
+// the order it happened. The registry records events as they happen; the agent layer drains them before each
 // model request. Whether an exit still needs telling is decided at drain time: a tool call that
 // delivered the final result in between makes it moot. The wording of the person's job actions is
 // here once, with the reader that finds them again in a resumed conversation (agent/earlier-jobs.ts).
 import type { Job } from "./job.js";
 import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "./job-format.js";
+import { firingMessage, MergedFirings } from "./watch/merged-firings.js";
+import type { JobTriggeredEvent } from "./watch/watch-events.js";
 
 const NOTICE_LAST_LINES = 8;
 const NOTICE_MAX_CHARS = 2_000;
@@ -13,7 +16,8 @@ const NOTICE_MAX_CHARS = 2_000;
 type Pending =
   | { kind: "exit"; job: Job }
   | { kind: "person"; text: string }
-  | { kind: "typed"; job: Job };
+  | { kind: "typed"; job: Job }
+  | { kind: "firing"; jobId: string; triggerId: number; firings: MergedFirings };
 
 export class JobNotices {
   private pending: Pending[] = [];
@@ -26,6 +30,14 @@ export class JobNotices {
   /** Something the person did (started, killed, restarted, removed a job; ran a command of their own). */
   personAction(text: string): void {
     this.pending.push({ kind: "person", text });
+  }
+
+  /** A `notify` trigger fired; a later firing of the same trigger before the drain merges into this one. */
+  triggerFired(event: JobTriggeredEvent): void {
+    const firing = firingMessage(event);
+    const waiting = this.pending.find((p) => p.kind === "firing" && p.jobId === event.jobId && p.triggerId === event.trigger.id);
+    if (waiting?.kind === "firing") waiting.firings.add(firing);
+    else this.pending.push({ kind: "firing", jobId: event.jobId, triggerId: event.trigger.id, firings: new MergedFirings(firing, event.jobId, event.trigger.id) });
   }
 
   /** The person typed into a job; a burst of keystrokes is one notice, and what was typed is not repeated. */
@@ -48,6 +60,7 @@ export class JobNotices {
     const notices: string[] = [];
     for (const entry of pending) {
       if (entry.kind === "person") notices.push(entry.text);
+      else if (entry.kind === "firing") notices.push(entry.firings.text);
       else if (entry.kind === "typed") notices.push(`The person typed into job ${entry.job.id} (${shortCommand(entry.job.command)}).`);
       else if (!entry.job.finalDelivered) {
         entry.job.finalDelivered = true;

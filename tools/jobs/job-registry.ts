@@ -12,6 +12,8 @@ import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "./job-set
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
 import { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "./job-errors.js";
+import { JobWatches } from "./watch/job-watches.js";
+import { recordWatchNotices } from "./watch/watch-notices.js";
 import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
 import type { ChildMarker } from "../process/process-guard.js";
 import { endMarked, JOB_MARKER_VARIABLE } from "../process/marked-processes.js";
@@ -108,6 +110,8 @@ async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
 export class JobRegistry {
   readonly settings: JobSettings;
   readonly cwd: string;
+  /** Every job's watch triggers (tools/jobs/watch/): they hear each job's lines from its start. */
+  readonly watches: JobWatches;
   private readonly baseEnv: Record<string, string>;
   private readonly shell: string;
   private readonly marker: ChildMarker | undefined;
@@ -135,6 +139,17 @@ export class JobRegistry {
     );
     this.shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
     this.marker = options.marker;
+    this.watches = new JobWatches({
+      debounceMs: this.settings.watchDebounceMs,
+      emit: (event) => {
+        // Told to the agent of the client that owns the job; a job left running without one keeps
+        // even a firing that asked to steer or wake, as a notice for the next client to take it over.
+        const owner = this.jobs.get(event.jobId)?.owner ?? UNOWNED;
+        recordWatchNotices(event, this.noticesOf(owner));
+        if (owner === UNOWNED && event.type === "job_triggered" && event.trigger.action !== "notify") this.noticesOf(UNOWNED).triggerFired(event);
+        this.emit(event);
+      },
+    });
   }
 
   /** Job events, in order; the coding agent forwards them to the session's bus. */
@@ -429,6 +444,7 @@ export class JobRegistry {
     for (const pgid of this.adopted.keys()) this.forgetGroupIfGone(pgid);
     this.adopted.clear();
     this.stopAdoptedWatch();
+    this.watches.dispose();
     // What escaped the groups, of every job and bash call of this registry.
     await endMarked({ variable: JOB_MARKER_VARIABLE, value: `${this.markPrefix}.`, prefix: true }, this.settings.killGraceMs);
   }
@@ -480,6 +496,7 @@ export class JobRegistry {
   private register(job: Job): Job {
     this.marker?.trackGroup(job.pid);
     this.jobs.set(job.id, job);
+    this.watches.attach(job);
     job.onOutput((chunk, stream) => {
       for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
     });
@@ -509,6 +526,7 @@ export class JobRegistry {
   private drop(job: Job, endLeftovers = true): void {
     this.clearTtl(job.id);
     this.jobs.delete(job.id);
+    this.watches.forget(job.id);
     this.emit({ type: "job_removed", jobId: job.id });
     if (!endLeftovers) {
       job.dispose();

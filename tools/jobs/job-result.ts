@@ -6,6 +6,7 @@ import { describeStatus, failed, formatDuration, lastLines, runtime, shortComman
 import type { ToolResult } from "../tool.js";
 import type { CommandEnd } from "../command-end.js";
 import type { PlainTextLog } from "./plain-text-log.js";
+import { digestOfLog, wantsDigest } from "./digest/job-log-digest.js";
 
 export interface CompletedJobDetails {
   status: "completed" | "failed";
@@ -80,9 +81,16 @@ export function completedDetails(job: Job, maxOutputChars: number): CompletedJob
 }
 
 /**
- * The whole capped output of a pipe job shows stdout and stderr apart (each with half the budget
- * when both printed); a pty job has one stream.
+ * The whole output, as a digest past the cap (unless `digest` is false); else capped: a pipe job's
+ * shows stdout and stderr apart (each with half the budget when both printed), a pty job has one
+ * stream. The hint says how to read what was cut.
  */
+function outputText(job: Job, maxOutputChars: number, digest: boolean | undefined): { body: string; hint: string } {
+  if (wantsDigest(digest, job.log.totalChars, maxOutputChars)) return { body: digestOfLog(job.log, job.id, digest, maxOutputChars), hint: "" };
+  const { body, truncated } = outputBody(job, maxOutputChars);
+  return { body, hint: pagingHint(job, truncated) };
+}
+
 function outputBody(job: Job, maxOutputChars: number): { body: string; truncated: boolean } {
   if (job.stdoutLog && job.stderrLog && job.stderrLog.totalChars > 0) {
     const budget = job.stdoutLog.totalChars > 0 ? Math.floor(maxOutputChars / 2) : maxOutputChars;
@@ -98,11 +106,11 @@ function outputBody(job: Job, maxOutputChars: number): { body: string; truncated
 }
 
 /** A finished job's full result, as bash_stream returns it. Marks the final status as delivered. */
-export function finalResult(job: Job, maxOutputChars: number): ToolResult<CompletedJobDetails> {
+export function finalResult(job: Job, maxOutputChars: number, digest?: boolean): ToolResult<CompletedJobDetails> {
   job.finalDelivered = true;
-  const { body, truncated } = outputBody(job, maxOutputChars);
+  const { body, hint } = outputText(job, maxOutputChars, digest);
   return {
-    content: `${statusHeader(job)}\n${body}${pagingHint(job, truncated)}`,
+    content: `${statusHeader(job)}\n${body}${hint}`,
     details: completedDetails(job, maxOutputChars),
     command: commandEnd(job),
     isError: failed(job.info),
@@ -125,10 +133,10 @@ export function nextStep(job: Job): string {
 }
 
 /** A job that is still running after bash_stream's wait: everything so far, capped, then the next step. */
-export function runningResult(job: Job, maxOutputChars: number, why: string): ToolResult<RunningJobDetails> {
-  const { body, truncated } = outputBody(job, maxOutputChars);
+export function runningResult(job: Job, maxOutputChars: number, why: string, digest?: boolean): ToolResult<RunningJobDetails> {
+  const { body, hint } = outputText(job, maxOutputChars, digest);
   return {
-    content: `${statusHeader(job)}\n${why}\nOutput so far:\n${body}${pagingHint(job, truncated)}\n${nextStep(job)}`,
+    content: `${statusHeader(job)}\n${why}\nOutput so far:\n${body}${hint}\n${nextStep(job)}`,
     details: runningDetails(job),
     runningJob: job.id,
   };

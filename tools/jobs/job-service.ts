@@ -9,11 +9,12 @@ import type { JobEvent, JobInfo } from "./job-events.js";
 import type { JobSettings, TerminalSize } from "./job-registry.js";
 import { isJobToolName, jobToolDefinitions, type JobToolName } from "./job-tools.js";
 import type { JobScreens } from "./screen-feed.js";
+import type { TriggerInfo, WatchAction } from "./watch/trigger-spec.js";
 import { bashToolDefinition } from "../bash-tool.js";
 import type { ChildMarker } from "../process/process-guard.js";
 import type { AgentTool, ToolCallContext, ToolDefinition, ToolResult, ToolUpdate } from "../tool.js";
 
-/** The tools that run where the jobs are: bash (a long call becomes a job) and the six job tools. */
+/** The tools that run where the jobs are: bash (a long call becomes a job) and the seven job tools. */
 export type ServiceToolName = "bash" | JobToolName;
 
 export function isServiceToolName(name: string): name is ServiceToolName {
@@ -66,6 +67,12 @@ export interface JobService extends JobScreens {
   write(id: string, data: string, options?: { eof?: boolean }): Promise<void>;
   /** A job's text as lines: the kept log, its last `count` lines, or the `count` rows of its view. */
   text(id: string, kind: JobTextKind, count?: number): Promise<string[]>;
+  /** The person sets a watch trigger on a job; throws a WatchError saying why it cannot be set. */
+  addTrigger(id: string, trigger: { pattern: string; action: WatchAction }): Promise<TriggerInfo>;
+  /** The person removes trigger `triggerId` of a job, or all of them; returns those removed (WatchError for an unknown one). */
+  removeTriggers(id: string, triggerId?: number): Promise<TriggerInfo[]>;
+  /** A job's watch triggers as known now (kept current from the job events). */
+  triggers(id: string): TriggerInfo[];
   /** Something else the person did (a command of their own): told to the agent in order with their job actions. */
   notePersonAction(text: string): void;
   /** A process group the person's `!command` left running: ended with the jobs. */
@@ -96,7 +103,7 @@ function serviceTool(service: JobService, name: ServiceToolName, definition: Too
   };
 }
 
-/** bash and the six job tools, as the model is shown them, run by `service`. */
+/** bash and the seven job tools, as the model is shown them, run by `service`. */
 export function serviceTools(service: JobService, settings: JobSettings = service.settings): AgentTool[] {
   return [
     serviceTool(service, "bash", bashToolDefinition(settings.maxOutputChars, settings.defaultYieldMs)),

@@ -1,8 +1,9 @@
 // The limits the job registry and the job tools work within: output shown to the model, how long
 // finished jobs stay listed, how long bash_stream waits before yielding, how many jobs may run at
-// once. A person tunes them with flags, the environment or config.json (app/settings.ts).
+// once, how often a watch trigger may fire. A person tunes them with flags, the environment or config.json (app/settings.ts).
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../output-cap.js";
 import { DEFAULT_KILL_GRACE_MS } from "../process-group.js";
+import { DEFAULT_WATCH_DEBOUNCE_MS } from "./watch/trigger-spec.js";
 
 export interface JobSettings {
   /** Plain-text output returned to the model per result (head and tail kept). */
@@ -20,6 +21,8 @@ export interface JobSettings {
   rows: number;
   /** Lines of scrollback in a job's emulator. */
   scrollback: number;
+  /** A watch trigger fires at most once per this many ms (unless it sets its own window). */
+  watchDebounceMs: number;
 }
 
 export const DEFAULT_JOB_TTL_MS = 30 * 60_000;
@@ -53,6 +56,7 @@ export function resolveJobSettings(given: Partial<JobSettings> = {}): JobSetting
     cols: 120,
     rows: 30,
     scrollback: 5_000,
+    watchDebounceMs: DEFAULT_WATCH_DEBOUNCE_MS,
     ...definedOnly(given),
   };
   settings.defaultYieldMs = clampYieldMs(settings.defaultYieldMs);

@@ -1,4 +1,4 @@
-// The six model-facing job tools, offered beside the coding tools in every mode. They all work on one
+// The seven model-facing job tools, offered beside the coding tools in every mode. They all work on one
 // registry, the same one the jobs pane uses, so the model and the person see the same jobs. Their
 // definitions (what the model is shown) are apart from how they run: a client of the job host shows
 // the same definitions and has the host run them, where the logs are.
@@ -6,13 +6,14 @@ import { bashStreamDefinition, createBashStreamTool } from "./bash-stream-tool.j
 import { createKillProcessTool, createPollProcessTool, createWriteStdinTool, killProcessDefinition, pollProcessDefinition, writeStdinDefinition } from "./job-control-tools.js";
 import { createGetProcessLogTool, createListProcessesTool, getProcessLogDefinition, listProcessesDefinition } from "./job-listing-tools.js";
 import type { JobRegistry, JobSettings } from "./job-registry.js";
+import { createWatchProcessTool, watchProcessDefinition } from "./watch-process-tool.js";
 import type { AgentTool, ToolDefinition } from "../tool.js";
 
-export const JOB_TOOL_NAMES = ["bash_stream", "poll_process", "write_stdin", "kill_process", "list_processes", "get_process_log"] as const;
+export const JOB_TOOL_NAMES = ["bash_stream", "poll_process", "write_stdin", "kill_process", "list_processes", "get_process_log", "watch_process"] as const;
 export type JobToolName = (typeof JOB_TOOL_NAMES)[number];
 
 /** What the job tools use of a registry (the job host gives each client a view of its own). */
-export type ToolJobs = Pick<JobRegistry, "settings" | "start" | "get" | "list" | "kill" | "write" | "reportYield" | "adoptRunning">;
+export type ToolJobs = Pick<JobRegistry, "settings" | "start" | "get" | "list" | "kill" | "write" | "reportYield" | "adoptRunning" | "watches">;
 
 export function isJobToolName(name: string): name is JobToolName {
   return (JOB_TOOL_NAMES as readonly string[]).includes(name);
@@ -27,10 +28,11 @@ export function createJobTools(registry: ToolJobs, settings: JobSettings = regis
     createKillProcessTool(registry, settings),
     createListProcessesTool(registry, settings),
     createGetProcessLogTool(registry, settings),
+    createWatchProcessTool(registry, settings),
   ];
 }
 
-/** What the model is shown of the six tools, in the order of JOB_TOOL_NAMES. */
+/** What the model is shown of the seven tools, in the order of JOB_TOOL_NAMES. */
 export function jobToolDefinitions(settings: JobSettings): ToolDefinition[] {
   return [
     bashStreamDefinition(settings),
@@ -39,5 +41,6 @@ export function jobToolDefinitions(settings: JobSettings): ToolDefinition[] {
     killProcessDefinition(settings),
     listProcessesDefinition(settings),
     getProcessLogDefinition(settings),
+    watchProcessDefinition(settings),
   ];
 }

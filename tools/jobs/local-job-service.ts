@@ -15,6 +15,7 @@ import type { ChildMarker } from "../process/process-guard.js";
 import { JOB_MARKER_VARIABLE } from "../process/marked-processes.js";
 import type { AgentTool, ToolResult } from "../tool.js";
 import { readJobText } from "./job-text.js";
+import type { TriggerInfo, WatchAction } from "./watch/trigger-spec.js";
 
 export interface LocalJobServiceOptions {
   cwd: string;
@@ -103,6 +104,18 @@ export class LocalJobService implements JobService {
   open(id: string): JobScreen | undefined {
     this.screens ??= new LocalScreens(this.registry);
     return this.screens.open(id);
+  }
+
+  async addTrigger(id: string, trigger: { pattern: string; action: WatchAction }): Promise<TriggerInfo> {
+    return this.registry.watches.add(id, { ...trigger, setBy: "user" });
+  }
+
+  async removeTriggers(id: string, triggerId?: number): Promise<TriggerInfo[]> {
+    return this.registry.watches.remove(id, triggerId, "user");
+  }
+
+  triggers(id: string): TriggerInfo[] {
+    return this.registry.watches.list(id);
   }
 
   notePersonAction(text: string): void {

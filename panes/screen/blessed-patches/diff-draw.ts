@@ -9,15 +9,14 @@
 //   and borders and hints vanish on the console's black;
 // - without colours (NO_COLOR) keeps bold, underline and reverse, and draws a background colour
 //   (a selection, the status line) as reverse video, so what stood out still does.
-import blessed from "blessed";
 import type { Widgets } from "blessed";
 import { screenInternals, type CellRow, type ScreenInternals } from "../blessed-internals.js";
+import { blessedColors } from "../blessed-parts.js";
 import { Flag } from "../../text/styled-text.js";
 import { graphemeWidth } from "../../text/text-width.js";
 
 const sgrCache = new Map<number, string>();
-// @types/blessed declares only colors.match; reduce (256 → 16/8 colours) exists at runtime.
-const { reduce: reduceColor } = (blessed as unknown as { colors: { reduce(color: number, total: number): number } }).colors;
+const { reduce: reduceColor } = blessedColors;
 
 /** `colors` for a terminal drawn without colours (NO_COLOR). */
 export const MONOCHROME = 1;

@@ -19,6 +19,7 @@ import { openHost } from "./host-launcher.js";
 import { hostPaths } from "./host-paths.js";
 import { processAlive, stopHostProcess } from "./host-stop.js";
 import type { ClientKind, Mismatch } from "./protocol.js";
+import type { TriggerInfo, WatchAction } from "../watch/trigger-spec.js";
 
 /** The clients that run an agent (`pitwall jobs` is the other kind). */
 export type HostClientKind = Exclude<ClientKind, "cli">;
@@ -57,6 +58,8 @@ export class HostJobService implements JobService {
   private connection: HostConnection | undefined;
   private connecting: Promise<HostConnection | undefined> | undefined;
   private readonly infos = new Map<string, JobInfo>();
+  /** The watch triggers of the jobs that have any, from the host's events. */
+  private readonly jobTriggers = new Map<string, TriggerInfo[]>();
   private readonly events = new EventBus<JobEvent>();
   private readonly feeds = new Map<number, OpenFeed>();
   private nextWatch = 1;
@@ -140,6 +143,10 @@ export class HostJobService implements JobService {
       this.highestId = Math.max(this.highestId, Number(event.job.id) || 0);
     } else if (event.type === "job_removed") {
       this.infos.delete(event.jobId);
+      this.jobTriggers.delete(event.jobId);
+    } else if (event.type === "job_triggers_changed") {
+      if (event.triggers.length > 0) this.jobTriggers.set(event.jobId, event.triggers);
+      else this.jobTriggers.delete(event.jobId);
     }
     this.events.emit(event);
   }
@@ -195,6 +202,11 @@ export class HostJobService implements JobService {
       const sameRun = before?.startedAt === info.startedAt;
       if (!sameRun) this.apply({ type: "job_started", job: asStarted(info) });
       if (info.status !== "running" && (!sameRun || before?.status === "running")) this.apply({ type: "job_exited", job: info });
+    }
+    // Their watch triggers, as the host has them now.
+    const watched = new Map(connection.welcome.triggers.map((entry) => [entry.jobId, entry.triggers]));
+    for (const id of new Set([...this.jobTriggers.keys(), ...watched.keys()])) {
+      if (this.infos.has(id)) this.apply({ type: "job_triggers_changed", jobId: id, triggers: watched.get(id) ?? [] });
     }
     // Screens open before a reconnection watch again.
     for (const [watch, open] of this.feeds) void connection.call("watch", { id: open.jobId, watch }).catch(() => undefined);
@@ -315,6 +327,18 @@ export class HostJobService implements JobService {
     this.feeds.set(watch, { feed, jobId: id });
     void connection.call("watch", { id, watch }).catch(() => undefined);
     return feed;
+  }
+
+  async addTrigger(id: string, trigger: { pattern: string; action: WatchAction }): Promise<TriggerInfo> {
+    return (await this.require()).call("addTrigger", { id, ...trigger });
+  }
+
+  async removeTriggers(id: string, triggerId?: number): Promise<TriggerInfo[]> {
+    return (await this.require()).call("removeTriggers", { id, ...(triggerId !== undefined ? { trigger: triggerId } : {}) });
+  }
+
+  triggers(id: string): TriggerInfo[] {
+    return this.jobTriggers.get(id) ?? [];
   }
 
   notePersonAction(text: string): void {

@@ -3,7 +3,7 @@
 // whose environment carries none of this pitwall's process markers, so this pitwall's watchdog
 // never touches it or its jobs. After starting it, we connect as soon as its socket answers.
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { HostConnection, NoHostError, type Handshake } from "./host-connection.js";
 import type { HostConfig } from "./host-main.js";
@@ -80,8 +80,7 @@ function startHost(paths: HostPaths, cwd: string, home: string, start: NonNullab
   const env = Object.fromEntries(
     Object.entries(start.env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[0] !== RUN_MARKER_VARIABLE && entry[0] !== JOB_MARKER_VARIABLE),
   );
-  const main = fileURLToPath(new URL("./host-main.js", import.meta.url));
-  const { file, args } = launch(process.execPath, [main, JSON.stringify(config)]);
+  const { file, args } = launch(process.execPath, [hostProgram(), JSON.stringify(config)]);
   try {
     const child = spawn(file, args, { cwd, env, detached: true, stdio: ["ignore", log, log] });
     child.unref();
@@ -92,6 +91,17 @@ function startHost(paths: HostPaths, cwd: string, home: string, start: NonNullab
   } finally {
     closeSync(log);
   }
+}
+
+/**
+ * The host's program, next to this module: host-main.js as tsc compiled it (library users, tests
+ * importing dist/), or job-host.js, its entry in the bundle `pitwall` runs (app/build/bundle-cli.ts).
+ */
+export function hostProgram(here: string = import.meta.url): string {
+  const candidates = ["./host-main.js", "./job-host.js"].map((name) => fileURLToPath(new URL(name, here)));
+  const found = candidates.find((path) => existsSync(path));
+  if (!found) throw new Error(`The job host's program is missing: none of ${candidates.join(", ")} exists. Reinstall pitwall (or run npm run build).`);
+  return found;
 }
 
 function logTail(path: string): string {

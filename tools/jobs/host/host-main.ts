@@ -4,7 +4,8 @@
 // not a dashboard's, and if the host itself is killed its watchdog ends every job's process group
 // and every escape. It exits once it has no client and no job (JobHostServer decides when).
 //
-// Usage (by host-launcher.ts only): node host-main.js '<json: HostConfig>'
+// Usage (by host-launcher.ts only): node host-main.js '<json: HostConfig>' (dist/bundle/job-host.js
+// when pitwall runs as its bundle)
 import { rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { Type, type Static } from "@sinclair/typebox";
@@ -30,6 +31,7 @@ export const HostConfigSchema = Type.Object(
       scrollback: Type.Optional(Type.Integer()),
       maxOutputChars: Type.Optional(Type.Integer()),
       defaultYieldMs: Type.Optional(Type.Integer()),
+      watchDebounceMs: Type.Optional(Type.Number()),
     }),
     keepJobsMs: Type.Number({ minimum: 0 }),
   },

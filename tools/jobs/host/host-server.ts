@@ -224,6 +224,10 @@ export class JobHostServer {
       clientId: client.id,
       jobs: this.registry.list().map((job) => job.info),
       adopted,
+      triggers: this.registry.list().flatMap((job) => {
+        const triggers = this.registry.watches.list(job.id);
+        return triggers.length > 0 ? [{ jobId: job.id, triggers }] : [];
+      }),
     });
     this.updateGrace();
   }
@@ -268,9 +272,13 @@ export class JobHostServer {
 
   private broadcast(event: JobEvent): void {
     const now = Date.now();
+    // A firing is acted on by the agent of the client that owns the job, and by no other
+    // (with no owner, the registry keeps it as a notice for the next dashboard).
+    const onlyTo = event.type === "job_triggered" ? (this.registry.get(event.jobId)?.owner ?? null) : undefined;
     for (const client of this.clients) {
       const info = client.info;
       if (!info) continue;
+      if (onlyTo !== undefined && client.id !== onlyTo) continue;
       if (event.type === "job_output") {
         if (info.output === "none") continue;
         if (info.output === "sampled") {
@@ -347,6 +355,14 @@ export class JobHostServer {
       }
       case "follow":
         return this.follow(client, args as MethodArgs<"follow">);
+      case "addTrigger": {
+        const a = args as MethodArgs<"addTrigger">;
+        return registry.watches.add(a.id, { pattern: a.pattern, action: a.action, setBy: "user" });
+      }
+      case "removeTriggers": {
+        const a = args as MethodArgs<"removeTriggers">;
+        return registry.watches.remove(a.id, a.trigger, "user");
+      }
       case "note":
         registry.notePersonAction((args as MethodArgs<"note">).text, owner);
         return null;
@@ -444,6 +460,7 @@ function clientJobs(registry: JobRegistry, owner: string, baseEnv: Record<string
     kill: (id, options) => registry.kill(id, options),
     write: (id, data, options) => registry.write(id, data, options),
     reportYield: (toolCallId, job, tail) => registry.reportYield(toolCallId, job, tail),
+    watches: registry.watches,
   };
 }
 

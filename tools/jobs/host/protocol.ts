@@ -9,7 +9,9 @@ import { RefusalSchema, type Refusal } from "./refusals.js";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { JobEvent, JobInfo } from "../job-events.js";
+import { JOB_TOOL_NAMES } from "../job-tools.js";
 import type { ScreenUpdate } from "../screen-state.js";
+import { WATCH_ACTIONS, type TriggerInfo } from "../watch/trigger-spec.js";
 
 /** Bumped whenever a message after the handshake changes shape. */
 export const PROTOCOL_VERSION = 1;
@@ -19,6 +21,8 @@ export const MAX_LINE_CHARS = 64 * 1024 * 1024;
 const strict = { additionalProperties: false } as const;
 
 // ---- shared shapes -----------------------------------------------------------------------------
+
+const JobStarterSchema = Type.Union([Type.Literal("agent"), Type.Literal("user")]);
 
 export const JobInfoSchema = Type.Object(
   {
@@ -31,12 +35,25 @@ export const JobInfoSchema = Type.Object(
     status: Type.Union([Type.Literal("running"), Type.Literal("exited"), Type.Literal("killed")]),
     exitCode: Type.Optional(Type.Integer()),
     signal: Type.Optional(Type.String()),
-    startedBy: Type.Union([Type.Literal("agent"), Type.Literal("user")]),
-    restartedBy: Type.Optional(Type.Union([Type.Literal("agent"), Type.Literal("user")])),
-    stopRequestedBy: Type.Optional(Type.Union([Type.Literal("agent"), Type.Literal("user")])),
+    startedBy: JobStarterSchema,
+    restartedBy: Type.Optional(JobStarterSchema),
+    stopRequestedBy: Type.Optional(JobStarterSchema),
     stdinMode: Type.Union([Type.Literal("pty"), Type.Literal("pipe")]),
     restarts: Type.Integer(),
     toolCallId: Type.Optional(Type.String()),
+  },
+  strict,
+);
+
+export const TriggerInfoSchema = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1 }),
+    pattern: Type.String(),
+    action: Type.Union(WATCH_ACTIONS.map((action) => Type.Literal(action))),
+    ignoreCase: Type.Boolean(),
+    debounceMs: Type.Number(),
+    setBy: JobStarterSchema,
+    fired: Type.Integer({ minimum: 0 }),
   },
   strict,
 );
@@ -52,6 +69,30 @@ export const JobEventSchema = Type.Union([
   ),
   Type.Object({ type: Type.Literal("job_exited"), job: JobInfoSchema }, strict),
   Type.Object({ type: Type.Literal("job_removed"), jobId: Type.String() }, strict),
+  Type.Object(
+    {
+      type: Type.Literal("job_triggers_changed"),
+      jobId: Type.String(),
+      triggers: Type.Array(TriggerInfoSchema),
+      added: Type.Optional(TriggerInfoSchema),
+      removed: Type.Optional(Type.Array(TriggerInfoSchema)),
+      by: Type.Optional(JobStarterSchema),
+    },
+    strict,
+  ),
+  Type.Object(
+    {
+      type: Type.Literal("job_triggered"),
+      jobId: Type.String(),
+      command: Type.String(),
+      trigger: TriggerInfoSchema,
+      lines: Type.Array(Type.Object({ n: Type.Integer(), text: Type.String(), match: Type.Boolean() }, strict)),
+      matches: Type.Integer({ minimum: 0 }),
+      omitted: Type.Optional(Type.Object({ count: Type.Integer({ minimum: 0 }), fromLine: Type.Integer(), toLine: Type.Integer() }, strict)),
+      firedAt: Type.Number(),
+    },
+    strict,
+  ),
 ]);
 
 const ScreenRunSchema = Type.Union([
@@ -140,13 +181,15 @@ const WelcomeSchema = Type.Object({
   jobs: Type.Array(JobInfoSchema),
   /** The ids of the jobs this client took over (left running by a client before it). */
   adopted: Type.Array(Type.String()),
+  /** The watch triggers of the jobs that have any. */
+  triggers: Type.Array(Type.Object({ jobId: Type.String(), triggers: Type.Array(TriggerInfoSchema) }, strict)),
 });
 export type Welcome = Omit<Static<typeof WelcomeSchema>, "jobs"> & { jobs: JobInfo[] };
 
 // ---- methods -----------------------------------------------------------------------------------
 
 const ServiceToolSchema = Type.Union(
-  ["bash", "bash_stream", "poll_process", "write_stdin", "kill_process", "list_processes", "get_process_log"].map((name) => Type.Literal(name)),
+  ["bash", ...JOB_TOOL_NAMES].map((name) => Type.Literal(name)),
 );
 
 /** One listed job for `pitwall jobs`: the job, its last line, and whether a client owns it. */
@@ -204,6 +247,13 @@ export const METHODS = {
   resize: { args: Type.Object({ id: Type.String(), cols: Type.Integer({ minimum: 1 }), rows: Type.Integer({ minimum: 1 }) }, strict), result: Type.Null() },
   /** Sends a job's completed log lines as they come (`pitwall jobs tail -f`); returns its last `last` lines now. */
   follow: { args: Type.Object({ id: Type.String(), watch: Type.Integer(), last: Type.Integer({ minimum: 0 }) }, strict), result: Type.Array(Type.String()) },
+  /** The person sets a watch trigger on a job (a WatchError's refusal says why not). */
+  addTrigger: {
+    args: Type.Object({ id: Type.String(), pattern: Type.String(), action: Type.Union(WATCH_ACTIONS.map((action) => Type.Literal(action))) }, strict),
+    result: TriggerInfoSchema,
+  },
+  /** The person removes trigger `trigger` of a job, or all its triggers; returns those removed. */
+  removeTriggers: { args: Type.Object({ id: Type.String(), trigger: Type.Optional(Type.Integer()) }, strict), result: Type.Array(TriggerInfoSchema) },
   /** Something else the person did (a command of their own), queued with their job actions. */
   note: { args: Type.Object({ text: Type.String() }, strict), result: Type.Null() },
   notices: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
@@ -224,6 +274,8 @@ type ResultOverrides = {
   restart: JobInfo;
   stop: JobInfo[];
   status: HostStatus;
+  addTrigger: TriggerInfo;
+  removeTriggers: TriggerInfo[];
 };
 export type MethodResult<M extends MethodName> = M extends keyof ResultOverrides ? ResultOverrides[M] : Static<(typeof METHODS)[M]["result"]>;
 
@@ -331,5 +383,10 @@ export function encodeMessage(message: unknown): string {
 
 // The schemas describe the very types the rest of pitwall uses: this fails to compile when they drift.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const schemasMatchTypes: [Same<Static<typeof JobInfoSchema>, JobInfo>, Same<Static<typeof JobEventSchema>, JobEvent>, Same<Static<typeof ScreenUpdateSchema>, ScreenUpdate>] = [true, true, true];
+const schemasMatchTypes: [
+  Same<Static<typeof JobInfoSchema>, JobInfo>,
+  Same<Static<typeof JobEventSchema>, JobEvent>,
+  Same<Static<typeof ScreenUpdateSchema>, ScreenUpdate>,
+  Same<Static<typeof TriggerInfoSchema>, TriggerInfo>,
+] = [true, true, true, true];
 void schemasMatchTypes;

@@ -3,6 +3,7 @@
 // for the person (app/person-errors.ts) and the model still reads the registry's own text.
 import { Type, type Static } from "@sinclair/typebox";
 import { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "../job-errors.js";
+import { WatchError } from "../watch/trigger-spec.js";
 
 const strict = { additionalProperties: false } as const;
 
@@ -12,6 +13,8 @@ export const RefusalSchema = Type.Union([
   Type.Object({ kind: Type.Literal("job-ended"), jobId: Type.String(), ending: Type.String() }, strict),
   Type.Object({ kind: Type.Literal("takes-no-input"), jobId: Type.String() }, strict),
   Type.Object({ kind: Type.Literal("input-limit"), jobId: Type.String(), received: Type.Integer(), limit: Type.Integer() }, strict),
+  /** A watch trigger that cannot be set or removed: the failure's message says why. */
+  Type.Object({ kind: Type.Literal("watch"), message: Type.String() }, strict),
 ]);
 export type Refusal = Static<typeof RefusalSchema>;
 
@@ -22,6 +25,7 @@ export function refusalOf(error: unknown): Refusal | undefined {
   if (error instanceof JobEndedError) return { kind: "job-ended", jobId: error.jobId, ending: error.ending };
   if (error instanceof JobTakesNoInputError) return { kind: "takes-no-input", jobId: error.jobId };
   if (error instanceof JobInputLimitError) return { kind: "input-limit", jobId: error.jobId, received: error.received, limit: error.limit };
+  if (error instanceof WatchError) return { kind: "watch", message: error.message };
   return undefined;
 }
 
@@ -38,5 +42,7 @@ export function errorFromRefusal(refusal: Refusal): Error {
       return new JobTakesNoInputError(refusal.jobId);
     case "input-limit":
       return new JobInputLimitError(refusal.jobId, refusal.received, refusal.limit);
+    case "watch":
+      return new WatchError(refusal.message);
   }
 }

@@ -1,0 +1,87 @@
+// End to end: the person watches a job from the dashboard. /watch sets a trigger (wake by default)
+// and the jobs list marks the job; a failing test run wakes the idle agent, the chat names the
+// trigger and shows its lines, and the fake model's request carries them; `w` in the jobs pane asks
+// for a pattern and an action; bad patterns get a clear error; /unwatch removes the triggers; a
+// notify firing reaches the model with the next prompt.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { endDashboardsAfterEach, startDashboard } from "../helpers/dashboard-session.js";
+import type { PitwallTerminal } from "../helpers/terminal-harness.js";
+
+endDashboardsAfterEach();
+
+const WATCHER = `echo "watching for changes"
+while true; do
+  if [ -f rerun-fail ]; then rm rerun-fail; printf "%s\\n" " RUN  v4" " ✓ adds" " ✓ subtracts" " FAIL test/sum.test.ts > sums" "   expected 2, received 3" " Tests: 1 failed, 2 passed"; fi
+  if [ -f rerun-pass ]; then rm rerun-pass; printf "%s\\n" " RUN  v4" " ✓ adds" " ✓ subtracts" " ✓ sums" " Tests: 3 passed"; fi
+  sleep 0.05
+done
+`;
+
+function command(t: PitwallTerminal, text: string): void {
+  t.press("Alt+0");
+  t.type(text);
+  t.press("Enter");
+}
+
+describe("watching a job from the dashboard", () => {
+  test("/watch wakes the idle agent with the lines; w sets a notify trigger; bad patterns are refused; /unwatch clears them", async () => {
+    const session = await startDashboard({ cols: 160, rows: 48, replies: [{ kind: "reply", text: "Woken: sums fails, fixing it." }, { kind: "reply", text: "The tests passed once." }] });
+    const { t, llm, cwd } = session;
+    writeFileSync(join(cwd, "watcher.sh"), WATCHER);
+    command(t, "/run sh watcher.sh");
+    await t.waitForText(/▶ 1 sh watcher\.sh +up/);
+    await t.waitForText(/│ ?watching for changes/);
+
+    command(t, "/watch 1 FAIL");
+    await t.waitForText("Watching job 1 for /FAIL/ → wake: matching lines start a turn when the agent is idle");
+    await t.waitForText(/▶ 1 sh watcher\.sh +⚑ up/);
+
+    writeFileSync(join(cwd, "rerun-fail"), "");
+    const woken = await llm.waitForRequest(1, 20_000);
+    expect(woken.transcript).toContain("The person started job 1: sh watcher.sh");
+    expect(woken.transcript).toContain("The person set watch trigger 1 on job 1: /FAIL/ → wake");
+    expect(woken.transcript).toContain("job 1 printed (watch trigger 1 /FAIL/, set by the person, on: sh watcher.sh):");
+    expect(woken.transcript).toMatch(/> \d+ \|  FAIL test\/sum\.test\.ts > sums\n +\d+ \|    expected 2, received 3/);
+    let screen = await t.waitForText("Woken: sums fails, fixing it.");
+    expect(screen).toContain("⚑ job 1 woke the agent · trigger 1 /FAIL/ (yours)");
+    expect(screen).toMatch(/> \d+ \|  FAIL test\/sum\.test\.ts > sums/);
+
+    // w in the jobs pane: a prompt for the pattern and the action.
+    t.press("Alt+3");
+    t.type("w");
+    await t.waitForText("watch job 1: pattern [action]");
+    t.type("Tests: \\d+ passed notify");
+    t.press("Enter");
+    await t.waitForText("Watching job 1 for /Tests: \\d+ passed/ → notify");
+    await t.waitForText(/▶ 1 sh watcher\.sh +⚑2 up/);
+    writeFileSync(join(cwd, "rerun-pass"), "");
+    screen = await t.waitForText("⚑ job 1 printed · trigger 2 /Tests: \\d+ passed/ (yours; the agent hears it");
+    expect(screen).toMatch(/> \d+ \|  Tests: 3 passed/);
+    await t.waitForText(/⚑ job 1: Tests: 3 passed \(trigger 2 → notify\)/);
+
+    // Patterns that cannot be used are refused with what to do instead.
+    command(t, "/watch 1 FAIL (");
+    await t.waitForText(/Not watching: The pattern "FAIL \(" is not a valid regular expression \(missing closing \)/);
+    command(t, "/watch 1 (?<!not )ok");
+    screen = await t.waitForText('Not watching: The pattern "(?<!not )ok" uses lookahead or lookbehind, which is not supported:');
+    expect(screen).toContain("Watch for the main part");
+
+    command(t, "/unwatch 1");
+    await t.waitForText("Stopped watching job 1 for /FAIL/, /Tests: \\d+ passed/.");
+    await t.waitForText(/▶ 1 sh watcher\.sh +up/);
+    expect(llm.requests).toHaveLength(1);
+
+    // The notify firing reaches the model whole with the next prompt; the chat, which showed its
+    // lines when it fired, names it only.
+    t.press("Alt+0");
+    t.type("what printed?");
+    t.press("Enter");
+    const next = await llm.waitForRequest(2, 20_000);
+    expect(next.transcript).toMatch(/job 1 printed \(watch trigger 2 \/Tests: \\d\+ passed\/, set by the person, on: sh watcher\.sh\):\n[^]*> \d+ \|  Tests: 3 passed/);
+    screen = await t.waitForText("The tests passed once.");
+    expect(screen).toContain("lines, shown above when it fired");
+    expect(screen.match(/> \d+ \|  Tests: 3 passed/g)).toHaveLength(1);
+  }, 60_000);
+});

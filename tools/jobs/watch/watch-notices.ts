@@ -1,0 +1,29 @@
+// What the agent is told, with its next request, about watch triggers it did not act on itself: a
+// `notify` trigger's firing, and the triggers the person sets or removes (so it knows why lines may
+// arrive). They go with the registry's other notices, so the model reads them in the order they
+// happened ("the person started job 2", then "the person set a trigger on job 2").
+import type { JobNotices } from "../job-notices.js";
+import { patternLabel, type TriggerInfo } from "./trigger-spec.js";
+import type { WatchEvent } from "./watch-events.js";
+
+/** Records the notices one watch event calls for (none for most). */
+export function recordWatchNotices(event: WatchEvent, notices: JobNotices): void {
+  if (event.type === "job_triggered") {
+    if (event.trigger.action === "notify") notices.triggerFired(event);
+    return;
+  }
+  if (event.by !== "user") return;
+  if (event.added) notices.personAction(`The person set watch trigger ${event.added.id} on job ${event.jobId}: ${triggerSentence(event.added)}`);
+  for (const t of event.removed ?? []) notices.personAction(`The person removed watch trigger ${t.id} (${patternLabel(t)}) from job ${event.jobId}.`);
+}
+
+const ACTION_FOR_MODEL: Record<TriggerInfo["action"], string> = {
+  notify: "you are told of matching lines with your next request",
+  steer: "matching lines come to you as a steering message",
+  "follow-up": "matching lines come to you as a follow-up when you would stop",
+  wake: "matching lines start a turn when you are idle, or steer you when you are busy",
+};
+
+function triggerSentence(trigger: TriggerInfo): string {
+  return `${patternLabel(trigger)} → ${trigger.action}: ${ACTION_FOR_MODEL[trigger.action]} (at most every ${Math.round(trigger.debounceMs / 1000)}s).`;
+}
