@@ -162,6 +162,8 @@ export class HostConnection {
   /** Closes the connection on purpose: the host treats it as this client leaving. */
   close(): void {
     this.closedOnPurpose = true;
+    // Closed from now on, not once the socket's close event comes: nothing more is sent on it.
+    this.closed(undefined);
     this.socket.end();
     this.socket.destroy();
   }
