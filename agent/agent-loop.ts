@@ -33,7 +33,7 @@ export interface LoopHooks {
   takeSteering(): UserMessage[];
   takeFollowUps(): UserMessage[];
   /** Notices for the model (a job exited, the person killed one); delivered with the next request. */
-  takeNotices(): UserMessage[];
+  takeNotices(): Promise<UserMessage[]>;
   /** A signal for one tool batch that fires when a steering message is queued. */
   batchYieldSignal(): AbortSignal;
   onStreamMessage(message: AssistantMessage | null): void;
@@ -65,7 +65,7 @@ export async function runAgentLoop(messages: Message[], initial: UserMessage[], 
     outer: while (true) {
       while (true) {
         hooks.emit({ type: "turn_start" });
-        for (const m of [...pending, ...hooks.takeNotices()]) append(m);
+        for (const m of [...pending, ...(await hooks.takeNotices())]) append(m);
         pending = [];
 
         const assistant = await streamAssistant(messages, hooks, signal, forgetCompacted);

@@ -44,11 +44,11 @@ export interface AgentOptions {
   /** Characters of output one tool result may give the model (the backstop cap; default 30 000). */
   maxOutputChars?: number;
   /** Pulled before every model request; each line becomes part of one notice to the model. */
-  noticeSources?: Array<() => string[]>;
+  noticeSources?: Array<() => string[] | Promise<string[]>>;
   /** The context window (when the model table has none, or smaller) and the compaction threshold. */
   context?: ContextSettings;
   /** One line per background job, given to the model that writes a compaction's summary. */
-  jobsForSummary?: () => string[];
+  jobsForSummary?: () => string[] | Promise<string[]>;
   /** A resumed session's older messages left on disk: summarised before the first request. */
   olderHistory?: OlderHistory;
 }
@@ -94,7 +94,7 @@ export class Agent {
   /** Both queues in the order the messages were queued (steers are delivered first all the same). */
   private queued: QueuedMessage[] = [];
   private notices: string[] = [];
-  private readonly noticeSources: Array<() => string[]>;
+  private readonly noticeSources: Array<() => string[] | Promise<string[]>>;
   private readonly retry: RetryPolicy;
   private readonly maxOutputChars: number;
   private readonly getProvider: ProviderResolver;
@@ -448,8 +448,9 @@ export class Agent {
     return taken.map((m) => userMessage(m, m.trigger ? "trigger" : kind));
   }
 
-  private takeNotices(): UserMessage[] {
-    const lines = [...this.notices, ...this.noticeSources.flatMap((source) => source())];
+  private async takeNotices(): Promise<UserMessage[]> {
+    const fromSources = await Promise.all(this.noticeSources.map(async (source) => source()));
+    const lines = [...this.notices, ...fromSources.flat()];
     this.notices = [];
     return lines.length ? [userMessage({ text: `[pitwall notice]\n${lines.join("\n")}` }, "notice")] : [];
   }

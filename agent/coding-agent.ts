@@ -3,13 +3,11 @@
 // and the actions of watch triggers reach the model, and the files the agent changes can be put back
 // by a rewind.
 // The dashboard, print and JSON modes and library users all start from here.
-import type { BashOwnOptions } from "../tools/bash-tool.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
-import { createCodingTools, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES, type ToolSetOptions } from "../tools/coding-tools.js";
-import { createJobTools } from "../tools/jobs/job-tools.js";
-import { jobSnapshotLines } from "../tools/jobs/job-format.js";
-import { bashAdopter } from "../tools/jobs/bash-adoption.js";
-import { JobRegistry, type JobSettings } from "../tools/jobs/job-registry.js";
+import { CODING_TOOL_NAMES, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
+import type { JobSettings } from "../tools/jobs/job-registry.js";
+import { serviceTools, type JobService, type JobServiceInputs } from "../tools/jobs/job-service.js";
+import { LocalJobService } from "../tools/jobs/local-job-service.js";
 import type { AgentTool } from "../tools/tool.js";
 import type { ChildMarker } from "../tools/process/process-guard.js";
 import type { ToolSettings } from "../tools/tool-settings.js";
@@ -66,6 +64,11 @@ export interface CodingAgentOptions {
   olderHistory?: OlderHistory;
   /** Marks every child and tracks its group, so a crash of this process still ends them (ProcessGuard). */
   marker?: ChildMarker;
+  /**
+   * Where bash calls and jobs run: made from the settings given the environment they need (the
+   * modes pass a client of the job host); jobs in this process (LocalJobService) when left out.
+   */
+  jobs?: (given: JobServiceInputs) => JobService;
   /** The session file to write the conversation to (SessionStore.create or .open); `useSession` changes it. */
   session?: SessionStore;
 }
@@ -81,7 +84,8 @@ export interface ContextReport {
 export interface CodingAgent {
   agent: Agent;
   bus: EventBus<PitwallEvent>;
-  jobs: JobRegistry;
+  /** Where bash calls and jobs run (this process, or the job host): the jobs pane and the person's keys use it too. */
+  jobs: JobService;
   /** The environment commands and jobs run in: `env` without the provider keys (unless passed on). */
   toolEnv: NodeJS.ProcessEnv;
   /** Given in the options: marks children so that a crash still ends them. */
@@ -106,7 +110,7 @@ export interface CodingAgent {
   switchBranch(leafId: string | null): Promise<BranchChange>;
   /** Copies the current branch into a new session file and continues there. */
   fork(): Promise<SessionForked>;
-  /** Ends every job and detaches from the registry. */
+  /** Ends every job of this agent and lets go of the job service. */
   dispose(): Promise<void>;
 }
 
@@ -118,19 +122,12 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const secrets = [options.connections.anthropic.apiKey, options.connections.openai.apiKey].filter((key): key is string => Boolean(key));
   const toolEnv = toolEnvironment(settings.env ?? process.env, { passKeys: settings.passKeysToTools, keys: secrets });
   const toolSettings: Partial<ToolSettings> = { env: toolEnv, maxOutputChars: settings.maxOutputChars };
-  const jobs = new JobRegistry({ cwd: options.cwd, env: toolEnv, settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars }, marker: options.marker });
+  const inputs: JobServiceInputs = { cwd: options.cwd, env: toolEnv, settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars }, marker: options.marker, secrets };
+  const jobs = options.jobs ? options.jobs(inputs) : new LocalJobService(inputs);
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
-  const bashOptions: BashOwnOptions = {
-    // `server &` in a bash call outlives the call: the registry ends it with the jobs.
-    onBackgroundLeft: (pgid) => jobs.adoptGroup(pgid),
-    ...(options.marker ? { marker: options.marker } : {}),
-    secrets,
-    // A call still running at the end of its wait, or when the person steers, becomes a job.
-    adopter: bashAdopter(jobs),
-  };
   // Called only when a tool runs, once `sessions` (below) exists.
   const fileChanges = { snapshots: () => sessions.session?.snapshots, emit: (event: PitwallEvent) => bus.emit(event) };
-  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, { settings: toolSettings, bash: bashOptions }).map((tool) =>
+  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings).map((tool) =>
     FILE_CHANGING_TOOLS.has(tool.name) ? trackFileChanges(tool, options.cwd, fileChanges) : tool,
   );
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
@@ -147,7 +144,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     ...(settings.maxOutputChars !== undefined ? { maxOutputChars: settings.maxOutputChars } : {}),
     noticeSources: [() => jobs.drainNotices()],
     context: settings.context,
-    jobsForSummary: () => jobSnapshotLines(jobs.list()),
+    jobsForSummary: () => jobs.summaryLines(),
     olderHistory: options.olderHistory,
   });
   const sessions = new SessionControl(agent, bus);
@@ -193,14 +190,16 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   };
 }
 
-function selectTools(cwd: string, selection: ToolSelection, jobs: JobRegistry, toolOptions: ToolSetOptions): AgentTool[] {
-  const jobTools = createJobTools(jobs);
-  if (selection === "default") return [...createCodingTools(cwd, toolOptions), ...jobTools];
+function selectTools(cwd: string, selection: ToolSelection, jobs: JobService, settings: Partial<ToolSettings>): AgentTool[] {
+  // bash and the job tools run where the jobs are.
+  const jobTools = serviceTools(jobs);
+  const toolOptions = { settings };
+  if (selection === "default") return [...CODING_TOOL_NAMES.map((name) => jobTools.find((t) => t.name === name) ?? createToolByName(cwd, name, toolOptions)), ...jobTools.filter((t) => t.name !== "bash")];
   if (selection === "read-only") return createReadOnlyTools(cwd, toolOptions);
-  const pick = (name: string): AgentTool | undefined => (isToolName(name) ? createToolByName(cwd, name, toolOptions) : jobTools.find((t) => t.name === name));
+  const pick = (name: string): AgentTool | undefined => jobTools.find((t) => t.name === name) ?? (isToolName(name) ? createToolByName(cwd, name, toolOptions) : undefined);
   const unknown = selection.filter((name) => !pick(name));
   if (unknown.length) {
-    const known = [...TOOL_NAMES, ...jobTools.map((t) => t.name)].join(", ");
+    const known = [...new Set([...TOOL_NAMES, ...jobTools.map((t) => t.name)])].join(", ");
     throw new UnknownToolError(`unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (known: ${known}, or read-only)`);
   }
   return selection.map((name) => pick(name)!);

@@ -48,7 +48,10 @@ function describe(job: EarlierJob): string {
 }
 
 /** What the model is told when a session with jobs still running is resumed; undefined when there were none. */
-export function earlierJobsNotice(jobs: readonly EarlierJob[]): string | undefined {
+export function earlierJobsNotice(jobs: readonly EarlierJob[], options: { idsContinue?: boolean } = {}): string | undefined {
   if (jobs.length === 0) return undefined;
-  return `${NOTICE_START}: the background jobs of the earlier run ended when it quit (${jobs.map(describe).join(", ")}). Job ids start again at 1, so those ids now mean nothing or another job; start again with bash_stream what is still needed.`;
+  const ids = options.idsContinue
+    ? "Job ids go on from the jobs still running (list_processes shows them), so those ids are not used again"
+    : "Job ids start again at 1, so those ids now mean nothing or another job";
+  return `${NOTICE_START}: the background jobs of the earlier run ended when it quit (${jobs.map(describe).join(", ")}). ${ids}; start again with bash_stream what is still needed.`;
 }

@@ -4,14 +4,17 @@
 // "attached" context). The job's terminal pane says so on its border and shows the job's cursor;
 // the agent is told the person typed into it.
 import type { InputEvent } from "./keys/key-decoder.js";
-import type { JobRegistry } from "../tools/jobs/job-registry.js";
+import type { JobService } from "../tools/jobs/job-service.js";
+import type { JobScreen } from "../tools/jobs/screen-feed.js";
 import { displayKeyName } from "./keys/key-names.js";
 import { forThePerson } from "./person-errors.js";
 import { encodeKey, encodePaste, type PtyModes } from "./keys/pty-keys.js";
 import type { Key } from "./keys/key.js";
 
 export interface AttachHost {
-  registry(): JobRegistry | undefined;
+  jobs(): JobService | undefined;
+  /** The screen of the job shown in the job terminal, if it is this one. */
+  screen(id: string): JobScreen | undefined;
   detachKeys(): Key[];
   /** Called when attaching starts or ends: the pane's border and hint change. */
   setAttached(hint: string | undefined): void;
@@ -30,13 +33,13 @@ export class AttachMode {
   }
 
   attach(id: string | undefined): void {
-    const registry = this.host.registry();
-    const job = id === undefined ? undefined : registry?.get(id);
-    if (id === undefined || !job) {
+    const jobs = this.host.jobs();
+    const job = id === undefined ? undefined : jobs?.get(id);
+    if (id === undefined || !jobs || !job) {
       this.host.flash("no job selected");
       return;
     }
-    if (!job.running) {
+    if (job.status !== "running") {
       this.host.flash(`job ${id} is not running: nothing to type into (r restarts it)`);
       return;
     }
@@ -50,10 +53,14 @@ export class AttachMode {
       return;
     }
     this.jobId = id;
-    job.terminal.scrollToBottom();
+    this.host.screen(id)?.scroll({ to: "bottom" });
     this.host.setAttached(`${displayKeyName(key)} to detach`);
-    void job.exited.then(() => {
-      if (this.jobId === id && registry?.get(id) === job) {
+    // Detach when this run of the job ends (a restart is another run: its start time differs).
+    const unsubscribe = jobs.subscribe((event) => {
+      const ended = (event.type === "job_exited" && event.job.id === id && event.job.startedAt === job.startedAt) || (event.type === "job_removed" && event.jobId === id);
+      if (this.jobId !== id) unsubscribe();
+      else if (ended) {
+        unsubscribe();
         this.detach();
         this.host.flash(`job ${id} ended: detached`);
       }
@@ -70,26 +77,23 @@ export class AttachMode {
   forward(event: InputEvent): void {
     const id = this.jobId;
     if (id === undefined) return;
-    const job = this.host.registry()?.get(id);
-    if (!job?.running) {
+    const jobs = this.host.jobs();
+    if (!jobs || jobs.get(id)?.status !== "running") {
       this.detach();
       return;
     }
+    const screen = this.host.screen(id);
     const modes: PtyModes = {
-      applicationCursorKeys: job.terminal.modes.applicationCursorKeysMode,
-      bracketedPaste: job.terminal.modes.bracketedPasteMode,
+      applicationCursorKeys: screen?.state?.applicationCursorKeys ?? false,
+      bracketedPaste: screen?.state?.bracketedPaste ?? false,
     };
     let data: string | undefined;
     if (event.type === "key") data = encodeKey(event.name, modes);
     else if (event.type === "text") data = event.text;
     else if (event.type === "paste") data = encodePaste(event.text, modes);
     if (data === undefined || data === "") return;
-    try {
-      this.host.registry()!.write(id, data, { by: "user" });
-      // Typing goes to the live screen, not to a scrolled-back view.
-      job.terminal.scrollToBottom();
-    } catch (error) {
-      this.host.flash(`not sent: ${forThePerson(error)}`);
-    }
+    jobs.write(id, data).catch((error: unknown) => this.host.flash(`not sent: ${forThePerson(error)}`));
+    // Typing goes to the live screen, not to a scrolled-back view.
+    if (screen?.state && screen.state.viewportY !== screen.state.baseY) screen.scroll({ to: "bottom" });
   }
 }

@@ -90,6 +90,11 @@ export const HELP = `
     --print-system-prompt     Show the system prompt and what it loaded, then exit
     --mouse                   Let the mouse wheel scroll panes (the terminal's own selection stops working)
 
+  Jobs (they run in this folder's job host, and may outlive the dashboard)
+    pitwall jobs [list]       List this folder's jobs with their status
+    pitwall jobs stop ID|all  Stop jobs, with every process they started
+    pitwall jobs tail ID [-f] A job's last lines; -f follows them (pitwall jobs --help)
+
     --version                 Show the version
     --help                    Show this help
 

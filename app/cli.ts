@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// pitwall's entry point: parses the command line and hands over to a mode (dashboard, print, JSON).
+// pitwall's entry point: parses the command line and hands over to a mode (dashboard, print, JSON),
+// or to `pitwall jobs`.
 // It imports only what parsing needs, so the dashboard can draw its first frame before the heavy
 // modules (provider SDKs, highlighting, the emulator) load.
 import { HELP, parseCliArgs, UsageError, type CliOptions } from "./cli-options.js";
@@ -21,6 +22,11 @@ function chooseMode(options: CliOptions): Mode {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // `pitwall jobs …`: the folder's jobs, from another terminal or a script.
+  if (argv[0] === "jobs") {
+    const { runJobsCommand } = await import("./jobs-command.js");
+    return runJobsCommand(argv.slice(1));
+  }
   const options = parseCliArgs(argv);
   if (options.help) {
     process.stdout.write(`${HELP.trim()}\n`);

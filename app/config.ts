@@ -1,5 +1,5 @@
 // ~/.pitwall/config.json: defaults for the provider, model, thinking level, base URL, keymap path,
-// the bash limits, the watch triggers' debounce window, the context window and whether commands get the provider keys. Each field is checked against its TypeBox schema on its own: a bad file or field
+// the bash limits, how long kept jobs wait, the watch triggers' debounce window, the context window and whether commands get the provider keys. Each field is checked against its TypeBox schema on its own: a bad file or field
 // is reported and ignored, never fatal. app/settings.ts puts the fields in their place (flags and
 // the environment beat them, they beat built-in defaults).
 import { readFileSync } from "node:fs";
@@ -25,6 +25,10 @@ function oneOf<T extends string>(values: readonly T[]): TUnion<Array<TLiteral<T>
   return Type.Union(values.map((v) => Type.Literal(v)));
 }
 
+/** A day: jobs are never kept unowned for longer. */
+export const MAX_KEEP_JOBS_MINUTES = 24 * 60;
+export const DEFAULT_KEEP_JOBS_MINUTES = 30;
+
 const nonEmptyString = field(Type.String({ pattern: "\\S" }), "must be a non-empty string");
 const positiveMs = field(Type.Integer({ exclusiveMinimum: 0 }), "must be a positive whole number of milliseconds");
 
@@ -47,6 +51,8 @@ export const CONFIG_FIELDS = {
     Type.Integer({ minimum: MIN_COMPACT_AT_PERCENT, maximum: MAX_COMPACT_AT_PERCENT }),
     `must be a whole percent from ${MIN_COMPACT_AT_PERCENT} to ${MAX_COMPACT_AT_PERCENT}`,
   ),
+  /** How long the job host keeps jobs a dashboard left running, with no dashboard attached (0: not at all). */
+  keepJobsMinutes: field(Type.Number({ minimum: 0, maximum: MAX_KEEP_JOBS_MINUTES }), `must be a number of minutes from 0 to ${MAX_KEEP_JOBS_MINUTES}`),
   /** Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and jobs. */
   passKeysToTools: field(Type.Boolean(), "must be true or false"),
 };

@@ -5,7 +5,7 @@
 // it is ready.
 import type { PitwallEvent } from "../agent/events.js";
 import type { JobInfo } from "../tools/jobs/job-events.js";
-import { describeStatus, failed, formatDuration, lastLines, runtime, shortCommand } from "../tools/jobs/job-format.js";
+import { describeStatus, failed, formatDuration, runtime, shortCommand } from "../tools/jobs/job-format.js";
 import type { QueuedKind } from "../agent/agent.js";
 import type { ImageContent, Message, ThinkingLevel } from "../agent/messages.js";
 import type { LoadedSession } from "../agent/sessions/session-load.js";
@@ -20,7 +20,8 @@ import { displayKeyName } from "./keys/key-names.js";
 import type { ActionOf } from "./keys/key-actions.js";
 import type { Key } from "./keys/key.js";
 import { keymapHelp } from "./keys/keymap-help.js";
-import { QuitFlow } from "./quit-flow.js";
+import { QuitFlow, type QuitChoice } from "./quit-flow.js";
+import type { EarlierJob } from "../agent/earlier-jobs.js";
 import type { Keymap } from "./keys/keymap.js";
 import type { Setup } from "./session-setup.js";
 import { contextReportLines } from "./context-report.js";
@@ -85,6 +86,7 @@ export class DashboardController implements SlashContext {
     });
     this.quitFlow = new QuitFlow({
       runningJobs: () => this.setup?.coding.jobs.runningCount() ?? view.jobs.runningCount,
+      canKeepJobs: () => this.setup?.coding.jobs.detach !== undefined,
       setQuestion: (text) => {
         view.status.state.question = text;
       },
@@ -111,10 +113,6 @@ export class DashboardController implements SlashContext {
     this.unsubscribe = bus.subscribe((event) => this.onEvent(event));
     this.view.chat.notice("info", `pitwall in ${setup.options.cwd} · ${agent.state.model.provider}/${agent.state.model.id} · ${this.view.status.state.helpKey} shows the keys, /help the commands`);
     if (setup.resumed) this.loadConversation(setup.resumed);
-    if (setup.earlierJobs.length > 0) {
-      const jobs = setup.earlierJobs.map((j) => `job ${j.id}${j.command ? ` (${shortCommand(j.command, 60)})` : ""}`).join(", ");
-      this.view.chat.notice("info", `The earlier run's jobs ended when it quit: ${jobs}. The agent is told with its next request.`);
-    }
     for (const warning of [...setup.warnings, ...setup.sessionWarnings]) this.view.chat.notice("warning", warning);
     for (const warning of this.keymap.warnings) this.view.chat.notice("warning", warning);
     if (this.missingKey()) this.view.chat.notice("warning", `${this.missingKey()} Until then, prompts are not sent.`);
@@ -128,13 +126,21 @@ export class DashboardController implements SlashContext {
     this.scheduler.request();
   }
 
+  /** The resumed conversation's jobs that ended with the earlier run (once the job host was asked). */
+  earlierJobsEnded(ended: readonly EarlierJob[]): void {
+    if (ended.length === 0) return;
+    const jobs = ended.map((j) => `job ${j.id}${j.command ? ` (${shortCommand(j.command, 60)})` : ""}`).join(", ");
+    this.view.chat.notice("info", `The earlier run's jobs ended when it quit: ${jobs}. The agent is told with its next request.`);
+    this.scheduler.request();
+  }
+
   detach(): void {
     this.unsubscribe?.();
     this.unwatchSession?.();
     if (this.transientTimer) clearTimeout(this.transientTimer);
   }
 
-  onQuit(listener: () => void): void {
+  onQuit(listener: (choice: QuitChoice) => void): void {
     this.quitFlow.onQuit(listener);
   }
 
@@ -148,8 +154,8 @@ export class DashboardController implements SlashContext {
     return this.quitFlow.asking;
   }
 
-  answerQuit(yes: boolean): void {
-    this.quitFlow.answer(yes);
+  answerQuit(answer: "yes" | "keep" | "no"): void {
+    this.quitFlow.answer(answer);
   }
 
   // ---- events ------------------------------------------------------------------------------
@@ -308,11 +314,15 @@ export class DashboardController implements SlashContext {
     if (info.startedBy === "user" && !failed(info)) return;
     // A bash_stream call still waiting on its job reports the end itself.
     if (info.toolCallId !== undefined && this.view.tools.get(info.toolCallId)?.status === "running") return;
-    const job = this.setup?.coding.jobs.get(info.id);
-    const last = job ? lastLines(job.log, 1, 120)[0] : undefined;
     const what = `Job ${info.id} (${shortCommand(info.command, 60)}) ${describeStatus(info)} after ${formatDuration(runtime(info))}`;
-    this.notice(failed(info) ? "warning" : "info", `${what}.${last ? `\nLast line: ${last}` : ""}\nThe agent is told with its next request.`);
     if (!this.working) this.flash(`job ${info.id} ${describeStatus(info)}`, 5_000);
+    // Its last line comes from where its log is (the job host, or this process).
+    const jobs = this.setup?.coding.jobs;
+    const lastLine = jobs ? jobs.text(info.id, "tail", 1).then((lines) => lines[0]?.slice(0, 120), () => undefined) : Promise.resolve(undefined);
+    void lastLine.then((last) => {
+      this.notice(failed(info) ? "warning" : "info", `${what}.${last ? `\nLast line: ${last}` : ""}\nThe agent is told with its next request.`);
+      this.scheduler.request();
+    });
   }
 
   /** The status bar's context meter, from the agent's measure of the next request. */

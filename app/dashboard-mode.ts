@@ -1,7 +1,9 @@
 // `pitwall` on a terminal: the full-screen dashboard. The first frame is drawn before anything
 // heavy loads (provider SDKs, highlighting, the tools and the job emulators come in through a
 // dynamic import afterwards), keys typed meanwhile are kept, and however the dashboard ends the
-// terminal is given back as it was and every job is ended.
+// terminal is given back as it was. Its jobs run in the folder's job host: quitting with "stop"
+// (or a signal) ends them; "keep", a closed terminal, a crash or kill -9 leave them for the next
+// pitwall here, which attaches to them at start.
 import { appendFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -22,6 +24,7 @@ import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
 import { suspendProcess } from "./suspend.js";
 import type { Setup } from "./session-setup.js";
+import type { QuitChoice } from "./quit-flow.js";
 
 /** For measuring startup: PITWALL_STARTUP_TRACE=<file> gets "<milestone> <ms since start> <cpu ms>" lines. */
 function traceStartup(env: NodeJS.ProcessEnv, milestone: string): void {
@@ -52,7 +55,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     cwd: options.cwd,
     // The scheduler is made next; nothing asks for a frame before then.
     requestFrame: () => scheduler.request(),
-    jobLookup: (id) => setup?.coding.jobs.get(id),
+    jobScreens: () => setup?.coding.jobs,
     images: { at: (path) => imageFileAt(path, options.cwd), pasted: (text) => pastedImageFiles(text, options.cwd) },
   });
   const scheduler = new RenderScheduler(screen, {
@@ -114,6 +117,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
   const offGeneration = onRenderGenerationChange(() => scheduler.request());
   let controller: DashboardController | undefined;
+  // Set by the quit: "keep" leaves the jobs running in the job host.
+  let quitChoice = "stop" as QuitChoice;
 
   try {
     scheduler.frameNow();
@@ -159,10 +164,13 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     );
     const c = controller;
     const keys = new KeyDispatcher(c, () => scheduler.request());
-    const quit = new Promise<void>((resolve) => c.onQuit(resolve));
+    const quit = new Promise<QuitChoice>((resolve) => c.onQuit(resolve));
     // Set as soon as the person quits, so a quit from a picker skips loading the agent.
     let quitEarly = false;
-    void quit.then(() => (quitEarly = true));
+    void quit.then((choice) => {
+      quitEarly = true;
+      quitChoice = choice;
+    });
     dispatch = (event) => keys.handle(event);
     for (const event of early.splice(0)) dispatch(event);
     scheduler.request();
@@ -207,12 +215,22 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     }
 
     if (!quitEarly) {
-      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh });
+      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh, jobClient: "dashboard" });
       const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
-      const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
+      // A closed terminal or a crash leaves the jobs running in the job host, for the next pitwall.
+      const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard, keepOn: { signals: ["SIGHUP"], crash: true } });
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
       c.attach(setup);
+      const { attachJobHost } = await import("./job-host-attach.js");
+      await attachJobHost(setup.coding.jobs, {
+        notice: (level, text) => {
+          view.chat.notice(level, text);
+          scheduler.request();
+        },
+        choose,
+      });
+      c.earlierJobsEnded(sessionSetup.tellEarlierJobs(setup));
       const [first, ...rest] = options.prompts;
       if (first !== undefined) c.send(first, "enter");
       for (const prompt of rest) c.send(prompt, "followUp");
@@ -224,7 +242,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     }
 
     await quit;
-    view.status.state.transient = setup && setup.coding.jobs.runningCount() > 0 ? "stopping jobs…" : "bye";
+    const running = setup ? setup.coding.jobs.runningCount() : 0;
+    view.status.state.transient = running === 0 ? "bye" : quitChoice === "keep" ? "leaving the jobs running…" : "stopping jobs…";
     scheduler.frameNow();
     return 0;
   } finally {
@@ -237,6 +256,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     controller?.detach();
     view.jobTerminal.dispose();
     try {
+      // "Keep them running": the job host keeps this dashboard's jobs for the next pitwall here.
+      if (quitChoice === "keep") await setup?.coding.jobs.detach?.();
       await controller?.jobControl.dispose();
       await setup?.dispose();
     } finally {

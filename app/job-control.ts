@@ -2,9 +2,10 @@
 // prompt, or /run), stop it (TERM then KILL) or kill it now, restart it, remove a finished one,
 // attach to it (attach-mode.ts), copy its screen or its whole log to the clipboard (OSC 52), tail
 // its log into the tool-output pane, set and remove watch triggers (/watch, the `w` key), and run a
-// one-off `!command` (person-shell.ts). Every action goes through the registry with `by: "user"`, so
-// the agent hears of it with its next request.
-import type { JobRegistry, TerminalSize } from "../tools/jobs/job-registry.js";
+// one-off `!command` (person-shell.ts). Every action goes through the job service with `by: "user"`,
+// so the agent hears of it with its next request.
+import type { TerminalSize } from "../tools/jobs/job-registry.js";
+import type { JobService } from "../tools/jobs/job-service.js";
 import { shortCommand } from "../tools/jobs/job-format.js";
 import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { sanitizeText } from "../panes/text/terminal-text.js";
@@ -54,7 +55,11 @@ export class JobControl {
   ) {
     const view = c.view;
     this.attachMode = new AttachMode({
-      registry: () => this.registry(),
+      jobs: () => this.registry(),
+      screen: (id) => {
+        const screen = view.jobTerminal.current();
+        return screen?.id === id ? screen : undefined;
+      },
       detachKeys: () => c.keymap.keysFor("attached", "detach"),
       setAttached: (hint) => {
         view.jobTerminal.attachedHint = hint;
@@ -87,19 +92,19 @@ export class JobControl {
     return view.jobTerminalSize(view.jobs.list().length + added);
   }
 
-  private registry(): JobRegistry | undefined {
+  private registry(): JobService | undefined {
     return this.c.setup?.coding.jobs;
   }
 
-  /** The registry, or undefined after saying why there is none yet. */
-  private ready(): JobRegistry | undefined {
+  /** The jobs, or undefined after saying why there are none yet. */
+  private ready(): JobService | undefined {
     const jobs = this.registry();
     if (!jobs) this.c.flash("the agent is still loading: jobs are available in a moment");
     return jobs;
   }
 
   /** Runs an action on a job: the status line says it is under way until it has finished, then how it went. */
-  private act(id: string | undefined, words: ActionWords, run: (jobs: JobRegistry, id: string) => Promise<unknown>): void {
+  private act(id: string | undefined, words: ActionWords, run: (jobs: JobService, id: string) => Promise<unknown>): void {
     const jobs = this.ready();
     if (!jobs) return;
     if (id === undefined) {
@@ -124,18 +129,18 @@ export class JobControl {
 
   /** Stops a job: TERM to its group then KILL after the grace period, or KILL at once (`hard`). */
   stop(id: string | undefined, hard = false): void {
-    this.act(id, hard ? KILL : STOP, (jobs, jobId) => jobs.kill(jobId, { by: "user", ...(hard ? { signal: "SIGKILL" as const } : {}) }));
+    this.act(id, hard ? KILL : STOP, (jobs, jobId) => jobs.kill(jobId, hard ? "SIGKILL" : undefined));
   }
 
   /** Runs the job's command again (same cwd and env) under the same id, stopping it first if it runs. */
   restart(id: string | undefined): void {
-    this.act(id, RESTART, (jobs, jobId) => jobs.restart(jobId, "user", this.paneSize()));
+    this.act(id, RESTART, (jobs, jobId) => jobs.restart(jobId, this.paneSize()));
   }
 
   /** Starts a finished job again; a running one is left alone. */
   start(id: string | undefined): void {
     const job = id === undefined ? undefined : this.registry()?.get(id);
-    if (job?.running) {
+    if (job?.status === "running") {
       this.c.flash(`job ${id} is already running (r restarts it)`);
       return;
     }
@@ -148,12 +153,17 @@ export class JobControl {
     if (!jobs) return;
     if (id === undefined) return this.c.flash("no job selected");
     const job = jobs.get(id);
-    if (job?.running) {
+    if (job?.status === "running") {
       const key = this.c.keymap.keysFor("jobs", "kill")[0];
       return this.c.flash(`job ${id} is running: stop it first${key ? ` (${displayKeyName(key)})` : ""}`);
     }
-    if (jobs.remove(id)) this.c.flash(`removed job ${id}`);
-    else this.c.flash(`no job ${id}`);
+    void jobs.remove(id).then(
+      (removed) => {
+        this.c.flash(removed ? `removed job ${id}` : `no job ${id}`);
+        this.requestFrame();
+      },
+      (error: unknown) => this.failed(`remove job ${id}`, error),
+    );
   }
 
   attach(id: string | undefined): void {
@@ -180,7 +190,7 @@ export class JobControl {
   watchPrompt(id: string | undefined): void {
     const job = id === undefined ? undefined : this.ready()?.get(id);
     if (!job) return this.c.flash("no job selected");
-    if (!job.running) return this.c.flash(`job ${job.id} has ended: there is nothing to watch`);
+    if (job.status !== "running") return this.c.flash(`job ${job.id} has ended: there is nothing to watch`);
     this.promptFor = { kind: "watch", jobId: job.id };
     this.c.view.prompt.show(
       `watch job ${job.id}: pattern [action]`,
@@ -209,15 +219,29 @@ export class JobControl {
 
   /** Copies the job terminal's visible screen, or the job's whole plain-text log, to the clipboard. */
   copy(id: string | undefined, what: "screen" | "log"): void {
-    const job = id === undefined ? undefined : this.registry()?.get(id);
-    if (!job) return this.c.flash("no job selected");
-    const text = what === "screen" ? this.c.view.jobTerminal.visibleText().join("\n") : job.log.keptText();
-    if (text.trim() === "") return this.c.flash(`job ${job.id} has printed nothing to copy`);
-    const payload = osc52(text, { tmux: this.options.env.TMUX !== undefined && this.options.env.TMUX !== "" });
-    this.options.writeTerminal(payload.sequence);
-    const lines = text.replace(/\n$/, "").split("\n").length;
-    const source = what === "screen" ? "the visible screen" : "the log";
-    this.c.flash(`copied ${source} of job ${job.id} (${lines} line${lines === 1 ? "" : "s"}${payload.cut ? ", its last 512 KiB" : ""}) to the clipboard (OSC 52)`);
+    const jobs = this.registry();
+    const job = id === undefined ? undefined : jobs?.get(id);
+    if (!jobs || !job) return this.c.flash("no job selected");
+    // The text comes from where the job's emulator and log are (the job host, or this process).
+    const rows = what === "screen" ? this.c.view.jobTerminal.visibleRows : undefined;
+    jobs.text(job.id, what, rows).then(
+      (lines) => {
+        const text = lines.join("\n");
+        if (text.trim() === "") return this.c.flash(`job ${job.id} has printed nothing to copy`);
+        const payload = osc52(text, { tmux: this.options.env.TMUX !== undefined && this.options.env.TMUX !== "" });
+        this.options.writeTerminal(payload.sequence);
+        const count = text.replace(/\n$/, "").split("\n").length;
+        const source = what === "screen" ? "the visible screen" : "the log";
+        this.c.flash(`copied ${source} of job ${job.id} (${count} line${count === 1 ? "" : "s"}${payload.cut ? ", its last 512 KiB" : ""}) to the clipboard (OSC 52)`);
+        this.requestFrame();
+      },
+      (error: unknown) => this.failed(`copy job ${job.id}`, error),
+    );
+  }
+
+  private failed(what: string, error: unknown): void {
+    this.c.notice("error", `Could not ${what}: ${forThePerson(error)}.`);
+    this.requestFrame();
   }
 
   // ---- slash commands and `!` ------------------------------------------------------------
@@ -234,15 +258,17 @@ export class JobControl {
   run(command: string): void {
     const jobs = this.ready();
     if (!jobs) return;
-    try {
-      const size = this.paneSize(1);
-      const job = jobs.start({ command, startedBy: "user", ...(size ? { size } : {}) });
-      this.c.view.jobs.select(job.id);
-      this.c.flash(`started job ${job.id}: ${shortCommand(command, 60)}`);
-    } catch (error) {
-      this.c.notice("error", `Could not start the job: ${forThePerson(error)}.`);
-    }
-    this.requestFrame();
+    jobs.start(command, this.paneSize(1)).then(
+      (job) => {
+        this.c.view.jobs.select(job.id);
+        this.c.flash(`started job ${job.id}: ${shortCommand(command, 60)}`);
+        this.requestFrame();
+      },
+      (error: unknown) => {
+        this.c.notice("error", `Could not start the job: ${forThePerson(error)}.`);
+        this.requestFrame();
+      },
+    );
   }
 
   /** The last `count` lines of a job's log, in the tool-output pane. */
@@ -255,12 +281,16 @@ export class JobControl {
       this.c.notice("error", `No job "${id}". ${known.length ? `Jobs: ${known.join(", ")}.` : "There are no jobs."}`);
       return;
     }
-    const lines = job.log.tail(count);
-    const body: StyledLine[] = lines.map((l) => [{ text: sanitizeText(l), attr: attr() }]);
-    const title = `/tail ${id}: last ${lines.length} line${lines.length === 1 ? "" : "s"} of job ${id} (${shortCommand(job.command, 60)})`;
-    const record = this.c.view.tools.addPersonal(title, { lines: body.length ? body : [[{ text: "(no output yet)", attr: attr() }]], followEnd: true });
-    this.c.view.toolOutput.select(record.id);
-    this.requestFrame();
+    jobs.text(id, "tail", count).then(
+      (lines) => {
+        const body: StyledLine[] = lines.map((l) => [{ text: sanitizeText(l), attr: attr() }]);
+        const title = `/tail ${id}: last ${lines.length} line${lines.length === 1 ? "" : "s"} of job ${id} (${shortCommand(job.command, 60)})`;
+        const record = this.c.view.tools.addPersonal(title, { lines: body.length ? body : [[{ text: "(no output yet)", attr: attr() }]], followEnd: true });
+        this.c.view.toolOutput.select(record.id);
+        this.requestFrame();
+      },
+      (error: unknown) => this.failed(`tail job ${id}`, error),
+    );
   }
 
   /** Sets a trigger of the person's on a job; the chat says what it will do, or why it could not be set. */
@@ -268,17 +298,15 @@ export class JobControl {
     const jobs = this.ready();
     if (!jobs) return;
     const job = jobs.get(id);
-    if (job && !job.running) return this.c.notice("error", `Job ${id} has ended: it prints nothing more, so there is nothing to watch. /restart ${id} runs it again.`);
-    try {
-      const trigger = jobs.watches.add(id, { pattern, action, setBy: "user" });
-      this.c.notice(
-        "info",
-        `Watching job ${id} for ${patternLabel(trigger)} → ${action}: ${ACTION_MEANING[action]} (trigger ${trigger.id}; at most once every ${Math.round(trigger.debounceMs / 1000)} s; /unwatch ${id} ${trigger.id} removes it).`,
-      );
-    } catch (error) {
-      this.c.notice("error", `Not watching: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    this.requestFrame();
+    if (job && job.status !== "running") return this.c.notice("error", `Job ${id} has ended: it prints nothing more, so there is nothing to watch. /restart ${id} runs it again.`);
+    jobs.addTrigger(id, { pattern, action }).then(
+      (trigger) =>
+        this.c.notice(
+          "info",
+          `Watching job ${id} for ${patternLabel(trigger)} → ${action}: ${ACTION_MEANING[action]} (trigger ${trigger.id}; at most once every ${Math.round(trigger.debounceMs / 1000)} s; /unwatch ${id} ${trigger.id} removes it).`,
+        ),
+      (error: unknown) => this.c.notice("error", `Not watching: ${error instanceof Error ? error.message : String(error)}`),
+    ).finally(() => this.requestFrame());
   }
 
   /** Removes one trigger of a job, or all of them. */
@@ -286,14 +314,13 @@ export class JobControl {
     const jobs = this.ready();
     if (!jobs) return;
     if (id === undefined) return this.c.flash("no job selected");
-    try {
-      const removed = jobs.watches.remove(id, triggerId, "user");
-      if (removed.length === 0) this.c.flash(`job ${id} has no watch triggers`);
-      else this.c.notice("info", `Stopped watching job ${id} for ${removed.map((t) => patternLabel(t)).join(", ")}.`);
-    } catch (error) {
-      this.c.notice("error", error instanceof Error ? error.message : String(error));
-    }
-    this.requestFrame();
+    jobs.removeTriggers(id, triggerId).then(
+      (removed) => {
+        if (removed.length === 0) this.c.flash(`job ${id} has no watch triggers`);
+        else this.c.notice("info", `Stopped watching job ${id} for ${removed.map((t) => patternLabel(t)).join(", ")}.`);
+      },
+      (error: unknown) => this.c.notice("error", error instanceof Error ? error.message : String(error)),
+    ).finally(() => this.requestFrame());
   }
 
   /** The triggers of one job, or of every job, in the chat. */
@@ -301,7 +328,7 @@ export class JobControl {
     const jobs = this.ready();
     if (!jobs) return;
     if (id !== undefined && !jobs.get(id)) return this.c.notice("error", `No job "${id}". ${this.ids().length ? `Jobs: ${this.ids().join(", ")}.` : "There are no jobs."}`);
-    const listed = (id === undefined ? jobs.list() : [jobs.get(id)!]).map((job) => ({ job, triggers: jobs.watches.list(job.id) })).filter((j) => id !== undefined || j.triggers.length > 0);
+    const listed = (id === undefined ? jobs.list() : [jobs.get(id)!]).map((job) => ({ job, triggers: jobs.triggers(job.id) })).filter((j) => id !== undefined || j.triggers.length > 0);
     if (listed.every((j) => j.triggers.length === 0)) {
       return this.c.notice("info", `${id === undefined ? "No job is watched" : `Job ${id} has no watch triggers`}. /watch <id> <regex> [notify|steer|follow-up|wake] sets one; so does w in the jobs pane.`);
     }

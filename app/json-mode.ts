@@ -156,7 +156,7 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
 }
 
 export async function runJsonModeFromCli(options: CliOptions, settings: Settings): Promise<number> {
-  const setup = await createSetup(options, settings);
+  const setup = await createSetup(options, settings, { jobClient: "json" });
   // A closed terminal (SIGHUP) is an ordinary end for a JSON client: clean up and exit 0.
   const uninstall = installJobCleanup(setup.coding.jobs, { guard: setup.guard, exitCodes: { SIGHUP: 0 } });
   try {

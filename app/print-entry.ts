@@ -19,7 +19,7 @@ export async function runPrintModeFromCli(options: CliOptions, settings: Setting
     sessionPath = await pickSession(sessions);
   }
   const prompts = options.prompts.length > 0 ? options.prompts : [await readStdinPrompt()];
-  const setup = await createSetup(options, settings, { sessionPath });
+  const setup = await createSetup(options, settings, { sessionPath, jobClient: "print" });
   const uninstall = installJobCleanup(setup.coding.jobs, { guard: setup.guard });
   try {
     const code = await runPrintMode(setup, prompts);

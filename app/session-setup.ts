@@ -17,6 +17,7 @@ import { pitwallVersion } from "./version.js";
 import { ProcessGuard } from "../tools/process/process-guard.js";
 import { processTempFolder, removeStaleTempFolders } from "../tools/process/temp-folder.js";
 import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
+import { HostJobService, type HostClientKind } from "../tools/jobs/host/host-job-service.js";
 
 export interface Setup {
   options: CliOptions;
@@ -53,6 +54,11 @@ export interface SetupChoices {
   sessionPath?: string;
   /** Start a new session even though --continue or --session named one (the person chose so). */
   fresh?: boolean;
+  /**
+   * Which client of the folder's job host this run is: a dashboard's jobs may be kept for the next
+   * one, print and JSON runs' jobs end with them. Left out: the jobs run in this process.
+   */
+  jobClient?: HostClientKind;
 }
 
 /** The model whose window bounds what a resumed session loads: the one named on the command line, else the session's. */
@@ -140,6 +146,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       messages: resumed?.session.messages,
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
       marker: guard,
+      ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs }) } : {}),
     });
   } catch (error) {
     guard.close();
@@ -147,10 +154,13 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     throw error;
   }
 
-  // The earlier run's jobs ended with it, and ids start again at 1: the model hears so first.
+  // The earlier run's jobs ended with it, and ids start again at 1: the model hears so first. A
+  // dashboard first attaches to the folder's job host, whose kept jobs did not end (tellEarlierJobs).
   const earlierJobs = resumed ? earlierRunningJobs(resumed.session.messages) : [];
-  const jobsNotice = earlierJobsNotice(earlierJobs);
-  if (jobsNotice) coding.agent.notify(jobsNotice);
+  if (choices.jobClient !== "dashboard") {
+    const jobsNotice = earlierJobsNotice(earlierJobs);
+    if (jobsNotice) coding.agent.notify(jobsNotice);
+  }
 
   const freshStore = (): SessionStore | undefined =>
     options.noSession
@@ -202,6 +212,21 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     sessionWarnings,
     missingKey: isConfigured(connections[model.provider]) ? undefined : missingKeyMessage(model.provider),
   };
+}
+
+/**
+ * After a dashboard attached to the folder's job host: the resumed conversation's jobs that the host
+ * no longer runs ended with the earlier run, and the model is told so (ids go on while a host with
+ * jobs runs). Returns those jobs, for the person.
+ */
+export function tellEarlierJobs(setup: Setup): EarlierJob[] {
+  const known = setup.coding.jobs.list();
+  const stillRunning = new Set(known.filter((info) => info.status === "running").map((info) => `${info.id}\0${info.command}`));
+  const runningIds = new Set(known.filter((info) => info.status === "running").map((info) => info.id));
+  const ended = setup.earlierJobs.filter((job) => (job.command === undefined ? !runningIds.has(job.id) : !stillRunning.has(`${job.id}\0${job.command}`)));
+  const notice = earlierJobsNotice(ended, { idsContinue: known.length > 0 });
+  if (notice) setup.coding.agent.notify(notice);
+  return ended;
 }
 
 function forkedWarning(error: SessionLockedError, copyPath: string): string {

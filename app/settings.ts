@@ -12,7 +12,7 @@ import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js
 import { clamp, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS } from "../tools/jobs/job-settings.js";
 import { clampDebounceMs, DEFAULT_WATCH_DEBOUNCE_MS } from "../tools/jobs/watch/trigger-spec.js";
 import type { CliOptions } from "./cli-options.js";
-import { loadConfig, pitwallHome, type PitwallConfig } from "./config.js";
+import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, pitwallHome, type PitwallConfig } from "./config.js";
 
 export interface Settings {
   /** ~/.pitwall, or PITWALL_HOME. */
@@ -31,6 +31,8 @@ export interface Settings {
   env: NodeJS.ProcessEnv;
   /** What the coding agent, its tools and its job registry work within. */
   agent: CodingAgentSettings;
+  /** How long the job host keeps the jobs a dashboard left running while none is attached. */
+  keepJobsMs: number;
   /** What was wrong in config.json, one line each; shown, never fatal. */
   warnings: string[];
 }
@@ -96,6 +98,13 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     fallback: DEFAULT_YIELD_MS,
     fit: (ms) => clampYieldMs(ms),
   });
+  const keepJobsMinutes = pick(env, {
+    env: ["PITWALL_KEEP_JOBS_MINUTES"],
+    parse: nonNegative,
+    config: config.keepJobsMinutes,
+    fallback: DEFAULT_KEEP_JOBS_MINUTES,
+    fit: (minutes) => Math.min(minutes, MAX_KEEP_JOBS_MINUTES),
+  });
   const watchDebounceMs = pick(env, {
     env: ["PITWALL_WATCH_DEBOUNCE_MS"],
     parse: positive,
@@ -120,6 +129,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
       context: { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt },
       passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
     },
+    keepJobsMs: Math.round(keepJobsMinutes * 60_000),
     warnings,
   };
 }

@@ -1,17 +1,2 @@
-// pitwall's version, read once from package.json (two folders up from the compiled file).
-import { readFileSync } from "node:fs";
-
-let cached: string | undefined;
-
-export function pitwallVersion(): string {
-  if (cached) return cached;
-  for (const candidate of ["../../package.json", "../package.json"]) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "pitwall" && pkg.version) return (cached = pkg.version);
-    } catch {
-      // Try the next location (compiled vs. source layout).
-    }
-  }
-  return (cached = "0.0.0");
-}
+// pitwall's version (package.json's), kept with the tools since the job host checks it too.
+export { pitwallVersion } from "../tools/pitwall-version.js";

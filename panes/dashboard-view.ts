@@ -7,7 +7,7 @@ import { FilesPane } from "./files/files-pane.js";
 import { HelpOverlay } from "./overlays/help-overlay.js";
 import { InputPane, type ImageFinder } from "./input/input-pane.js";
 import { JobsPane } from "./jobs/jobs-pane.js";
-import { JobTerminalPane, type JobLookup } from "./jobs/job-terminal-pane.js";
+import { JobTerminalPane, type JobScreens } from "./jobs/job-terminal-pane.js";
 import { screenInternals } from "./screen/blessed-internals.js";
 import { joinBorders } from "./screen/border-joints.js";
 import { computeLayout, MAIN_PANES, type Layout, type MainPane } from "./layout.js";
@@ -29,8 +29,8 @@ export interface DashboardViewOptions {
   cwd: string;
   /** Asks for a frame (the render scheduler's request). */
   requestFrame: () => void;
-  /** Finds the job the job terminal shows; undefined until the job registry has loaded. */
-  jobLookup: JobLookup;
+  /** Opens the screens of jobs for the job terminal; undefined until the agent's jobs have loaded. */
+  jobScreens: () => JobScreens | undefined;
   /** Finds the image files a paste or an `@path` in the input names. */
   images?: ImageFinder;
 }
@@ -65,7 +65,7 @@ export class DashboardView {
     this.chat = new ChatPane(screen, this.tools);
     this.toolOutput = new ToolOutputPane(screen, this.tools);
     this.jobs = new JobsPane(screen);
-    this.jobTerminal = new JobTerminalPane(screen, options.requestFrame, options.jobLookup);
+    this.jobTerminal = new JobTerminalPane(screen, options.requestFrame, options.jobScreens);
     this.files = new FilesPane(screen, options.cwd, options.requestFrame);
     this.queue = new QueueView(screen);
     this.input = new InputPane(screen, options.images);

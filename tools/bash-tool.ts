@@ -12,7 +12,7 @@ import { groupAlive } from "./process-group.js";
 import { adoptedResult, yieldWindow, type BashCallAdopter, type YieldReason } from "./bash-yield.js";
 import { resolveShell } from "./shell.js";
 import { startShellCommand, type ShellRunResult } from "./shell-process.js";
-import type { AgentTool } from "./tool.js";
+import type { AgentTool, ToolDefinition } from "./tool.js";
 import type { ChildMarker } from "./process/process-guard.js";
 import type { ToolSettings } from "./tool-settings.js";
 
@@ -53,16 +53,31 @@ export interface BashToolOptions extends Partial<ToolSettings> {
    * Told the process group of a command that returned with processes still running in the
    * background (`server &`), so whoever owns cleanup ends them when pitwall stops.
    */
-  onBackgroundLeft?: (pgid: number) => void;
+  onBackgroundLeft?: (pgid: number, callEnv: Record<string, string>) => void;
+  /**
+   * Added to each call's environment (the job registry's PITWALL_JOB mark for the call, so a call that
+   * becomes a job, or leaves something running, can be ended with its escapes).
+   */
+  callEnv?: () => Record<string, string>;
   /** Marks each command's environment and tracks its group (see ProcessGuard). */
   marker?: ChildMarker;
   /** Replaced by [redacted] in the full-output file (the provider keys). */
   secrets?: readonly string[];
+  /** Where full-output files go: this process's temp folder by default (the job host writes into its client's). */
+  outputDir?: string;
   /**
    * Takes over a call still running when its wait ends or a steer arrives, as a background job.
    * Without one, a call runs until the command exits (or its timeout).
    */
   adopter?: BashCallAdopter;
+}
+
+/**
+ * What the model is shown of bash: `yieldMs` is the wait after which a command becomes a background
+ * job (undefined: no adopter, the call waits for the command).
+ */
+export function bashToolDefinition(maxChars: number = DEFAULT_MAX_OUTPUT_CHARS, yieldMs?: number): ToolDefinition<typeof bashToolSchema> {
+  return { name: "bash", label: "Run Command", description: describe(maxChars, yieldMs), parameters: bashToolSchema };
 }
 
 /** bash's options beyond the settings every tool shares (env, output cap). */
@@ -135,14 +150,12 @@ async function checkWorkingDirectory(cwd: string): Promise<void> {
 export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashToolSchema, BashToolDetails> {
   const maxChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   return {
-    name: "bash",
-    label: "Run Command",
-    description: describe(maxChars, options.adopter?.yieldMs()),
-    parameters: bashToolSchema,
+    ...bashToolDefinition(maxChars, options.adopter?.yieldMs()),
     async execute(toolCallId, params, signal, onUpdate, context) {
       if (signal.aborted) throw new ToolAbortedError("The command was aborted before it started.");
       await checkWorkingDirectory(cwd);
-      const spool = new OutputSpool(maxChars, { filePrefix: "bash-", ...(options.secrets ? { secrets: options.secrets } : {}) });
+      const spool = new OutputSpool(maxChars, { filePrefix: "bash-", ...(options.secrets ? { secrets: options.secrets } : {}), ...(options.outputDir ? { dir: options.outputDir } : {}) });
+      const callEnv = options.callEnv?.();
       // The model reads what a terminal would show: colours dropped, progress bars at their last frame.
       const plain = new PlainTextStream((text) => spool.write(text));
       const timeoutMs = params.timeout === undefined ? undefined : params.timeout * 1000;
@@ -152,7 +165,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
           shell: options.shell ?? resolveShell(options.env),
           command: params.command,
           cwd,
-          env: options.env,
+          env: callEnv ? { ...(options.env ?? process.env), ...callEnv } : options.env,
           signal,
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           killGraceMs: options.killGraceMs,
@@ -187,7 +200,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
         spool.dispose();
         throw error;
       }
-      if (options.onBackgroundLeft && run.pid > 0 && groupAlive(run.pid)) options.onBackgroundLeft(run.pid);
+      if (options.onBackgroundLeft && run.pid > 0 && groupAlive(run.pid)) options.onBackgroundLeft(run.pid, callEnv ?? {});
       plain.end();
       const spooled = spool.finish();
       const output = spooled.text.endsWith("\n") ? spooled.text.slice(0, -1) : spooled.text;

@@ -36,6 +36,9 @@ export interface ToolCallContext {
   yieldSignal: AbortSignal;
 }
 
+/** What the model is shown of a tool: everything but how it runs. */
+export type ToolDefinition<P extends TSchema = TSchema> = Pick<AgentTool<P>, "name" | "label" | "description" | "parameters">;
+
 export interface AgentTool<P extends TSchema = TSchema, D = unknown> {
   name: string;
   /** Human-readable name for the UI. */

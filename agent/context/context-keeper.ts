@@ -44,7 +44,7 @@ export interface ContextKeeperOptions {
   settings?: ContextSettings;
   emit(event: PitwallEvent): void;
   /** One line per background job, for the summary. */
-  jobs?: () => string[];
+  jobs?: () => string[] | Promise<string[]>;
   /** A resumed session's older messages that were left on disk. */
   older?: OlderHistory;
 }
@@ -139,7 +139,7 @@ export class ContextKeeper {
         // Each request carries a chunk, the summary so far and the prompt, and leaves room for the new summary.
         chunkTokens: Math.max(2_000, budget.window - budget.reserve - 2 * maxOutputTokens - SUMMARY_PROMPT_TOKENS),
         instructions,
-        jobs: this.options.jobs?.() ?? [],
+        jobs: (await this.options.jobs?.()) ?? [],
         summarize: (prompt) => requestSummary({ provider, model: shape.model, maxOutputTokens }, prompt, signal),
       });
       this.older = undefined;

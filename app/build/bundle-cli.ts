@@ -1,7 +1,8 @@
-// Build step, never loaded at run time: bundles the compiled CLI (dist/app/cli.js) into a few ES
-// module files in dist/bundle/, which `pitwall` runs. Node 20 resolves, reads and links every ES
-// module one by one: the dashboard's path to "ready" loaded ~460 files (250 of them TypeBox's), and
-// that, not our code, was most of the startup time. esbuild (one dependency-free binary) keeps each
+// Build step, never loaded at run time: bundles the compiled CLI (dist/app/cli.js) and the job host
+// (dist/tools/jobs/host/host-main.js) into a few ES module files in dist/bundle/, which `pitwall`
+// runs. Node 20 resolves, reads and links every ES module one by one: the dashboard's path to
+// "ready" loaded ~460 files (250 of them TypeBox's), and that, not our code, was most of the startup
+// time. esbuild (one dependency-free binary) keeps each
 // dynamic import a chunk of its own, so the dashboard still draws its first frame before the agent's
 // modules and the provider SDKs load.
 import { build } from "esbuild";
@@ -27,7 +28,8 @@ const outdir = join(dist, "bundle");
 rmSync(outdir, { recursive: true, force: true });
 
 await build({
-  entryPoints: { cli: join(dist, "app", "cli.js") },
+  // The job host is a program of its own (started by host-launcher.ts, which finds it next to itself).
+  entryPoints: { cli: join(dist, "app", "cli.js"), "job-host": join(dist, "tools", "jobs", "host", "host-main.js") },
   outdir,
   bundle: true,
   splitting: true,

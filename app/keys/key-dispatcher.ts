@@ -265,9 +265,10 @@ export class KeyDispatcher {
     if (c.quitQuestion && (event.type === "key" || event.type === "text")) {
       const answer = event.type === "text" ? event.text.trim().toLowerCase() : event.name;
       const quitKey = event.type === "key" && ["quit", "clearOrQuit"].includes(c.keymap.lookup("global", event.name) ?? "");
-      if (answer === "y" || quitKey) c.answerQuit(true);
+      if (answer === "y" || quitKey) c.answerQuit("yes");
+      else if (answer === "k") c.answerQuit("keep");
       else {
-        c.answerQuit(false);
+        c.answerQuit("no");
         // "n" and Esc only answer; any other key also does what it does.
         if (!(answer === "n" || answer === "escape")) return false;
       }

@@ -1,30 +1,22 @@
-// The selected job's terminal, painted cell by cell from its headless emulator (colours, progress
-// bars, full-screen programs and wide characters as a terminal shows them), with the emulator's own
-// scrollback: it follows the bottom until scrolled up, and pauses there. The job's pty and emulator
-// are resized to the pane (debounced, so a drag of the window is one resize). New output asks for a
-// frame; the render scheduler coalesces those to its frame budget, so a flood costs 30 frames a
-// second, not one per chunk.
+// The selected job's terminal, painted from the screen its emulator has already parsed (in the job
+// host, or in this process: tools/jobs/screen-feed.ts): colours, progress bars, full-screen
+// programs and wide characters as a terminal shows them, with the emulator's own scrollback: it
+// follows the bottom until scrolled up, and pauses there. The job's pty and emulator are resized to
+// the pane (debounced, so a drag of the window is one resize). Each screen update asks for a frame;
+// updates come at most 30 a second and the render scheduler coalesces them, so a flood costs 30
+// frames a second, not one per chunk.
 import type { Widgets } from "blessed";
-import type { Terminal } from "@xterm/headless";
 import type { Canvas } from "../screen/canvas.js";
 import { PaneBox } from "../screen/pane-box.js";
 import type { CursorPlacement } from "../screen/render-scheduler.js";
 import { attr, Color } from "../text/styled-text.js";
 import { sanitizeText } from "../text/terminal-text.js";
 import { textWidth } from "../text/text-width.js";
-import { paintTerminal, terminalText } from "./xterm-cell-painter.js";
+import { paintScreen } from "./screen-painter.js";
+import type { JobScreen, JobScreens } from "../../tools/jobs/screen-feed.js";
+import { screenText } from "../../tools/jobs/screen-state.js";
 
-/** What the pane needs of a job (tools/jobs/job.ts's Job provides it). */
-export interface JobScreen {
-  readonly id: string;
-  readonly command: string;
-  readonly terminal: Terminal;
-  readonly running: boolean;
-  resize(cols: number, rows: number): void;
-  onTerminalWrite(listener: () => void): () => void;
-}
-
-export type JobLookup = (id: string) => JobScreen | undefined;
+export type { JobScreen, JobScreens } from "../../tools/jobs/screen-feed.js";
 
 const DIM = attr({ fg: Color.grey });
 /** A resize waits this long for the size to settle. */
@@ -42,26 +34,35 @@ export class JobTerminalPane extends PaneBox {
   private resizeTimer: NodeJS.Timeout | undefined;
   private pendingSize: { cols: number; rows: number } | undefined;
 
-  /** `lookup` finds a job by id (none until the agent and its registry have loaded). */
+  /** `screens` opens a job's screen by id (none until the agent and its jobs have loaded). */
   constructor(
     screen: Widgets.Screen,
     private readonly requestFrame: () => void,
-    private readonly lookup: JobLookup,
+    private readonly screens: () => JobScreens | undefined,
   ) {
     super(screen, { title: "terminal" });
   }
 
-  /** The job shown now; (re)subscribes to its output when it changed (another job, a restart). */
+  /** The job shown now; opens its screen when the selection changed (and lets the old one go). */
   current(): JobScreen | undefined {
-    const job = this.jobId === undefined ? undefined : this.lookup(this.jobId);
-    if (job !== this.job) {
-      this.unsubscribe?.();
-      this.unsubscribe = undefined;
-      this.job = job;
-      this.pendingSize = undefined;
-      if (job) this.unsubscribe = job.onTerminalWrite(() => this.requestFrame());
+    if (this.job?.id !== this.jobId) this.close();
+    if (!this.job && this.jobId !== undefined) {
+      const job = this.screens()?.open(this.jobId);
+      if (job) {
+        this.job = job;
+        this.unsubscribe = job.onChange(() => this.requestFrame());
+      }
     }
-    return job;
+    return this.job;
+  }
+
+  /** Lets the shown job's screen go (another job selected, the job removed, the pane disposed). */
+  close(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.job?.release();
+    this.job = undefined;
+    this.pendingSize = undefined;
   }
 
   get attached(): boolean {
@@ -70,14 +71,12 @@ export class JobTerminalPane extends PaneBox {
 
   /** True when the view is at the bottom of the output (new output scrolls it). */
   get following(): boolean {
-    const job = this.current();
-    if (!job) return true;
-    const buffer = job.terminal.buffer.active;
-    return buffer.viewportY >= buffer.baseY;
+    const state = this.current()?.state;
+    return !state || state.viewportY >= state.baseY;
   }
 
   scrollBy(rows: number): void {
-    this.current()?.terminal.scrollLines(rows);
+    this.current()?.scroll({ by: rows });
   }
 
   page(direction: 1 | -1): void {
@@ -85,43 +84,47 @@ export class JobTerminalPane extends PaneBox {
   }
 
   toTop(): void {
-    this.current()?.terminal.scrollToTop();
+    this.current()?.scroll({ to: "top" });
   }
 
   toBottom(): void {
-    this.current()?.terminal.scrollToBottom();
+    this.current()?.scroll({ to: "bottom" });
   }
 
-  /** The rows on screen as plain text (trailing blank rows dropped): what "copy visible" takes. */
+  /** The rows on screen as plain text (trailing blank rows dropped). */
   visibleText(): string[] {
-    const job = this.current();
-    if (!job) return [];
-    const rows = Math.min(job.terminal.rows, Math.max(1, this.inner.height));
-    return terminalText(job.terminal, job.terminal.buffer.active.viewportY, rows);
+    const state = this.current()?.state;
+    if (!state) return [];
+    return screenText(state, Math.min(state.rows, Math.max(1, this.inner.height)));
+  }
+
+  /** How many rows of the job's terminal the pane shows. */
+  get visibleRows(): number {
+    const state = this.current()?.state;
+    return Math.min(state?.rows ?? this.inner.height, Math.max(1, this.inner.height));
   }
 
   /** Where the terminal cursor goes while attached: the job's own cursor, when it is in view. */
   cursorPlacement(): CursorPlacement | null {
     if (!this.attached || !this.visible) return null;
-    const job = this.current();
-    if (!job) return null;
-    const buffer = job.terminal.buffer.active;
-    if (buffer.viewportY !== buffer.baseY) return null;
+    const state = this.current()?.state;
+    if (!state) return null;
+    if (state.viewportY !== state.baseY) return null;
     const inner = this.inner;
-    if (buffer.cursorX >= inner.width || buffer.cursorY >= inner.height) return null;
-    return { x: inner.left + buffer.cursorX, y: inner.top + buffer.cursorY };
+    if (state.cursorX >= inner.width || state.cursorY >= inner.height) return null;
+    return { x: inner.left + state.cursorX, y: inner.top + state.cursorY };
   }
 
   dispose(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
+    this.close();
     clearTimeout(this.resizeTimer);
   }
 
   /** Asks for the job's pty and emulator to take the pane's size, once the size has settled. */
   private fit(job: JobScreen, cols: number, rows: number): void {
-    if (cols < 2 || rows < 1) return;
-    if (job.terminal.cols === cols && job.terminal.rows === rows) {
+    const state = job.state;
+    if (cols < 2 || rows < 1 || !state) return;
+    if (state.cols === cols && state.rows === rows) {
       this.pendingSize = undefined;
       clearTimeout(this.resizeTimer);
       return;
@@ -149,9 +152,9 @@ export class JobTerminalPane extends PaneBox {
       return;
     }
     this.fit(job, canvas.width, canvas.height);
-    const terminal = job.terminal;
-    const buffer = terminal.buffer.active;
-    paintTerminal(canvas, terminal, buffer.viewportY);
+    const state = job.state;
+    if (state) paintScreen(canvas, state);
+    else canvas.fill();
     const command = sanitizeText(job.command).replace(/\s+/g, " ");
     if (this.attachedHint !== undefined) {
       // The border must say "attached" and how to leave, however narrow the pane.
@@ -164,7 +167,7 @@ export class JobTerminalPane extends PaneBox {
       return;
     }
     this.title = `job ${job.id}: ${command}`;
-    const above = buffer.baseY - buffer.viewportY;
+    const above = state ? state.baseY - state.viewportY : 0;
     this.titleRight = above > 0 ? `paused ↑${above} · End` : "";
   }
 }

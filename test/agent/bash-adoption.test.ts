@@ -9,6 +9,7 @@ import { createCodingAgent, type CodingAgent } from "../../agent/coding-agent.js
 import type { PitwallEvent } from "../../agent/events.js";
 import { resolveModel } from "../../agent/models.js";
 import type { JobSettings } from "../../tools/jobs/job-registry.js";
+import { LocalJobService } from "../../tools/jobs/local-job-service.js";
 import { waitFor } from "../helpers/conditions.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 
@@ -32,14 +33,17 @@ function codingAgent(jobSettings: Partial<JobSettings> = {}) {
     settings: { retry: { baseDelayMs: 5 }, jobs: { killGraceMs: 300, ...jobSettings } },
   });
   made.push({ coding, cwd });
+  // The library's default: the jobs run in this process, where the test can look at them closely.
+  if (!(coding.jobs instanceof LocalJobService)) throw new Error("expected the in-process jobs");
+  const registry = coding.jobs.registry;
   const events: PitwallEvent[] = [];
   coding.bus.subscribe((e) => events.push(e));
-  return { coding, events };
+  return { coding, events, registry };
 }
 
 describe("a bash call that outlives its wait", () => {
   it("becomes a job with the output so far, and poll/log/kill work on it", async () => {
-    const { coding, events } = codingAgent({ defaultYieldMs: 1_000 });
+    const { coding, events, registry } = codingAgent({ defaultYieldMs: 1_000 });
     llm.enqueue(
       { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo first-line; sleep 0.3; echo second-line; exec sleep 60" } }] },
       { kind: "reply", toolCalls: [{ name: "get_process_log", arguments: { jobId: "1" } }] },
@@ -56,14 +60,14 @@ describe("a bash call that outlives its wait", () => {
     expect(started).toMatchObject({ job: { id: "1", stdinMode: "pipe", startedBy: "agent", command: expect.stringContaining("first-line") } });
     expect(llm.requests[2]!.transcript).toMatch(/first-line\s+second-line/);
     expect(llm.requests[3]!.transcript).toMatch(/Job 1 .*(killed|SIGTERM)/);
-    const job = coding.jobs.get("1")!;
+    const job = registry.get("1")!;
     expect(job.running).toBe(false);
     expect(job.signal).toBe("SIGTERM");
     expect(job.fromBashCall).toBe(true);
   }, 30_000);
 
   it("a steer ends the wait at once: the steer is delivered and the command runs on as a job", async () => {
-    const { coding, events } = codingAgent({ defaultYieldMs: 60_000 });
+    const { coding, events, registry } = codingAgent({ defaultYieldMs: 60_000 });
     llm.enqueue(
       { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo serving; exec sleep 60" } }] },
       { kind: "reply", text: "noted" },
@@ -78,20 +82,20 @@ describe("a bash call that outlives its wait", () => {
     const next = llm.requests[1]!.transcript;
     expect(next).toMatch(/Still running as job 1 .*the person sent a message/);
     expect(next).toContain("also check the logs");
-    const job = coding.jobs.get("1")!;
+    const job = registry.get("1")!;
     expect(job.running).toBe(true);
     expect(job.log.keptText()).toContain("serving");
   }, 30_000);
 
   it("an explicit timeout still stops the command once it is a job", async () => {
-    const { coding } = codingAgent({ defaultYieldMs: 1_000 });
+    const { coding, registry } = codingAgent({ defaultYieldMs: 1_000 });
     llm.enqueue(
       { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo tick; exec sleep 60", timeout: 2.5 } }] },
       { kind: "reply", text: "ok" },
     );
     await coding.agent.prompt("run it");
     expect(llm.requests[1]!.transcript).toContain("Its timeout still holds: it is stopped 2.5 s after it started.");
-    const job = coding.jobs.get("1")!;
+    const job = registry.get("1")!;
     await waitFor(() => !job.running, "the timeout to stop the job", 10_000);
     expect(job.signal).toBe("SIGTERM");
   }, 30_000);

@@ -36,6 +36,10 @@ describe("jobs of an earlier run", () => {
     const text = earlierJobsNotice(earlierRunningJobs(messages))!;
     expect(text).toContain("job 3 (vitest --watch), job 5 (npm run dev -- --port 3001)");
     expect(text).toContain("Job ids start again at 1");
+    // While the folder's job host still runs jobs, ids go on: the notice must not say they restart.
+    const hostRuns = earlierJobsNotice([{ id: "5", command: "npm run dev -- --port 3001" }], { idsContinue: true })!;
+    expect(hostRuns).toContain("Job ids go on from the jobs still running");
+    expect(hostRuns).not.toContain("start again at 1");
   });
 
   test("a second resume counts from the notice of the first; no running job, no notice", () => {

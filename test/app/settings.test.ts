@@ -2,6 +2,7 @@
 // PITWALL_BASH_* names beside the seed's PI_BASH_* ones, PITWALL_ winning; values fitted to their ranges.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { waitFor } from "../helpers/conditions.js";
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../app/cli-options.js";
 import { createSetup } from "../../app/session-setup.js";
@@ -62,6 +63,17 @@ describe("settings", () => {
     expect(resolve([], { PITWALL_HOME: home, PITWALL_RETRY_BASE_MS: "5" }).agent.retry.baseDelayMs).toBe(5);
   });
 
+  it("keep jobs left running 30 minutes by default; keepJobsMinutes and PITWALL_KEEP_JOBS_MINUTES change it, 0 keeps none", () => {
+    expect(resolve([], { PITWALL_HOME: homeWith() }).keepJobsMs).toBe(30 * 60_000);
+    const home = homeWith({ keepJobsMinutes: 90 });
+    expect(resolve([], { PITWALL_HOME: home }).keepJobsMs).toBe(90 * 60_000);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_KEEP_JOBS_MINUTES: "0.5" }).keepJobsMs).toBe(30_000);
+    expect(resolve([], { PITWALL_HOME: homeWith({ keepJobsMinutes: 0 }) }).keepJobsMs).toBe(0);
+    const bad = resolve([], { PITWALL_HOME: homeWith({ keepJobsMinutes: -3 }) });
+    expect(bad.keepJobsMs).toBe(30 * 60_000);
+    expect(bad.warnings.join("\n")).toMatch(/keepJobsMinutes.*minutes from 0 to 1440/);
+  });
+
   it("carry config.json's problems as warnings, the file's other fields still used", () => {
     const home = homeWith({ bashYieldMs: -1, keymap: "keys.json", baseUrl: "ftp://x" });
     const s = resolve([], { PITWALL_HOME: home });
@@ -81,9 +93,10 @@ describe("settings", () => {
     const setup = await createSetup(options, resolveSettings(options, env));
     try {
       expect(setup.coding.jobs.settings.ttlMs).toBe(120_000);
-      const job = setup.coding.jobs.start({ command: "echo mark=$PITWALL_TEST_MARK", startedBy: "user", stdinMode: "pipe" });
-      await job.exited;
-      expect(job.log.keptText()).toContain("mark=from-settings");
+      const jobs = setup.coding.jobs;
+      const job = await jobs.start("echo mark=$PITWALL_TEST_MARK");
+      await waitFor(() => jobs.get(job.id)?.status === "exited", "the job to end");
+      expect((await jobs.text(job.id, "log")).join("\n")).toContain("mark=from-settings");
     } finally {
       await setup.dispose();
     }

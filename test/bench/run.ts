@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import { removeTempDirs } from "../helpers/temp-dir.js";
 import { launch, ms, quantile, rssOf, typingLatencies, type Measurement, type Row } from "./bench-harness.js";
+import { bashRoundTrip } from "./bash-measurements.js";
 import { jobKeyLatency, jobMemory, jobThroughput } from "./job-measurements.js";
 import { soak } from "./soak.js";
 import { startup, seqRoundTrip } from "./startup-measurements.js";
@@ -113,6 +114,7 @@ export const MEASUREMENTS: Array<{ name: string; run: Measurement }> = [
   { name: "idle memory", run: idleRss },
   { name: "streaming", run: streamFrames },
   { name: "key latency", run: keyLatency },
+  { name: "bash round trip", run: bashRoundTrip },
   { name: "job throughput", run: jobThroughput },
   { name: "job key latency", run: jobKeyLatency },
   { name: "job memory", run: jobMemory },

@@ -21,7 +21,7 @@ function assistant(text: string): AssistantMessage {
 
 function setup(cols = 100, rows = 30): { view: DashboardView; scheduler: RenderScheduler; emit: (e: PitwallEvent) => void; show: () => Promise<string> } {
   h = headlessScreen(cols, rows);
-  const view = new DashboardView(h.screen, { cwd: "/work", requestFrame: () => undefined, jobLookup: () => undefined });
+  const view = new DashboardView(h.screen, { cwd: "/work", requestFrame: () => undefined, jobScreens: () => undefined });
   const scheduler = new RenderScheduler(h.screen, { beforeFrame: () => view.relayout() });
   const screen = h;
   return {

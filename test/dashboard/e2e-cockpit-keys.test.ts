@@ -61,7 +61,7 @@ describe("keys", () => {
     t.type("\x1b\x1d");
     const screen = await t.waitForText("detached from job 1");
     expect(screen).not.toContain("attached —");
-    // The job's terminal echoes the Esc that reached cat (the echo may come a frame later).
+    // The terminal echoed the Esc that reached cat (its screen comes from the job host, a frame later).
     await t.waitForText(/│ \^\[/);
   }, 40_000);
 

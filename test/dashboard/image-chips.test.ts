@@ -26,7 +26,7 @@ function input() {
   const view = new DashboardView(h.screen, {
     cwd,
     requestFrame: () => undefined,
-    jobLookup: () => undefined,
+    jobScreens: () => undefined,
     images: { at: (path) => imageFileAt(path, cwd), pasted: (text) => pastedImageFiles(text, cwd) },
   });
   return view.input;

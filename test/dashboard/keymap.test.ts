@@ -32,7 +32,7 @@ describe("keymap", () => {
   test("every action of every context has a handler in the key dispatcher", () => {
     const screen = headlessScreen(100, 30);
     try {
-      const view = new DashboardView(screen.screen, { cwd: "/work", requestFrame: () => undefined, jobLookup: () => undefined });
+      const view = new DashboardView(screen.screen, { cwd: "/work", requestFrame: () => undefined, jobScreens: () => undefined });
       const scheduler = new RenderScheduler(screen.screen, { beforeFrame: () => view.relayout() });
       const keymap = loadKeymap({ home: home() });
       const controller = new DashboardController(view, scheduler, keymap, { writeTerminal: () => undefined, env: {}, cwd: "/work" });

@@ -39,7 +39,7 @@ async function dashboard(cols = 120, rows = 40): Promise<Dashboard> {
   const options = parseCliArgs(["--cwd", cwd], "/");
   const setup = await createSetup(options, resolveSettings(options, { PITWALL_HOME: join(cwd, ".home"), ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: llm.anthropicBaseUrl }));
   const screen = headlessScreen(cols, rows);
-  const view = new DashboardView(screen.screen, { cwd, requestFrame: () => undefined, jobLookup: () => undefined });
+  const view = new DashboardView(screen.screen, { cwd, requestFrame: () => undefined, jobScreens: () => undefined });
   const scheduler = new RenderScheduler(screen.screen, { beforeFrame: () => view.relayout() });
   const controller = new DashboardController(view, scheduler, loadKeymap({ home: join(cwd, ".home") }), { writeTerminal: () => undefined, env: {}, cwd });
   controller.attach(setup);

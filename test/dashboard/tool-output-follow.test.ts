@@ -17,7 +17,7 @@ afterEach(() => {
 function setup() {
   h = headlessScreen(120, 40);
   const screen = h;
-  const view = new DashboardView(h.screen, { cwd: "/work", requestFrame: () => undefined, jobLookup: () => undefined });
+  const view = new DashboardView(h.screen, { cwd: "/work", requestFrame: () => undefined, jobScreens: () => undefined });
   const scheduler = new RenderScheduler(h.screen, { beforeFrame: () => view.relayout() });
   const emit = (e: PitwallEvent): void => {
     view.tools.handle(e);

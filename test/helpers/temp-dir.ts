@@ -1,8 +1,10 @@
 // The one temporary-folder fixture: every folder a test makes is removed after the test file ends
-// (test/helpers/setup.ts registers the cleanup in each file), so a test run leaves nothing in /tmp.
+// (test/helpers/setup.ts registers the cleanup in each file), so a test run leaves nothing in /tmp,
+// and no job host a test's pitwall started in one of them keeps running.
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { reapJobHosts } from "./job-hosts.js";
 
 const made: string[] = [];
 
@@ -13,7 +15,10 @@ export function tempDir(purpose = "test"): string {
   return path;
 }
 
-/** Removes every folder tempDir made so far (the setup file calls it after each test file). */
+/** Removes every folder tempDir made so far (the setup file calls it after each test file), ending the job hosts started in them first. */
 export function removeTempDirs(): void {
-  for (const path of made.splice(0)) rmSync(path, { recursive: true, force: true });
+  const paths = made.splice(0);
+  // All hosts first: a folder may hold another (TMPDIR is one), and its removal would take their pid files.
+  for (const path of paths) reapJobHosts(path);
+  for (const path of paths) rmSync(path, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 // Runs the real pitwall CLI in a pseudo-terminal of a fixed size and feeds what it draws into a
 // headless xterm, so tests (and the bench) read the screen a person would see and type the bytes
 // a terminal would send. Everything waits on conditions, never on fixed sleeps.
+import { reapJobHosts } from "./job-hosts.js";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,6 +83,7 @@ export class PitwallTerminal {
   readonly terminal: InstanceType<typeof xtermHeadless.Terminal>;
   readonly proc: pty.IPty;
   readonly home: string;
+  private readonly ownHome: boolean;
   private parsed: Promise<void> = Promise.resolve();
   private exitCode: number | undefined;
   private readonly exited: Promise<number>;
@@ -99,6 +101,7 @@ export class PitwallTerminal {
     const rows = options.rows ?? 40;
     this.viaShell = options.viaShell ?? false;
     this.home = options.home ?? tempDir("home");
+    this.ownHome = options.home === undefined;
     this.terminal = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
     this.terminal.loadAddon(new unicode11.Unicode11Addon());
     this.terminal.unicode.activeVersion = "11";
@@ -285,6 +288,9 @@ export class PitwallTerminal {
         await Promise.race([this.exited, new Promise((r) => setTimeout(r, 5000).unref())]);
       }
     }
+    // A closed terminal leaves the dashboard's jobs to the job host (as a person's closed window
+    // does): a home of its own is nobody else's, so its hosts end with it.
+    if (this.ownHome) reapJobHosts(this.home);
     this.terminal.dispose();
   }
 }

@@ -5,7 +5,9 @@ import { JobRegistry, resolveJobSettings, type JobSettings } from "../../tools/j
 import type { Job } from "../../tools/jobs/job.js";
 import { tempDir } from "./helpers.js";
 import { waitFor } from "../helpers/conditions.js";
-import { survivors } from "../helpers/processes.js";
+import { alivePids, survivors } from "../helpers/processes.js";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 
 const registries: JobRegistry[] = [];
 
@@ -309,6 +311,88 @@ describe("JobRegistry", () => {
     await registry.shutdown();
     expect(survivors(pgids)).toEqual([]);
     expect(registry.list()).toEqual([]);
+  });
+});
+
+describe("JobRegistry: marks, owners, ids and line observers", () => {
+  it("stopping a job ends what escaped its group (setsid, a double fork): every process carries the job's mark", async () => {
+    const registry = makeRegistry({ killGraceMs: 500 });
+    const dir = tempDir();
+    const job = registry.start({
+      command: "setsid -f sh -c 'echo $$ > escaped.pid; exec sleep 1011'; (sleep 1012 & echo $! > forked.pid) & echo started; sleep 1013",
+      cwd: dir,
+      startedBy: "agent",
+    });
+    const other = registry.start({ command: "setsid -f sh -c 'echo $$ > other.pid; exec sleep 1014'; sleep 1015", cwd: dir, startedBy: "agent" });
+    await waitFor(() => ["escaped.pid", "forked.pid", "other.pid"].every((f) => existsSync(join(dir, f)) && readFileSync(join(dir, f), "utf8").trim() !== ""), "the escapes to start", 10_000);
+    const pid = (name: string): number => Number(readFileSync(join(dir, name), "utf8").trim());
+    const escapes = [pid("escaped.pid"), pid("forked.pid")];
+    expect(readFileSync(`/proc/${escapes[0]}/environ`, "utf8")).toContain(`PITWALL_JOB=${job.mark}`);
+    await registry.kill(job.id);
+    await waitFor(() => alivePids(escapes).length === 0, "the job's escapes to end", 5_000);
+    // Another job's escape is not its business.
+    expect(alivePids([pid("other.pid")])).toHaveLength(1);
+    await registry.shutdown();
+    await waitFor(() => alivePids([pid("other.pid")]).length === 0, "shutdown to end every job's escapes", 5_000);
+    expect(other.running).toBe(false);
+  });
+
+  it("tells each client's agent what was done in that client, and its own jobs' exits; a client that leaves hands both to the next", async () => {
+    const registry = makeRegistry();
+    const a = registry.start({ command: "sleep 300", startedBy: "agent", owner: "a" });
+    const b = registry.start({ command: "cat", startedBy: "user", owner: "b" });
+    registry.write(b.id, "x", { by: "user", actor: "b" });
+    await registry.kill(a.id, { by: "user", actor: "b" });
+    expect(registry.drainNotices("a")).toEqual([]);
+    expect(registry.drainNotices("b")).toEqual(["The person started job 2: cat", "The person typed into job 2 (cat).", "The person stopped job 1 (sleep 300)."]);
+    const crash = registry.start({ command: "sleep 0.2; exit 4", startedBy: "agent", owner: "a" });
+    expect(registry.owned("a").map((j) => j.id)).toEqual(["1", "3"]);
+    // Client a leaves its jobs running; job 3 ends while nobody owns it.
+    registry.release("a");
+    expect(registry.unowned().map((j) => j.id)).toEqual(["1", "3"]);
+    await crash.exited;
+    await waitFor(() => crash.info.endedAt !== undefined, "the end");
+    expect(registry.drainNotices("a")).toEqual([]);
+    // Client c takes them over, with what was to be told.
+    expect(registry.adoptUnowned("c").map((j) => j.id)).toEqual(["1", "3"]);
+    const told = registry.drainNotices("c");
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(/^Job 3 \(sleep 0\.2; exit 4\) exited with code 4/);
+    // Client c ends: its jobs are stopped and forgotten; b's job runs on.
+    await registry.stopOwned("c");
+    expect(registry.list().map((j) => j.id)).toEqual(["2"]);
+  });
+
+  it("tells a watch firing to the owner's agent only; one on a job nobody owns waits as a notice for the client that takes it over", async () => {
+    const registry = makeRegistry({ watchDebounceMs: 1_000 });
+    const job = registry.start({ command: "read a; echo 'FAIL one'; read b; echo 'FAIL two'; sleep 300", stdinMode: "pipe", startedBy: "agent", owner: "a" });
+    registry.watches.add(job.id, { pattern: "FAIL", action: "notify", setBy: "agent" });
+    registry.watches.add(job.id, { pattern: "two", action: "wake", setBy: "agent" });
+    registry.write(job.id, "\n", { by: "agent" });
+    await waitFor(() => registry.watches.list(job.id)[0]!.fired === 1, "the notify trigger to fire");
+    expect(registry.drainNotices("b")).toEqual([]);
+    expect(registry.drainNotices("a").join("\n")).toContain("FAIL one");
+    // Its client leaves it running: a wake nobody can act on is kept as a notice.
+    registry.release("a");
+    registry.write(job.id, "\n", { by: "agent" });
+    await waitFor(() => registry.watches.list(job.id)[1]!.fired === 1, "the wake trigger to fire");
+    registry.adoptUnowned("c");
+    const told = registry.drainNotices("c").join("\n");
+    expect(told).toContain("FAIL two");
+    expect(told).toMatch(/trigger 2 \/two\//);
+  });
+
+  it("continues ids from a floor, and calls line observers for every completed line", async () => {
+    const registry = makeRegistry();
+    registry.reserveIds(7);
+    registry.reserveIds(3);
+    const lines: string[] = [];
+    const off = registry.observeLines((job, line, n) => lines.push(`${job.id}:${n}:${line}`));
+    const job = registry.start({ command: "printf 'one\\ntwo\\n'", stdinMode: "pipe", startedBy: "agent" });
+    expect(job.id).toBe("7");
+    await job.exited;
+    expect(lines).toEqual(["7:1:one", "7:2:two"]);
+    off();
   });
 });
 

@@ -1,40 +1,48 @@
+// The six job tools, run through both JobService implementations: in this process, and through a
+// job host (over its socket) as the dashboard, print and JSON modes use them. The model must not be
+// able to tell the difference.
 import { afterEach, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../tools/jobs/job-events.js";
-import { JobRegistry, type JobSettings } from "../../tools/jobs/job-registry.js";
+import type { JobSettings } from "../../tools/jobs/job-registry.js";
 import type { CompletedJobDetails, RunningJobDetails } from "../../tools/jobs/job-result.js";
-import { createJobTools, JOB_TOOL_NAMES } from "../../tools/jobs/job-tools.js";
+import { JOB_TOOL_NAMES } from "../../tools/jobs/job-tools.js";
+import { serviceTools } from "../../tools/jobs/job-service.js";
 import type { AgentTool, ToolResult } from "../../tools/tool.js";
-import { callContext, neverAborted, tempDir } from "./helpers.js";
+import { callContext, neverAborted } from "./helpers.js";
+import { makeJobs, type TestJobs, type Where } from "./job-services.js";
 import { waitFor } from "../helpers/conditions.js";
 
-const registries: JobRegistry[] = [];
-
-function setup(settings: Partial<JobSettings> = {}, env: NodeJS.ProcessEnv = process.env) {
-  const registry = new JobRegistry({ cwd: tempDir(), settings, env });
-  registries.push(registry);
-  const tools = new Map(createJobTools(registry).map((t) => [t.name, t]));
-  const call = (name: string, params: Record<string, unknown>, options: { signal?: AbortSignal; yieldSignal?: AbortSignal; onUpdate?: (chunk: string) => void } = {}) => {
-    const tool = tools.get(name) as AgentTool;
-    return tool.execute(
-      `call-${Math.random().toString(36).slice(2, 8)}`,
-      params as never,
-      options.signal ?? neverAborted(),
-      (u) => options.onUpdate?.(u.chunk),
-      callContext(options.yieldSignal),
-    ) as Promise<ToolResult<unknown>>;
-  };
-  return { registry, tools, call };
-}
+const made: TestJobs[] = [];
 
 afterEach(async () => {
-  await Promise.all(registries.splice(0).map((r) => r.shutdown()));
+  await Promise.all(made.splice(0).map((m) => m.close()));
 });
 
 const SERVER = `echo "booting"; sleep 0.3; echo "Server listening on http://localhost:4321"; i=0; while true; do i=$((i+1)); echo "request $i"; sleep 0.2; done`;
 
-describe("the job tools", () => {
-  it("are the seven named tools with descriptions that state when to use them and the caps", () => {
-    const { tools } = setup();
+describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
+  async function setup(settings: Partial<JobSettings> = {}) {
+    const m = await makeJobs(where, settings);
+    made.push(m);
+    const { jobs } = m;
+    const tools = new Map(serviceTools(jobs).filter((t) => t.name !== "bash").map((t) => [t.name, t]));
+    const call = (name: string, params: Record<string, unknown>, options: { signal?: AbortSignal; yieldSignal?: AbortSignal; onUpdate?: (chunk: string) => void } = {}) => {
+      const tool = tools.get(name) as AgentTool;
+      return tool.execute(
+        `call-${Math.random().toString(36).slice(2, 8)}`,
+        params as never,
+        options.signal ?? neverAborted(),
+        (u) => options.onUpdate?.(u.chunk),
+        callContext(options.yieldSignal),
+      ) as Promise<ToolResult<unknown>>;
+    };
+    const running = (id: string): boolean => jobs.get(id)?.status === "running";
+    const log = async (id: string): Promise<string> => (jobs.get(id) ? (await jobs.text(id, "log")).join("\n") : "");
+    return { jobs, tools, call, running, log };
+  }
+
+  it("are the seven named tools with descriptions that state when to use them and the caps", async () => {
+    const { tools } = await setup();
     expect([...tools.keys()]).toEqual([...JOB_TOOL_NAMES]);
     const bashStream = tools.get("bash_stream")!;
     expect(bashStream.description).toMatch(/dev servers/);
@@ -44,7 +52,7 @@ describe("the job tools", () => {
   });
 
   it("returns a finished command's status, exit code and output", async () => {
-    const { call, registry } = setup();
+    const { call, jobs } = await setup();
     const result = await call("bash_stream", { command: "echo hello; echo oops >&2; exit 2", stdinMode: "pipe" });
     const details = result.details as CompletedJobDetails;
     expect(details).toMatchObject({ status: "failed", jobId: "1", exitCode: 2, stdout: "hello", stderr: "oops" });
@@ -54,13 +62,13 @@ describe("the job tools", () => {
     expect(result.content).toMatch(/^Job 1 \(pid \d+\) exited with code 2 after/);
     expect(result.content).toContain("stdout:\nhello\nstderr:\noops");
     // The tool delivered the end, so no notice follows.
-    expect(registry.drainNotices()).toEqual([]);
+    expect(await jobs.drainNotices()).toEqual([]);
   });
 
   it("yields when a server prints its ready line, then poll_process sees the new lines", async () => {
-    const { call, registry } = setup();
+    const { call, jobs } = await setup();
     const events: JobEvent[] = [];
-    registry.subscribe((e) => events.push(e));
+    jobs.subscribe((e) => events.push(e));
     // With a 60 s window, only the ready line can end the wait within the test's time.
     const result = await call("bash_stream", { command: SERVER, readyPattern: "listening on", yieldMs: 60_000 });
     const details = result.details as RunningJobDetails;
@@ -84,7 +92,7 @@ describe("the job tools", () => {
   });
 
   it("shows \\r progress bars to the model as their final lines only", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const result = await call("bash_stream", {
       command: `for p in 10 40 70 100; do printf '\\rDownloading [%-10s] %3d%%' "$(printf '#%.0s' $(seq 1 $((p/10))))" $p; sleep 0.05; done; printf '\\n'; printf '\\033[32mdone\\033[0m\\n'`,
     });
@@ -96,18 +104,18 @@ describe("the job tools", () => {
   });
 
   it("tells the agent about a job that exits while it is idle, with the next request", async () => {
-    const { call, registry } = setup();
+    const { call, jobs, running } = await setup();
     const result = await call("bash_stream", {
       command: "echo 'compiling'; sleep 1.5; echo 'Error: Cannot find module ./server' >&2; exit 1",
       yieldMs: 1_000,
     });
     expect((result.details as RunningJobDetails).status).toBe("running");
-    expect(registry.drainNotices()).toEqual([]);
-    await waitFor(() => registry.get("1")!.status !== "running", "the job to exit", 15_000);
-    const notices = registry.drainNotices();
+    expect(await jobs.drainNotices()).toEqual([]);
+    await waitFor(() => !running("1"), "the job to exit", 15_000);
+    const notices = await jobs.drainNotices();
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/^Job 1 \(echo 'compiling'.*\) exited with code 1 after [\d.]+s\. Last lines:\ncompiling\nError: Cannot find module \.\/server$/s);
-    expect(registry.drainNotices()).toEqual([]);
+    expect(await jobs.drainNotices()).toEqual([]);
     // Polling afterwards still gives the final result.
     const poll = await call("poll_process", { jobId: "1" });
     expect(poll.details).toMatchObject({ status: "failed", exitCode: 1 });
@@ -115,7 +123,7 @@ describe("the job tools", () => {
   });
 
   it("does not notify about an exit that poll_process already reported", async () => {
-    const { call, registry } = setup();
+    const { call, jobs } = await setup();
     await call("bash_stream", { command: "sleep 1.3; echo finished", yieldMs: 1_000 });
     const poll = await call("poll_process", { jobId: "1", maxDrainMs: 15_000 });
     // The first new output may arrive before the exit; poll until the end is reported.
@@ -124,11 +132,11 @@ describe("the job tools", () => {
       final = await call("poll_process", { jobId: "1", maxDrainMs: 5_000 });
     }
     expect(final.details).toMatchObject({ status: "completed", exitCode: 0 });
-    expect(registry.drainNotices()).toEqual([]);
+    expect(await jobs.drainNotices()).toEqual([]);
   });
 
   it("types into cat through write_stdin and ends it with eof", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const start = await call("bash_stream", { command: "cat", yieldMs: 1_000 });
     expect((start.details as RunningJobDetails).status).toBe("running");
     const typed = await call("write_stdin", { jobId: "1", data: "ping\n" });
@@ -140,7 +148,7 @@ describe("the job tools", () => {
   });
 
   it("feeds a shell read loop over pipes and closes its input with eof", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     await call("bash_stream", {
       command: 'while IFS= read -r line; do echo "upper: ${line^^}"; done; echo "input closed"',
       stdinMode: "pipe",
@@ -154,14 +162,14 @@ describe("the job tools", () => {
   });
 
   it("reports write_stdin errors for an unknown job and a finished one", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     await expect(call("write_stdin", { jobId: "9", data: "x" })).rejects.toThrow(/No job with id "9"/);
     await call("bash_stream", { command: "true" });
     await expect(call("write_stdin", { jobId: "1", data: "x" })).rejects.toThrow(/exited with code 0; it takes no more input/);
   });
 
   it("kill_process escalates on a job that ignores TERM and reports the final status", async () => {
-    const { call } = setup({ killGraceMs: 800 });
+    const { call } = await setup({ killGraceMs: 800 });
     await call("bash_stream", { command: "trap '' TERM; echo armed; while true; do sleep 0.1; done", readyPattern: "armed", yieldMs: 10_000 });
     const started = Date.now();
     const result = await call("kill_process", { jobId: "1" });
@@ -173,7 +181,7 @@ describe("the job tools", () => {
 
   it("kill_process with a signal sends only that signal", async () => {
     // The wait ends as soon as the job does; a long grace only keeps a loaded machine from failing it.
-    const { call } = setup({ killGraceMs: 30_000 });
+    const { call } = await setup({ killGraceMs: 30_000 });
     await call("bash_stream", {
       command: "trap 'echo got INT; exit 7' INT; echo waiting; while true; do sleep 0.1; done",
       readyPattern: "waiting",
@@ -185,34 +193,34 @@ describe("the job tools", () => {
   });
 
   it("poll_process with killIf always stops the job after reading", async () => {
-    const { call, registry } = setup();
+    const { call, running } = await setup();
     await call("bash_stream", { command: SERVER, readyPattern: "listening" });
     const result = await call("poll_process", { jobId: "1", killIf: "always" });
     expect(result.content).toContain('Stopped as asked (killIf "always")');
     expect(result.details).toMatchObject({ signal: "SIGTERM" });
-    expect(registry.get("1")!.running).toBe(false);
+    await waitFor(() => !running("1"), "the job to be stopped");
   });
 
   it("an aborted bash_stream leaves its job running and listed", async () => {
-    const { call, registry } = setup();
+    const { call, running, log } = await setup();
     const abort = new AbortController();
     const pending = call("bash_stream", { command: SERVER, yieldMs: 60_000 }, { signal: abort.signal });
-    await waitFor(() => registry.get("1")?.log.keptText().includes("request") ?? false, "the server to run", 15_000);
+    await waitFor(async () => (await log("1")).includes("request"), "the server to run", 15_000);
     abort.abort();
     // The window is 60 s: a call that did not return on the abort would outlast the test.
     const result = await pending;
     expect(result.details).toMatchObject({ status: "running", jobId: "1" });
     expect(result.content).toContain("aborted");
-    expect(registry.get("1")!.running).toBe(true);
+    expect(running("1")).toBe(true);
     const list = await call("list_processes", {});
     expect(list.content).toMatch(/job 1: running/);
   });
 
   it("a steering message ends the wait early", async () => {
-    const { call, registry } = setup();
+    const { call, running } = await setup();
     const steering = new AbortController();
     const pending = call("bash_stream", { command: "sleep 30", yieldMs: 60_000 }, { yieldSignal: steering.signal });
-    await waitFor(() => registry.get("1")?.running, "the job to start");
+    await waitFor(() => running("1"), "the job to start");
     steering.abort();
     // The window is 60 s and the job sleeps 30 s: only the steer can end the wait within the test's time.
     const result = await pending;
@@ -221,7 +229,7 @@ describe("the job tools", () => {
   });
 
   it("clamps yieldMs to at least a second", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const started = Date.now();
     const result = await call("bash_stream", { command: "sleep 30", yieldMs: 5 });
     const waited = Date.now() - started;
@@ -231,21 +239,21 @@ describe("the job tools", () => {
   });
 
   it("names an invalid readyPattern and starts nothing", async () => {
-    const { call, registry } = setup();
+    const { call, jobs } = await setup();
     const result = await call("bash_stream", { command: "echo hi", readyPattern: "([unclosed" });
     expect(result.isError).toBe(true);
     expect(result.content).toContain('readyPattern: The pattern "([unclosed" is not a valid regular expression');
-    expect(registry.list()).toEqual([]);
+    expect(jobs.list()).toEqual([]);
   });
 
   it("reports the limit on simultaneous jobs as a clear error", async () => {
-    const { call } = setup({ maxJobs: 1 });
+    const { call } = await setup({ maxJobs: 1 });
     await call("bash_stream", { command: "sleep 30", yieldMs: 1_000 });
     await expect(call("bash_stream", { command: "sleep 30", yieldMs: 1_000 })).rejects.toThrow(/limit is 1/);
   });
 
   it("caps output at the settings' maxOutputChars: a digest by default, head and tail with digest false", async () => {
-    const { call } = setup({ maxOutputChars: 2000 });
+    const { call } = await setup({ maxOutputChars: 2000 });
     const digest = await call("bash_stream", { command: "seq 1 50000; echo 'Error: out of cheese'; seq 1 10", stdinMode: "pipe" });
     expect(digest.content).toMatch(/\n\([\d,]+ characters, more than the 2000-character cap, so as a digest\. Lines 1–40011 had already left memory\.\)\nDigest of lines 40012–50011/);
     expect(digest.content).toContain("✗ line 50001: Error: out of cheese");
@@ -263,7 +271,7 @@ describe("the job tools", () => {
   });
 
   it("get_process_log pages by lines, and says which lines left memory", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     await call("bash_stream", { command: "seq 1 12000", stdinMode: "pipe" });
     const last = await call("get_process_log", { jobId: "1", limit: 3 });
     expect(last.content).toContain("Lines 11998–12000 of 12000:\n11998\n11999\n12000");
@@ -279,22 +287,22 @@ describe("the job tools", () => {
   });
 
   it("list_processes shows running and finished jobs with runtime, starter and last line", async () => {
-    const { call, registry } = setup();
+    const { call, jobs, log } = await setup();
     await call("bash_stream", { command: "echo first; echo the end; exit 3" });
-    registry.start({ command: "echo person here; sleep 30", startedBy: "user" });
-    await waitFor(() => registry.get("2")!.log.keptText().includes("person here"), "output", 10_000);
+    await jobs.start("echo person here; sleep 30");
+    await waitFor(async () => (await log("2")).includes("person here"), "output", 10_000);
     const result = await call("list_processes", {});
     expect(result.content).toMatch(/^1 running, 1 finished:/);
     expect(result.content).toMatch(/job 1: exited with code 3, [\d.]+m?s, started by you, pid \d+: echo first; echo the end; exit 3\n {4}last: the end/);
     expect(result.content).toMatch(/job 2: running, [\d.]+m?s, started by the person, pid \d+: echo person here; sleep 30\n {4}last: person here/);
     // The person restarting the agent's job: still the agent's, and who restarted it is said.
-    await registry.restart("1", "user");
+    await jobs.restart("1");
     const after = await call("list_processes", {});
     expect(after.content).toMatch(/job 1: running, [\d.]+m?s, started by you, restarted 1× \(last by the person\), pid \d+/);
   });
 
   it("streams plain completed lines to onUpdate while waiting", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const updates: string[] = [];
     await call("bash_stream", { command: "printf '\\033[1mone\\033[0m\\ntwo\\n'" }, { onUpdate: (c) => updates.push(c) });
     expect(updates.join("")).toBe("one\ntwo\n");

@@ -4,36 +4,37 @@
 // restart and go with the job.
 import { afterEach, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../tools/jobs/job-events.js";
-import { JobRegistry } from "../../tools/jobs/job-registry.js";
-import { createJobTools } from "../../tools/jobs/job-tools.js";
+import { serviceTools } from "../../tools/jobs/job-service.js";
 import type { JobListDetails } from "../../tools/jobs/job-listing-tools.js";
 import type { WatchDetails } from "../../tools/jobs/watch-process-tool.js";
 import type { JobTriggeredEvent } from "../../tools/jobs/watch/watch-events.js";
 import type { AgentTool, ToolResult } from "../../tools/tool.js";
-import { callContext, neverAborted, tempDir } from "./helpers.js";
+import { callContext, neverAborted } from "./helpers.js";
+import { makeJobs, type TestJobs, type Where } from "./job-services.js";
 import { waitFor } from "../helpers/conditions.js";
 
-const registries: JobRegistry[] = [];
-
-function setup() {
-  const registry = new JobRegistry({ cwd: tempDir(), env: process.env });
-  registries.push(registry);
-  const events: JobEvent[] = [];
-  registry.subscribe((e) => events.push(e));
-  const tools = new Map(createJobTools(registry).map((t) => [t.name, t as AgentTool]));
-  const call = (name: string, params: Record<string, unknown>) =>
-    tools.get(name)!.execute("call-1", params as never, neverAborted(), () => undefined, callContext()) as Promise<ToolResult<unknown>>;
-  const firings = (): JobTriggeredEvent[] => events.filter((e): e is JobTriggeredEvent => e.type === "job_triggered");
-  return { registry, events, call, firings };
-}
+const made: TestJobs[] = [];
 
 afterEach(async () => {
-  await Promise.all(registries.splice(0).map((r) => r.shutdown()));
+  await Promise.all(made.splice(0).map((m) => m.close()));
 });
 
-describe("watch triggers from the job tools", () => {
+describe.each<Where>(["local", "host"])("watch triggers from the job tools (%s)", (where) => {
+  async function setup() {
+    const m = await makeJobs(where);
+    made.push(m);
+    const { jobs, registry } = m;
+    const events: JobEvent[] = [];
+    jobs.subscribe((e) => events.push(e));
+    const tools = new Map(serviceTools(jobs).map((t) => [t.name, t as AgentTool]));
+    const call = (name: string, params: Record<string, unknown>) =>
+      tools.get(name)!.execute("call-1", params as never, neverAborted(), () => undefined, callContext()) as Promise<ToolResult<unknown>>;
+    const firings = (): JobTriggeredEvent[] => events.filter((e): e is JobTriggeredEvent => e.type === "job_triggered");
+    return { m, jobs, registry, events, call, firings };
+  }
+
   it("bash_stream refuses a bad trigger before starting anything, and says what to use instead", async () => {
-    const { registry, call } = setup();
+    const { registry, call } = await setup();
     const invalid = await call("bash_stream", { command: "echo hi", watch: [{ pattern: "FAIL" }, { pattern: "[unclosed" }] });
     expect(invalid.isError).toBe(true);
     expect(invalid.content).toMatch(/^watch: Trigger 2 of 2: The pattern "\[unclosed" is not a valid regular expression \(missing closing \]/);
@@ -45,16 +46,18 @@ describe("watch triggers from the job tools", () => {
   });
 
   it("bash_stream sets its triggers when its wait ends, on a job still running; not on one that ended", async () => {
-    const { call, registry } = setup();
+    const { call, registry, jobs } = await setup();
     const done = await call("bash_stream", { command: "echo FAIL early", watch: [{ pattern: "FAIL" }] });
     expect(done.content).toContain("The job ended within the wait, so its watch triggers were not set.");
     const running = await call("bash_stream", { command: "echo ready; sleep 30", readyPattern: "ready", watch: [{ pattern: "FAIL", action: "notify", debounceMs: 2_000 }] });
     expect(running.content).toContain('Watching job 2 from here on: #1 /FAIL/ → notify (set by you, at most every 2s).');
     expect(registry.watches.list("2")).toMatchObject([{ id: 1, pattern: "FAIL", action: "notify", debounceMs: 2_000, setBy: "agent" }]);
+    // The client's view hears of them from the events (the jobs pane's ⚑, /watch's list).
+    await waitFor(() => jobs.triggers("2").length === 1, "the client to know job 2's trigger");
   });
 
   it("watch_process adds, lists and removes triggers; list_processes shows them; 32 at most", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     await call("bash_stream", { command: "echo up; sleep 30", readyPattern: "up" });
     const added = await call("watch_process", { jobId: "1", add: [{ pattern: "error|panic" }, { pattern: "Tests: \\d+ failed", action: "steer" }] });
     expect(added.content).toContain("Added: #1, #2.");
@@ -75,7 +78,7 @@ describe("watch triggers from the job tools", () => {
   });
 
   it("runs a catastrophic pattern in linear time while the job prints lines built to defeat it", async () => {
-    const { call, firings } = setup();
+    const { call, firings } = await setup();
     // 16 KiB lines of a's with a '!' at the end make (a+)+$ backtrack for ever in a backtracking engine.
     const flood = `echo ready; read go; for i in $(seq 20); do printf 'a%.0s' $(seq 16000); echo '!'; done; echo "FAIL after the flood"; sleep 30`;
     await call("bash_stream", { command: flood, readyPattern: "ready" });
@@ -87,7 +90,7 @@ describe("watch triggers from the job tools", () => {
   });
 
   it("keeps triggers across a restart, refuses a job that ended, and drops them with the job", async () => {
-    const { call, registry, events } = setup();
+    const { call, registry, events, jobs } = await setup();
     await call("bash_stream", { command: "echo up; sleep 30", readyPattern: "up" });
     await call("watch_process", { jobId: "1", add: [{ pattern: "FAIL" }] });
     await registry.restart("1", "user");
@@ -97,7 +100,39 @@ describe("watch triggers from the job tools", () => {
     expect(ended).toMatchObject({ isError: true });
     expect(ended.content).toContain("Job 1 has ended: it prints nothing more, so there is nothing to watch.");
     registry.remove("1");
+    await waitFor(() => events.some((e) => e.type === "job_removed"), "the job's removal to reach the client");
     expect(events.filter((e) => e.type === "job_triggers_changed").at(-1)).toEqual({ type: "job_triggers_changed", jobId: "1", triggers: [] });
     expect(registry.watches.list("1")).toEqual([]);
+    expect(jobs.triggers("1")).toEqual([]);
+  });
+
+  it("the person's triggers go through the job service: set, refused with the reason, listed, removed, and the agent is told", async () => {
+    const { jobs, call } = await setup();
+    await call("bash_stream", { command: "echo up; sleep 30", readyPattern: "up" });
+    const trigger = await jobs.addTrigger("1", { pattern: "Error", action: "wake" });
+    expect(trigger).toMatchObject({ id: 1, pattern: "Error", action: "wake", setBy: "user" });
+    await expect(jobs.addTrigger("1", { pattern: "(a)\\1", action: "notify" })).rejects.toThrow(/backreference/);
+    await waitFor(() => jobs.triggers("1").length === 1, "the client to list the person's trigger");
+    await expect(jobs.removeTriggers("1", 9)).rejects.toThrow("Job 1 has no trigger 9. Its triggers: 1.");
+    expect(await jobs.removeTriggers("1")).toMatchObject([{ id: 1 }]);
+    await waitFor(() => jobs.triggers("1").length === 0, "the client to hear the trigger went");
+    const notices = (await jobs.drainNotices()).join("\n");
+    expect(notices).toContain("The person set watch trigger 1 on job 1: /Error/ → wake");
+    expect(notices).toContain("The person removed watch trigger 1 (/Error/) from job 1.");
+  });
+
+  it.runIf(where === "host")("a firing reaches only the client that owns the job; another client sees the triggers but not the firing", async () => {
+    const { m, call, firings } = await setup();
+    const other = m.another!("dashboard");
+    const otherEvents: JobEvent[] = [];
+    other.subscribe((e) => otherEvents.push(e));
+    await call("bash_stream", { command: "echo up; read go; echo 'FAIL here'; sleep 30", readyPattern: "up", watch: [{ pattern: "FAIL", action: "wake" }] });
+    await other.attach();
+    expect(other.triggers("1")).toMatchObject([{ id: 1, pattern: "FAIL" }]);
+    await call("write_stdin", { jobId: "1", data: "go\n" });
+    await waitFor(() => firings().length === 1, "the owner to get the firing");
+    // A call's answer comes after everything the host sent before it: a firing would be here by now.
+    expect(await other.text("1", "tail", 1)).toEqual(["FAIL here"]);
+    expect(otherEvents.filter((e) => e.type === "job_triggered")).toEqual([]);
   });
 });

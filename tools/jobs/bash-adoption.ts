@@ -3,12 +3,14 @@
 // command over as a pipe job, and the call returns what it printed so far with the job's id.
 import type { BashCallAdopter } from "../bash-tool.js";
 import { endCursor } from "./job-output-reader.js";
-import type { JobRegistry } from "./job-registry.js";
+import type { JobSettings } from "./job-registry.js";
+import type { ToolJobs } from "./job-tools.js";
 import { tailText } from "./job-result.js";
 
-export function bashAdopter(registry: JobRegistry): BashCallAdopter {
+/** `settings`: whose yield window applies (a client of the job host brings its own). */
+export function bashAdopter(registry: ToolJobs, settings: JobSettings = registry.settings): BashCallAdopter {
   return {
-    yieldMs: () => registry.settings.defaultYieldMs,
+    yieldMs: () => settings.defaultYieldMs,
     adopt(call) {
       const job = registry.adoptRunning({
         command: call.command,

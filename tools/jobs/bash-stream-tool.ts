@@ -2,13 +2,14 @@
 // back finished, like bash; a server or watcher comes back "running" with a job id once it prints its
 // ready line or the wait window ends, and keeps running for the other job tools.
 import { Type, type Static } from "@sinclair/typebox";
-import type { JobRegistry } from "./job-registry.js";
+import type { JobSettings } from "./job-registry.js";
+import type { ToolJobs } from "./job-tools.js";
 import { finalResult, runningResult, tailText, type JobDetails } from "./job-result.js";
 import { endCursor } from "./job-output-reader.js";
 import { clampYieldMs, MAX_YIELD_MS, MIN_YIELD_MS } from "./job-settings.js";
 import { waitForJob, type WaitResult } from "./job-wait.js";
 import type { Job } from "./job.js";
-import type { AgentTool, ToolUpdate } from "../tool.js";
+import type { AgentTool, ToolDefinition, ToolUpdate } from "../tool.js";
 import { compileSearchPattern, type LineMatcher } from "../search-pattern.js";
 import { watchAfterWait, watchList, watchProblem } from "./watch/watch-params.js";
 
@@ -79,19 +80,26 @@ function whyStillRunning(wait: WaitResult, yieldMs: number): string {
   }
 }
 
-export function createBashStreamTool(registry: JobRegistry): AgentTool<typeof bashStreamParameters, JobDetails> {
-  const maxChars = (): number => registry.settings.maxOutputChars;
+export function bashStreamDefinition(settings: JobSettings): ToolDefinition<typeof bashStreamParameters> {
   return {
     name: "bash_stream",
     label: "Background shell",
     description: [
       "Run a shell command as a background job and wait for it a while. Use it for dev servers, file watchers, test watchers, builds and anything that may take more than a minute or must keep running; use bash for quick commands.",
-      `It waits up to yieldMs (default ${Math.round(registry.settings.defaultYieldMs / 1000)} s, ${MIN_YIELD_MS / 1000}–${MAX_YIELD_MS / 1000} s). If the command finishes in that time you get its status, exit code and output. Otherwise you get status "running" with a job id and the output so far, and the job keeps running: read it with poll_process, type into it with write_stdin, stop it with kill_process, see all jobs with list_processes, page its log with get_process_log.`,
+      `It waits up to yieldMs (default ${Math.round(settings.defaultYieldMs / 1000)} s, ${MIN_YIELD_MS / 1000}–${MAX_YIELD_MS / 1000} s). If the command finishes in that time you get its status, exit code and output. Otherwise you get status "running" with a job id and the output so far, and the job keeps running: read it with poll_process, type into it with write_stdin, stop it with kill_process, see all jobs with list_processes, page its log with get_process_log.`,
       "Give readyPattern (e.g. \"listening on|ready in\") to return as soon as a server says it is up. When a job exits on its own later, you are told with its exit code and last lines, so you need not poll just to notice a crash.",
       "Give watch (e.g. [{\"pattern\": \"FAIL|Error\", \"action\": \"wake\"}]) to be told, with the matching lines and their context, when the job prints a line that matches after this call returns: no polling needed for a test watcher turning red or a server logging a stack trace (watch_process changes them later).",
-      `Output shown to you is plain text (colours and progress-bar redraws resolved); past ${registry.settings.maxOutputChars} characters it comes as a digest (errors and warnings first, stack traces whole, repeats folded, line numbers for get_process_log) unless digest is false (then head and tail). At most ${registry.settings.maxJobs} jobs run at once. Runs under a terminal (stdinMode "pty") unless stdinMode is "pipe".`,
+      `Output shown to you is plain text (colours and progress-bar redraws resolved); past ${settings.maxOutputChars} characters it comes as a digest (errors and warnings first, stack traces whole, repeats folded, line numbers for get_process_log) unless digest is false (then head and tail). At most ${settings.maxJobs} jobs run at once. Runs under a terminal (stdinMode "pty") unless stdinMode is "pipe".`,
     ].join("\n"),
     parameters: bashStreamParameters,
+  };
+}
+
+/** `settings`: the caller's limits (a client of the job host has its own output cap and yield window). */
+export function createBashStreamTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof bashStreamParameters, JobDetails> {
+  const maxChars = settings.maxOutputChars;
+  return {
+    ...bashStreamDefinition(settings),
     async execute(toolCallId, params, signal, onUpdate, context) {
       let readyPattern: LineMatcher | undefined;
       if (params.readyPattern !== undefined && params.readyPattern !== "") {
@@ -112,8 +120,8 @@ export function createBashStreamTool(registry: JobRegistry): AgentTool<typeof ba
         startedBy: "agent",
         toolCallId,
       });
-      const yieldMs = clampYieldMs(params.yieldMs, registry.settings.defaultYieldMs);
-      const stopLive = liveLines(job, onUpdate, maxChars());
+      const yieldMs = clampYieldMs(params.yieldMs, settings.defaultYieldMs);
+      const stopLive = liveLines(job, onUpdate, maxChars);
       const wait = await waitForJob(job, {
         timeoutMs: yieldMs,
         signal,
@@ -124,9 +132,9 @@ export function createBashStreamTool(registry: JobRegistry): AgentTool<typeof ba
       job.pollCursor = endCursor(job.log);
       const watching = watchAfterWait(registry.watches, job, params.watch);
       const withWatching = <R extends { content: string }>(result: R): R => (watching ? { ...result, content: `${result.content}\n${watching}` } : result);
-      if (!job.running) return withWatching(finalResult(job, maxChars(), params.digest));
+      if (!job.running) return withWatching(finalResult(job, maxChars, params.digest));
       registry.reportYield(toolCallId, job, tailText(job.log));
-      return withWatching(runningResult(job, maxChars(), whyStillRunning(wait, yieldMs), params.digest));
+      return withWatching(runningResult(job, maxChars, whyStillRunning(wait, yieldMs), params.digest));
     },
   };
 }

@@ -2,7 +2,8 @@
 // write_stdin (type into it) and kill_process (stop it).
 import { Type } from "@sinclair/typebox";
 import { capOutput } from "../output-cap.js";
-import type { JobRegistry } from "./job-registry.js";
+import type { JobSettings } from "./job-registry.js";
+import type { ToolJobs } from "./job-tools.js";
 import { commandEnd, completedDetails, lastLinesText, nextStep, runningDetails, statusHeader, type JobDetails } from "./job-result.js";
 import { failed } from "./job-format.js";
 import { readSince } from "./job-output-reader.js";
@@ -10,7 +11,7 @@ import { digestOfLines, digestReason, logLines, wantsDigest } from "./digest/job
 import { clamp, MAX_STDIN_BYTES } from "./job-settings.js";
 import { waitForJob } from "./job-wait.js";
 import type { Job } from "./job.js";
-import type { AgentTool, ToolCallContext, ToolResult } from "../tool.js";
+import type { AgentTool, ToolCallContext, ToolDefinition, ToolResult } from "../tool.js";
 
 export const DEFAULT_DRAIN_MS = 1_000;
 export const MAX_DRAIN_MS = 120_000;
@@ -44,8 +45,7 @@ async function waitForNewOutput(job: Job, waitMs: number, signal: AbortSignal, c
  * What is new past the job's poll cursor (advancing it), with the job's status; a finished job's
  * result carries its final status and is marked delivered.
  */
-export function readNewOutput(registry: JobRegistry, job: Job, digest?: boolean): ToolResult<JobDetails> {
-  const maxChars = registry.settings.maxOutputChars;
+export function readNewOutput(job: Job, maxChars: number, digest?: boolean): ToolResult<JobDetails> {
   const hadEarlier = job.pollCursor.line > 1 || job.pollCursor.partial.length > 0;
   const fresh = readSince(job.log, job.pollCursor);
   job.pollCursor = fresh.cursor;
@@ -74,7 +74,7 @@ export function readNewOutput(registry: JobRegistry, job: Job, digest?: boolean)
   return { content: parts.join("\n"), details: completedDetails(job, maxChars), command: commandEnd(job), isError: failed(job.info) };
 }
 
-function lookup(registry: JobRegistry, id: string): Job {
+function lookup(registry: ToolJobs, id: string): Job {
   const job = registry.get(id);
   if (job) return job;
   const known = registry.list().map((j) => j.id);
@@ -94,16 +94,22 @@ export const pollParameters = Type.Object({
   digest: digestParameter,
 });
 
-export function createPollProcessTool(registry: JobRegistry): AgentTool<typeof pollParameters, JobDetails> {
+export function pollProcessDefinition(settings: JobSettings): ToolDefinition<typeof pollParameters> {
   return {
     name: "poll_process",
     label: "Poll job",
     description: [
       "Read what a background job printed since the last read (poll_process or write_stdin), or its final status, exit code and output once it has exited.",
       `When nothing new is there yet it waits up to maxDrainMs (default ${DEFAULT_DRAIN_MS} ms, up to ${MAX_DRAIN_MS} ms) and returns as soon as output appears or the job exits: to wait for a slow step, pass a larger maxDrainMs instead of polling in a loop.`,
-      `New output is plain text; past ${registry.settings.maxOutputChars} characters it comes as a digest (errors and warnings first, stack traces whole, repeats folded, with line numbers for get_process_log) unless digest is false (then head and tail). killIf "always" stops the job after reading; killIf "timeout" stops it if it is still running when the wait ends.`,
+      `New output is plain text; past ${settings.maxOutputChars} characters it comes as a digest (errors and warnings first, stack traces whole, repeats folded, with line numbers for get_process_log) unless digest is false (then head and tail). killIf "always" stops the job after reading; killIf "timeout" stops it if it is still running when the wait ends.`,
     ].join("\n"),
     parameters: pollParameters,
+  };
+}
+
+export function createPollProcessTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof pollParameters, JobDetails> {
+  return {
+    ...pollProcessDefinition(settings),
     async execute(_toolCallId, params, signal, _onUpdate, context) {
       const job = lookup(registry, params.jobId);
       const waitMs = clamp(Math.floor(params.maxDrainMs ?? DEFAULT_DRAIN_MS), 0, MAX_DRAIN_MS);
@@ -113,7 +119,7 @@ export function createPollProcessTool(registry: JobRegistry): AgentTool<typeof p
         await registry.kill(job.id, { by: "agent" });
         note = params.killIf === "always" ? "Stopped as asked (killIf \"always\").\n" : "Still running when the wait ended, so it was stopped (killIf \"timeout\").\n";
       }
-      const result = readNewOutput(registry, job, params.digest);
+      const result = readNewOutput(job, settings.maxOutputChars, params.digest);
       return { ...result, content: note + result.content };
     },
   };
@@ -127,7 +133,7 @@ export const writeStdinParameters = Type.Object({
   eof: Type.Optional(Type.Boolean({ description: "After the data, end the input: closes stdin (pipe) or sends Ctrl+D (pty)." })),
 });
 
-export function createWriteStdinTool(registry: JobRegistry): AgentTool<typeof writeStdinParameters, JobDetails> {
+export function writeStdinDefinition(): ToolDefinition<typeof writeStdinParameters> {
   return {
     name: "write_stdin",
     label: "Type into job",
@@ -136,13 +142,19 @@ export function createWriteStdinTool(registry: JobRegistry): AgentTool<typeof wr
       `Waits up to ${WRITE_ANSWER_MS} ms for the job's answer and returns the new output like poll_process. A job takes at most ${MAX_STDIN_BYTES / 1024} KiB of input over its life; feed more through a file. Fails for an unknown or finished job.`,
     ].join("\n"),
     parameters: writeStdinParameters,
+  };
+}
+
+export function createWriteStdinTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof writeStdinParameters, JobDetails> {
+  return {
+    ...writeStdinDefinition(),
     async execute(_toolCallId, params, signal, _onUpdate, context) {
       const job = lookup(registry, params.jobId);
       registry.write(job.id, params.data, { eof: params.eof ?? false, by: "agent" });
       const bytes = Buffer.byteLength(params.data, "utf8");
       const sent = `Sent ${bytes} bytes to job ${job.id}${params.eof ? " and ended its input" : ""}.`;
       await waitForNewOutput(job, WRITE_ANSWER_MS, signal, context);
-      const result = readNewOutput(registry, job);
+      const result = readNewOutput(job, settings.maxOutputChars);
       return { ...result, content: `${sent}\n${result.content}` };
     },
   };
@@ -160,12 +172,18 @@ export const killParameters = Type.Object({
   ),
 });
 
-export function createKillProcessTool(registry: JobRegistry): AgentTool<typeof killParameters, JobDetails> {
+export function killProcessDefinition(settings: JobSettings): ToolDefinition<typeof killParameters> {
   return {
     name: "kill_process",
     label: "Stop job",
-    description: `Stop a background job: TERM to its whole process group, then KILL after ${registry.settings.killGraceMs} ms if anything is left. With signal, sends only that signal (e.g. SIGINT for a graceful stop) and reports whether the job ended. Returns the final status and last lines.`,
+    description: `Stop a background job: TERM to its whole process group, then KILL after ${settings.killGraceMs} ms if anything is left. With signal, sends only that signal (e.g. SIGINT for a graceful stop) and reports whether the job ended. Returns the final status and last lines.`,
     parameters: killParameters,
+  };
+}
+
+export function createKillProcessTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof killParameters, JobDetails> {
+  return {
+    ...killProcessDefinition(settings),
     async execute(_toolCallId, params) {
       const job = lookup(registry, params.jobId);
       const wasRunning = job.running;
@@ -181,7 +199,7 @@ export function createKillProcessTool(registry: JobRegistry): AgentTool<typeof k
       const note = wasRunning ? "" : "\nIt had already ended before this call.";
       return {
         content: `${header}${note}\n${lastLinesText(job)}`,
-        details: completedDetails(job, registry.settings.maxOutputChars),
+        details: completedDetails(job, settings.maxOutputChars),
         command: commandEnd(job),
       };
     },

@@ -25,7 +25,7 @@ export class JobLimitError extends Error {
 export class JobEndedError extends Error {
   constructor(
     readonly jobId: string,
-    ending: string,
+    readonly ending: string,
   ) {
     super(`Job ${jobId} has ${ending}; it takes no more input. poll_process returns its final output.`);
   }

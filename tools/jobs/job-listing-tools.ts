@@ -3,13 +3,14 @@
 import { Type } from "@sinclair/typebox";
 import { capOutput } from "../output-cap.js";
 import type { JobInfo, JobStarter } from "./job-events.js";
-import type { JobRegistry } from "./job-registry.js";
+import type { JobSettings } from "./job-registry.js";
+import type { ToolJobs } from "./job-tools.js";
 import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "./job-format.js";
 import { clamp } from "./job-settings.js";
 import { digestOfLines, digestReason, logLines, wantsDigest } from "./digest/job-log-digest.js";
 import { describeTrigger } from "./watch/watch-params.js";
 import type { TriggerInfo } from "./watch/trigger-spec.js";
-import type { AgentTool } from "../tool.js";
+import type { AgentTool, ToolDefinition } from "../tool.js";
 
 export interface JobListDetails {
   jobs: (JobInfo & { runtimeMs: number; lastLine: string; triggers: TriggerInfo[] })[];
@@ -17,12 +18,18 @@ export interface JobListDetails {
 
 export const listParameters = Type.Object({});
 
-export function createListProcessesTool(registry: JobRegistry): AgentTool<typeof listParameters, JobListDetails> {
+export function listProcessesDefinition(settings: JobSettings): ToolDefinition<typeof listParameters> {
   return {
     name: "list_processes",
     label: "List jobs",
-    description: `List background jobs: running ones and those finished in the last ${formatDuration(registry.settings.ttlMs)}, with id, status, exit code or signal, runtime, who started it (you or the person), command, last output line and watch triggers.`,
+    description: `List background jobs: running ones and those finished in the last ${formatDuration(settings.ttlMs)}, with id, status, exit code or signal, runtime, who started it (you or the person), command, last output line and watch triggers.`,
     parameters: listParameters,
+  };
+}
+
+export function createListProcessesTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof listParameters, JobListDetails> {
+  return {
+    ...listProcessesDefinition(settings),
     async execute() {
       const jobs = registry.list();
       if (jobs.length === 0) return { content: "No background jobs.", details: { jobs: [] } };
@@ -71,19 +78,25 @@ export interface JobLogDetails {
   firstKeptLine: number;
 }
 
-export function createGetProcessLogTool(registry: JobRegistry): AgentTool<typeof getLogParameters, JobLogDetails> {
+export function getProcessLogDefinition(settings: JobSettings): ToolDefinition<typeof getLogParameters> {
   return {
     name: "get_process_log",
     label: "Job log",
     description: [
       `Read a background job's output as plain text, by line numbers: offset (1-based) and limit (default ${DEFAULT_LOG_LIMIT}, at most ${MAX_LOG_LIMIT}); without offset, the last limit lines.`,
-      `Memory keeps the most recent lines of each job (about 10 000); older ones are dropped and the reply says which. Past ${registry.settings.maxOutputChars} characters the lines come as a digest unless digest is false; digest: true without offset and limit digests the whole log in memory (the way to see a long log at a glance). Reading the log does not affect what poll_process returns next.`,
+      `Memory keeps the most recent lines of each job (about 10 000); older ones are dropped and the reply says which. Past ${settings.maxOutputChars} characters the lines come as a digest unless digest is false; digest: true without offset and limit digests the whole log in memory (the way to see a long log at a glance). Reading the log does not affect what poll_process returns next.`,
     ].join("\n"),
     parameters: getLogParameters,
+  };
+}
+
+export function createGetProcessLogTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof getLogParameters, JobLogDetails> {
+  return {
+    ...getProcessLogDefinition(settings),
     async execute(_toolCallId, params) {
       const job = registry.get(params.jobId);
       if (!job) {
-        throw new Error(`No job with id "${params.jobId}". list_processes shows the jobs there are (finished jobs are forgotten after ${formatDuration(registry.settings.ttlMs)}).`);
+        throw new Error(`No job with id "${params.jobId}". list_processes shows the jobs there are (finished jobs are forgotten after ${formatDuration(settings.ttlMs)}).`);
       }
       const log = job.log;
       // A digest asked for without a range covers the whole log; its size does not grow with the lines.
@@ -112,7 +125,7 @@ export function createGetProcessLogTool(registry: JobRegistry): AgentTool<typeof
       from = Math.max(1, from);
       const to = Math.min(total, from + limit - 1);
       const lines = logLines(log, from, to);
-      const maxChars = registry.settings.maxOutputChars;
+      const maxChars = settings.maxOutputChars;
       const rawChars = lines.reduce((sum, line) => sum + line.length + 1, 0);
       if (wantsDigest(params.digest, rawChars, maxChars)) {
         if (to < total) notes.push(`More: offset ${to + 1} continues (lines ${to + 1}–${total}).`);

@@ -47,6 +47,12 @@ export class JobNotices {
     this.pending.push({ kind: "typed", job });
   }
 
+  /** Moves what `other` still had to tell into this queue (a client took over another's jobs). */
+  take(other: JobNotices): void {
+    this.pending.push(...other.pending);
+    other.pending = [];
+  }
+
   /** One text per event since the last drain, oldest first. */
   drain(): string[] {
     const pending = this.pending;

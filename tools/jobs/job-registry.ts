@@ -16,6 +16,8 @@ import { JobWatches } from "./watch/job-watches.js";
 import { recordWatchNotices } from "./watch/watch-notices.js";
 import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
 import type { ChildMarker } from "../process/process-guard.js";
+import { endMarked, JOB_MARKER_VARIABLE } from "../process/marked-processes.js";
+import { randomBytes } from "node:crypto";
 
 export { resolveJobSettings, type JobSettings } from "./job-settings.js";
 export { installJobCleanup } from "./job-cleanup.js";
@@ -35,6 +37,21 @@ export interface StartJobOptions {
   toolCallId?: string;
   /** The terminal's size at start (the pane it will be shown in); the settings' size otherwise. */
   size?: TerminalSize;
+  /** The client the job belongs to (DEFAULT_ACTOR in one process); told what the person did here. */
+  owner?: string;
+  /** The environment the job inherits instead of the registry's (a job host's client brings its own). */
+  baseEnv?: Record<string, string>;
+}
+
+/** Who acts, and whose agent hears of it: the one client of a registry in this process. */
+export const DEFAULT_ACTOR = "local";
+/** Where notices about jobs without an owner wait for the next client that takes them over. */
+const UNOWNED = "";
+
+/** Who did something to a job, and in which client (whose agent is told). */
+export interface ActOptions {
+  by?: JobStarter;
+  actor?: string;
 }
 
 export interface AdoptRunningOptions {
@@ -49,6 +66,7 @@ export interface AdoptRunningOptions {
   toolCallId?: string;
   /** Stop it (TERM, grace, KILL) this long from now: the rest of the call's timeout. */
   killAfterMs?: number;
+  owner?: string;
 }
 
 export interface TerminalSize {
@@ -100,13 +118,18 @@ export class JobRegistry {
   /** Insertion order is start order; a restart keeps its slot. */
   private readonly jobs = new Map<string, Job>();
   private readonly events = new EventBus<JobEvent>();
-  private readonly notices = new JobNotices();
+  /** What each client's agent must be told, by actor. */
+  private readonly notices = new Map<string, JobNotices>();
   private readonly ttlTimers = new Map<string, NodeJS.Timeout>();
-  /** Groups a bash call left running in the background; ended with the jobs. */
-  private readonly adopted = new Set<number>();
+  /** Groups a bash call left running in the background, with who owns them and their mark; ended with the jobs. */
+  private readonly adopted = new Map<number, { owner: string | undefined; mark: string | undefined }>();
   private adoptedWatch: NodeJS.Timeout | undefined;
+  private readonly lineObservers = new Set<(job: Job, line: string, lineNumber: number) => void>();
   private nextId = 1;
+  private nextCall = 1;
   private shuttingDown = false;
+  /** Starts every job's PITWALL_JOB mark: "<this>.<id>.<restarts>", "<this>.c<n>" for bash calls. */
+  private readonly markPrefix = randomBytes(6).toString("hex");
 
   constructor(options: JobRegistryOptions) {
     this.cwd = options.cwd;
@@ -119,7 +142,11 @@ export class JobRegistry {
     this.watches = new JobWatches({
       debounceMs: this.settings.watchDebounceMs,
       emit: (event) => {
-        recordWatchNotices(event, this.notices);
+        // Told to the agent of the client that owns the job; a job left running without one keeps
+        // even a firing that asked to steer or wake, as a notice for the next client to take it over.
+        const owner = this.jobs.get(event.jobId)?.owner ?? UNOWNED;
+        recordWatchNotices(event, this.noticesOf(owner));
+        if (owner === UNOWNED && event.type === "job_triggered" && event.trigger.action !== "notify") this.noticesOf(UNOWNED).triggerFired(event);
         this.emit(event);
       },
     });
@@ -136,8 +163,18 @@ export class JobRegistry {
     this.checkCapacity();
     const id = String(this.nextId++);
     const job = this.spawn(id, options, 0);
-    if (options.startedBy === "user") this.notices.personAction(personActions.started(job));
+    if (options.startedBy === "user") this.noticesOf(options.owner).personAction(personActions.started(job));
     return job;
+  }
+
+  /** Job ids go on from `next` at least (a new job host continuing the ids a client has seen). */
+  reserveIds(next: number): void {
+    if (Number.isSafeInteger(next) && next > this.nextId) this.nextId = next;
+  }
+
+  /** The PITWALL_JOB mark for one bash call's processes (a call that becomes a job keeps it). */
+  callMark(): Record<string, string> {
+    return { [JOB_MARKER_VARIABLE]: `${this.markPrefix}.c${this.nextCall++}` };
   }
 
   get(id: string): Job | undefined {
@@ -161,15 +198,16 @@ export class JobRegistry {
    * the final status. With `signal`: sends only that, waits up to the grace period, and resolves with
    * the status then (a job may survive a signal such as SIGINT or SIGUSR1).
    */
-  async kill(id: string, options: { signal?: NodeJS.Signals; by?: JobStarter } = {}): Promise<JobInfo> {
+  async kill(id: string, options: { signal?: NodeJS.Signals } & ActOptions = {}): Promise<JobInfo> {
     const job = this.require(id);
     const by = options.by ?? "agent";
     if (!job.running) {
       if (groupAlive(job.pid)) await this.terminate(job);
+      else await this.endEscapes(job.mark);
       return job.info;
     }
     job.stopRequestedBy ??= by;
-    if (by === "user") this.notices.personAction(personActions.stopped(job));
+    if (by === "user") this.noticesOf(options.actor).personAction(personActions.stopped(job));
     if (options.signal !== undefined) {
       job.signalGroup(options.signal);
       await within(job.exited, this.settings.killGraceMs);
@@ -184,7 +222,7 @@ export class JobRegistry {
   }
 
   /** Runs the job's command again under the same id (stopping it first if it runs); restarts + 1. */
-  async restart(id: string, by: JobStarter, size?: TerminalSize): Promise<Job> {
+  async restart(id: string, by: JobStarter, size?: TerminalSize, actor?: string): Promise<Job> {
     const old = this.require(id);
     if (old.running) {
       old.stopRequestedBy ??= by;
@@ -196,20 +234,20 @@ export class JobRegistry {
     this.checkCapacity();
     const job = this.spawn(
       id,
-      { command: old.command, cwd: old.cwd, env: old.env, stdinMode: old.stdinMode, startedBy: old.startedBy, restartedBy: by, ...(size ? { size } : {}) },
+      { command: old.command, cwd: old.cwd, baseEnv: old.env, stdinMode: old.stdinMode, startedBy: old.startedBy, restartedBy: by, ...(size ? { size } : {}), owner: old.owner ?? actor ?? DEFAULT_ACTOR },
       old.restarts + 1,
       true,
     );
     old.dispose();
-    if (by === "user") this.notices.personAction(personActions.restarted(job));
+    if (by === "user") this.noticesOf(actor).personAction(personActions.restarted(job));
     return job;
   }
 
   /** Removes a finished job from the list (the person's action). Running jobs are not removed: stop them first. */
-  remove(id: string): boolean {
+  remove(id: string, actor?: string): boolean {
     const job = this.jobs.get(id);
     if (!job || job.running) return false;
-    this.notices.personAction(personActions.removed(job));
+    this.noticesOf(actor).personAction(personActions.removed(job));
     this.drop(job);
     return true;
   }
@@ -219,7 +257,7 @@ export class JobRegistry {
    * `eof` closes stdin (pipe) or sends ^D (pty). Throws for an unknown or finished job and past
    * 256 KiB of input over the job's life.
    */
-  write(id: string, data: string, options: { eof?: boolean; by?: JobStarter } = {}): void {
+  write(id: string, data: string, options: { eof?: boolean } & ActOptions = {}): void {
     const job = this.require(id);
     if (!job.running) throw new JobEndedError(id, describeEnd(job.info));
     if (job.fromBashCall) throw new JobTakesNoInputError(id);
@@ -230,20 +268,95 @@ export class JobRegistry {
     if (job.stdinBytes + bytes > MAX_STDIN_BYTES) throw new JobInputLimitError(id, job.stdinBytes, MAX_STDIN_BYTES);
     if (data.length > 0) job.writeInput(data);
     if (options.eof) job.endInput();
-    if ((options.by ?? "agent") === "user") this.notices.personTyped(job);
+    if ((options.by ?? "agent") === "user") this.noticesOf(options.actor).personTyped(job);
   }
 
   /**
    * Tells the agent something else the person did (a command of their own), in order with what
    * they did to jobs: both reach the model as one notice, oldest first.
    */
-  notePersonAction(text: string): void {
-    this.notices.personAction(text);
+  notePersonAction(text: string, actor?: string): void {
+    this.noticesOf(actor).personAction(text);
   }
 
-  /** What the agent must be told before its next request: one text per event since the last drain. */
-  drainNotices(): string[] {
-    return this.notices.drain();
+  /** What an agent must be told before its next request: one text per event since the last drain. */
+  drainNotices(actor: string = DEFAULT_ACTOR): string[] {
+    return this.notices.get(actor)?.drain() ?? [];
+  }
+
+  /** Ends every group bash calls left running in the background (with their escapes). */
+  async endLeftoverGroups(): Promise<void> {
+    await Promise.all([...this.adopted].map(([pgid, entry]) => this.endAdopted(pgid, entry.mark)));
+  }
+
+  private noticesOf(actor: string | undefined = DEFAULT_ACTOR): JobNotices {
+    let notices = this.notices.get(actor);
+    if (!notices) {
+      notices = new JobNotices();
+      this.notices.set(actor, notices);
+    }
+    return notices;
+  }
+
+  // ---- owners: the clients of a job host ---------------------------------------------------
+
+  /** The jobs `owner` owns. */
+  owned(owner: string): Job[] {
+    return this.list().filter((job) => job.owner === owner);
+  }
+
+  /** Jobs no client owns (their client left them running). */
+  unowned(): Job[] {
+    return this.list().filter((job) => job.owner === undefined);
+  }
+
+  /**
+   * A client left without stopping its jobs: they run on unowned, and what its agent was still to
+   * be told waits for the client that takes them over.
+   */
+  release(owner: string): void {
+    for (const job of this.owned(owner)) job.owner = undefined;
+    for (const entry of this.adopted.values()) if (entry.owner === owner) entry.owner = undefined;
+    const pending = this.notices.get(owner);
+    if (pending) {
+      this.noticesOf(UNOWNED).take(pending);
+      this.notices.delete(owner);
+    }
+  }
+
+  /** A client takes over every unowned job and what was to be told about them; returns those jobs. */
+  adoptUnowned(owner: string): Job[] {
+    const jobs = this.unowned();
+    for (const job of jobs) job.owner = owner;
+    for (const entry of this.adopted.values()) if (entry.owner === undefined) entry.owner = owner;
+    const waiting = this.notices.get(UNOWNED);
+    if (waiting) {
+      this.noticesOf(owner).take(waiting);
+      this.notices.delete(UNOWNED);
+    }
+    return jobs;
+  }
+
+  /** Stops (with their escapes) and forgets every job and leftover group `owner` owns: its client ended. */
+  async stopOwned(owner: string | undefined): Promise<void> {
+    const jobs = this.list().filter((job) => job.owner === owner);
+    await Promise.all(
+      jobs.map(async (job) => {
+        job.stopRequestedBy ??= "user";
+        if (job.running || groupAlive(job.pid)) await this.terminate(job);
+        else await this.endEscapes(job.mark);
+      }),
+    );
+    for (const job of jobs) if (this.jobs.get(job.id) === job) this.drop(job, false);
+    const groups = [...this.adopted].filter(([, entry]) => entry.owner === owner);
+    await Promise.all(groups.map(([pgid, entry]) => this.endAdopted(pgid, entry.mark)));
+    this.notices.delete(owner ?? UNOWNED);
+  }
+
+  /** Calls `listener` for every completed line of every job's plain-text log (a hook for watching output). */
+  observeLines(listener: (job: Job, line: string, lineNumber: number) => void): () => void {
+    this.lineObservers.add(listener);
+    return () => this.lineObservers.delete(listener);
   }
 
   /** Publishes that a bash_stream call yielded while its job runs on. */
@@ -273,6 +386,9 @@ export class JobRegistry {
         cols: this.settings.cols,
         rows: this.settings.rows,
         scrollback: this.settings.scrollback,
+        // The call's processes carry its mark (callMark) from the start.
+        mark: options.env[JOB_MARKER_VARIABLE] ?? `${this.markPrefix}.${id}.0`,
+        owner: options.owner ?? DEFAULT_ACTOR,
         adopt: { child: options.child, startedAt: options.startedAt, priorOutput: options.priorOutput },
       }),
     );
@@ -286,13 +402,16 @@ export class JobRegistry {
     return job;
   }
 
-  /** Takes over a process group something else started (`server &` in a bash call) so shutdown ends it. */
-  adoptGroup(pgid: number): void {
-    this.adopted.add(pgid);
+  /**
+   * Takes over a process group something else started (`server &` in a bash call) so shutdown ends
+   * it, with the PITWALL_JOB mark of its processes (their escapes end too).
+   */
+  adoptGroup(pgid: number, options: { owner?: string; mark?: string } = {}): void {
+    this.adopted.set(pgid, { owner: options.owner ?? DEFAULT_ACTOR, mark: options.mark });
     this.marker?.trackGroup(pgid);
     // Once its processes are gone the group is forgotten: its pid may be reused by anyone.
     this.adoptedWatch ??= setInterval(() => {
-      for (const group of this.adopted) {
+      for (const group of this.adopted.keys()) {
         if (groupAlive(group)) continue;
         this.adopted.delete(group);
         this.marker?.untrackGroup(group);
@@ -321,11 +440,13 @@ export class JobRegistry {
     );
     for (const job of jobs) job.dispose();
     this.jobs.clear();
-    await Promise.all([...this.adopted].map((pgid) => terminateGroup(pgid, this.settings.killGraceMs)));
-    for (const pgid of this.adopted) this.forgetGroupIfGone(pgid);
+    await Promise.all([...this.adopted.keys()].map((pgid) => terminateGroup(pgid, this.settings.killGraceMs)));
+    for (const pgid of this.adopted.keys()) this.forgetGroupIfGone(pgid);
     this.adopted.clear();
     this.stopAdoptedWatch();
     this.watches.dispose();
+    // What escaped the groups, of every job and bash call of this registry.
+    await endMarked({ variable: JOB_MARKER_VARIABLE, value: `${this.markPrefix}.`, prefix: true }, this.settings.killGraceMs);
   }
 
   /** SIGKILL to every job's group, synchronously: for process 'exit', where nothing async runs. */
@@ -333,19 +454,21 @@ export class JobRegistry {
     for (const job of this.jobs.values()) {
       if (job.running || groupAlive(job.pid)) job.signalGroup("SIGKILL");
     }
-    for (const pgid of this.adopted) signalGroup(pgid, "SIGKILL");
+    for (const pgid of this.adopted.keys()) signalGroup(pgid, "SIGKILL");
   }
 
   private spawn(id: string, options: StartJobOptions, restarts: number, replacing = false): Job {
     const stdinMode = options.stdinMode ?? "pty";
+    const mark = `${this.markPrefix}.${id}.${restarts}`;
     const env: Record<string, string> = {
-      ...this.baseEnv,
+      ...(options.baseEnv ?? this.baseEnv),
       // A pager would wait for keys nobody presses.
       PAGER: "cat",
       GIT_PAGER: "cat",
       ...(stdinMode === "pty" ? { TERM: "xterm-256color" } : {}),
       ...(options.env ?? {}),
       ...(this.marker?.env ?? {}),
+      [JOB_MARKER_VARIABLE]: mark,
     };
     const job = new Job({
       id,
@@ -362,6 +485,8 @@ export class JobRegistry {
       cols: options.size?.cols ?? this.settings.cols,
       rows: options.size?.rows ?? this.settings.rows,
       scrollback: this.settings.scrollback,
+      mark,
+      owner: options.owner ?? DEFAULT_ACTOR,
     });
     if (!replacing && this.jobs.has(id)) throw new Error(`Job id ${id} is taken.`);
     return this.register(job);
@@ -375,6 +500,9 @@ export class JobRegistry {
     job.onOutput((chunk, stream) => {
       for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
     });
+    job.log.onLine((line, lineNumber) => {
+      for (const observer of this.lineObservers) observer(job, line, lineNumber);
+    });
     void job.exited.then(() => this.ended(job));
     this.emit({ type: "job_started", job: job.info });
     return job;
@@ -384,7 +512,7 @@ export class JobRegistry {
     this.forgetGroupIfGone(job.pid);
     this.emit({ type: "job_exited", job: job.info });
     if (this.shuttingDown) return;
-    this.notices.jobEnded(job);
+    this.noticesOf(job.owner ?? UNOWNED).jobEnded(job);
     if (this.jobs.get(job.id) !== job) return;
     const timer = setTimeout(() => {
       this.ttlTimers.delete(job.id);
@@ -394,18 +522,34 @@ export class JobRegistry {
     this.ttlTimers.set(job.id, timer);
   }
 
-  /** Takes a finished job out of the list, ending anything its group left behind. */
-  private drop(job: Job): void {
+  /** Takes a finished job out of the list, ending anything its group (or an escape) left behind. */
+  private drop(job: Job, endLeftovers = true): void {
     this.clearTtl(job.id);
     this.jobs.delete(job.id);
     this.watches.forget(job.id);
     this.emit({ type: "job_removed", jobId: job.id });
-    if (groupAlive(job.pid)) {
+    if (!endLeftovers) {
+      job.dispose();
+    } else if (groupAlive(job.pid)) {
       void this.terminate(job).then(() => job.dispose());
     } else {
       this.forgetGroupIfGone(job.pid);
       job.dispose();
+      void this.endEscapes(job.mark);
     }
+  }
+
+  /** Ends what a job or bash call started outside its process group (setsid, a double fork). */
+  private async endEscapes(mark: string | undefined): Promise<void> {
+    if (mark === undefined) return;
+    await endMarked({ variable: JOB_MARKER_VARIABLE, value: mark }, this.settings.killGraceMs);
+  }
+
+  private async endAdopted(pgid: number, mark: string | undefined): Promise<void> {
+    await terminateGroup(pgid, this.settings.killGraceMs);
+    this.forgetGroupIfGone(pgid);
+    this.adopted.delete(pgid);
+    await this.endEscapes(mark);
   }
 
   /** Once a group has no live member, the watchdog must forget it: its pid may be reused. */
@@ -420,6 +564,7 @@ export class JobRegistry {
   private async terminate(job: Job): Promise<void> {
     await this.signalUntilGone(job);
     this.forgetGroupIfGone(job.pid);
+    await this.endEscapes(job.mark);
   }
 
   private async signalUntilGone(job: Job): Promise<void> {

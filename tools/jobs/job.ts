@@ -35,6 +35,10 @@ export interface JobSpec {
   emulatorLowWater?: number;
   /** A process already running (a bash call that outlived its wait) to take over instead of spawning one. */
   adopt?: AdoptedProcess;
+  /** The PITWALL_JOB mark every process of the job carries (in `env` already, or the adopted call's). */
+  mark?: string;
+  /** The client the job belongs to (a job host's client; undefined: nobody's, kept for the next). */
+  owner?: string;
 }
 
 /** A pipe process started elsewhere: its streams deliver strings; stdin is closed. */
@@ -84,6 +88,8 @@ export class Job {
   readonly stderrLog: PlainTextLog | undefined;
   /** Resolves once the process has exited and its output has been read. */
   readonly exited: Promise<JobInfo>;
+  /** The PITWALL_JOB mark of its processes: stopping the job ends every process carrying it. */
+  readonly mark: string | undefined;
 
   private statusValue: JobStatus = "running";
   private exitCodeValue: number | undefined;
@@ -101,9 +107,11 @@ export class Job {
   private stdinClosedValue = false;
   /** Whether the last input ended a line: a pty takes Ctrl+D as end of input only at a line start. */
   private inputAtLineStart = true;
-  private disposed = false;
+  private disposedValue = false;
 
   // Bookkeeping for the registry and the tools.
+  /** The client the job belongs to; undefined while nobody owns it (its client left it running). */
+  owner: string | undefined;
   /** Who asked for this job to be stopped, if anyone did. */
   stopRequestedBy: JobStarter | undefined;
   /** True once a tool result carried the job's final status to the model. */
@@ -131,6 +139,8 @@ export class Job {
     this.toolCallId = spec.toolCallId;
     this.restarts = spec.restarts;
     this.fromBashCall = spec.adopt !== undefined;
+    this.mark = spec.mark;
+    this.owner = spec.owner;
     this.exited = new Promise((resolve) => {
       this.resolveExited = resolve;
     });
@@ -258,6 +268,11 @@ export class Job {
     return this.stdinClosedValue;
   }
 
+  /** True once dispose() freed the emulator (a restart replaced the job, or it was removed). */
+  get disposed(): boolean {
+    return this.disposedValue;
+  }
+
   /** Characters written to the emulator and not parsed yet. */
   get emulatorPending(): number {
     return this.feed.pending;
@@ -311,7 +326,7 @@ export class Job {
         // The pty closed between the check and the call; the emulator still resizes.
       }
     }
-    if (!this.disposed) this.terminal.resize(c, r);
+    if (!this.disposedValue) this.terminal.resize(c, r);
   }
 
   /** Sends input as is. The registry checks the caps; this only delivers. */
@@ -351,8 +366,8 @@ export class Job {
 
   /** Frees the emulator and closes what is still open. The process must have been ended first. */
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+    if (this.disposedValue) return;
+    this.disposedValue = true;
     this.outputListeners.clear();
     this.feed.dispose();
     clearInterval(this.exitCheckTimer);
@@ -366,7 +381,7 @@ export class Job {
   }
 
   private receive(chunk: string, stream: JobStream): void {
-    if (this.disposed) return;
+    if (this.disposedValue) return;
     this.log.write(chunk);
     if (stream === "stdout") this.stdoutLog?.write(chunk);
     else if (stream === "stderr") this.stderrLog?.write(chunk);

@@ -1,12 +1,13 @@
 // watch_process: sets, removes and lists watch triggers on a background job, so the model hears of
 // a red test run or a stack trace as it happens instead of polling for it. The engine is in watch/.
 import { Type } from "@sinclair/typebox";
-import type { JobRegistry } from "./job-registry.js";
+import type { JobSettings } from "./job-registry.js";
+import type { ToolJobs } from "./job-tools.js";
 import { shortCommand } from "./job-format.js";
 import { MAX_TRIGGERS_PER_JOB, WatchError } from "./watch/trigger-spec.js";
 import { addWatchEntries, checkWatchEntries, describeTrigger, watchList } from "./watch/watch-params.js";
 import type { TriggerInfo } from "./watch/trigger-spec.js";
-import type { AgentTool } from "../tool.js";
+import type { AgentTool, ToolDefinition } from "../tool.js";
 
 export const watchParameters = Type.Object({
   jobId: Type.String({ description: 'The job id, e.g. "3".' }),
@@ -23,15 +24,21 @@ export interface WatchDetails {
   removed: TriggerInfo[];
 }
 
-export function createWatchProcessTool(registry: JobRegistry): AgentTool<typeof watchParameters, WatchDetails> {
+export function watchProcessDefinition(settings: JobSettings): ToolDefinition<typeof watchParameters> {
   return {
     name: "watch_process",
     label: "Watch job",
     description: [
       "Set, remove or list watch triggers on a background job. A trigger tests each new line the job prints against its pattern; on a match you get the matching lines with 3 lines of context around each (numbered as in get_process_log), without polling: e.g. watch a test watcher for FAIL, a dev server for Error|panic, a build for \"compiled successfully\".",
-      `Without add or remove it lists the job's triggers. A trigger fires at most once per ${Math.round(registry.settings.watchDebounceMs / 1000)} s (debounceMs changes that); matching lines that arrive meanwhile come batched with the next firing. At most ${MAX_TRIGGERS_PER_JOB} triggers per job; they stay when the job is restarted and go when it is removed. bash_stream takes the same triggers as watch.`,
+      `Without add or remove it lists the job's triggers. A trigger fires at most once per ${Math.round(settings.watchDebounceMs / 1000)} s (debounceMs changes that); matching lines that arrive meanwhile come batched with the next firing. At most ${MAX_TRIGGERS_PER_JOB} triggers per job; they stay when the job is restarted and go when it is removed. bash_stream takes the same triggers as watch.`,
     ].join("\n"),
     parameters: watchParameters,
+  };
+}
+
+export function createWatchProcessTool(registry: ToolJobs, settings: JobSettings = registry.settings): AgentTool<typeof watchParameters, WatchDetails> {
+  return {
+    ...watchProcessDefinition(settings),
     async execute(_toolCallId, params) {
       const job = registry.get(params.jobId);
       if (!job) {

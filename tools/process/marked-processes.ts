@@ -6,21 +6,38 @@ import { readdirSync, readFileSync } from "node:fs";
 
 /** The variable every child of a guarded run carries. */
 export const RUN_MARKER_VARIABLE = "PITWALL_RUN";
+/** The variable every process of one job (or one bash call) carries, so stopping the job ends its escapes too. */
+export const JOB_MARKER_VARIABLE = "PITWALL_JOB";
+
+/**
+ * Which marked processes to find: `variable=value` exactly, or (with `prefix`) every value that
+ * starts with `value` (all the jobs of one registry).
+ */
+export interface Mark {
+  value: string;
+  variable?: string;
+  prefix?: boolean;
+}
+
+function needleOf(mark: Mark | string): Buffer {
+  const { value, variable = RUN_MARKER_VARIABLE, prefix = false } = typeof mark === "string" ? { value: mark } : mark;
+  return Buffer.from(`${variable}=${value}${prefix ? "" : "\0"}`);
+}
 
 /** Sweeps end when this many rounds in a row found nothing (a fork in flight shows up in the next). */
 const QUIET_ROUNDS = 2;
 const MAX_ROUNDS = 50;
 const ROUND_PAUSE_MS = 20;
 
-/** Pids of live processes whose environment holds PITWALL_RUN=`token` (never this process). */
-export function findMarkedProcesses(token: string): number[] {
+/** Pids of live processes whose environment holds PITWALL_RUN=`token`, or the mark (never this process). */
+export function findMarkedProcesses(mark: Mark | string): number[] {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
     return []; // no /proc (macOS): only process groups can be ended
   }
-  const needle = Buffer.from(`${RUN_MARKER_VARIABLE}=${token}\0`);
+  const needle = needleOf(mark);
   const found: number[] = [];
   for (const entry of entries) {
     const code = entry.charCodeAt(0);
@@ -55,7 +72,7 @@ function sleepSync(ms: number): void {
 }
 
 /** KILL to every marked process, round after round until none is left; returns the pids hit. */
-export function killMarkedSync(token: string): Set<number> {
+export function killMarkedSync(token: Mark | string): Set<number> {
   const hit = new Set<number>();
   let quiet = 0;
   for (let round = 0; round < MAX_ROUNDS && quiet < QUIET_ROUNDS; round++) {
@@ -76,7 +93,7 @@ export function killMarkedSync(token: string): Set<number> {
  * The polite version for a normal exit: TERM to every marked process, up to `graceMs` for them to
  * go, then KILL rounds for whatever is left. Resolves with how many processes were found.
  */
-export async function endMarked(token: string, graceMs: number): Promise<number> {
+export async function endMarked(token: Mark | string, graceMs: number): Promise<number> {
   const first = findMarkedProcesses(token);
   if (first.length === 0) return 0;
   signal(first, "SIGTERM");

@@ -1,5 +1,7 @@
-// The job terminal's painter: emulator cells into the screen's cell grid, colours and styles kept,
-// wide characters as a cell and its empty right half, the pane's edges respected.
+// The job terminal's screen: the emulator's rows encoded as plain data (as the job host sends them,
+// through JSON), painted into the screen's cell grid with colours and styles kept, wide characters
+// as a cell and its empty right half, the pane's edges respected; and the watch that sends only the
+// rows that changed.
 import xtermHeadless from "@xterm/headless";
 import type { Terminal } from "@xterm/headless";
 import unicode11 from "@xterm/addon-unicode11";
@@ -7,7 +9,11 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { CellRow } from "../../panes/screen/blessed-internals.js";
 import { Canvas } from "../../panes/screen/canvas.js";
 import { attr, bgOf, Color, DEFAULT_COLOR, fgOf, Flag, flagsOf, PLAIN } from "../../panes/text/styled-text.js";
-import { paintTerminal, terminalText } from "../../panes/jobs/xterm-cell-painter.js";
+import { paintScreen } from "../../panes/jobs/screen-painter.js";
+import { encodeRows, screenMeta, terminalText } from "../../tools/jobs/screen-encoder.js";
+import { applyScreenUpdate, screenText, type ScreenState, type ScreenUpdate } from "../../tools/jobs/screen-state.js";
+import { ScreenWatch } from "../../tools/jobs/screen-watch.js";
+import { waitFor } from "../helpers/conditions.js";
 
 const terminals: Terminal[] = [];
 afterEach(() => {
@@ -27,11 +33,20 @@ function grid(width: number, height: number): CellRow[] {
   return Array.from({ length: height }, () => Array.from({ length: width }, () => [attr({ fg: Color.magenta }), "#"] as [number, string]) as CellRow);
 }
 
+/** What the job host would send for the view from buffer line `top`, through JSON as on the socket. */
+function stateOf(t: Terminal, top: number): ScreenState {
+  return JSON.parse(JSON.stringify({ ...screenMeta(t), lines: encodeRows(t, top) })) as ScreenState;
+}
+
+function paintTerminal(canvas: Canvas, t: Terminal, top: number): number {
+  return paintScreen(canvas, stateOf(t, top));
+}
+
 function rowText(row: CellRow, from = 0, to = row.length): string {
   return row.slice(from, to).map((c) => c[1]).join("");
 }
 
-describe("xterm cell painter", () => {
+describe("the job screen painter", () => {
   test("text, palette colours, 256 colours, 24-bit colours rounded to 256, and every style", async () => {
     const t = await emulator(30, 3, "\x1b[31mR\x1b[0m\x1b[38;5;208mO\x1b[0m\x1b[38;2;0;200;0mG\x1b[0m\x1b[44mB\x1b[0m\x1b[1;2;3;4;7;9mS\x1b[0mplain");
     const lines = grid(40, 5);
@@ -78,6 +93,7 @@ describe("xterm cell painter", () => {
     paintTerminal(new Canvas(lines, { left: 0, top: 0, width: 12, height: 3 }), t, 2);
     expect(lines.map((r) => rowText(r).trimEnd())).toEqual(["line 2", "line 3", "line 4"]);
     expect(terminalText(t, 2)).toEqual(["line 2", "line 3", "line 4"]);
+    expect(screenText(stateOf(t, 2))).toEqual(["line 2", "line 3", "line 4"]);
   });
 
   test("an unchanged cell does not mark its row dirty", async () => {
@@ -96,5 +112,40 @@ describe("xterm cell painter", () => {
     const lines = grid(10, 1);
     paintTerminal(new Canvas(lines, { left: 0, top: 0, width: 10, height: 1 }), t, 0);
     expect(rowText(lines[0]!)).toBe("a      b  ");
+  });
+});
+
+describe("the screen watch", () => {
+  test("sends the view at once, then only the rows that changed, and a scroll at once", async () => {
+    const t = await emulator(12, 3, "one\r\ntwo\r\nthree");
+    let writes: (() => void) | undefined;
+    const source = { terminal: t, disposed: false, onTerminalWrite: (l: () => void) => ((writes = l), () => (writes = undefined)) };
+    const updates: ScreenUpdate[] = [];
+    const watch = new ScreenWatch(source, (u) => void updates.push(u), 5);
+    await waitFor(() => updates.length === 1, "the first update");
+    expect(updates[0]!.changed.map(([row]) => row)).toEqual([0, 1, 2]);
+    let state = applyScreenUpdate(undefined, updates[0]!);
+    expect(screenText(state)).toEqual(["one", "two", "three"]);
+    await new Promise<void>((resolve) => t.write("\r\x1b[2Kthird", resolve));
+    writes!();
+    await waitFor(() => updates.length === 2, "the second update");
+    expect(updates[1]!.changed).toEqual([[2, [[-1, -1, 0, "third"]]]]);
+    state = applyScreenUpdate(state, updates[1]!);
+    expect(screenText(state)).toEqual(["one", "two", "third"]);
+    // Nothing changed: nothing is sent.
+    writes!();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(updates).toHaveLength(2);
+    await new Promise<void>((resolve) => t.write("\r\nfour\r\nfive", resolve));
+    writes!();
+    await waitFor(() => updates.length === 3, "the third update");
+    state = applyScreenUpdate(state, updates[2]!);
+    expect(state.baseY).toBe(2);
+    watch.scroll({ to: "top" });
+    await waitFor(() => updates.length === 4, "the scroll");
+    state = applyScreenUpdate(state, updates[3]!);
+    expect(state.viewportY).toBe(0);
+    expect(screenText(state)).toEqual(["one", "two", "third"]);
+    watch.dispose();
   });
 });

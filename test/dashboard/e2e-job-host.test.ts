@@ -1,0 +1,114 @@
+// End to end with real processes: the jobs live in the folder's job host, so they outlive the
+// dashboard. Killed with SIGKILL, the dashboard's jobs are kept; `pitwall -c` attaches to them again
+// with their scrollback (read through the job terminal), the agent is told which still run, and ids
+// go on. Quitting with "k" keeps them too; with no dashboard attached they end after the grace period.
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
+import { waitFor } from "../helpers/conditions.js";
+import { jobHostPids, reapJobHosts } from "../helpers/job-hosts.js";
+import { alivePids, countLive } from "../helpers/processes.js";
+import type { PitwallTerminal } from "../helpers/terminal-harness.js";
+
+endDashboardsAfterEach();
+
+function command(t: PitwallTerminal, text: string): void {
+  t.press("Alt+0");
+  t.type(text);
+  t.press("Enter");
+}
+
+describe("the job host", () => {
+  test("kill -9 of the dashboard: the jobs run on, and pitwall -c gets them back with their scrollback; the agent is told; ids go on", async () => {
+    const cwd = tempFolder("cwd");
+    const home = tempFolder("home");
+    try {
+      const first = await startDashboard({ cwd, home });
+      command(first.t, "/run sleep 63.51");
+      await first.t.waitForText(/▶ 1 sleep 63\.51/);
+      command(first.t, "/run seq -f 'row %g' 1 400; echo flood-done; sleep 63.52");
+      await first.t.waitForText(/│ flood-done\s+│/);
+      const [hostPid] = jobHostPids(home);
+      expect(hostPid).toBeGreaterThan(0);
+      // pitwall runs as its bundle, and so does the host it started.
+      expect(readFileSync(`/proc/${hostPid}/cmdline`, "utf8").split("\0")[1]).toMatch(/dist\/bundle\/job-host\.js$/);
+
+      process.kill(first.t.proc.pid, "SIGKILL");
+      await first.t.waitForExit();
+      await first.done();
+      // The host noticed, and keeps both jobs.
+      expect(alivePids([hostPid!])).toEqual([hostPid]);
+      expect(countLive("sleep 63.51")).toBe(1);
+      expect(countLive("sleep 63.52")).toBe(1);
+
+      const second = await startDashboard({ cwd, home, args: ["-c"], replies: [{ kind: "reply", text: "Noted." }] });
+      const { t, llm } = second;
+      const attached = await t.waitForText(/2 jobs kept running from an earlier pitwall, attached again: 1\s/);
+      expect(attached).toMatch(/│\s+sleep 63\.51 · 2 seq -f/);
+      await t.waitForText(/▶ 1 sleep 63\.51/);
+      await t.waitForText(/2 seq -f 'row %g'/);
+      // The screen as the host's emulator has it, and its scrollback back to the first row.
+      t.press("Alt+3");
+      t.press("Down");
+      await t.waitForText(/│ flood-done\s+│/);
+      t.press("Home");
+      const top = await t.waitForText(/│ row 1\s+│/);
+      expect(top).toMatch(/│ row 2\s+│/);
+      t.press("End");
+      await t.waitForText(/│ flood-done\s+│/);
+
+      command(t, "what is running?");
+      await t.waitForText("Noted.");
+      expect(llm.requests[0]!.transcript).toMatch(/left running by an earlier pitwall in this folder and are still running/);
+      expect(llm.requests[0]!.transcript).toMatch(/job 1 \(sleep 63\.51, started by the person\)/);
+
+      command(t, "/run sleep 63.53");
+      await t.waitForText(/▶ 3 sleep 63\.53/);
+
+      command(t, "/quit");
+      await t.waitForText("3 jobs running: quit and stop them? y/n · k keep them running");
+      t.type("y");
+      await t.waitForExit();
+      await waitFor(() => countLive("sleep 63.5") === 0, "every job to end");
+      await waitFor(() => alivePids([hostPid!]).length === 0, "the host to exit once it has no job and no client");
+    } finally {
+      reapJobHosts(home);
+    }
+  }, 90_000);
+
+  test("quit with k keeps the jobs; the next pitwall attaches; with none attached they end after the grace period", async () => {
+    const cwd = tempFolder("cwd");
+    const home = tempFolder("home");
+    const env = { PITWALL_KEEP_JOBS_MINUTES: "0.05" };
+    try {
+      const first = await startDashboard({ cwd, home, env });
+      command(first.t, "/run echo kept-job-says-hi; sleep 63.61");
+      await first.t.waitForText(/│ kept-job-says-hi\s+│/);
+      command(first.t, "/quit");
+      await first.t.waitForText("1 job running: quit and stop it? y/n · k keep it running");
+      first.t.type("k");
+      // Leaving the jobs to the host is a clean exit (it once failed on the connection it had just closed).
+      expect(await first.t.waitForExit()).toBe(0);
+      await first.done();
+      expect(countLive("sleep 63.61")).toBe(1);
+      const [hostPid] = jobHostPids(home);
+
+      const second = await startDashboard({ cwd, home, env });
+      await second.t.waitForText(/1 job kept running from an earlier pitwall, attached again: 1 echo/);
+      await second.t.waitForText(/│ kept-job-says-hi\s+│/);
+      // Attached, the grace clock does not run.
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      expect(countLive("sleep 63.61")).toBe(1);
+      command(second.t, "/quit");
+      await second.t.waitForText("1 job running: quit and stop it? y/n · k keep it running");
+      second.t.type("k");
+      expect(await second.t.waitForExit()).toBe(0);
+      await second.done();
+      // 3 s later nobody came back: the job ends, and the host with it.
+      await waitFor(() => countLive("sleep 63.61") === 0, "the kept job to end after the grace period", 20_000);
+      await waitFor(() => alivePids([hostPid!]).length === 0, "the host to exit", 10_000);
+    } finally {
+      reapJobHosts(home);
+    }
+  }, 90_000);
+});

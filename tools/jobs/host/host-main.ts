@@ -1,0 +1,114 @@
+// The job host process: started by the first pitwall of a working directory that needs a job (or a
+// bash call), detached into a session of its own, so closing the terminal, quitting the dashboard or
+// killing it does not end the jobs. It has its own ProcessGuard: every job carries the host's marker,
+// not a dashboard's, and if the host itself is killed its watchdog ends every job's process group
+// and every escape. It exits once it has no client and no job (JobHostServer decides when).
+//
+// Usage (by host-launcher.ts only): node host-main.js '<json: HostConfig>' (dist/bundle/job-host.js
+// when pitwall runs as its bundle)
+import { rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
+import { Type, type Static } from "@sinclair/typebox";
+import { installJobCleanup } from "../job-cleanup.js";
+import { JobRegistry } from "../job-registry.js";
+import { hostPaths, prepareHostDir } from "./host-paths.js";
+import { JobHostServer } from "./host-server.js";
+import { checker } from "./protocol.js";
+import { pitwallVersion } from "../../pitwall-version.js";
+import { ProcessGuard } from "../../process/process-guard.js";
+
+export const HostConfigSchema = Type.Object(
+  {
+    cwd: Type.String(),
+    home: Type.String(),
+    /** The registry's limits (the starting client's). */
+    settings: Type.Object({
+      ttlMs: Type.Optional(Type.Number()),
+      maxJobs: Type.Optional(Type.Integer()),
+      killGraceMs: Type.Optional(Type.Number()),
+      cols: Type.Optional(Type.Integer()),
+      rows: Type.Optional(Type.Integer()),
+      scrollback: Type.Optional(Type.Integer()),
+      maxOutputChars: Type.Optional(Type.Integer()),
+      defaultYieldMs: Type.Optional(Type.Integer()),
+      watchDebounceMs: Type.Optional(Type.Number()),
+    }),
+    keepJobsMs: Type.Number({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type HostConfig = Static<typeof HostConfigSchema>;
+
+/** With no client in this long after starting, the host gives up (its starter died before connecting). */
+const FIRST_CLIENT_MS = 10_000;
+
+/** True when a live host answers on the socket. */
+function answers(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(socketPath);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function main(): Promise<void> {
+  let config: unknown;
+  try {
+    config = JSON.parse(process.argv[2] ?? "");
+  } catch {
+    config = undefined;
+  }
+  const check = checker<HostConfig>(HostConfigSchema);
+  if (!check.check(config)) {
+    process.stderr.write(`job host: bad configuration (${check.problem(config)}); this program is started by pitwall.\n`);
+    process.exit(2);
+  }
+  const paths = hostPaths(config.home, config.cwd);
+  prepareHostDir(paths);
+  // Another host got here first (two pitwalls started at once): it serves the folder.
+  if (await answers(paths.socket)) process.exit(0);
+  rmSync(paths.socket, { force: true });
+
+  // The host writes no temp files: bash's full-output files go to the client's temp folder.
+  const guard = ProcessGuard.start();
+  const registry = new JobRegistry({ cwd: config.cwd, env: process.env, settings: config.settings, marker: guard });
+  const finish = (): void => {
+    rmSync(paths.pidFile, { force: true });
+    rmSync(paths.socket, { force: true });
+  };
+  process.on("exit", finish);
+  // Signals (someone stopping the host on purpose) stop every job politely, then exit.
+  installJobCleanup(registry, { guard });
+  const server: JobHostServer = new JobHostServer({
+    cwd: config.cwd,
+    socketPath: paths.socket,
+    registry,
+    marker: guard,
+    version: pitwallVersion(),
+    keepJobsMs: config.keepJobsMs,
+    onIdle: () => {
+      void server.close().finally(() => {
+        guard.close();
+        process.exit(0);
+      });
+    },
+  });
+  try {
+    await server.listen();
+  } catch (error) {
+    // Lost the race for the socket to another host.
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") process.exit(0);
+    throw error;
+  }
+  writeFileSync(paths.pidFile, `${process.pid}\n`);
+  process.stderr.write(`job host ${process.pid} serving ${config.cwd} (pitwall ${pitwallVersion()})\n`);
+  setTimeout(() => server.checkIdle(), FIRST_CLIENT_MS).unref();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`job host: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
