@@ -21,7 +21,7 @@ describe("prompts sent before the agent has loaded", () => {
   test("wait, say so, and go to the model in order once it attaches", async () => {
     const cwd = tempDir("early-prompt");
     const screen = headlessScreen(100, 30);
-    const view = new DashboardView(screen.screen, { cwd, requestFrame: () => undefined, jobLookup: () => undefined });
+    const view = new DashboardView(screen.screen, { cwd, requestFrame: () => undefined, jobScreens: () => undefined });
     const scheduler = new RenderScheduler(screen.screen, { beforeFrame: () => view.relayout() });
     const home = join(cwd, ".home");
     const controller = new DashboardController(view, scheduler, loadKeymap({ home }), { writeTerminal: () => undefined, env: {}, cwd });
