@@ -8,7 +8,7 @@ import { spawn as spawnPty, type IPty } from "node-pty";
 import type { JobInfo, JobStarter, JobStatus, JobStream } from "./job-events.js";
 import { createJobTerminal, EmulatorFeed, type Terminal } from "./job-terminal.js";
 import { PlainTextLog } from "./plain-text-log.js";
-import { holdSlave, processGone, signalName } from "./pty-process.js";
+import { holdSlave, processGone, readBeforeDestroy, signalName } from "./pty-process.js";
 import { signalGroup } from "../process-group.js";
 import { launchShell } from "../process/child-launch.js";
 
@@ -63,6 +63,8 @@ const PIPE_DRAIN_MS = 250;
 const SLAVE_WATCH_MS = 25;
 /** How often a paused pty checks whether its process is gone (see EmulatorFeed.release). */
 const PAUSED_EXIT_CHECK_MS = 40;
+/** After its process exits, how long a pty must stay silent before it is torn down unread (readBeforeDestroy). */
+const EXIT_QUIET_MS = 250;
 
 export class Job {
   readonly id: string;
@@ -176,6 +178,7 @@ export class Job {
       );
       this.slaveFd = holdSlave(ptyProcess);
       this.watchForSlaveRelease();
+      readBeforeDestroy(ptyProcess, EXIT_QUIET_MS);
       ptyProcess.onData((chunk) => this.receive(chunk, "pty"));
       ptyProcess.onExit(({ exitCode, signal }) => this.finish(exitCode, signalName(signal)));
       // Answers the program's terminal queries (cursor position, device attributes), as a terminal would.

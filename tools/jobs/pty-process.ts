@@ -39,3 +39,46 @@ export function holdSlave(ptyProcess: IPty): number | undefined {
     return undefined;
   }
 }
+
+interface PtySocket {
+  destroyed: boolean;
+  destroy(error?: Error): unknown;
+  on(event: "data", listener: () => void): unknown;
+  once(event: "close", listener: () => void): unknown;
+}
+
+/**
+ * node-pty destroys a pty's socket 200 ms after its process exits, whether or not the output still
+ * in the kernel's buffer has been read. When the event loop was busy for longer (a flood being
+ * parsed, a loaded machine), that timer runs before the read and the last lines are lost. Here a
+ * destroy waits until the socket has closed by itself (everything read, the slave side closed) or
+ * has been quiet for `quietMs` with a read phase in between: a terminal that a grandchild keeps open
+ * never closes by itself.
+ */
+export function readBeforeDestroy(ptyProcess: IPty, quietMs: number): void {
+  const socket = (ptyProcess as unknown as { _socket?: PtySocket })._socket;
+  if (!socket || typeof socket.destroy !== "function") return;
+  const destroyNow = socket.destroy.bind(socket);
+  let lastData = Date.now();
+  socket.on("data", () => (lastData = Date.now()));
+  let waiting: NodeJS.Timeout | undefined;
+  socket.destroy = (error?: Error) => {
+    if (socket.destroyed || waiting) return socket;
+    const stop = (): void => {
+      clearInterval(waiting);
+    };
+    socket.once("close", stop);
+    waiting = setInterval(() => {
+      if (socket.destroyed) return stop();
+      if (Date.now() - lastData < quietMs) return;
+      // After a long block, the read that is due has not run yet: let one poll phase pass first.
+      const seen = lastData;
+      setImmediate(() => {
+        if (socket.destroyed || lastData !== seen) return;
+        stop();
+        destroyNow(error);
+      });
+    }, Math.min(quietMs, 50));
+    return socket;
+  };
+}
