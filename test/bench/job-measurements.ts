@@ -77,7 +77,8 @@ export const jobKeyLatency: Measurement = async () => {
     await t.waitForText("● ready", 20_000);
     // An endless flood, its terminal on screen (a new job is selected), the input focused.
     run(t, `yes "${LOG_LINE}"`);
-    await t.waitForText(/│2026-11-22T10:00:00Z INFO/, 20_000);
+    // The job terminal keeps a one-column margin inside its border.
+    await t.waitForText(/│ ?2026-11-22T10:00:00Z INFO/, 20_000);
     const flooding = (): boolean => /▶ 1 yes .*up \d/.test(t.screenText());
     const latencies = await typingLatencies(t, 80, () => !flooding());
     const stillFlooding = flooding();
