@@ -188,11 +188,12 @@ export class ToolEntry extends ChatEntry {
       case "running":
         status = { text: `${ctx.spinner} ${formatDuration(ctx.now - (record.startedAt ?? ctx.now))}`, attr: STYLE.running };
         break;
+      // A call loaded from a session has no timing: the mark alone, not a made-up 0.0s.
       case "done":
-        status = { text: `✓ ${formatDuration(record.durationMs ?? 0)}`, attr: STYLE.ok };
+        status = { text: withDuration("✓", record.durationMs), attr: STYLE.ok };
         break;
       case "error":
-        status = { text: `✗ ${formatDuration(record.durationMs ?? 0)}`, attr: STYLE.fail };
+        status = { text: withDuration("✗", record.durationMs), attr: STYLE.fail };
         break;
       default:
         status = { text: "…", attr: STYLE.toolMarker };
@@ -285,4 +286,8 @@ export class NoticeEntry extends ChatEntry {
       .split("\n")
       .flatMap((l, i) => wrapLine([{ text: (i === 0 ? icon : "  ") + l, attr: a }], ctx.width, { indent: 2 }));
   }
+}
+
+function withDuration(mark: string, durationMs: number | undefined): string {
+  return durationMs === undefined ? mark : `${mark} ${formatDuration(durationMs)}`;
 }

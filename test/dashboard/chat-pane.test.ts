@@ -104,6 +104,19 @@ describe("chat pane", () => {
     expect(screen).toMatch(/› now \[image: wide.jpg\][^\n]*\n│\s+image: wide.jpg 3136×1960 \(sent at 1568×980\)/);
   });
 
+  test("a tool call loaded from a session shows its mark without a made-up duration", async () => {
+    const { view, show } = setup();
+    const call = { role: "assistant" as const, content: [{ type: "toolCall" as const, id: "c1", name: "read", arguments: { file_path: "src/app.ts" } }], provider: "anthropic", model: "m", usage: emptyUsage(), stopReason: "toolUse" as const, timestamp: 0 };
+    view.chat.loadMessages([
+      { role: "user", content: "read it", timestamp: 0 },
+      call,
+      { role: "toolResult", toolCallId: "c1", toolName: "read", content: "1\tx", isError: false, timestamp: 0 },
+    ]);
+    const screen = await show();
+    expect(screen).toMatch(/▸ read src\/app\.ts\s+✓ [│├]/);
+    expect(screen).not.toContain("0.0s");
+  });
+
   test("a 10 000-message conversation scrolls as fast as a short one", async () => {
     const measure = async (pairs: number): Promise<number> => {
       const { view, scheduler, show } = setup(120, 40);
