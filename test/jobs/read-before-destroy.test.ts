@@ -1,11 +1,10 @@
 // node-pty tears a pty's socket down 200 ms after the process exits, read or not; readBeforeDestroy
-// makes that wait until the socket is quiet or closed. Checked on a stand-in socket, where the
-// timing is ours to drive.
+// makes that wait until the socket is quiet or closed. Checked on a stand-in socket with vitest's
+// fake clock, so the timing is the test's to drive.
 import { EventEmitter } from "node:events";
 import type { IPty } from "node-pty";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readBeforeDestroy } from "../../tools/jobs/pty-process.js";
-import { waitFor } from "../helpers/conditions.js";
 
 class FakeSocket extends EventEmitter {
   destroyed = false;
@@ -24,27 +23,49 @@ function guarded(quietMs: number): FakeSocket {
   return socket;
 }
 
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe("readBeforeDestroy", () => {
-  it("keeps the socket while data still arrives, and lets it go once quiet", async () => {
+  it("keeps the socket while data still arrives, and lets it go once quiet", () => {
     const socket = guarded(120);
     socket.destroy();
     expect(socket.destroyed).toBe(false);
-    const feeding = setInterval(() => socket.emit("data", "more"), 20);
-    const started = Date.now();
-    await waitFor(() => Date.now() - started > 300, "a while of data");
+    for (let i = 0; i < 15; i++) {
+      vi.advanceTimersByTime(20);
+      socket.emit("data", "more");
+    }
     expect(socket.destroyed).toBe(false);
-    clearInterval(feeding);
-    await waitFor(() => socket.destroyed, "the quiet socket to be destroyed");
+    vi.advanceTimersByTime(100);
+    expect(socket.destroyed).toBe(false);
+    vi.advanceTimersByTime(100);
+    expect(socket.destroyed).toBe(true);
     expect(socket.destroyCalls).toBe(1);
   });
 
-  it("never destroys a socket that closed by itself (read to its end)", async () => {
+  it("reads what arrived during a long block before letting go", () => {
+    const socket = guarded(120);
+    socket.destroy();
+    // The loop was blocked: the quiet check is due, and so is a read (it lands before setImmediate).
+    vi.setSystemTime(Date.now() + 500);
+    vi.advanceTimersToNextTimer();
+    socket.emit("data", "late lines");
+    vi.advanceTimersByTime(0);
+    expect(socket.destroyed).toBe(false);
+    vi.advanceTimersByTime(200);
+    expect(socket.destroyed).toBe(true);
+  });
+
+  it("never destroys a socket that closed by itself (read to its end)", () => {
     const socket = guarded(60);
     socket.destroy();
+    socket.destroyed = true;
     socket.emit("close");
-    (socket as { destroyed: boolean }).destroyed = true;
-    const started = Date.now();
-    await waitFor(() => Date.now() - started > 200, "longer than the quiet time");
+    vi.advanceTimersByTime(1_000);
     expect(socket.destroyCalls).toBe(0);
   });
 });
