@@ -1,30 +1,14 @@
 // The assembled coding agent: job events on the bus, job exits told to the model with its next
 // request, and nothing a tool started left running after dispose.
 import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createCodingAgent } from "../../agent/coding-agent.js";
-import type { PitwallEvent } from "../../agent/events.js";
-import { resolveModel } from "../../agent/models.js";
+import { codingAgentFor } from "../helpers/agent-harness.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { waitFor } from "../helpers/conditions.js";
-import { tempDir } from "../helpers/temp-dir.js";
 
 const llm = useFakeLlm();
 
-function codingAgent() {
-  const cwd = tempDir("coding");
-  const coding = createCodingAgent({
-    cwd,
-    model: resolveModel(undefined, "anthropic", "anthropic"),
-    connections: { anthropic: { apiKey: "sk-test-0123456789", baseUrl: llm.anthropicBaseUrl }, openai: {} },
-    pitwallHome: join(cwd, ".pitwall-home"),
-    settings: { retry: { baseDelayMs: 5 } },
-  });
-  const events: PitwallEvent[] = [];
-  coding.bus.subscribe((e) => events.push(e));
-  return { coding, events, cwd };
-}
+const codingAgent = () => codingAgentFor(llm, "coding");
 
 const liveArgs = (): string[] =>
   execFileSync("ps", ["-eo", "stat,args"], { encoding: "utf8" })

@@ -1,12 +1,15 @@
 // Builds an Agent wired to the fake LLM server through the real SDK clients, plus small tools whose
 // timing a test controls, and a recorder of bus events.
+import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { Agent, type AgentOptions } from "../../agent/agent.js";
+import { createCodingAgent, type CodingAgent } from "../../agent/coding-agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import { resolveModel, type ProviderName } from "../../agent/models.js";
 import { createProviderResolver } from "../../agent/providers/connections.js";
 import type { AgentTool } from "../../tools/tool.js";
 import type { FakeLlm } from "../fake-llm/index.js";
+import { tempDir } from "./temp-dir.js";
 
 /** A provider, or "responses": OpenAI through the Responses API (what --api responses asks for). */
 export type TestApi = ProviderName | "responses";
@@ -70,4 +73,19 @@ export function gateTool(name = "slow"): { tool: AgentTool; started: () => boole
     },
   };
   return { tool, started: () => started, release: () => release(), sawAbort: () => aborted };
+}
+
+/** A whole coding agent (tools, jobs, bus) in a fresh temp folder, talking to the fake LLM as Anthropic, with its bus events recorded. */
+export function codingAgentFor(llm: FakeLlm, purpose: string): { coding: CodingAgent; events: PitwallEvent[]; cwd: string } {
+  const cwd = tempDir(purpose);
+  const coding = createCodingAgent({
+    cwd,
+    model: resolveModel(undefined, "anthropic", "anthropic"),
+    connections: { anthropic: { apiKey: "sk-test-0123456789", baseUrl: llm.anthropicBaseUrl }, openai: {} },
+    pitwallHome: join(cwd, ".pitwall-home"),
+    settings: { retry: { baseDelayMs: 5 } },
+  });
+  const events: PitwallEvent[] = [];
+  coding.bus.subscribe((e) => events.push(e));
+  return { coding, events, cwd };
 }

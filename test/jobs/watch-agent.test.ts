@@ -5,13 +5,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createCodingAgent, type CodingAgent } from "../../agent/coding-agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { UserMessage } from "../../agent/messages.js";
-import { resolveModel } from "../../agent/models.js";
 import { JobRegistry } from "../../tools/jobs/job-registry.js";
 import type { JobEvent } from "../../tools/jobs/job-events.js";
 import type { JobTriggeredEvent } from "../../tools/jobs/watch/watch-events.js";
+import { codingAgentFor } from "../helpers/agent-harness.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { waitFor } from "../helpers/conditions.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -28,19 +27,7 @@ const WATCHER = [
   "done",
 ].join("\n");
 
-function codingAgent(): { coding: CodingAgent; events: PitwallEvent[]; cwd: string } {
-  const cwd = tempDir("watch");
-  const coding = createCodingAgent({
-    cwd,
-    model: resolveModel(undefined, "anthropic", "anthropic"),
-    connections: { anthropic: { apiKey: "sk-test-0123456789", baseUrl: llm.anthropicBaseUrl }, openai: {} },
-    pitwallHome: join(cwd, ".pitwall-home"),
-    settings: { retry: { baseDelayMs: 5 } },
-  });
-  const events: PitwallEvent[] = [];
-  coding.bus.subscribe((e) => events.push(e));
-  return { coding, events, cwd };
-}
+const codingAgent = () => codingAgentFor(llm, "watch");
 
 const firings = (events: readonly PitwallEvent[]): JobTriggeredEvent[] => events.filter((e): e is JobTriggeredEvent => e.type === "job_triggered");
 

@@ -3,12 +3,10 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../agent/agent.js";
-import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage, ToolResultMessage } from "../../agent/messages.js";
-import { resolveModel } from "../../agent/models.js";
 import type { AgentTool } from "../../tools/tool.js";
 import { waitFor } from "../helpers/conditions.js";
-import { ScriptedProvider, type ScriptStep } from "./scripted-provider.js";
+import { scriptedAgent, type ScriptStep } from "./scripted-provider.js";
 
 const echo: AgentTool = {
   name: "echo",
@@ -20,19 +18,7 @@ const echo: AgentTool = {
   },
 };
 
-function scripted(steps: ScriptStep[], tools: AgentTool[] = [echo]) {
-  const provider = new ScriptedProvider(steps);
-  const agent = new Agent({
-    model: resolveModel("claude-sonnet-5-5", "anthropic", "anthropic"),
-    getProvider: async () => provider,
-    systemPrompt: "You are a test agent.",
-    tools,
-    retry: { baseDelayMs: 1, maxAttempts: 3, maxDelayMs: 50 },
-  });
-  const events: PitwallEvent[] = [];
-  agent.subscribe((e) => events.push(e));
-  return { agent, provider, events };
-}
+const scripted = (steps: ScriptStep[], tools: AgentTool[] = [echo]) => scriptedAgent(steps, tools);
 
 const assistants = (agent: Agent): AssistantMessage[] => agent.state.messages.filter((m): m is AssistantMessage => m.role === "assistant");
 const results = (agent: Agent): ToolResultMessage[] => agent.state.messages.filter((m): m is ToolResultMessage => m.role === "toolResult");

@@ -3,28 +3,15 @@
 // such message is marked with the trigger that sent it.
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { Agent, MAX_UNATTENDED_WAKES } from "../../agent/agent.js";
+import { MAX_UNATTENDED_WAKES } from "../../agent/agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { TriggeredBy, UserMessage } from "../../agent/messages.js";
-import { resolveModel } from "../../agent/models.js";
 import type { AgentTool } from "../../tools/tool.js";
 import type { FiringMessage } from "../../tools/jobs/watch/merged-firings.js";
 import { waitFor } from "../helpers/conditions.js";
-import { ScriptedProvider, type ScriptStep } from "./scripted-provider.js";
+import { ScriptedProvider, scriptedAgent, type ScriptStep } from "./scripted-provider.js";
 
-function scripted(steps: ScriptStep[], tools: AgentTool[] = []) {
-  const provider = new ScriptedProvider(steps);
-  const agent = new Agent({
-    model: resolveModel("claude-sonnet-5-5", "anthropic", "anthropic"),
-    getProvider: async () => provider,
-    systemPrompt: "You are a test agent.",
-    tools,
-    retry: { baseDelayMs: 1, maxAttempts: 3, maxDelayMs: 50 },
-  });
-  const events: PitwallEvent[] = [];
-  agent.subscribe((e) => events.push(e));
-  return { agent, provider, events };
-}
+const scripted = (steps: ScriptStep[], tools: AgentTool[] = []) => scriptedAgent(steps, tools);
 
 const by = (action: TriggeredBy["action"]): TriggeredBy => ({ jobId: "2", triggerId: 1, pattern: "FAIL", ignoreCase: false, action, setBy: "user" });
 /** A firing's message as the trigger delivers it, covering line `n`. */

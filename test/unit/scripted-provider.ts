@@ -1,10 +1,13 @@
 // A Provider that plays a script instead of calling a model: each request takes the next step, and
 // the step's reply goes through the real MessageBuilder and streamInto, as an SDK's events would.
 // No network and no SDK: the agent loop's unit tests drive it.
-import type { ProviderName } from "../../agent/models.js";
+import { Agent } from "../../agent/agent.js";
+import type { PitwallEvent } from "../../agent/events.js";
+import { resolveModel, type ProviderName } from "../../agent/models.js";
 import { toProviderError } from "../../agent/providers/errors.js";
 import { streamInto, type MessageBuilder } from "../../agent/providers/message-builder.js";
 import type { AssistantStream, Provider, ProviderRequest } from "../../agent/providers/provider.js";
+import type { AgentTool } from "../../tools/tool.js";
 
 export type ScriptStep =
   /** A reply: text, then tool calls (their arguments streamed in two pieces). */
@@ -54,4 +57,19 @@ async function play(step: ScriptStep | undefined, builder: MessageBuilder, signa
     builder.endToolCall(index);
   }
   builder.setUsage({ input: 10, output: 5 });
+}
+
+/** An Agent on a ScriptedProvider with fast retries, its bus events recorded. */
+export function scriptedAgent(steps: ScriptStep[], tools: AgentTool[] = []): { agent: Agent; provider: ScriptedProvider; events: PitwallEvent[] } {
+  const provider = new ScriptedProvider(steps);
+  const agent = new Agent({
+    model: resolveModel("claude-sonnet-5-5", "anthropic", "anthropic"),
+    getProvider: async () => provider,
+    systemPrompt: "You are a test agent.",
+    tools,
+    retry: { baseDelayMs: 1, maxAttempts: 3, maxDelayMs: 50 },
+  });
+  const events: PitwallEvent[] = [];
+  agent.subscribe((e) => events.push(e));
+  return { agent, provider, events };
 }
