@@ -3,7 +3,7 @@
 // leaves the same screen, scrollback, attributes and cursor.
 import type { Terminal } from "@xterm/headless";
 import { afterEach, describe, expect, test } from "vitest";
-import { queuedOutput, skippableSpan } from "../../tools/jobs/emulator-skip.js";
+import { queuedOutput, skippableRun } from "../../tools/jobs/emulator-skip.js";
 import { createJobTerminal, EmulatorFeed } from "../../tools/jobs/job-terminal.js";
 import { waitFor } from "../helpers/conditions.js";
 
@@ -35,11 +35,16 @@ function snapshot(t: Terminal): string {
 }
 
 /** Feeds `stream` through a skipping feed in pty-sized chunks, and whole into a reference emulator. */
-async function compare(stream: string, convertEol: boolean, chunkSize = 4096): Promise<{ skipped: number }> {
+async function compare(stream: string, convertEol: boolean, chunkSize = 4096, paced = false): Promise<{ skipped: number }> {
   const fed = terminal(convertEol);
   const reference = terminal(convertEol);
   const feed = new EmulatorFeed(fed, { pause: () => undefined, resume: () => undefined }, 64 * 1024 * 1024, 1024 * 1024);
-  for (let i = 0; i < stream.length; i += chunkSize) feed.write(stream.slice(i, i + chunkSize));
+  for (let i = 0; i < stream.length; i += chunkSize) {
+    feed.write(stream.slice(i, i + chunkSize));
+    // Paced: the feed gets turns of the event loop between chunks, as it does reading a pty, so
+    // batches are parsed, skipped and held back while more output arrives.
+    if (paced && (i / chunkSize) % 4 === 3) await new Promise((resolve) => setImmediate(resolve));
+  }
   await new Promise<void>((resolve) => reference.write(stream, resolve));
   await waitFor(() => feed.pending === 0, "the feed to parse everything", 10_000);
   expect(snapshot(fed)).toBe(snapshot(reference));
@@ -58,6 +63,11 @@ describe("skipping lines a flood pushes out of the scrollback", () => {
   test("CR LF lines (a pty), lines wider than the terminal included: skipped, and the same screen and scrollback", async () => {
     const { skipped } = await compare(lines(20_000, "\r\n") + "partial at the end", false);
     expect(skipped).toBeGreaterThan(100_000);
+  });
+
+  test("a flood arriving while the feed parses (batches held back and skipped across chunks): the same", async () => {
+    const { skipped } = await compare(lines(30_000, "\r\n") + "still typing", false, 4096, true);
+    expect(skipped).toBeGreaterThan(500_000);
   });
 
   test("bare LF lines with convertEol (a pipe job): skipped, the same", async () => {
@@ -100,21 +110,29 @@ describe("skipping lines a flood pushes out of the scrollback", () => {
     await compare(rawLf, false);
   });
 
-  test("a span is whole lines, only in plain text, only with enough plain lines after it", () => {
+  test("a skip runs from line end to line end, across chunks, only in plain text, only with enough plain lines after it", () => {
     const ctx = { rows: 10, scrollback: 100, convertEol: false, following: true, fullScrollRegion: true, parserInGround: true };
+    // 120 line feeds must follow what is skipped.
     const chunk = queuedOutput("end of a line\r\nfull line\r\nanother\r\npartial");
     const plenty = queuedOutput("l\r\n".repeat(200));
-    expect(skippableSpan([chunk, plenty], 0, ctx)).toEqual([15, 35]);
-    expect(skippableSpan([chunk, queuedOutput("l\r\n".repeat(100))], 0, ctx)).toBeUndefined();
-    expect(skippableSpan([chunk, queuedOutput("\x1b[2J"), plenty], 0, ctx)).toBeUndefined();
-    expect(skippableSpan([queuedOutput("a\r\n\x1b[1mb\r\nc\r\n"), plenty], 0, ctx)).toBeUndefined();
-    expect(skippableSpan([chunk, plenty], 0, { ...ctx, following: false })).toBeUndefined();
-    expect(skippableSpan([chunk, plenty], 0, { ...ctx, fullScrollRegion: false })).toBeUndefined();
-    expect(skippableSpan([chunk, plenty], 0, { ...ctx, parserInGround: false })).toBeUndefined();
+    // From after the first line end to after the 80th line of `plenty`: its last 120 lines stay.
+    expect(skippableRun([chunk, plenty], 0, ctx)).toEqual({ start: 15, end: { chunk: 1, offset: 240 } });
+    expect(skippableRun([chunk, queuedOutput("l\r\n".repeat(100))], 0, ctx)).toBeUndefined();
+    expect(skippableRun([chunk, queuedOutput("\x1b[2J"), plenty], 0, ctx)).toBeUndefined();
+    expect(skippableRun([queuedOutput("a\r\n\x1b[1mb\r\nc\r\n"), plenty], 0, ctx)).toBeUndefined();
+    expect(skippableRun([chunk, plenty], 0, { ...ctx, following: false })).toBeUndefined();
+    expect(skippableRun([chunk, plenty], 0, { ...ctx, fullScrollRegion: false })).toBeUndefined();
+    expect(skippableRun([chunk, plenty], 0, { ...ctx, parserInGround: false })).toBeUndefined();
     // Charset shifts and C1 controls change state; a bell or a form feed does not.
     for (const stateful of ["\x0e", "\x0f", "\x9b", "\x88"]) expect(queuedOutput(`a\r\n${stateful}b\r\n`).plain).toBe(false);
     for (const harmless of ["\x07", "\x0c", "\t", "\b", "é ✓ 中"]) expect(queuedOutput(`a\r\n${harmless}b\r\n`).plain).toBe(true);
-    expect(skippableSpan([queuedOutput("a\nb\nc\n"), plenty], 0, ctx)).toBeUndefined();
-    expect(skippableSpan([queuedOutput("a\nb\nc\n"), plenty], 0, { ...ctx, convertEol: true })).toEqual([2, 6]);
+    expect(skippableRun([queuedOutput("a\nb\nc\n"), plenty], 0, ctx)).toBeUndefined();
+    expect(skippableRun([queuedOutput("a\nb\nc\n"), plenty], 0, { ...ctx, convertEol: true })).toEqual({ start: 2, end: { chunk: 1, offset: 240 } });
+    // Many small chunks make one run; the end lands in the chunk that leaves exactly 120 lines after it.
+    const small = Array.from({ length: 300 }, () => queuedOutput("x\r\n"));
+    expect(skippableRun(small, 0, ctx)).toEqual({ start: 3, end: { chunk: 179, offset: 3 } });
+    // A bare LF (no CR before it) is not a line end on a pty: the skip ends at the line end before it.
+    const bare = queuedOutput("l\r\n".repeat(10) + "x\n" + "l\r\n".repeat(120));
+    expect(skippableRun([queuedOutput("a\r\nb\r\n"), bare], 0, ctx)).toEqual({ start: 3, end: { chunk: 1, offset: 30 } });
   });
 });

@@ -49,26 +49,62 @@ export interface SkipContext {
   parserInGround: boolean;
 }
 
+/** Where a skip ends: in `queue[chunk]`, before `offset` (right after a line end). */
+export interface SkipEnd {
+  chunk: number;
+  offset: number;
+}
+
+/** How many plain line feeds must follow a skipped line for it to be pushed out of screen and scrollback. */
+export function linesToPushOut(ctx: Pick<SkipContext, "rows" | "scrollback">): number {
+  return ctx.scrollback + 2 * ctx.rows;
+}
+
 /**
- * For the chunk at `queue[head]`: the span [start, end) of its text that can be skipped, or
- * undefined. The span is whole lines: it starts right after a line end and ends with one (CR LF,
- * or LF when the emulator converts it), so the cursor is at column 0 on both sides of it whether or
- * not it is parsed; and the plain chunks after it hold enough line feeds to push it out.
+ * For the run of plain chunks starting at `queue[head]`: the stretch that can be skipped, from right
+ * after the first line end in the head chunk to right after a later line end (possibly chunks
+ * further on) that enough plain lines follow; or undefined. Both ends are line ends (CR LF, or LF
+ * when the emulator converts it), so the cursor is at column 0 on both sides whether or not the
+ * stretch is parsed. One run can span many chunks, so a flood costs two parse calls a batch rather
+ * than two a chunk.
  */
-export function skippableSpan(queue: readonly QueuedOutput[], head: number, ctx: SkipContext): [number, number] | undefined {
-  const chunk = queue[head];
-  if (!chunk || !chunk.plain || !ctx.following || !ctx.fullScrollRegion || !ctx.parserInGround || chunk.newlines < 2) return undefined;
-  const needed = ctx.scrollback + 2 * ctx.rows;
-  let after = 0;
-  for (let i = head + 1; i < queue.length && after < needed; i++) {
-    const next = queue[i]!;
-    if (!next.plain) break;
-    after += next.newlines;
-  }
-  if (after < needed) return undefined;
+export function skippableRun(queue: readonly QueuedOutput[], head: number, ctx: SkipContext): { start: number; end: SkipEnd } | undefined {
+  const first = queue[head];
+  if (!first || !first.plain || !ctx.following || !ctx.fullScrollRegion || !ctx.parserInGround || first.newlines === 0) return undefined;
   const eol = ctx.convertEol ? "\n" : "\r\n";
-  const first = chunk.text.indexOf(eol);
-  const last = chunk.text.lastIndexOf(eol);
-  if (first === -1 || last <= first) return undefined;
-  return [first + eol.length, last + eol.length];
+  const firstEol = first.text.indexOf(eol);
+  if (firstEol === -1) return undefined;
+  const start = firstEol + eol.length;
+  // Line feeds from the start of the head chunk through the plain run.
+  let total = 0;
+  let runEnd = head;
+  for (; runEnd < queue.length && queue[runEnd]!.plain; runEnd++) total += queue[runEnd]!.newlines;
+  // The skip ends after line feed number `k` (0-based from the head chunk's start) when `total - k - 1`
+  // line feeds follow it. A line feed that is not a line end (a bare LF on a pty) moves the end back.
+  const latest = total - linesToPushOut(ctx) - 1;
+  for (let k = latest; k >= 0 && k > latest - 8; k--) {
+    const end = lineFeedAt(queue, head, runEnd, k);
+    if (!end) return undefined;
+    const text = queue[end.chunk]!.text;
+    const isLineEnd = ctx.convertEol || (end.offset > 0 && text.charCodeAt(end.offset - 1) === 0x0d);
+    if (!isLineEnd) continue;
+    if (end.chunk === head && end.offset + 1 <= start) return undefined;
+    return { start, end: { chunk: end.chunk, offset: end.offset + 1 } };
+  }
+  return undefined;
+}
+
+/** The `k`-th line feed (0-based) in queue[head..runEnd), as a chunk index and the offset of the LF. */
+function lineFeedAt(queue: readonly QueuedOutput[], head: number, runEnd: number, k: number): SkipEnd | undefined {
+  let before = 0;
+  for (let i = head; i < runEnd; i++) {
+    const entry = queue[i]!;
+    if (before + entry.newlines > k) {
+      let at = entry.text.indexOf("\n");
+      for (let n = before; n < k; n++) at = entry.text.indexOf("\n", at + 1);
+      return { chunk: i, offset: at };
+    }
+    before += entry.newlines;
+  }
+  return undefined;
 }

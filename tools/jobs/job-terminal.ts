@@ -15,7 +15,7 @@
 // (emulator-skip.ts): the screen and scrollback come out the same, at a fraction of the cost.
 import { createRequire } from "node:module";
 import type { Terminal } from "@xterm/headless";
-import { queuedOutput, skippableSpan, type QueuedOutput, type SkipContext } from "./emulator-skip.js";
+import { linesToPushOut, queuedOutput, skippableRun, type QueuedOutput, type SkipContext, type SkipEnd } from "./emulator-skip.js";
 
 export type { Terminal } from "@xterm/headless";
 
@@ -69,12 +69,13 @@ export const EMULATOR_LOW_WATER = 256 * 1024;
  */
 export const PARSE_SLICE_MS = 0.25;
 /**
- * A job that printed more than FLOOD_BYTES within FLOOD_WINDOW_MS is flooding: its output is then
- * parsed in batches, at most FLOOD_BATCH_MS (a frame) apart or as soon as twice the lines the
- * scrollback holds are queued, so that most of a batch can be skipped. Output that trickles (a
- * prompt, an echo) is parsed at once.
+ * A job that prints faster than FLOOD_BYTES per FLOOD_WINDOW_MS (1.6 MB/s) is flooding: its output
+ * is then parsed in batches, at most FLOOD_BATCH_MS (a frame) apart or as soon as twice the lines
+ * the scrollback holds are queued, so that most of a batch can be skipped. Output that trickles (a
+ * prompt, an echo) is parsed at once. The rate is low on purpose: a flood parsed chunk by chunk is
+ * slowed to the emulator's pace, and would then never look like a flood again.
  */
-export const FLOOD_BYTES = 256 * 1024;
+export const FLOOD_BYTES = 32 * 1024;
 export const FLOOD_WINDOW_MS = 20;
 export const FLOOD_BATCH_MS = 33;
 
@@ -105,15 +106,14 @@ function syncParser(terminal: Terminal): ((data: string) => void) | undefined {
   return typeof writeSync === "function" ? (data) => writeSync.call(core, data) : undefined;
 }
 
-/** What the skip decision needs to know about the emulator right now. */
-function skipContext(terminal: Terminal): SkipContext {
+/** What the skip decision needs to know about the emulator right now (besides its fixed options). */
+function skipContext(terminal: Terminal, fixed: Pick<SkipContext, "scrollback" | "convertEol">): SkipContext {
   const buffer = terminal.buffer.active;
   const core = coreOf(terminal);
   const region = core?._bufferService?.buffer;
   return {
+    ...fixed,
     rows: terminal.rows,
-    scrollback: terminal.options.scrollback ?? 1000,
-    convertEol: terminal.options.convertEol === true,
     following: buffer.viewportY >= buffer.baseY,
     // Unknown internals: assume a region is set, so nothing is skipped.
     fullScrollRegion: region?.scrollTop === 0 && region.scrollBottom === terminal.rows - 1,
@@ -142,6 +142,8 @@ export class EmulatorFeed {
   private windowStart = 0;
   private flooding = false;
   private windowBytes = 0;
+  private lastWriteAt = -Infinity;
+  private readonly fixed: Pick<SkipContext, "scrollback" | "convertEol">;
 
   constructor(
     private readonly terminal: Terminal,
@@ -150,6 +152,8 @@ export class EmulatorFeed {
     private readonly lowWater: number = Math.min(EMULATOR_LOW_WATER, highWater / 2),
   ) {
     this.parseNow = syncParser(terminal);
+    // Read once: xterm's options go through a proxy, and these two never change for a job.
+    this.fixed = { scrollback: terminal.options.scrollback ?? 1000, convertEol: terminal.options.convertEol === true };
   }
 
   /** Characters handed to the emulator and not parsed yet. */
@@ -176,13 +180,15 @@ export class EmulatorFeed {
     const size = chunk.length;
     this.pendingChars += size;
     if (this.parseNow) {
+      this.lastWriteAt = performance.now();
       const entry = queuedOutput(chunk);
       this.queue.push(entry);
       this.queuedNewlines += entry.newlines;
-      const now = performance.now();
+      const now = this.lastWriteAt;
       if (now - this.windowStart > FLOOD_WINDOW_MS) {
-        // The last window decides until this one has said otherwise (a flood stays a flood between windows).
-        this.flooding = this.windowBytes > FLOOD_BYTES && now - this.windowStart < 2 * FLOOD_WINDOW_MS;
+        // The last window's rate decides until this one has said otherwise (a flood stays a flood
+        // between windows, and a window stretched by a long parse still counts its bytes).
+        this.flooding = this.windowBytes * FLOOD_WINDOW_MS > FLOOD_BYTES * (now - this.windowStart);
         this.windowStart = now;
         this.windowBytes = 0;
       }
@@ -201,8 +207,8 @@ export class EmulatorFeed {
    */
   private schedule(): void {
     if (this.immediate) return;
-    const batchFull = this.queuedNewlines >= 2 * ((this.terminal.options.scrollback ?? 1000) + 2 * this.terminal.rows);
-    if (this.flooding && !batchFull && !this.paused) {
+    const batchFull = this.queuedNewlines >= 2 * linesToPushOut({ scrollback: this.fixed.scrollback, rows: this.terminal.rows });
+    if (this.floodOngoing() && !batchFull && !this.paused) {
       this.batchTimer ??= setTimeout(() => {
         this.batchTimer = undefined;
         this.drain();
@@ -217,26 +223,34 @@ export class EmulatorFeed {
     });
   }
 
-  /** Parses queued output for up to one slice, then yields to the event loop if more is queued. */
+  /**
+   * Parses queued output for up to one slice, then yields to the event loop if more is queued. While
+   * the job floods, the tail of the queue that more output could still push out is held back for the
+   * next batch instead of parsed: parsing it now is most of a flood's cost, and the screen is at most
+   * a batch behind.
+   */
   private drain(): void {
     if (this.disposed) return;
     const started = performance.now();
     let parsed = 0;
+    let held = false;
     while (this.queueHead < this.queue.length) {
       const entry = this.queue[this.queueHead]!;
-      const text = entry.text;
+      const context = skipContext(this.terminal, this.fixed);
       // Only worth asking while output is queued behind this chunk (a flood).
-      const skip = this.queue.length - this.queueHead > 1 ? skippableSpan(this.queue, this.queueHead, skipContext(this.terminal)) : undefined;
+      const run = this.queue.length - this.queueHead > 1 ? skippableRun(this.queue, this.queueHead, context) : undefined;
+      if (run) {
+        parsed += this.skip(run.start, run.end);
+        continue;
+      }
+      if (this.mayHoldBack(entry, context)) {
+        held = true;
+        break;
+      }
       this.queue[this.queueHead++] = EMPTY;
       this.queuedNewlines -= entry.newlines;
-      if (skip) {
-        this.parseNow!(text.slice(0, skip[0]));
-        if (skip[1] < text.length) this.parseNow!(text.slice(skip[1]));
-        this.skippedChars += skip[1] - skip[0];
-      } else {
-        this.parseNow!(text);
-      }
-      parsed += text.length;
+      this.parseNow!(entry.text);
+      parsed += entry.text.length;
       if (performance.now() - started >= PARSE_SLICE_MS) break;
     }
     if (this.queueHead >= this.queue.length) {
@@ -249,7 +263,50 @@ export class EmulatorFeed {
       }
     }
     this.parsed(parsed);
-    if (this.queueHead < this.queue.length) this.schedule();
+    if (held) {
+      // Parsed when the next batch is due, or at once if the flood has stopped by then.
+      this.batchTimer ??= setTimeout(() => {
+        this.batchTimer = undefined;
+        this.drain();
+      }, FLOOD_BATCH_MS);
+    } else if (this.queueHead < this.queue.length) this.schedule();
+  }
+
+  /**
+   * Parses the head chunk up to `start`, drops everything from there to `end` unparsed, and leaves
+   * the rest of the end chunk at the head of the queue. Returns the characters taken off the queue.
+   */
+  private skip(start: number, end: SkipEnd): number {
+    const head = this.queue[this.queueHead]!;
+    this.parseNow!(head.text.slice(0, start));
+    let taken = 0;
+    for (; this.queueHead < end.chunk; this.queueHead++) {
+      const entry = this.queue[this.queueHead]!;
+      taken += entry.text.length;
+      this.queuedNewlines -= entry.newlines;
+      this.queue[this.queueHead] = EMPTY;
+    }
+    const last = this.queue[end.chunk]!;
+    const rest = queuedOutput(last.text.slice(end.offset));
+    this.queuedNewlines -= last.newlines - rest.newlines;
+    this.queue[end.chunk] = rest;
+    taken += end.offset;
+    this.skippedChars += taken - start;
+    return taken;
+  }
+
+  /**
+   * Whether `entry` (not skippable yet) may wait for more output: the job is still printing a flood
+   * of plain lines, and nothing forces the parse now (a paused or finished source waits for it).
+   */
+  private mayHoldBack(entry: QueuedOutput, context: SkipContext): boolean {
+    if (this.paused || !entry.plain || entry.newlines < 2 || !this.floodOngoing()) return false;
+    return context.following && context.fullScrollRegion && context.parserInGround;
+  }
+
+  /** The job floods and is still printing: output came within a batch interval, and it has not exited. */
+  private floodOngoing(): boolean {
+    return this.flooding && !this.released && performance.now() - this.lastWriteAt < FLOOD_BATCH_MS;
   }
 
   private parsed(size: number): void {
