@@ -75,7 +75,8 @@ export class PlainTextLog {
   private headLines = 0;
   private headFull = false;
 
-  private readonly lineListeners = new Set<(line: string, lineNumber: number) => void>();
+  /** An array, not a set: it is walked for every line of a flood. */
+  private lineListeners: Array<(line: string, lineNumber: number) => void> = [];
 
   constructor(options: PlainTextLogOptions = {}) {
     this.maxLines = Math.max(1, options.maxLines ?? DEFAULT_LOG_MAX_LINES);
@@ -164,16 +165,36 @@ export class PlainTextLog {
       if (cr === -1) cr = Infinity;
       return cr < end;
     };
+    const completedBefore = this.completed;
+    let slicedChars = 0;
     for (let newline = chunk.indexOf("\n"); newline !== -1; newline = chunk.indexOf("\n", from)) {
       const end = newline > from && chunk.charCodeAt(newline - 1) === 0x0d ? newline - 1 : newline;
-      if (bareCrBefore(end)) this.walk(chunk.slice(from, end));
-      else if (end > from) this.put(chunk.slice(from, end));
-      this.commit();
+      if (bareCrBefore(end)) {
+        this.walk(chunk.slice(from, end));
+        this.commit();
+      } else if (this.line === "" && this.col === 0 && end - from <= this.maxLineChars) {
+        // A whole line of this chunk: kept as a slice of it rather than copied, which a flood's
+        // million lines would each pay for. The chunk stays alive while its lines are kept.
+        this.commitLine(chunk.slice(from, end));
+        slicedChars += end - from + 1;
+      } else {
+        if (end > from) this.put(chunk.slice(from, end));
+        this.commit();
+      }
       from = newline + 1;
     }
+    // A chunk mostly made of other things (a progress bar redrawn) must not stay alive for the few
+    // lines it gave: those are copied after all.
+    if (slicedChars > 0 && slicedChars * 2 < chunk.length) this.detachSince(completedBefore);
     if (from === chunk.length) return;
     if (bareCrBefore(chunk.length)) this.walk(chunk.slice(from));
     else this.put(chunk.slice(from));
+  }
+
+  /** Copies the kept lines completed after line `completed` (see detach). */
+  private detachSince(completed: number): void {
+    const count = this.completed - completed;
+    for (let i = Math.max(this.start, this.lines.length - count); i < this.lines.length; i++) this.lines[i] = detach(this.lines[i]!);
   }
 
   private escape(code: number): void {
@@ -261,6 +282,11 @@ export class PlainTextLog {
     const text = detach(this.line);
     this.line = "";
     this.col = 0;
+    this.commitLine(text);
+  }
+
+  /** Completes a line the log may keep as it is (see detach). */
+  private commitLine(text: string): void {
     this.completed++;
     this.committedChars += text.length + 1;
     if (!this.headFull) {
@@ -292,8 +318,10 @@ export class PlainTextLog {
 
   /** Called with each line as it completes. */
   onLine(listener: (line: string, lineNumber: number) => void): () => void {
-    this.lineListeners.add(listener);
-    return () => this.lineListeners.delete(listener);
+    this.lineListeners = [...this.lineListeners, listener];
+    return () => {
+      this.lineListeners = this.lineListeners.filter((other) => other !== listener);
+    };
   }
 
   /** Completed lines so far, including those no longer in memory. */
