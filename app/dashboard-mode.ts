@@ -163,7 +163,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       },
     );
     const c = controller;
-    const keys = new KeyDispatcher(c, () => scheduler.request());
+    const keys = new KeyDispatcher(c, () => scheduler.requestForInput());
     const quit = new Promise<QuitChoice>((resolve) => c.onQuit(resolve));
     // Set as soon as the person quits, so a quit from a picker skips loading the agent.
     let quitEarly = false;

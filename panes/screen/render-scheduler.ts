@@ -1,7 +1,8 @@
 // The one render loop for the whole screen. Every source (agent events, job output, keys, timers,
 // resize) asks for a frame; requests coalesce and frames are spaced at least `minIntervalMs` apart
 // (30 a second by default), so a job printing megabytes per second costs 30 frames a second, not
-// one per chunk. Each frame is one write wrapped in synchronized output (DEC 2026), so a terminal
+// one per chunk. A key is the exception: a person waits for it, so its frame comes after at most
+// `inputIntervalMs` (a burst of keys, a paste, still shares one), ahead of the streaming cadence. Each frame is one write wrapped in synchronized output (DEC 2026), so a terminal
 // that supports it never shows half a frame.
 import type { Widgets } from "blessed";
 import { screenInternals } from "./blessed-internals.js";
@@ -22,6 +23,8 @@ export interface FrameStats {
 
 export interface RenderSchedulerOptions {
   minIntervalMs?: number;
+  /** The least spacing of a frame asked for by input (requestForInput). */
+  inputIntervalMs?: number;
   /** Where the terminal cursor goes after the frame (the input's caret), or null to hide it. */
   cursor?: () => CursorPlacement | null;
   /** Runs before blessed renders: layout and pane state that depends on the size. */
@@ -31,7 +34,10 @@ export interface RenderSchedulerOptions {
 
 export class RenderScheduler {
   private readonly minInterval: number;
+  private readonly inputInterval: number;
   private timer: NodeJS.Timeout | undefined;
+  /** When the scheduled frame is due (performance.now() time). */
+  private timerDueAt = 0;
   private lastFrameAt = -Infinity;
   private readonly originalRender: () => void;
   private readonly now: () => number;
@@ -45,6 +51,7 @@ export class RenderScheduler {
     private readonly options: RenderSchedulerOptions = {},
   ) {
     this.minInterval = options.minIntervalMs ?? 33;
+    this.inputInterval = Math.min(this.minInterval, options.inputIntervalMs ?? 4);
     this.now = options.now ?? (() => performance.now());
     const internals = screenInternals(screen);
     this.originalRender = internals.render.bind(screen);
@@ -54,18 +61,36 @@ export class RenderScheduler {
 
   /** Asks for a frame as soon as the frame budget allows. */
   request(): void {
-    if (this.stopped || this.timer || this.rendering) {
-      if (this.rendering) this.pendingAfterFrame = true;
+    this.schedule(this.minInterval);
+  }
+
+  /** Asks for a frame showing what a key did: sooner than the streaming cadence. */
+  requestForInput(): void {
+    this.schedule(this.inputInterval);
+  }
+
+  private schedule(interval: number): void {
+    if (this.stopped) return;
+    if (this.rendering) {
+      this.pendingAfterFrame = true;
+      this.pendingInterval = Math.min(this.pendingInterval, interval);
       return;
     }
-    const wait = Math.max(0, this.lastFrameAt + this.minInterval - this.now());
+    const now = this.now();
+    const dueAt = Math.max(now, this.lastFrameAt + interval);
+    if (this.timer) {
+      if (this.timerDueAt <= dueAt) return;
+      clearTimeout(this.timer);
+    }
+    this.timerDueAt = dueAt;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.frame();
-    }, wait);
+    }, dueAt - now);
   }
 
   private pendingAfterFrame = false;
+  private pendingInterval = Infinity;
 
   /** Draws a frame now (startup, resize), cancelling a scheduled one. */
   frameNow(): void {
@@ -113,8 +138,10 @@ export class RenderScheduler {
     if (this.stats.recent.length > 20_000) this.stats.recent.splice(0, 10_000);
     for (const listener of this.frameListeners) listener();
     if (this.pendingAfterFrame) {
+      const interval = this.pendingInterval;
       this.pendingAfterFrame = false;
-      this.request();
+      this.pendingInterval = Infinity;
+      this.schedule(interval);
     }
   }
 }

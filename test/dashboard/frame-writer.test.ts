@@ -1,6 +1,6 @@
 // pitwall's frame writer and render scheduler on a headless screen: wide characters repaint
 // without shifting their row, frames are synchronized and coalesced, and italic reaches the terminal.
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { screenInternals } from "../../panes/screen/blessed-internals.js";
 import { sgrFor } from "../../panes/screen/blessed-patches/diff-draw.js";
 import { Canvas } from "../../panes/screen/canvas.js";
@@ -60,6 +60,31 @@ describe("frame writer", () => {
     await h.settle();
     expect(h.text()[2]).toContain("update 199");
     scheduler.stop();
+  });
+
+  test("a key's frame comes ahead of the streaming cadence; a burst of keys shares one", () => {
+    h = headlessScreen(40, 5);
+    vi.useFakeTimers();
+    try {
+      const scheduler = new RenderScheduler(h.screen, { minIntervalMs: 33, inputIntervalMs: 4, now: () => performance.now() });
+      scheduler.frameNow();
+      // Streaming output asks for a frame: due a whole interval after the last one.
+      scheduler.request();
+      vi.advanceTimersByTime(2);
+      // A key, then three more at once: one frame, 4 ms after the last frame, not 33.
+      for (let i = 0; i < 4; i++) scheduler.requestForInput();
+      vi.advanceTimersByTime(2);
+      expect(scheduler.stats.frames).toBe(2);
+      // The stream's next frame keeps its cadence from there.
+      scheduler.request();
+      vi.advanceTimersByTime(32);
+      expect(scheduler.stats.frames).toBe(2);
+      vi.advanceTimersByTime(1);
+      expect(scheduler.stats.frames).toBe(3);
+      scheduler.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test("italic, dim and strikethrough reach the terminal; colours reduce for 16-colour terminals", () => {
