@@ -130,6 +130,13 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings).map((tool) =>
     FILE_CHANGING_TOOLS.has(tool.name) ? trackFileChanges(tool, options.cwd, fileChanges) : tool,
   );
+  const usesBash = tools.some((tool) => tool.name === "bash");
+  // The job service gets ready for bash (the job host starts) as the model's answer begins, not when
+  // the answer calls bash: a model takes longer to write a call than a host takes to start. Not
+  // before the request goes out, which would wait for the start.
+  const unsubscribeTurns = bus.subscribe((event) => {
+    if (event.type === "message_start" && event.message.role === "assistant" && usesBash) jobs.prepare();
+  });
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
   let systemPrompt = describeSystemPrompt(promptOptions);
   const agent = new Agent({
@@ -184,6 +191,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     async dispose() {
       stopTriggers();
       agent.abort();
+      unsubscribeTurns();
       await jobs.shutdown();
       unsubscribeJobs();
     },

@@ -2,6 +2,7 @@
 // request, and nothing a tool started left running after dispose.
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { LocalJobService } from "../../tools/jobs/local-job-service.js";
 import { codingAgentFor } from "../helpers/agent-harness.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { waitFor } from "../helpers/conditions.js";
@@ -33,6 +34,20 @@ describe("the coding agent", () => {
     expect(notice).toContain("[pitwall notice]");
     expect(notice).toMatch(/exited with code 3/);
     expect(notice).toContain("crashing");
+    await coding.dispose();
+  });
+
+  it("gets the job service ready for bash once the model's answer begins, after the request went out", async () => {
+    const requestsAtPrepare: number[] = [];
+    const { coding } = codingAgentFor(llm, "coding", (inputs) => {
+      const service = new LocalJobService(inputs);
+      service.prepare = () => void requestsAtPrepare.push(llm.requests.length);
+      return service;
+    });
+    llm.enqueue({ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { kind: "reply", text: "done" });
+    await coding.agent.prompt("say hi");
+    // Once for each answer: the first when the first request had been sent.
+    expect(requestsAtPrepare).toEqual([1, 2]);
     await coding.dispose();
   });
 

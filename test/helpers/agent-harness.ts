@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { Agent, type AgentOptions } from "../../agent/agent.js";
-import { createCodingAgent, type CodingAgent } from "../../agent/coding-agent.js";
+import { createCodingAgent, type CodingAgent, type CodingAgentOptions } from "../../agent/coding-agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import { resolveModel, type ProviderName } from "../../agent/models.js";
 import { createProviderResolver } from "../../agent/providers/connections.js";
@@ -76,9 +76,14 @@ export function gateTool(name = "slow"): { tool: AgentTool; started: () => boole
 }
 
 /** A whole coding agent (tools, jobs, bus) in a fresh temp folder, talking to the fake LLM as Anthropic, with its bus events recorded. */
-export function codingAgentFor(llm: FakeLlm, purpose: string): { coding: CodingAgent; events: PitwallEvent[]; cwd: string } {
+export function codingAgentFor(
+  llm: FakeLlm,
+  purpose: string,
+  jobs?: CodingAgentOptions["jobs"],
+): { coding: CodingAgent; events: PitwallEvent[]; cwd: string } {
   const cwd = tempDir(purpose);
   const coding = createCodingAgent({
+    ...(jobs ? { jobs } : {}),
     cwd,
     model: resolveModel(undefined, "anthropic", "anthropic"),
     connections: { anthropic: { apiKey: "sk-test-0123456789", baseUrl: llm.anthropicBaseUrl }, openai: {} },

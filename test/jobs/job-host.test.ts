@@ -107,6 +107,21 @@ describe("the job host process", () => {
     expect(existsSync(hostPaths(where.home, where.cwd).socket)).toBe(false);
   }, 30_000);
 
+  it("prepare() starts the host in the background once; the next bash call uses it; a host with no jobs ends with its client", async () => {
+    const where = folder();
+    const service = client(where);
+    service.prepare();
+    service.prepare();
+    await waitFor(() => service.hostPid, "the host to start", 15_000);
+    const host = service.hostPid!;
+    pids.push(host);
+    const result = await service.runTool({ tool: "bash", toolCallId: "t1", params: { command: "echo from the host" }, signal: never, onUpdate: () => undefined, context });
+    expect(result.content).toContain("from the host");
+    expect(service.hostPid).toBe(host);
+    await service.shutdown();
+    await waitFor(() => !pidAlive(host), "the host to end", 10_000);
+  }, 30_000);
+
   it("ends kept jobs after the grace period when no dashboard comes back", async () => {
     const where = folder();
     const dashboard = client(where, "dashboard", 1_500);

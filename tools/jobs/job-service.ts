@@ -79,6 +79,11 @@ export interface JobService extends JobScreens {
   adoptGroup(pgid: number): void;
 
   // The agent.
+  /**
+   * A turn is starting and may call bash: get ready to run it without delay. The job host starts in
+   * the background now, while the model thinks, rather than with the first bash call.
+   */
+  prepare(): void;
   /** What the agent must be told before its next request. */
   drainNotices(): Promise<string[]>;
   /** One line per job, for a compaction's summary. */

@@ -126,6 +126,10 @@ export class LocalJobService implements JobService {
     this.registry.adoptGroup(pgid);
   }
 
+  prepare(): void {
+    // The jobs run in this process: nothing to start.
+  }
+
   async drainNotices(): Promise<string[]> {
     return this.registry.drainNotices();
   }

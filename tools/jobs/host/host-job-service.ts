@@ -354,6 +354,12 @@ export class HostJobService implements JobService {
 
   // ---- the agent ---------------------------------------------------------------------------
 
+  prepare(): void {
+    if (this.connection?.open || this.connecting || this.shuttingDown) return;
+    // A host that cannot start says so when a tool needs it (runTool starts it again).
+    this.connect(true).catch(() => undefined);
+  }
+
   async drainNotices(): Promise<string[]> {
     const own = this.ownNotices.splice(0);
     const connection = this.connection?.open ? this.connection : undefined;
