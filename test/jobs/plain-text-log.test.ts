@@ -158,3 +158,77 @@ describe("PlainTextLog bounds", () => {
     }
   });
 });
+
+describe("PlainTextLog while no one listens: a flood counted instead of read", () => {
+  /** Everything a reader can ask of a log. */
+  function observe(log: PlainTextLog): unknown {
+    return {
+      lineCount: log.lineCount,
+      firstKept: log.firstKeptLine,
+      dropped: log.dropped,
+      atLineStart: log.atLineStart,
+      partial: log.partialLine,
+      total: log.totalChars,
+      kept: log.keptText(),
+      tail: log.tail(7),
+      range: log.range(log.lineCount - 20, log.lineCount - 3),
+      capped: log.capped(600),
+    };
+  }
+
+  /** A flood mixing what is counted (plain CR LF lines) with what must be read (colours, progress bars, long lines). */
+  function flood(lines: number): string {
+    let out = "";
+    for (let i = 0; i < lines; i++) {
+      if (i % 997 === 0) out += `\x1b[32mgreen ${i}\x1b[0m\r\n`;
+      else if (i % 1499 === 0) out += `progress 10%\rprogress 100% ${i}\r\n`;
+      else if (i % 2011 === 0) out += `${"long ".repeat(60)}${i}\r\n`;
+      else if (i % 2503 === 0) out += `tab\there, form\x0cfeed ${i}\r\n`;
+      else out += `2026-11-23 line ${i} ünïcode ✓ status=200\r\n`;
+    }
+    return out + "no newline yet";
+  }
+
+  it("answers exactly as a log that read everything, whatever the chunking", () => {
+    const text = flood(30_000);
+    for (const size of [4096, 1000, 65_536, 37]) {
+      const options = { maxLines: 200, maxChars: 20_000, headChars: 500, maxLineChars: 200 };
+      const counting = new PlainTextLog(options);
+      const reading = new PlainTextLog(options);
+      reading.onLine(() => undefined);
+      for (let i = 0; i < text.length; i += size) {
+        counting.write(text.slice(i, i + size));
+        reading.write(text.slice(i, i + size));
+      }
+      expect(observe(counting), `chunks of ${size}`).toEqual(observe(reading));
+      // A chunk with a colour or a progress bar in it is read whole (large chunks here all have one),
+      // and a chunk of less than a line has nothing to count.
+      if (size >= 1000 && size <= 4096) expect(counting.countedLines, `chunks of ${size}`).toBeGreaterThan(20_000);
+      expect(reading.countedLines).toBe(0);
+    }
+  });
+
+  it("keeps what waits bounded, and reads it before answering", () => {
+    const log = new PlainTextLog({ maxLines: 100, maxChars: 10_000, headChars: 1000 });
+    for (let i = 0; i < 50_000; i++) log.write(`line ${i}\r\n`);
+    // The head, the kept lines and what waits: about twice the kept lines, not the 600 KB written.
+    expect(log.retainedChars).toBeLessThan(5_000);
+    expect(log.countedLines).toBeGreaterThan(49_000);
+    expect(log.lineCount).toBe(50_000);
+    expect(log.tail(2)).toEqual(["line 49998", "line 49999"]);
+  });
+
+  it("a listener hears only lines written after it came, and while it wants them every line is read", () => {
+    const log = new PlainTextLog({ maxLines: 10 });
+    let wanted = false;
+    const heard: number[] = [];
+    log.onLine((_line, n) => heard.push(n), () => wanted);
+    for (let i = 0; i < 1000; i++) log.write(`before ${i}\n`);
+    wanted = true;
+    log.write("after 1\nafter 2\n");
+    expect(heard).toEqual([1001, 1002]);
+    for (let i = 0; i < 1000; i++) log.write(`more ${i}\n`);
+    expect(heard).toHaveLength(1002);
+    expect(log.lineCount).toBe(2002);
+  });
+});

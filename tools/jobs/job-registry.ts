@@ -500,9 +500,12 @@ export class JobRegistry {
     job.onOutput((chunk, stream) => {
       for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
     });
-    job.log.onLine((line, lineNumber) => {
-      for (const observer of this.lineObservers) observer(job, line, lineNumber);
-    });
+    job.log.onLine(
+      (line, lineNumber) => {
+        for (const observer of this.lineObservers) observer(job, line, lineNumber);
+      },
+      () => this.lineObservers.size > 0,
+    );
     void job.exited.then(() => this.ended(job));
     this.emit({ type: "job_started", job: job.info });
     return job;

@@ -3,8 +3,11 @@
 // column 0 so progress bars end as their final state, `\b` and erase-line are honoured. Memory stays
 // bounded: the last lines are kept under a line and a character budget, numbered absolutely so
 // paging stays stable after old lines are dropped, and the first part of the output is kept too so a
-// capped result can show head and tail.
+// capped result can show head and tail. While no one listens for lines, output waits in a queue
+// until it is read or enough lines follow it to push it out of memory; then it is only counted
+// (log-skip.ts), so a flood costs the log about what it keeps rather than what it prints.
 import { capOutput, type CappedOutput } from "../output-cap.js";
+import { countableLines } from "./log-skip.js";
 
 export interface PlainTextLogOptions {
   /** Completed lines kept in memory (the most recent ones). */
@@ -52,6 +55,13 @@ function isPrintable(code: number): boolean {
   return code >= 0x20 && code !== 0x7f && (code < 0x80 || code > 0x9f);
 }
 
+interface LineListener {
+  call(line: string, lineNumber: number): void;
+  wanted(): boolean;
+}
+
+const EMPTY_PENDING = { text: "", newlines: 0 };
+
 export class PlainTextLog {
   private readonly maxLines: number;
   private readonly maxChars: number;
@@ -76,7 +86,16 @@ export class PlainTextLog {
   private headFull = false;
 
   /** An array, not a set: it is walked for every line of a flood. */
-  private lineListeners: Array<(line: string, lineNumber: number) => void> = [];
+  private lineListeners: LineListener[] = [];
+
+  /** Output not read yet (pending[pendingHead..]), written while no listener wanted lines. */
+  private pending: Array<{ text: string; newlines: number }> = [];
+  private pendingHead = 0;
+  private pendingNewlines = 0;
+  private pendingChars = 0;
+  /** Reading pending output: its lines were written while no one listened, so no one hears them. */
+  private muted = false;
+  private countedValue = 0;
 
   constructor(options: PlainTextLogOptions = {}) {
     this.maxLines = Math.max(1, options.maxLines ?? DEFAULT_LOG_MAX_LINES);
@@ -87,6 +106,87 @@ export class PlainTextLog {
 
   /** Feeds raw output (escape codes and all). Sequences split across chunks are handled. */
   write(chunk: string): void {
+    if (this.lineListeners.some((listener) => listener.wanted())) {
+      this.settle();
+      this.read(chunk);
+      return;
+    }
+    const newlines = countNewlines(chunk);
+    this.pending.push({ text: chunk, newlines });
+    this.pendingNewlines += newlines;
+    this.pendingChars += chunk.length;
+    // The oldest pending chunk goes once the lines after it will push it out (it is then counted),
+    // or once too much is pending (it is then read).
+    this.muted = true;
+    try {
+      while (this.pendingHead < this.pending.length) {
+        const front = this.pending[this.pendingHead]!;
+        const after = this.pendingNewlines - front.newlines;
+        if (after < this.maxLines && this.pendingChars <= this.maxChars) break;
+        this.takePending();
+        if (after >= this.maxLines) this.count(front.text);
+        else this.read(front.text);
+      }
+    } finally {
+      this.muted = false;
+    }
+  }
+
+  /** Reads all pending output: before anything is asked of the log, or a listener is added. */
+  private settle(): void {
+    this.muted = true;
+    try {
+      while (this.pendingHead < this.pending.length) this.read(this.takePending().text);
+    } finally {
+      this.muted = false;
+    }
+  }
+
+  private takePending(): { text: string; newlines: number } {
+    const front = this.pending[this.pendingHead]!;
+    this.pending[this.pendingHead++] = EMPTY_PENDING;
+    this.pendingNewlines -= front.newlines;
+    this.pendingChars -= front.text.length;
+    if (this.pendingHead === this.pending.length) {
+      this.pending = [];
+      this.pendingHead = 0;
+    } else if (this.pendingHead > 1024) {
+      this.pending = this.pending.slice(this.pendingHead);
+      this.pendingHead = 0;
+    }
+    return front;
+  }
+
+  /** Output that enough later lines push out of memory: counted when it allows, else read. */
+  private count(chunk: string): void {
+    let from = 0;
+    if (!this.atLineStartNow()) {
+      // Its first line finishes the line under way: read as usual.
+      const firstEnd = chunk.indexOf("\n");
+      if (firstEnd === -1) return this.read(chunk);
+      this.read(chunk.slice(0, firstEnd + 1));
+      from = firstEnd + 1;
+    }
+    const end = chunk.lastIndexOf("\n") + 1;
+    const counted = this.headFull && this.atLineStartNow() ? countableLines(chunk, from, end, this.maxLineChars) : undefined;
+    if (!counted) return this.read(chunk.slice(from));
+    this.completed += counted.lines;
+    this.committedChars += counted.chars;
+    this.countedValue += counted.lines;
+    // Every line kept so far is older than these, and the lines after them push those out too.
+    this.lines = [];
+    this.start = 0;
+    this.keptChars = 0;
+    this.firstKept = this.completed + 1;
+    if (end < chunk.length) this.read(chunk.slice(end));
+  }
+
+  private atLineStartNow(): boolean {
+    return this.state === State.Ground && this.line === "" && this.col === 0;
+  }
+
+  /** Reads raw output into lines. */
+  private read(chunk: string): void {
     if (this.state === State.Ground && !CONTROLS.test(chunk)) this.writeLines(chunk);
     else this.walk(chunk);
   }
@@ -313,60 +413,80 @@ export class PlainTextLog {
       this.lines = this.lines.slice(this.start);
       this.start = 0;
     }
-    for (const listener of this.lineListeners) listener(text, this.completed);
+    if (this.muted) return;
+    for (const listener of this.lineListeners) listener.call(text, this.completed);
   }
 
-  /** Called with each line as it completes. */
-  onLine(listener: (line: string, lineNumber: number) => void): () => void {
-    this.lineListeners = [...this.lineListeners, listener];
+  /**
+   * Called with each line as it completes, from the next output on. `wanted` says whether the
+   * listener wants lines now: while none does, lines are only counted when they can be (a listener
+   * that only sometimes acts, a watch with no trigger, passes it).
+   */
+  onLine(listener: (line: string, lineNumber: number) => void, wanted: () => boolean = () => true): () => void {
+    this.settle();
+    const entry: LineListener = { call: listener, wanted };
+    this.lineListeners = [...this.lineListeners, entry];
     return () => {
-      this.lineListeners = this.lineListeners.filter((other) => other !== listener);
+      this.lineListeners = this.lineListeners.filter((other) => other !== entry);
     };
+  }
+
+  /** Lines that were only counted, never read (see log-skip.ts). */
+  get countedLines(): number {
+    return this.countedValue;
   }
 
   /** Completed lines so far, including those no longer in memory. */
   get lineCount(): number {
+    this.settle();
     return this.completed;
   }
 
   /** The absolute (1-based) number of the oldest completed line still in memory. */
   get firstKeptLine(): number {
+    this.settle();
     return this.firstKept;
   }
 
   /** Nothing is half written: no partial line, no escape sequence under way. */
   get atLineStart(): boolean {
-    return this.state === State.Ground && this.line === "" && this.col === 0;
+    this.settle();
+    return this.atLineStartNow();
   }
 
   /** The line being written (no newline yet), as it currently reads. */
   get partialLine(): string {
+    this.settle();
     return this.line;
   }
 
   /** Characters of plain text produced so far, newlines included (kept or not). */
   get totalChars(): number {
+    this.settle();
     return this.committedChars + this.line.length;
   }
 
-  /** Characters held in memory: kept lines, the head and the partial line. */
+  /** Characters held in memory: kept lines, the head, the partial line and output not read yet. */
   get retainedChars(): number {
-    return this.keptChars + this.head.length + this.line.length;
+    return this.keptChars + this.head.length + this.line.length + this.pendingChars;
   }
 
   /** True once any completed line has been dropped from memory. */
   get dropped(): boolean {
+    this.settle();
     return this.firstKept > 1;
   }
 
   /** Completed line `lineNumber` (1-based) when still in memory. */
   lineAt(lineNumber: number): string | undefined {
+    this.settle();
     if (lineNumber < this.firstKept || lineNumber > this.completed) return undefined;
     return this.lines[this.start + (lineNumber - this.firstKept)];
   }
 
   /** Kept completed lines with numbers in [from, to), clipped to what is in memory. */
   range(from: number, to: number): string[] {
+    this.settle();
     const lo = Math.max(from, this.firstKept);
     const hi = Math.min(to, this.completed + 1);
     if (hi <= lo) return [];
@@ -375,6 +495,7 @@ export class PlainTextLog {
 
   /** The last `count` lines, the partial line included as the last one when there is one. */
   tail(count: number): string[] {
+    this.settle();
     if (count <= 0) return [];
     const partial = this.line.length > 0 ? [this.line] : [];
     const fromCompleted = count - partial.length;
@@ -384,6 +505,7 @@ export class PlainTextLog {
 
   /** Everything in memory as text: kept lines joined, then the partial line. */
   keptText(): string {
+    this.settle();
     const lines = this.range(this.firstKept, this.completed + 1);
     const body = lines.length > 0 ? lines.join("\n") + "\n" : "";
     return body + this.line;
@@ -394,6 +516,7 @@ export class PlainTextLog {
    * have already left memory, the head comes from the kept beginning of the output.
    */
   capped(maxChars: number): CappedOutput {
+    this.settle();
     if (!this.dropped) {
       const text = this.keptText();
       return capOutput(text.endsWith("\n") ? text.slice(0, -1) : text, maxChars);

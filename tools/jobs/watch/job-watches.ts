@@ -15,7 +15,7 @@ import type { WatchEvent } from "./watch-events.js";
 export interface WatchedJob {
   id: string;
   command: string;
-  log: { onLine(listener: (line: string, lineNumber: number) => void): () => void };
+  log: { onLine(listener: (line: string, lineNumber: number) => void, wanted?: () => boolean): () => void };
 }
 
 export interface JobWatchesOptions {
@@ -130,14 +130,17 @@ function feedInBatches(job: WatchedJob, set: TriggerSet): () => void {
     pending = [];
     if (!stopped) set.feed(lines);
   };
-  const stop = job.log.onLine((text, n) => {
-    if (set.size === 0) return;
-    pending.push({ n, text });
-    if (!scheduled) {
-      scheduled = true;
-      queueMicrotask(flush);
-    }
-  });
+  const stop = job.log.onLine(
+    (text, n) => {
+      if (set.size === 0) return;
+      pending.push({ n, text });
+      if (!scheduled) {
+        scheduled = true;
+        queueMicrotask(flush);
+      }
+    },
+    () => set.size > 0,
+  );
   return () => {
     // Lines already read still count: they were printed before the restart or removal.
     if (pending.length > 0) flush();

@@ -1,0 +1,51 @@
+// Which stretch of a flood the plain-text log may count instead of reading. The log keeps its last
+// lines; lines that enough later lines will push out are only counted (their number and length),
+// never cut, stored or scanned for escapes. That holds when the stretch is whole lines of text
+// that only prints and ends lines: no escape sequence (which could leave the state machine mid
+// sequence), no vertical tab or form feed (which end lines too), no backspace or bare carriage
+// return (which rewrite a line, so its length is not its characters), and no line longer than the
+// log wraps. Other invisible controls (BEL, NUL…), which the log drops, are counted as characters:
+// the total is then a few characters high, and the line count still exact.
+
+/** What a skipped stretch adds to the log's totals. */
+export interface SkippedLines {
+  /** Lines completed in it. */
+  lines: number;
+  /** Characters of plain text, a newline per line included (carriage returns are not). */
+  chars: number;
+}
+
+const C1 = /[\x80-\x9f]/;
+
+/** True when `text` has `char` in [from, end). */
+function has(text: string, char: string, from: number, end: number): boolean {
+  const at = text.indexOf(char, from);
+  return at !== -1 && at < end;
+}
+
+/**
+ * For text[from, end), which starts at a line start and ends right after a line feed: its lines and
+ * characters when it can be counted instead of read, or undefined.
+ */
+export function countableLines(text: string, from: number, end: number, maxLineChars: number): SkippedLines | undefined {
+  if (end <= from || text.charCodeAt(end - 1) !== 0x0a) return undefined;
+  if (has(text, "\x1b", from, end) || has(text, "\x0b", from, end) || has(text, "\x0c", from, end) || has(text, "\b", from, end) || has(text, "\x7f", from, end)) {
+    return undefined;
+  }
+  let lines = 0;
+  let crlf = 0;
+  let lineStart = from;
+  for (let lf = text.indexOf("\n", from); lf !== -1 && lf < end; lf = text.indexOf("\n", lf + 1)) {
+    if (lf - lineStart > maxLineChars) return undefined;
+    if (lf > from && text.charCodeAt(lf - 1) === 0x0d) crlf++;
+    lines++;
+    lineStart = lf + 1;
+  }
+  let cr = 0;
+  for (let at = text.indexOf("\r", from); at !== -1 && at < end; at = text.indexOf("\r", at + 1)) cr++;
+  if (cr !== crlf) return undefined;
+  const span = text.slice(from, end);
+  // C1 controls (U+0080–U+009F) start sequences too; only text that is not plain ASCII can hold one.
+  if (Buffer.byteLength(span, "utf8") !== span.length && C1.test(span)) return undefined;
+  return { lines, chars: end - from - cr };
+}
