@@ -48,10 +48,14 @@ export const jobThroughput: Measurement = async () => {
     const b = await launch();
     try {
       await b.t.waitForText("● ready", 20_000);
+      // The job host starts with a folder's first job, once (~250 ms of node starting): a job that
+      // ends at once has it running before the clock starts, as raw node-pty's process is.
+      run(b.t, "true");
+      await b.t.waitForText(/1 true .*exit 0/, 20_000);
       const started = performance.now();
       run(b.t, command);
       // The job's exit in the list; the emulator has parsed it all by then (the pty is paused while it lags).
-      await b.t.waitForText(/1 yes .*exit 0/, 300_000);
+      await b.t.waitForText(/2 yes .*exit 0/, 300_000);
       through.push(mbps(bytes, (performance.now() - started) / 1000));
       // Its terminal shows the last lines, as a terminal would.
       const screen = b.t.screenText();
