@@ -3,7 +3,6 @@
 // is reported and ignored, never fatal. app/settings.ts puts the fields in their place (flags and
 // the environment beat them, they beat built-in defaults).
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
@@ -67,10 +66,6 @@ export interface LoadedConfig {
   warnings: string[];
 }
 
-/** `PITWALL_HOME`, or ~/.pitwall. */
-export function pitwallHome(env: NodeJS.ProcessEnv): string {
-  return env.PITWALL_HOME || join(homedir(), ".pitwall");
-}
 
 const FILE = Type.Record(Type.String(), Type.Unknown());
 

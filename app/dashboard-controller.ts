@@ -117,12 +117,20 @@ export class DashboardController implements SlashContext {
     for (const warning of this.keymap.warnings) this.view.chat.notice("warning", warning);
     if (this.missingKey()) this.view.chat.notice("warning", `${this.missingKey()} Until then, prompts are not sent.`);
     const status = this.view.status.state;
-    status.phase = agent.state.isStreaming ? "working" : "idle";
+    // "ready" once the provider is loaded too (providerReady): a prompt typed then goes out at once.
+    status.phase = agent.state.isStreaming ? "working" : "starting";
     this.refreshModel();
     this.refreshContext();
     status.session = setup.session ? undefined : "no session file";
     this.watchSession(setup.session);
     for (const item of this.waiting.splice(0)) this.send(item.text, item.kind, item.images);
+    this.scheduler.request();
+  }
+
+  /** The model's SDK and HTTP client are loaded (Agent.prepareProvider): the status says ready. */
+  providerReady(): void {
+    const status = this.view.status.state;
+    if (status.phase === "starting") status.phase = "idle";
     this.scheduler.request();
   }
 

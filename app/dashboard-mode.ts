@@ -10,6 +10,7 @@ import { performance } from "node:perf_hooks";
 import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
 import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
+import { saveCodeCache } from "./code-cache.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
@@ -41,6 +42,8 @@ const SESSION_IN_USE_CHOICES: StyledLine[] = [
 
 /** How often animated things (spinners, running times) are redrawn. */
 const FAST_TICK_MS = 100;
+/** The markdown parser loads this long after "ready" when no answer has begun by then. */
+const MARKDOWN_AFTER_MS = 1000;
 const SLOW_TICK_MS = 1000;
 
 export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -222,6 +225,29 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
       c.attach(setup);
+      traceStartup(env, "agent loaded");
+      // "ready" once the provider's SDK and the HTTP client are loaded: a prompt typed then goes out
+      // at once. The markdown parser loads after that, when the first answer begins or after a
+      // second of quiet, whichever is first, not in the way of the first request (text drawn
+      // before it is there is drawn again once it is). Not after the job host's questions below: a
+      // person may answer them at leisure.
+      const coding = setup.coding;
+      void coding.agent.prepareProvider().then(() => {
+        c.providerReady();
+        scheduler.frameNow();
+        traceStartup(env, "ready");
+        // A first start after an install: the next ones start from what was compiled so far.
+        setImmediate(saveCodeCache);
+        const load = (): void => {
+          clearTimeout(soon);
+          stop();
+          void loadMarkdownParser();
+        };
+        const soon = setTimeout(load, MARKDOWN_AFTER_MS);
+        const stop = coding.bus.subscribe((event) => {
+          if (event.type === "message_start" && event.message.role === "assistant") load();
+        });
+      });
       const { attachJobHost } = await import("./job-host-attach.js");
       await attachJobHost(setup.coding.jobs, {
         notice: (level, text) => {
@@ -234,11 +260,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       const [first, ...rest] = options.prompts;
       if (first !== undefined) c.send(first, "enter");
       for (const prompt of rest) c.send(prompt, "followUp");
-      // "ready" is on screen first; the provider's SDK and the markdown parser load while the
-      // person types (text drawn before the parser is there is drawn again once it is).
       scheduler.frameNow();
-      traceStartup(env, "ready");
-      void setup.coding.agent.prepareProvider().then(loadMarkdownParser);
     }
 
     await quit;

@@ -13,7 +13,7 @@ import { openHost } from "../tools/jobs/host/host-launcher.js";
 import { stopHostProcess } from "../tools/jobs/host/host-stop.js";
 import type { HostStatus, Mismatch } from "../tools/jobs/host/protocol.js";
 import { UsageError } from "./cli-options.js";
-import { pitwallHome } from "./config.js";
+import { pitwallHome } from "./pitwall-home.js";
 
 export const JOBS_HELP = `
   Usage

@@ -12,7 +12,8 @@ import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js
 import { clamp, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS } from "../tools/jobs/job-settings.js";
 import { clampDebounceMs, DEFAULT_WATCH_DEBOUNCE_MS } from "../tools/jobs/watch/trigger-spec.js";
 import type { CliOptions } from "./cli-options.js";
-import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, pitwallHome, type PitwallConfig } from "./config.js";
+import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, type PitwallConfig } from "./config.js";
+import { pitwallHome } from "./pitwall-home.js";
 
 export interface Settings {
   /** ~/.pitwall, or PITWALL_HOME. */

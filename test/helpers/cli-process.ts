@@ -1,4 +1,4 @@
-// Runs the bundled CLI (dist/bundle/cli.js, what `pitwall` runs) as a child process with a controlled environment: no
+// Runs the bundled CLI (dist/bundle/cli.cjs, what `pitwall` runs) as a child process with a controlled environment: no
 // inherited API keys, a private PITWALL_HOME, fast retries. For print and JSON mode tests.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { tempDir } from "./temp-dir.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/dist\/?$/, "");
-export const CLI_PATH = join(REPO_ROOT, "dist", "bundle", "cli.js");
+export const CLI_PATH = join(REPO_ROOT, "dist", "bundle", "cli.cjs");
 
 export function assertBuilt(): void {
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing: run \`npm run build\` (npm test does) before these tests.`);

@@ -15,7 +15,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The bundled CLI (what `pitwall` runs), whether this file runs from test/helpers or dist/test/helpers. */
 export function cliPath(): string {
   const dist = here.includes(`${sep}dist${sep}`) ? resolve(here, "../..") : resolve(here, "../../dist");
-  const path = join(dist, "bundle", "cli.js");
+  const path = join(dist, "bundle", "cli.cjs");
   if (!existsSync(path)) throw new Error(`The compiled CLI is missing (${path}): run \`npm run build\` first.`);
   return path;
 }

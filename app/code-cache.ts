@@ -1,0 +1,114 @@
+// Runs the bundled app (one CommonJS file, with no import(): app/build/bundle-cli.ts) with V8's code cache, what Node 22's compile cache does
+// and Node 20 lacks: V8 parses and compiles the ~2 MB bundle, and then the functions a start runs,
+// on every launch, ~150 ms of this VM's 400 to "ready". The first run after an install or an
+// upgrade compiles as usual and, two seconds in, saves what V8 compiled by then; later runs hand it
+// back to V8, which checks it against the source and its own version and flags, and compiles as
+// usual when it does not fit (the file is then written again). The cache lives beside the bundle
+// (.code-cache/, as trusted as the bundle itself and rebuilt with it), or in
+// <PITWALL_HOME>/code-cache/ when the install is not writable. PITWALL_NO_CODE_CACHE=1 turns it off.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, join } from "node:path";
+import { Script } from "node:vm";
+import { pitwallHome } from "./pitwall-home.js";
+
+/**
+ * When the cache is written: when the app says it is ready (saveCodeCache), or this long after the
+ * start; either way after the functions a start runs were compiled, so they are in it.
+ */
+const WRITE_AFTER_MS = 2000;
+const SAVE_CODE_CACHE = Symbol.for("pitwall.saveCodeCache");
+
+/** Writes the code cache now if the launcher is waiting to (a first start); otherwise nothing. */
+export function saveCodeCache(): void {
+  const save = (globalThis as Record<symbol, unknown>)[SAVE_CODE_CACHE];
+  if (typeof save === "function") save();
+}
+
+/** Where the cache of `bundle` as it is now may be, for this Node, in order: a new build or a new Node gets new files. */
+export function codeCachePaths(bundle: string, env: NodeJS.ProcessEnv): string[] {
+  const { size, mtimeMs } = statSync(bundle);
+  const name = `${basename(bundle)}-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}.bin`;
+  return [join(dirname(bundle), ".code-cache", name), join(pitwallHome(env), "code-cache", name)];
+}
+
+function readCache(paths: readonly string[]): Buffer | undefined {
+  for (const path of paths) {
+    try {
+      return readFileSync(path);
+    } catch {
+      // Not there: the next place, or none.
+    }
+  }
+  return undefined;
+}
+
+/** Writes the cache atomically to the first place that takes it, and removes the files of other builds there. */
+function writeCache(paths: readonly string[], data: Buffer): void {
+  for (const path of paths) {
+    const folder = dirname(path);
+    const temporary = `${path}.${process.pid}.tmp`;
+    try {
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      writeFileSync(temporary, data, { mode: 0o600 });
+      renameSync(temporary, path);
+    } catch {
+      try {
+        rmSync(temporary, { force: true });
+      } catch {
+        // The folder itself could not be made: nothing was written.
+      }
+      continue;
+    }
+    const prefix = `${basename(path).split("-")[0]}-`;
+    for (const name of readdirSync(folder)) {
+      if (name.startsWith(prefix) && name !== basename(path) && !name.endsWith(".tmp")) rmSync(join(folder, name), { force: true });
+    }
+    return;
+  }
+  // Nowhere writable: each start compiles, as without a cache.
+}
+
+/** How a run went: whether a cache was handed to V8, and whether V8 took it. */
+export interface CodeCacheUse {
+  found: boolean;
+  accepted: boolean;
+}
+
+/** Loads and runs the CommonJS `bundle` as Node's loader would, with the code cache when there is one. */
+export function runWithCodeCache(bundle: string, env: NodeJS.ProcessEnv): CodeCacheUse {
+  const source = readFileSync(bundle, "utf8").replace(/^#!.*/, "");
+  const useCache = env.PITWALL_NO_CODE_CACHE !== "1";
+  let cachePaths: string[] = [];
+  let cached: Buffer | undefined;
+  if (useCache) {
+    try {
+      cachePaths = codeCachePaths(bundle, env);
+      cached = readCache(cachePaths);
+    } catch {
+      cachePaths = [];
+    }
+  }
+  // The wrapper Node's CommonJS loader puts around a module (Module.wrap).
+  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+  const script = new Script(wrapped, {
+    filename: bundle,
+    ...(cached ? { cachedData: cached } : {}),
+  });
+  if (cachePaths.length > 0 && (!cached || script.cachedDataRejected)) {
+    let saved = false;
+    const save = (): void => {
+      if (saved) return;
+      saved = true;
+      clearTimeout(timer);
+      writeCache(cachePaths, script.createCachedData());
+    };
+    const timer = setTimeout(save, WRITE_AFTER_MS);
+    timer.unref();
+    (globalThis as Record<symbol, unknown>)[SAVE_CODE_CACHE] = save;
+  }
+  const run = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
+  const module = { exports: {}, filename: bundle, id: bundle, loaded: false };
+  run.call(module.exports, module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+  return { found: cached !== undefined, accepted: cached !== undefined && !script.cachedDataRejected };
+}
