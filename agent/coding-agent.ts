@@ -86,6 +86,11 @@ export interface CodingAgent {
   bus: EventBus<PitwallEvent>;
   /** Where bash calls and jobs run (this process, or the job host): the jobs pane and the person's keys use it too. */
   jobs: JobService;
+  /**
+   * A prompt is coming (the person is typing one, or an answer began): the tools get ready to run
+   * without delay (the job host starts when the agent has bash). Cheap to call again.
+   */
+  prepareTools(): void;
   /** The environment commands and jobs run in: `env` without the provider keys (unless passed on). */
   toolEnv: NodeJS.ProcessEnv;
   /** Given in the options: marks children so that a crash still ends them. */
@@ -134,8 +139,11 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   // The job service gets ready for bash (the job host starts) as the model's answer begins, not when
   // the answer calls bash: a model takes longer to write a call than a host takes to start. Not
   // before the request goes out, which would wait for the start.
+  const prepareTools = (): void => {
+    if (usesBash) jobs.prepare();
+  };
   const unsubscribeTurns = bus.subscribe((event) => {
-    if (event.type === "message_start" && event.message.role === "assistant" && usesBash) jobs.prepare();
+    if (event.type === "message_start" && event.message.role === "assistant") prepareTools();
   });
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
   let systemPrompt = describeSystemPrompt(promptOptions);
@@ -162,6 +170,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     agent,
     bus,
     jobs,
+    prepareTools,
     toolEnv,
     marker: options.marker,
     get systemPrompt() {

@@ -42,6 +42,8 @@ const SESSION_IN_USE_CHOICES: StyledLine[] = [
 
 /** How often animated things (spinners, running times) are redrawn. */
 const FAST_TICK_MS = 100;
+/** How long after the first key of a prompt the tools get ready (the job host starts). */
+const PREPARE_AFTER_TYPING_MS = 150;
 /** The markdown parser loads this long after "ready" when no answer has begun by then. */
 const MARKDOWN_AFTER_MS = 1000;
 const SLOW_TICK_MS = 1000;
@@ -174,7 +176,18 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       quitEarly = true;
       quitChoice = choice;
     });
-    dispatch = (event) => keys.handle(event);
+    // A prompt being typed is likely to run bash: the job service gets ready (the job host starts)
+    // while the person types, not when the model first calls it. A moment after the first key, so
+    // that a prompt sent at once (pasted, or typed before "ready") goes out first.
+    let preparedForPrompt = false;
+    dispatch = (event) => {
+      keys.handle(event);
+      if (!preparedForPrompt && setup && view.input.buffer.text.trim() !== "") {
+        preparedForPrompt = true;
+        const coding = setup.coding;
+        setTimeout(() => coding.prepareTools(), PREPARE_AFTER_TYPING_MS).unref();
+      }
+    };
     for (const event of early.splice(0)) dispatch(event);
     scheduler.request();
 

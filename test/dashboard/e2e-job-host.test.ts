@@ -76,6 +76,29 @@ describe("the job host", () => {
     }
   }, 90_000);
 
+  test("no host runs until a prompt is typed; typing one starts it before Enter, and the first bash call uses it", async () => {
+    const cwd = tempFolder("cwd");
+    const home = tempFolder("home");
+    try {
+      const session = await startDashboard({
+        cwd,
+        home,
+        replies: [{ kind: "reply", text: "Running.", toolCalls: [{ name: "bash", arguments: { command: "echo from-bash" } }] }, { kind: "reply", text: "Ran it." }],
+      });
+      const { t } = session;
+      await t.waitForText("● ready");
+      expect(jobHostPids(home)).toEqual([]);
+      t.type("run echo");
+      const [host] = await waitFor(() => (jobHostPids(home).length > 0 ? jobHostPids(home) : undefined), "the job host to start while the prompt is typed", 15_000);
+      t.press("Enter");
+      await t.waitForText("Ran it.");
+      expect(jobHostPids(home)).toEqual([host]);
+      await session.done();
+    } finally {
+      reapJobHosts(home);
+    }
+  }, 40_000);
+
   test("quit with k keeps the jobs; the next pitwall attaches; with none attached they end after the grace period", async () => {
     const cwd = tempFolder("cwd");
     const home = tempFolder("home");
