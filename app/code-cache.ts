@@ -77,7 +77,9 @@ export interface CodeCacheUse {
 
 /** Loads and runs the CommonJS `bundle` as Node's loader would, with the code cache when there is one. */
 export function runWithCodeCache(bundle: string, env: NodeJS.ProcessEnv): CodeCacheUse {
-  const source = readFileSync(bundle, "utf8").replace(/^#!.*/, "");
+  // The build leaves no #! line in the bundle; one left would be a syntax error inside the wrapper.
+  let source = readFileSync(bundle, "utf8");
+  if (source.startsWith("#!")) source = source.replace(/^#!.*/, "");
   const useCache = env.PITWALL_NO_CODE_CACHE !== "1";
   let cachePaths: string[] = [];
   let cached: Buffer | undefined;

@@ -11,6 +11,7 @@ import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
 import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
 import { saveCodeCache } from "./code-cache.js";
+import { collectStartupGarbage } from "./startup-garbage.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
@@ -44,6 +45,8 @@ const SESSION_IN_USE_CHOICES: StyledLine[] = [
 const FAST_TICK_MS = 100;
 /** How long after the first key of a prompt the tools get ready (the job host starts). */
 const PREPARE_AFTER_TYPING_MS = 150;
+/** The one collection of what starting left behind comes this long after "ready", when idle. */
+const STARTUP_GARBAGE_AFTER_MS = 8000;
 /** The markdown parser loads this long after "ready" when no answer has begun by then. */
 const MARKDOWN_AFTER_MS = 1000;
 const SLOW_TICK_MS = 1000;
@@ -251,6 +254,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
         traceStartup(env, "ready");
         // A first start after an install: the next ones start from what was compiled so far.
         setImmediate(saveCodeCache);
+        collectStartupGarbage(STARTUP_GARBAGE_AFTER_MS, () => !coding.agent.state.isStreaming);
         const load = (): void => {
           clearTimeout(soon);
           stop();

@@ -8,7 +8,7 @@
 // - job-host.js, the job host (a program of its own, started by host-launcher.ts, which finds it
 //   next to itself), as ES modules.
 import { build } from "esbuild";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -56,7 +56,16 @@ await build({
 });
 
 for (const name of ["pitwall.cjs", "cli.cjs"]) {
-  const text = readFileSync(join(outdir, name), "utf8");
+  const path = join(outdir, name);
+  // Pure ASCII, so V8 keeps the source (which it must, for functions compiled later) at one byte a
+  // character: esbuild leaves non-ASCII in regular expressions, and one such character made the
+  // whole 2 MB source two bytes a character. \uXXXX means the same in strings, regular expressions
+  // (each half of a pair too) and identifiers.
+  let text = readFileSync(path, "utf8");
+  // pitwall.cjs is run by the launcher, never by node itself: a #! line would only cost a copy.
+  if (name === "pitwall.cjs") text = text.replace(/^#!.*\n/, "");
+  text = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  writeFileSync(path, text);
   // esbuild prints the specifier of a dynamic import in double quotes (messages quoting one use single ones).
   if (/\bimport\("/.test(text)) throw new Error(`${name} still has an import(), which fails when run from the code cache.`);
 }
