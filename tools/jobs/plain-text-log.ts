@@ -117,8 +117,7 @@ export class PlainTextLog {
     this.pendingChars += chunk.length;
     // The oldest pending chunk goes once the lines after it will push it out (it is then counted),
     // or once too much is pending (it is then read).
-    this.muted = true;
-    try {
+    this.quietly(() => {
       while (this.pendingHead < this.pending.length) {
         const front = this.pending[this.pendingHead]!;
         const after = this.pendingNewlines - front.newlines;
@@ -127,16 +126,22 @@ export class PlainTextLog {
         if (after >= this.maxLines) this.count(front.text);
         else this.read(front.text);
       }
-    } finally {
-      this.muted = false;
-    }
+    });
   }
 
   /** Reads all pending output: before anything is asked of the log, or a listener is added. */
   private settle(): void {
+    if (this.pendingHead === this.pending.length) return;
+    this.quietly(() => {
+      while (this.pendingHead < this.pending.length) this.read(this.takePending().text);
+    });
+  }
+
+  /** Pending output was written while no one listened: reading it tells no one. */
+  private quietly(work: () => void): void {
     this.muted = true;
     try {
-      while (this.pendingHead < this.pending.length) this.read(this.takePending().text);
+      work();
     } finally {
       this.muted = false;
     }
