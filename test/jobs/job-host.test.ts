@@ -212,6 +212,15 @@ describe("the host's program", () => {
     writeFileSync(join(folder, "host-main.js"), "");
     expect(hostProgram(here)).toBe(join(folder, "host-main.js"));
   });
+
+  it("started after its folder was removed (a home deleted while it started), exits and makes nothing again", () => {
+    const home = tempDir();
+    const cwd = tempDir();
+    const config = { cwd, home, settings: {}, keepJobsMs: 1000 };
+    const result = spawnSync(process.execPath, [dist("tools/jobs/host/host-main.js"), JSON.stringify(config)], { encoding: "utf8", timeout: 15_000 });
+    expect(result.status).toBe(0);
+    expect(existsSync(join(home, "hosts"))).toBe(false);
+  });
 });
 
 describe("version skew", () => {

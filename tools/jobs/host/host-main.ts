@@ -6,12 +6,12 @@
 //
 // Usage (by host-launcher.ts only): node host-main.js '<json: HostConfig>' (dist/bundle/job-host.js
 // when pitwall runs as its bundle)
-import { rmSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { Type, type Static } from "@sinclair/typebox";
 import { installJobCleanup } from "../job-cleanup.js";
 import { JobRegistry } from "../job-registry.js";
-import { hostPaths, prepareHostDir } from "./host-paths.js";
+import { checkHostDir, hostPaths } from "./host-paths.js";
 import { JobHostServer } from "./host-server.js";
 import { checker } from "./protocol.js";
 import { pitwallVersion } from "../../pitwall-version.js";
@@ -67,7 +67,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const paths = hostPaths(config.home, config.cwd);
-  prepareHostDir(paths);
+  // The client made this folder before starting the host. Gone by now (its home was removed while
+  // the host started, as a test's temp folder is): no one is left to serve, and making it again would
+  // leave it behind.
+  if (!existsSync(paths.dir)) process.exit(0);
+  checkHostDir(paths);
   // Another host got here first (two pitwalls started at once): it serves the folder.
   if (await answers(paths.socket)) process.exit(0);
   rmSync(paths.socket, { force: true });
