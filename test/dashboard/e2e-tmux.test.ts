@@ -41,7 +41,8 @@ describe.skipIf(!hasTmux())("inside tmux", () => {
     await waitFor(() => capture().includes("ready"), "pitwall to start in tmux", 20_000);
     tmux("send-keys", "-l", "hello");
     tmux("send-keys", "Enter");
-    await waitFor(() => capture().includes("Coloured"), "the answer in tmux", 20_000);
+    // The answer, and the turn over ("● ready" again): the status says "working" until the turn ends.
+    await waitFor(() => /Coloured[\s\S]*● ready/.test(capture()), "the answer and the status ready in tmux", 20_000);
     const screen = capture();
     // The focused input's border is cyan and "● ready" green.
     expect(screen).toMatch(/\x1b\[(?:[0-9;]*;)?36m├─(?:\x1b\[[0-9;]*m)* input/);
