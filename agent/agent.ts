@@ -161,15 +161,12 @@ export class Agent {
   }
 
   /**
-   * Loads the current model's provider (its SDK) and the HTTP client before they are needed, so
+   * Loads the current model's provider (its SDK and HTTP transport) before they are needed, so
    * the first prompt goes out at once. A failure is left for that request to report.
    */
   async prepareProvider(): Promise<void> {
     try {
       await this.getProvider(this.model);
-      // Node's fetch loads its HTTP client (undici) when the first Request is made: ~50 ms that
-      // would otherwise come between the first prompt and its request. Nothing is sent.
-      new Request("http://127.0.0.1/");
     } catch {
       // The first request gets the same error, with the retry and reporting every request has.
     }

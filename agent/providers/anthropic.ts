@@ -15,7 +15,8 @@ import type { ModelInfo } from "../models.js";
 import { toProviderError, type FailureContext } from "./errors.js";
 import { resultText, withoutImagesFor } from "./image-input.js";
 import { streamInto, type MessageBuilder } from "./message-builder.js";
-import { DEFAULT_STREAM_TIMEOUTS, PATIENT_MS, stallGuardedFetch } from "./stall-guard.js";
+import { httpFetch } from "./http-fetch.js";
+import { DEFAULT_STREAM_TIMEOUTS, PATIENT_MS } from "./stall-guard.js";
 import type { AssistantStream, Provider, ProviderConnection, ProviderRequest } from "./provider.js";
 import { repairTranscript, safeToolCallId } from "./transcript.js";
 
@@ -35,9 +36,9 @@ export function createAnthropicProvider(connection: ProviderConnection): Provide
     apiKey: connection.apiKey ?? "",
     baseURL: connection.baseUrl,
     maxRetries: 0, // the agent loop retries, so each attempt is visible as a retry event
-    // Stalls are caught by the guarded fetch; the SDK's own timer is only a backstop.
+    // Stalls are caught by our fetch; the SDK's own timer is only a backstop.
     timeout: Math.max(PATIENT_MS, timeouts.headerMs + 1_000),
-    fetch: stallGuardedFetch(timeouts),
+    fetch: httpFetch(timeouts),
   });
   const failure = (model: string): FailureContext => ({
     label: "Anthropic",

@@ -1,6 +1,7 @@
 // Where each provider is reached and with which key: flags beat the environment. Providers are
 // created lazily on first use, so importing the agent does not load either SDK.
 import type { ModelInfo, OpenAIApi, ProviderName } from "../models.js";
+import { prepareHttp } from "./http-fetch.js";
 import { openaiApiFor } from "./openai-api.js";
 import { ProviderError, type Provider, type ProviderConnection } from "./provider.js";
 import { streamTimeoutsFromEnv } from "./stall-guard.js";
@@ -83,6 +84,8 @@ async function load(name: ProviderName, connection: ProviderConnection, api: Ope
       },
     };
   }
+  // Without a base URL, the SDK talks to the provider's own https:// API.
+  await prepareHttp(connection.baseUrl);
   if (name === "anthropic") {
     const { createAnthropicProvider } = await import("./anthropic.js");
     return createAnthropicProvider(connection);

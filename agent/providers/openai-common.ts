@@ -7,7 +7,8 @@ import type { ModelInfo } from "../models.js";
 import type { FailureContext } from "./errors.js";
 import { hostOf, isOfficialOpenAI } from "./openai-api.js";
 import type { ProviderConnection } from "./provider.js";
-import { DEFAULT_STREAM_TIMEOUTS, PATIENT_MS, stallGuardedFetch } from "./stall-guard.js";
+import { httpFetch } from "./http-fetch.js";
+import { DEFAULT_STREAM_TIMEOUTS, PATIENT_MS } from "./stall-guard.js";
 
 /** `patient`: for requests that may stay silent for minutes (see PATIENT_MS). */
 export function createOpenAIClient(connection: ProviderConnection, options: { patient?: boolean } = {}): OpenAI {
@@ -18,9 +19,9 @@ export function createOpenAIClient(connection: ProviderConnection, options: { pa
     apiKey: connection.apiKey || "not-needed",
     baseURL: connection.baseUrl,
     maxRetries: 0, // the agent loop retries, so each attempt is visible as a retry event
-    // Stalls are caught by the guarded fetch; the SDK's own timer is only a backstop.
+    // Stalls are caught by our fetch; the SDK's own timer is only a backstop.
     timeout: Math.max(PATIENT_MS, timeouts.headerMs + 1_000),
-    fetch: stallGuardedFetch(timeouts),
+    fetch: httpFetch(timeouts),
   });
 }
 

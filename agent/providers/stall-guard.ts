@@ -1,8 +1,8 @@
 // Network stalls end: a server that never sends its response headers, or that goes silent in the
 // middle of a stream, fails the attempt like a dropped connection, so the agent loop retries it.
-// Both SDKs take a `fetch`; this one wraps the platform's with two timers: one until the headers
-// arrive, one reset by every byte of the body while the SDK waits for more. Anthropic's pings count
-// as bytes, so a long quiet thought is not a stall there.
+// pitwall's HTTP client (http-fetch.ts) holds two timers: one until the headers arrive, one reset
+// by every byte of the body while the SDK waits for more. Anthropic's pings count as bytes, so a
+// long quiet thought is not a stall there.
 
 export interface StreamTimeouts {
   /** From sending the request to the response headers. */
@@ -55,49 +55,4 @@ export function findStall(error: unknown): StallError | undefined {
     cause = (cause as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-type Fetch = typeof globalThis.fetch;
-
-export function stallGuardedFetch(timeouts: StreamTimeouts, base: Fetch = globalThis.fetch): Fetch {
-  return async (input, init) => {
-    const stall = new AbortController();
-    const outer = init?.signal ?? undefined;
-    const signal = outer ? AbortSignal.any([outer, stall.signal]) : stall.signal;
-    const stalled = (): StallError | undefined => (stall.signal.aborted && !outer?.aborted ? (stall.signal.reason as StallError) : undefined);
-
-    const headerTimer = setTimeout(() => stall.abort(new StallError("headers", timeouts.headerMs)), timeouts.headerMs);
-    let response: Response;
-    try {
-      response = await base(input, { ...init, signal });
-    } catch (error) {
-      throw stalled() ?? error;
-    } finally {
-      clearTimeout(headerTimer);
-    }
-    const body = response.body;
-    if (!body) return response;
-
-    const reader = body.getReader();
-    let idleTimer: NodeJS.Timeout | undefined;
-    const guarded = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        idleTimer = setTimeout(() => stall.abort(new StallError("body", timeouts.idleMs)), timeouts.idleMs);
-        try {
-          const { done, value } = await reader.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
-        } catch (error) {
-          controller.error(stalled() ?? error);
-        } finally {
-          clearTimeout(idleTimer);
-        }
-      },
-      cancel(reason) {
-        clearTimeout(idleTimer);
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(guarded, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
 }

@@ -49,6 +49,9 @@ await build({
   format: "cjs",
   outExtension: { ".js": ".cjs" },
   define: { "import.meta.url": "pitwallModuleUrl" },
+  // The SDKs' `new Headers()` and `instanceof FormData` would load undici, which pitwall's HTTP
+  // client replaces: inside the bundle, those globals are stand-ins that load nothing.
+  inject: [join(dist, "agent", "providers", "web-globals.js")],
   // import() becomes require(): the code cache loses the callback a script's import() needs (V8
   // drops it with the cached code), and every package left out of the bundle is CommonJS anyway.
   supported: { "dynamic-import": false },

@@ -1,6 +1,6 @@
 // Print mode through the real CLI: plain text on stdout, progress on stderr, exit codes, and the
 // message that says how to configure a provider.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
@@ -120,5 +120,26 @@ describe("pitwall -p", () => {
     llm.enqueue({ kind: "reply", text: "ok" });
     await runCli(["-p", "hi", "--tools", "read-only"], cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl }));
     expect((llm.requests[0]!.json.tools as Array<{ name: string }>).map((t) => t.name)).toEqual(["read", "grep", "find", "ls"]);
+  });
+  it("talks to either provider through node:http: Node's fetch (undici, ~40 ms to load) is never loaded", async () => {
+    const probeDir = tempDir("probe");
+    const probe = join(probeDir, "probe.cjs");
+    // Written by the CLI's own process at exit (not by the job host it may start): the modules Node loaded.
+    writeFileSync(
+      probe,
+      `if (/cli\\.cjs$/.test(process.argv[1] ?? "")) process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(join(probeDir, "loaded-"))} + process.pid, process.moduleLoadList.join("\\n")));`,
+    );
+    llm.enqueue({ kind: "reply", text: "From Anthropic." }, { kind: "reply", text: "From OpenAI." });
+    const extra = { NODE_OPTIONS: `--require ${probe}` };
+    const anthropic = await runCli(["-p", "hi", "--no-session"], cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl, extra }));
+    const openai = await runCli(["-p", "hi", "--no-session", "--provider", "openai", "--model", "gpt-4o"], cliEnv({ apiKey: "sk-test-0123456789", provider: "openai", openaiBaseUrl: llm.openaiBaseUrl, extra }));
+    expect([anthropic.stdout, openai.stdout]).toEqual(["From Anthropic.\n", "From OpenAI.\n"]);
+    const loads = readdirSync(probeDir).filter((name) => name.startsWith("loaded-"));
+    expect(loads).toHaveLength(2);
+    for (const name of loads) {
+      const modules = readFileSync(join(probeDir, name), "utf8");
+      expect(modules).toContain("NativeModule http");
+      expect(modules).not.toMatch(/undici|http2/);
+    }
   });
 });
