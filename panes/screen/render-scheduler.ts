@@ -2,8 +2,10 @@
 // resize) asks for a frame; requests coalesce and frames are spaced at least `minIntervalMs` apart
 // (30 a second by default), so a job printing megabytes per second costs 30 frames a second, not
 // one per chunk. A key is the exception: a person waits for it, so its frame comes after at most
-// `inputIntervalMs` (a burst of keys, a paste, still shares one), ahead of the streaming cadence. Each frame is one write wrapped in synchronized output (DEC 2026), so a terminal
-// that supports it never shows half a frame.
+// `inputIntervalMs` (a burst of keys, a paste, still shares one), ahead of the streaming cadence.
+// Each frame is one write wrapped in synchronized output (DEC 2026), so a terminal that supports it
+// never shows half a frame. A due frame waits for the I/O that is ready at that moment: a request
+// to the model whose connection just opened goes out first, and new output is in the frame.
 import type { Widgets } from "blessed";
 import { screenInternals } from "./blessed-internals.js";
 
@@ -36,6 +38,8 @@ export class RenderScheduler {
   private readonly minInterval: number;
   private readonly inputInterval: number;
   private timer: NodeJS.Timeout | undefined;
+  /** A frame that is due, run after the I/O that is ready (setImmediate runs after Node's poll phase). */
+  private due: NodeJS.Immediate | undefined;
   /** When the scheduled frame is due (performance.now() time). */
   private timerDueAt = 0;
   private lastFrameAt = -Infinity;
@@ -70,7 +74,7 @@ export class RenderScheduler {
   }
 
   private schedule(interval: number): void {
-    if (this.stopped) return;
+    if (this.stopped || this.due) return;
     if (this.rendering) {
       this.pendingAfterFrame = true;
       this.pendingInterval = Math.min(this.pendingInterval, interval);
@@ -85,7 +89,10 @@ export class RenderScheduler {
     this.timerDueAt = dueAt;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.frame();
+      this.due = setImmediate(() => {
+        this.due = undefined;
+        this.frame();
+      });
     }, dueAt - now);
   }
 
@@ -94,11 +101,15 @@ export class RenderScheduler {
 
   /** Draws a frame now (startup, resize), cancelling a scheduled one. */
   frameNow(): void {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    this.cancel();
     this.frame();
+  }
+
+  private cancel(): void {
+    clearTimeout(this.timer);
+    clearImmediate(this.due);
+    this.timer = undefined;
+    this.due = undefined;
   }
 
   onFrame(listener: () => void): () => void {
@@ -108,8 +119,7 @@ export class RenderScheduler {
 
   stop(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.cancel();
   }
 
   private frame(): void {

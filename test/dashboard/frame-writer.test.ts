@@ -1,5 +1,6 @@
 // pitwall's frame writer and render scheduler on a headless screen: wide characters repaint
 // without shifting their row, frames are synchronized and coalesced, and italic reaches the terminal.
+import { createServer, connect, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { screenInternals } from "../../panes/screen/blessed-internals.js";
 import { sgrFor } from "../../panes/screen/blessed-patches/diff-draw.js";
@@ -62,28 +63,57 @@ describe("frame writer", () => {
     scheduler.stop();
   });
 
-  test("a key's frame comes ahead of the streaming cadence; a burst of keys shares one", () => {
+  test("a key's frame comes ahead of the streaming cadence; a burst of keys shares one", async () => {
     h = headlessScreen(40, 5);
-    vi.useFakeTimers();
+    // The clock is fake; a due frame runs from a real setImmediate, queued ahead of advance()'s own.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     try {
       const scheduler = new RenderScheduler(h.screen, { minIntervalMs: 33, inputIntervalMs: 4, now: () => performance.now() });
+      const advance = async (ms: number): Promise<void> => {
+        vi.advanceTimersByTime(ms);
+        await new Promise((resolve) => setImmediate(resolve));
+      };
       scheduler.frameNow();
       // Streaming output asks for a frame: due a whole interval after the last one.
       scheduler.request();
-      vi.advanceTimersByTime(2);
+      await advance(2);
       // A key, then three more at once: one frame, 4 ms after the last frame, not 33.
       for (let i = 0; i < 4; i++) scheduler.requestForInput();
-      vi.advanceTimersByTime(2);
+      await advance(2);
       expect(scheduler.stats.frames).toBe(2);
       // The stream's next frame keeps its cadence from there.
       scheduler.request();
-      vi.advanceTimersByTime(32);
+      await advance(32);
       expect(scheduler.stats.frames).toBe(2);
-      vi.advanceTimersByTime(1);
+      await advance(1);
       expect(scheduler.stats.frames).toBe(3);
       scheduler.stop();
     } finally {
       vi.useRealTimers();
+    }
+  });
+
+  test("a due frame lets the I/O that is ready go first: a connection that just opened sends before the frame", async () => {
+    h = headlessScreen(40, 5);
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const order: string[] = [];
+    const scheduler = new RenderScheduler(h.screen, { minIntervalMs: 0 });
+    scheduler.onFrame(() => order.push("frame"));
+    const socket = connect((server.address() as AddressInfo).port, "127.0.0.1", () => order.push("connected"));
+    try {
+      // The connect call goes out on the next tick; then a key asks for a frame while the code
+      // that handles it keeps the thread busy past the frame's time.
+      await new Promise((resolve) => process.nextTick(resolve));
+      scheduler.requestForInput();
+      const busyUntil = performance.now() + 30;
+      while (performance.now() < busyUntil);
+      await waitFor(() => order.length === 2, "the connection and the frame");
+      expect(order).toEqual(["connected", "frame"]);
+    } finally {
+      scheduler.stop();
+      socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 
