@@ -199,12 +199,14 @@ export interface Validator<T> {
   firstProblem(value: unknown): string;
 }
 
+/** Compiled on first use: TypeBox compiles to new code at every start, which no cache keeps. */
 function compile<T extends TSchema>(schema: T): Validator<Static<T>> {
-  const compiled = TypeCompiler.Compile(schema);
+  let compiled: ReturnType<typeof TypeCompiler.Compile<T>> | undefined;
+  const get = (): ReturnType<typeof TypeCompiler.Compile<T>> => (compiled ??= TypeCompiler.Compile(schema));
   return {
-    check: (value): value is Static<T> => compiled.Check(value),
+    check: (value): value is Static<T> => get().Check(value),
     firstProblem: (value) => {
-      const error = compiled.Errors(value).First();
+      const error = get().Errors(value).First();
       return error ? `${error.path || "/"}: ${error.message}` : "unknown problem";
     },
   };

@@ -313,12 +313,17 @@ export interface Checker<T> {
   problem(value: unknown): string;
 }
 
+/**
+ * Compiled on first use: compiling every method's schemas up front took ~27 ms of each host's
+ * start (and of the dashboard's), and a session uses a handful of methods.
+ */
 export function checker<T>(schema: TSchema): Checker<T> {
-  const compiled = TypeCompiler.Compile(schema);
+  let compiled: ReturnType<typeof TypeCompiler.Compile> | undefined;
+  const get = (): ReturnType<typeof TypeCompiler.Compile> => (compiled ??= TypeCompiler.Compile(schema));
   return {
-    check: (value): value is T => compiled.Check(value),
+    check: (value): value is T => get().Check(value),
     problem: (value) => {
-      const error = compiled.Errors(value).First();
+      const error = get().Errors(value).First();
       return error ? `${error.path || "/"}: ${error.message}` : "unknown problem";
     },
   };
