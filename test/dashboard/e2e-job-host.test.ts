@@ -31,7 +31,7 @@ describe("the job host", () => {
       const [hostPid] = jobHostPids(home);
       expect(hostPid).toBeGreaterThan(0);
       // pitwall runs as its bundle, and so does the host it started.
-      expect(readFileSync(`/proc/${hostPid}/cmdline`, "utf8").split("\0")[1]).toMatch(/dist\/bundle\/job-host\.js$/);
+      expect(readFileSync(`/proc/${hostPid}/cmdline`, "utf8").split("\0")[1]).toMatch(/dist\/bundle\/job-host\.cjs$/);
 
       process.kill(first.t.proc.pid, "SIGKILL");
       await first.t.waitForExit();

@@ -202,13 +202,13 @@ describe("the job host process", () => {
 });
 
 describe("the host's program", () => {
-  it("is host-main.js next to the launcher as tsc compiled it, job-host.js in the bundle, and a clear error when neither is there", async () => {
+  it("is host-main.js next to the launcher as tsc compiled it, job-host.cjs in the bundle, and a clear error when neither is there", async () => {
     const { hostProgram } = (await import(dist("tools/jobs/host/host-launcher.js"))) as typeof import("../../tools/jobs/host/host-launcher.js");
     const folder = tempDir();
     const here = pathToFileURL(join(folder, "chunk-X.js")).href;
-    expect(() => hostProgram(here)).toThrow(/The job host's program is missing: none of .*host-main\.js, .*job-host\.js exists/);
-    writeFileSync(join(folder, "job-host.js"), "");
-    expect(hostProgram(here)).toBe(join(folder, "job-host.js"));
+    expect(() => hostProgram(here)).toThrow(/The job host's program is missing: none of .*host-main\.js, .*job-host\.cjs exists/);
+    writeFileSync(join(folder, "job-host.cjs"), "");
+    expect(hostProgram(here)).toBe(join(folder, "job-host.cjs"));
     writeFileSync(join(folder, "host-main.js"), "");
     expect(hostProgram(here)).toBe(join(folder, "host-main.js"));
   });

@@ -95,10 +95,10 @@ function startHost(paths: HostPaths, cwd: string, home: string, start: NonNullab
 
 /**
  * The host's program, next to this module: host-main.js as tsc compiled it (library users, tests
- * importing dist/), or job-host.js, its entry in the bundle `pitwall` runs (app/build/bundle-cli.ts).
+ * importing dist/), or job-host.cjs, its entry in the bundle `pitwall` runs (app/build/bundle-cli.ts).
  */
 export function hostProgram(here: string = import.meta.url): string {
-  const candidates = ["./host-main.js", "./job-host.js"].map((name) => fileURLToPath(new URL(name, here)));
+  const candidates = ["./host-main.js", "./job-host.cjs"].map((name) => fileURLToPath(new URL(name, here)));
   const found = candidates.find((path) => existsSync(path));
   if (!found) throw new Error(`The job host's program is missing: none of ${candidates.join(", ")} exists. Reinstall pitwall (or run npm run build).`);
   return found;

@@ -4,7 +4,7 @@
 // not a dashboard's, and if the host itself is killed its watchdog ends every job's process group
 // and every escape. It exits once it has no client and no job (JobHostServer decides when).
 //
-// Usage (by host-launcher.ts only): node host-main.js '<json: HostConfig>' (dist/bundle/job-host.js
+// Usage (by host-launcher.ts only): node host-main.js '<json: HostConfig>' (dist/bundle/job-host.cjs
 // when pitwall runs as its bundle)
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
