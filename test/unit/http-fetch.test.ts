@@ -1,12 +1,19 @@
 // pitwall's HTTP client (agent/providers/http-fetch.ts) against a real server on 127.0.0.1: what
 // it sends, what it answers (compared with Node's own fetch where both apply), streaming, the
 // two stall timers, aborts, dropped connections, compression, redirects and kept connections.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { httpFetch } from "../../agent/providers/http-fetch.js";
 import { findStall, StallError } from "../../agent/providers/stall-guard.js";
+import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { TEST_TLS_CERT, TEST_TLS_KEY } from "../helpers/tls-test-cert.js";
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
@@ -229,5 +236,37 @@ describe("httpFetch", () => {
     };
     for (let i = 0; i < 3; i++) await (await fetchIt(base, { method: "POST", body: "{}" })).text();
     expect(ports.size).toBe(1);
+  });
+  it("speaks https, checking the certificate: refused when untrusted, streamed when trusted", async () => {
+    const tls = createTlsServer({ key: TEST_TLS_KEY, cert: TEST_TLS_CERT }, (_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write("data: one\n\n");
+      setTimeout(() => response.end("data: two\n\n"), 20);
+    });
+    await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
+    const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/v1/messages`;
+    try {
+      const untrusted = await fetchIt(url, { method: "POST", body: "{}" }).catch((error: unknown) => error);
+      expect(untrusted).toBeInstanceOf(TypeError);
+      expect((untrusted as { cause?: { code?: string } }).cause?.code).toBe("DEPTH_ZERO_SELF_SIGNED_CERT");
+
+      // Trusted the way a person trusts a private CA: NODE_EXTRA_CA_CERTS, read when Node starts.
+      assertBuilt();
+      const folder = tempDir("tls");
+      writeFileSync(join(folder, "ca.pem"), TEST_TLS_CERT);
+      const module = JSON.stringify(join(REPO_ROOT, "dist", "agent", "providers", "http-fetch.js"));
+      const script = `const { httpFetch } = await import(${module}); const r = await httpFetch({ headerMs: 5000, idleMs: 5000 })(${JSON.stringify(url)}, { method: "POST", body: "{}" }); const parts = []; for await (const p of r.body) parts.push(new TextDecoder().decode(p)); console.log(JSON.stringify({ status: r.status, parts }));`;
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { PATH: process.env.PATH ?? "", NODE_EXTRA_CA_CERTS: join(folder, "ca.pem") } });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+      const code = await new Promise((resolve) => child.on("close", resolve));
+      expect(code, out).toBe(0);
+      const answer = JSON.parse(out) as { status: number; parts: string[] };
+      expect(answer.status).toBe(200);
+      expect(answer.parts.join("")).toBe("data: one\n\ndata: two\n\n");
+    } finally {
+      await new Promise((resolve) => tls.close(resolve));
+    }
   });
 });

@@ -1,0 +1,20 @@
+// A self-signed certificate for 127.0.0.1 and its key, made for the tests with
+// `openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 36500`: never
+// trusted by anything but a test that says so (valid until 2126).
+export const TEST_TLS_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgFPM6eeMHCUYptObI
+7ubDZ+r1fj3i+ERKkEww7n9j4MShRANCAAS5T7uohaEmf6cVv1CWbgm0uQFWb/HJ
+GryRRa2JcJ5OG1ARmy/umRWP/4Ho0HDcTgAOCAyIxXRMV8h/m1dDRm5q
+-----END PRIVATE KEY-----`;
+
+export const TEST_TLS_CERT = `-----BEGIN CERTIFICATE-----
+MIIBkDCCATagAwIBAgIUEwtbv6w38qO5xloXx5mnR5lh/UQwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJMTI3LjAuMC4xMCAXDTI2MTEyNDAyMDc0MloYDzIxMjYxMDMx
+MDIwNzQyWjAUMRIwEAYDVQQDDAkxMjcuMC4wLjEwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAAS5T7uohaEmf6cVv1CWbgm0uQFWb/HJGryRRa2JcJ5OG1ARmy/umRWP
+/4Ho0HDcTgAOCAyIxXRMV8h/m1dDRm5qo2QwYjAdBgNVHQ4EFgQUtAwGgGt5i8OG
+1WERvto5sY+MzX4wHwYDVR0jBBgwFoAUtAwGgGt5i8OG1WERvto5sY+MzX4wDwYD
+VR0TAQH/BAUwAwEB/zAPBgNVHREECDAGhwR/AAABMAoGCCqGSM49BAMCA0gAMEUC
+IA5L4lOJp1sXS7tUOISRFLCONF+6wQWzoGKNerhsWIEKAiEAxMOelO7Rb/xVERBI
+28FQ2p7De7v/w4FwtZzbvrRt0qI=
+-----END CERTIFICATE-----`;
