@@ -9,6 +9,10 @@ import { readBeforeDestroy } from "../../tools/jobs/pty-process.js";
 class FakeSocket extends EventEmitter {
   destroyed = false;
   destroyCalls = 0;
+  paused = false;
+  isPaused(): boolean {
+    return this.paused;
+  }
   destroy(): this {
     this.destroyCalls++;
     this.destroyed = true;
@@ -55,6 +59,23 @@ describe("readBeforeDestroy", () => {
     vi.advanceTimersToNextTimer();
     socket.emit("data", "late lines");
     vi.advanceTimersByTime(0);
+    expect(socket.destroyed).toBe(false);
+    vi.advanceTimersByTime(200);
+    expect(socket.destroyed).toBe(true);
+  });
+
+  it("keeps a paused socket however long it stays paused: what it holds is unread, not done", () => {
+    const socket = guarded(120);
+    // Paused for a while (the emulator is behind) when the process exits.
+    socket.paused = true;
+    vi.advanceTimersByTime(500);
+    socket.destroy();
+    vi.advanceTimersByTime(1_000);
+    expect(socket.destroyed).toBe(false);
+    // Resumed once the process is gone: the rest is read, then the quiet lets it go.
+    socket.paused = false;
+    socket.emit("data", "the last lines");
+    vi.advanceTimersByTime(100);
     expect(socket.destroyed).toBe(false);
     vi.advanceTimersByTime(200);
     expect(socket.destroyed).toBe(true);

@@ -61,6 +61,12 @@ export interface LogCursor {
 const PIPE_DRAIN_MS = 250;
 /** How often a running pty job checks whether its process is gone, to let go of the slave side. */
 const SLAVE_WATCH_MS = 25;
+/**
+ * How long the pty must have been read without getting anything before the slave is let go, once
+ * the process is gone: output still in the kernel's buffers when the last slave closes can be lost
+ * (seen on this VM as the last few hundred lines of a job whose output was paused at its exit).
+ */
+const SLAVE_QUIET_MS = 30;
 /** How often a paused pty checks whether its process is gone (see EmulatorFeed.release). */
 const PAUSED_EXIT_CHECK_MS = 40;
 /** After its process exits, how long a pty must stay silent before it is torn down unread (readBeforeDestroy). */
@@ -104,6 +110,8 @@ export class Job {
   private resolveExited!: (info: JobInfo) => void;
   private exitCheckTimer: NodeJS.Timeout | undefined;
   private slaveWatchTimer: NodeJS.Timeout | undefined;
+  /** When the pty last gave output (Date.now()). */
+  private lastPtyOutputAt = 0;
   private slaveFd: number | undefined;
   private stdinBytesValue = 0;
   private stdinClosedValue = false;
@@ -179,7 +187,10 @@ export class Job {
       this.slaveFd = holdSlave(ptyProcess);
       this.watchForSlaveRelease();
       readBeforeDestroy(ptyProcess, EXIT_QUIET_MS);
-      ptyProcess.onData((chunk) => this.receive(chunk, "pty"));
+      ptyProcess.onData((chunk) => {
+        this.lastPtyOutputAt = Date.now();
+        this.receive(chunk, "pty");
+      });
       ptyProcess.onExit(({ exitCode, signal }) => this.finish(exitCode, signalName(signal)));
       // Answers the program's terminal queries (cursor position, device attributes), as a terminal would.
       this.terminal.onData((reply) => {
@@ -394,13 +405,16 @@ export class Job {
 
   /**
    * Holding the slave keeps node-pty from seeing end of output, so it reports the exit only after
-   * its 200 ms fallback. Once the job's process is gone (reaped), the slave is let go: the master
-   * reads what is left, hits EIO, and the exit is reported at once.
+   * its 200 ms fallback. Once the job's process is gone (reaped), its output is read to the end (a
+   * paused pty is resumed) and then the slave is let go: the master hits EIO, and the exit is
+   * reported at once.
    */
   private watchForSlaveRelease(): void {
     if (this.slaveFd === undefined) return;
     this.slaveWatchTimer = setInterval(() => {
-      if (processGone(this.pid)) this.releaseSlave();
+      if (!processGone(this.pid)) return;
+      this.feed.release();
+      if (Date.now() - this.lastPtyOutputAt >= SLAVE_QUIET_MS) this.releaseSlave();
     }, SLAVE_WATCH_MS);
     this.slaveWatchTimer.unref();
   }

@@ -42,6 +42,7 @@ export function holdSlave(ptyProcess: IPty): number | undefined {
 
 interface PtySocket {
   destroyed: boolean;
+  isPaused?(): boolean;
   destroy(error?: Error): unknown;
   on(event: "data", listener: () => void): unknown;
   once(event: "close", listener: () => void): unknown;
@@ -53,7 +54,8 @@ interface PtySocket {
  * parsed, a loaded machine), that timer runs before the read and the last lines are lost. Here a
  * destroy waits until the socket has closed by itself (everything read, the slave side closed) or
  * has been quiet for `quietMs` with a read phase in between: a terminal that a grandchild keeps open
- * never closes by itself.
+ * never closes by itself. A paused socket is not quiet, only unread: its owner pauses it while the
+ * emulator catches up, and resumes it once the process is gone (EmulatorFeed.release).
  */
 export function readBeforeDestroy(ptyProcess: IPty, quietMs: number): void {
   const socket = (ptyProcess as unknown as { _socket?: PtySocket })._socket;
@@ -70,6 +72,10 @@ export function readBeforeDestroy(ptyProcess: IPty, quietMs: number): void {
     socket.once("close", stop);
     waiting = setInterval(() => {
       if (socket.destroyed) return stop();
+      if (socket.isPaused?.()) {
+        lastData = Date.now();
+        return;
+      }
       if (Date.now() - lastData < quietMs) return;
       // After a long block, the read that is due has not run yet: let one poll phase pass first.
       const seen = lastData;
