@@ -3,7 +3,7 @@
 // leaves the same screen, scrollback, attributes and cursor.
 import type { Terminal } from "@xterm/headless";
 import { afterEach, describe, expect, test } from "vitest";
-import { queuedOutput, skippableRun } from "../../tools/jobs/emulator-skip.js";
+import { queuedOutput, skippableRun, skippedColours } from "../../tools/jobs/emulator-skip.js";
 import { createJobTerminal, EmulatorFeed } from "../../tools/jobs/job-terminal.js";
 import { waitFor } from "../helpers/conditions.js";
 
@@ -27,7 +27,7 @@ function snapshot(t: Terminal): string {
     let attrs = "";
     for (let x = 0; x < t.cols; x++) {
       const cell = line.getCell(x)!;
-      attrs += `${cell.getFgColor()}/${cell.getBgColor()}/${cell.isBold()} `;
+      attrs += `${cell.getFgColorMode()}:${cell.getFgColor()}/${cell.getBgColorMode()}:${cell.getBgColor()}/${cell.isBold()}${cell.isDim()}${cell.isItalic()}${cell.isUnderline()}${cell.isInverse()} `;
     }
     out.push(`${line.isWrapped ? "w" : "-"}|${line.translateToString()}|${attrs}`);
   }
@@ -47,6 +47,8 @@ async function compare(stream: string, convertEol: boolean, chunkSize = 4096, pa
   }
   await new Promise<void>((resolve) => reference.write(stream, resolve));
   await waitFor(() => feed.pending === 0, "the feed to parse everything", 10_000);
+  // What is written next takes the colours the output left set: a skip must not lose them.
+  for (const t of [fed, reference]) await new Promise<void>((resolve) => t.write("Z", resolve));
   expect(snapshot(fed)).toBe(snapshot(reference));
   const skipped = feed.skipped;
   feed.dispose();
@@ -94,6 +96,21 @@ describe("skipping lines a flood pushes out of the scrollback", () => {
     await compare(lines(10_000, "\r\n") + "\x1b]2;" + lines(10_000, "\r\n") + "\x07after the title\r\n" + lines(50, "\r\n"), false);
   });
 
+  test("coloured log lines (SGR only) are skipped too, and the colours they leave set are kept", async () => {
+    const levels = ["\x1b[32mINFO\x1b[0m", "\x1b[1;33mWARN\x1b[22;39m", "\x1b[38;5;208mNOTE\x1b[m", "\x1b[38:2::255:0:0mFAIL\x1b[39m", "\x1b[44mBG\x1b[49m"];
+    const coloured = lines(30_000, "\r\n", (i) => `${levels[i % levels.length]} request ${i}`);
+    // Pty-sized chunks and small ones, both of which cut many sequences in two, and a paced flood.
+    for (const [size, paced] of [[4096, false], [333, false], [4096, true]] as const) {
+      const { skipped } = await compare(coloured + "tail", false, size, paced);
+      // As much as from the same lines without colours: most of it (the rest is the screen and scrollback they leave).
+      expect(skipped / coloured.length, `chunks of ${size}`).toBeGreaterThan(paced ? 0.6 : 0.9);
+    }
+    // Colours left on over the skipped lines: a background (which also fills the lines scrolled
+    // in), bold, then a foreground set mid-flood and never reset.
+    await compare("\x1b[41;1m" + lines(20_000, "\r\n") + "\x1b[0m" + lines(5, "\r\n"), false);
+    await compare(lines(10_000, "\r\n") + "\x1b[35mmagenta from here\r\n" + lines(10_000, "\r\n", (i) => `\x1b[1mbold ${i}\x1b[22m`) + "end", false);
+  });
+
   test("small chunks: the last lines skipped are exactly those the lines after them push out", async () => {
     for (const size of [64, 200, 333]) {
       const { skipped } = await compare(lines(3_000, "\r\n", (i) => `n${i}`), false, size);
@@ -119,13 +136,17 @@ describe("skipping lines a flood pushes out of the scrollback", () => {
     expect(skippableRun([chunk, plenty], 0, ctx)).toEqual({ start: 15, end: { chunk: 1, offset: 240 } });
     expect(skippableRun([chunk, queuedOutput("l\r\n".repeat(100))], 0, ctx)).toBeUndefined();
     expect(skippableRun([chunk, queuedOutput("\x1b[2J"), plenty], 0, ctx)).toBeUndefined();
-    expect(skippableRun([queuedOutput("a\r\n\x1b[1mb\r\nc\r\n"), plenty], 0, ctx)).toBeUndefined();
+    expect(skippableRun([queuedOutput("a\r\n\x1b[?25lb\r\nc\r\n"), plenty], 0, ctx)).toBeUndefined();
+    // Colours (complete SGR sequences) are all the escapes a skippable chunk may hold.
+    expect(skippableRun([queuedOutput("a\r\n\x1b[1mb\r\nc\r\n"), plenty], 0, ctx)).toEqual({ start: 3, end: { chunk: 1, offset: 240 } });
+    expect(queuedOutput("\x1b[38;5;208mx\x1b[0m\r\n")).toMatchObject({ plain: true, coloured: true });
+    for (const other of ["\x1b[>4;2m", "\x1b[2J", "\x1b[3", "\x1b", "\x1b(0"]) expect(queuedOutput(`a\r\n${other}`).plain, JSON.stringify(other)).toBe(false);
     expect(skippableRun([chunk, plenty], 0, { ...ctx, following: false })).toBeUndefined();
     expect(skippableRun([chunk, plenty], 0, { ...ctx, fullScrollRegion: false })).toBeUndefined();
     expect(skippableRun([chunk, plenty], 0, { ...ctx, parserInGround: false })).toBeUndefined();
     // Charset shifts and C1 controls change state; a bell or a form feed does not.
     for (const stateful of ["\x0e", "\x0f", "\x9b", "\x88"]) expect(queuedOutput(`a\r\n${stateful}b\r\n`).plain).toBe(false);
-    for (const harmless of ["\x07", "\x0c", "\t", "\b", "é ✓ 中"]) expect(queuedOutput(`a\r\n${harmless}b\r\n`).plain).toBe(true);
+    for (const harmless of ["\x07", "\x0c", "\t", "\b", "é ✓ 中"]) expect(queuedOutput(`a\r\n${harmless}b\r\n`)).toMatchObject({ plain: true, coloured: false });
     expect(skippableRun([queuedOutput("a\nb\nc\n"), plenty], 0, ctx)).toBeUndefined();
     expect(skippableRun([queuedOutput("a\nb\nc\n"), plenty], 0, { ...ctx, convertEol: true })).toEqual({ start: 2, end: { chunk: 1, offset: 240 } });
     // Many small chunks make one run; the end lands in the chunk that leaves exactly 120 lines after it.
@@ -134,5 +155,12 @@ describe("skipping lines a flood pushes out of the scrollback", () => {
     // A bare LF (no CR before it) is not a line end on a pty: the skip ends at the line end before it.
     const bare = queuedOutput("l\r\n".repeat(10) + "x\n" + "l\r\n".repeat(120));
     expect(skippableRun([queuedOutput("a\r\nb\r\n"), bare], 0, ctx)).toEqual({ start: 3, end: { chunk: 1, offset: 30 } });
+  });
+
+  test("what a skipped stretch replays: each colour sequence once, in the order it last appeared", () => {
+    const queue = [queuedOutput("keep\x1b[31m\r\n\x1b[1mA\x1b[32mB\x1b[0m\r\n"), queuedOutput("\x1b[32mC\x1b[1m\r\nD\x1b[44m\r\nafter\x1b[35m")];
+    // From after the first line end to after "D\x1b[44m\r\n": [1m, [32m, [0m, [32m, [1m, [44m.
+    expect(skippedColours(queue, 0, 11, { chunk: 1, offset: 21 })).toBe("\x1b[0m\x1b[32m\x1b[1m\x1b[44m");
+    expect(skippedColours([queuedOutput("plain\r\nlines\r\n")], 0, 7, { chunk: 0, offset: 14 })).toBe("");
   });
 });

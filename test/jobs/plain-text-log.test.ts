@@ -208,6 +208,27 @@ describe("PlainTextLog while no one listens: a flood counted instead of read", (
     }
   });
 
+  it("counts coloured lines too, colours split across chunks included, and answers the same", () => {
+    // A logger's coloured levels: SGR sequences only, with every kind of reset and colour form.
+    const levels = ["\x1b[32mINFO\x1b[0m", "\x1b[1;33mWARN\x1b[22;39m", "\x1b[38;5;208mNOTE\x1b[m", "\x1b[38:2::255:0:0mFAIL\x1b[39m", "\x1b[44mBG\x1b[49m"];
+    let text = "";
+    for (let i = 0; i < 30_000; i++) text += `2026-11-23 ${levels[i % levels.length]} request ${i} status=200\r\n`;
+    text += "\x1b[31mstill red";
+    for (const size of [4096, 333, 65_536]) {
+      const options = { maxLines: 200, maxChars: 20_000, headChars: 500, maxLineChars: 200 };
+      const counting = new PlainTextLog(options);
+      const reading = new PlainTextLog(options);
+      reading.onLine(() => undefined);
+      for (let i = 0; i < text.length; i += size) {
+        counting.write(text.slice(i, i + size));
+        reading.write(text.slice(i, i + size));
+      }
+      expect(observe(counting), `chunks of ${size}`).toEqual(observe(reading));
+      // A chunk larger than the log's character budget is read whole, as with plain lines.
+      if (size <= 4096) expect(counting.countedLines, `chunks of ${size}`).toBeGreaterThan(20_000);
+    }
+  });
+
   it("keeps what waits bounded, and reads it before answering", () => {
     const log = new PlainTextLog({ maxLines: 100, maxChars: 10_000, headChars: 1000 });
     for (let i = 0; i < 50_000; i++) log.write(`line ${i}\r\n`);

@@ -1,11 +1,12 @@
 // Which queued output of a flooding job can never be seen, so its emulator need not parse it. A
 // terminal keeps only its screen and scrollback: lines of plain text (nothing that changes the
-// terminal's state: no escape sequence, no charset shift, no C1 control) followed by at least
-// scrollback + 2 × rows more plain line feeds are pushed out of both before anyone could look at
-// them. Skipping them leaves the screen and the
-// scrollback exactly as parsing them would (test/jobs/emulator-skip.test.ts compares the two), and
-// makes a flood cost the emulator only what it keeps. The plain-text log the model reads is written
-// before the emulator and always gets everything.
+// terminal's state but colours: no other escape sequence, no charset shift, no C1 control) followed
+// by at least scrollback + 2 × rows more such line feeds are pushed out of both before anyone could
+// look at them. Skipping them, then replaying the colours they left set (sgr-scan.ts), leaves the
+// screen, the scrollback and what is written next exactly as parsing them would
+// (test/jobs/emulator-skip.test.ts compares the two), and makes a flood cost the emulator only what
+// it keeps. The plain-text log the model reads is written before the emulator and always gets everything.
+import { collectSgrs, cutSgrAt, sgrChars, sgrEnd } from "./sgr-scan.js";
 
 /** One chunk waiting for the emulator, with what the skip decision needs to know about it. */
 export interface QueuedOutput {
@@ -13,27 +14,59 @@ export interface QueuedOutput {
   /** Line feeds in the text. */
   newlines: number;
   /**
-   * Nothing in it changes the terminal's state beyond the cursor and the cells it writes: no ESC, no
-   * SO/SI (charset shifts), no C1 control (U+0080–U+009F, which xterm also takes as controls: U+009B
-   * is CSI, U+0088 sets a tab stop). Other C0 controls (BEL, BS, HT, LF, VT, FF, CR…) only move the
-   * cursor or are ignored, once the parser is between sequences.
+   * Nothing in it changes the terminal's state beyond the cursor, the cells it writes and their
+   * colours: no escape sequence but complete SGRs, no SO/SI (charset shifts), no C1 control
+   * (U+0080–U+009F, which xterm also takes as controls: U+009B is CSI, U+0088 sets a tab stop).
+   * Other C0 controls (BEL, BS, HT, LF, VT, FF, CR…) only move the cursor or are ignored, once the
+   * parser is between sequences.
    */
   plain: boolean;
+  /** It holds SGR sequences (whose effect a skip must replay). */
+  coloured: boolean;
+  /**
+   * Where it ends inside an SGR sequence that the next chunk may finish (the index of its ESC),
+   * everything before being plain; else -1. A flood read 4 KB at a time cuts many colour
+   * sequences in two, and each cut would otherwise end a run of skippable chunks.
+   */
+  cutSgr: number;
 }
 
 const C1 = /[\x80-\x9f]/;
 
+const NOT_PLAIN = { plain: false, coloured: false, cutSgr: -1 };
+
 /** The check runs on every chunk of a flood: the common cases are answered by native searches. */
-function isPlain(text: string): boolean {
-  if (text.indexOf("\x1b") !== -1 || text.indexOf("\x0e") !== -1 || text.indexOf("\x0f") !== -1) return false;
+function classify(text: string): Pick<QueuedOutput, "plain" | "coloured" | "cutSgr"> {
+  if (text.indexOf("\x0e") !== -1 || text.indexOf("\x0f") !== -1) return NOT_PLAIN;
   // Pure ASCII has no C1 control; only other text needs the (slower) scan.
-  return Buffer.byteLength(text, "utf8") === text.length || !C1.test(text);
+  if (Buffer.byteLength(text, "utf8") !== text.length && C1.test(text)) return NOT_PLAIN;
+  if (text.indexOf("\x1b") === -1) return { plain: true, coloured: false, cutSgr: -1 };
+  const escapes = sgrChars(text);
+  if (escapes !== -1) return { plain: true, coloured: escapes > 0, cutSgr: -1 };
+  const cut = cutSgrAt(text);
+  return cut !== -1 && sgrChars(text, 0, cut) !== -1 ? { plain: false, coloured: true, cutSgr: cut } : NOT_PLAIN;
+}
+
+/** Whether `entry` ends in an SGR sequence that `next` finishes. */
+function finishedBy(entry: QueuedOutput, next: QueuedOutput | undefined): boolean {
+  // The next chunk is plain, or plain up to a cut of its own.
+  if (entry.cutSgr === -1 || !next || !(next.plain || next.cutSgr !== -1)) return false;
+  const tail = entry.text.slice(entry.cutSgr);
+  const joined = tail + next.text.slice(0, 64);
+  const after = sgrEnd(joined, 0);
+  return after > tail.length;
+}
+
+/** Whether a run of skippable output goes on through queue[i]: it is plain, or its cut colour sequence is finished by the next chunk. */
+function inRun(queue: readonly QueuedOutput[], i: number): boolean {
+  const entry = queue[i]!;
+  return entry.plain || finishedBy(entry, queue[i + 1]);
 }
 
 export function queuedOutput(text: string): QueuedOutput {
   let newlines = 0;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) newlines++;
-  return { text, newlines, plain: isPlain(text) };
+  return { text, newlines, ...classify(text) };
 }
 
 export interface SkipContext {
@@ -70,7 +103,7 @@ export function linesToPushOut(ctx: Pick<SkipContext, "rows" | "scrollback">): n
  */
 export function skippableRun(queue: readonly QueuedOutput[], head: number, ctx: SkipContext): { start: number; end: SkipEnd } | undefined {
   const first = queue[head];
-  if (!first || !first.plain || !ctx.following || !ctx.fullScrollRegion || !ctx.parserInGround || first.newlines === 0) return undefined;
+  if (!first || !inRun(queue, head) || !ctx.following || !ctx.fullScrollRegion || !ctx.parserInGround || first.newlines === 0) return undefined;
   const eol = ctx.convertEol ? "\n" : "\r\n";
   const firstEol = first.text.indexOf(eol);
   if (firstEol === -1) return undefined;
@@ -78,7 +111,7 @@ export function skippableRun(queue: readonly QueuedOutput[], head: number, ctx: 
   // Line feeds from the start of the head chunk through the plain run.
   let total = 0;
   let runEnd = head;
-  for (; runEnd < queue.length && queue[runEnd]!.plain; runEnd++) total += queue[runEnd]!.newlines;
+  for (; runEnd < queue.length && inRun(queue, runEnd); runEnd++) total += queue[runEnd]!.newlines;
   // The skip ends after line feed number `k` (0-based from the head chunk's start) when `total - k - 1`
   // line feeds follow it. A line feed that is not a line end (a bare LF on a pty) moves the end back.
   const latest = total - linesToPushOut(ctx) - 1;
@@ -107,4 +140,30 @@ function lineFeedAt(queue: readonly QueuedOutput[], head: number, runEnd: number
     before += entry.newlines;
   }
   return undefined;
+}
+
+/**
+ * The SGR sequences to replay after skipping queue[head] from `start` to `end`: the attributes the
+ * stretch left set (see collectSgrs), or "" when it holds none.
+ */
+export function skippedColours(queue: readonly QueuedOutput[], head: number, start: number, end: SkipEnd): string {
+  const last = new Map<string, true>();
+  // Where the current chunk's text starts for the scan: after the end of a sequence the last chunk began.
+  let from = start;
+  for (let i = head; i <= end.chunk; i++) {
+    const entry = queue[i]!;
+    const to = i === end.chunk ? end.offset : entry.text.length;
+    if (entry.coloured) collectSgrs(entry.text, from, to, last);
+    from = 0;
+    if (entry.cutSgr !== -1 && i < end.chunk && entry.cutSgr >= (i === head ? start : 0)) {
+      // A sequence cut in two by the chunks' boundary (inRun has checked the next chunk finishes it).
+      const tail = entry.text.slice(entry.cutSgr);
+      const joined = tail + queue[i + 1]!.text.slice(0, 64);
+      const sequence = joined.slice(0, sgrEnd(joined, 0));
+      last.delete(sequence);
+      last.set(sequence, true);
+      from = sequence.length - tail.length;
+    }
+  }
+  return [...last.keys()].join("");
 }

@@ -15,7 +15,7 @@
 // (emulator-skip.ts): the screen and scrollback come out the same, at a fraction of the cost.
 import { createRequire } from "node:module";
 import type { Terminal } from "@xterm/headless";
-import { linesToPushOut, queuedOutput, skippableRun, type QueuedOutput, type SkipContext, type SkipEnd } from "./emulator-skip.js";
+import { linesToPushOut, queuedOutput, skippableRun, skippedColours, type QueuedOutput, type SkipContext, type SkipEnd } from "./emulator-skip.js";
 
 export type { Terminal } from "@xterm/headless";
 
@@ -121,7 +121,7 @@ function skipContext(terminal: Terminal, fixed: Pick<SkipContext, "scrollback" |
   };
 }
 
-const EMPTY: QueuedOutput = { text: "", newlines: 0, plain: true };
+const EMPTY: QueuedOutput = { text: "", newlines: 0, plain: true, coloured: false, cutSgr: -1 };
 
 export class EmulatorFeed {
   private pendingChars = 0;
@@ -278,7 +278,10 @@ export class EmulatorFeed {
    */
   private skip(start: number, end: SkipEnd): number {
     const head = this.queue[this.queueHead]!;
+    const colours = skippedColours(this.queue, this.queueHead, start, end);
     this.parseNow!(head.text.slice(0, start));
+    // What the skipped lines left set applies to what comes after them.
+    if (colours) this.parseNow!(colours);
     let taken = 0;
     for (; this.queueHead < end.chunk; this.queueHead++) {
       const entry = this.queue[this.queueHead]!;

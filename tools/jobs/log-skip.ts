@@ -1,11 +1,13 @@
 // Which stretch of a flood the plain-text log may count instead of reading. The log keeps its last
 // lines; lines that enough later lines will push out are only counted (their number and length),
 // never cut, stored or scanned for escapes. That holds when the stretch is whole lines of text
-// that only prints and ends lines: no escape sequence (which could leave the state machine mid
-// sequence), no vertical tab or form feed (which end lines too), no backspace or bare carriage
-// return (which rewrite a line, so its length is not its characters), and no line longer than the
-// log wraps. Other invisible controls (BEL, NUL…), which the log drops, are counted as characters:
-// the total is then a few characters high, and the line count still exact.
+// that only prints and ends lines: no escape sequence but complete colour sequences (SGR, which the
+// log drops; any other could leave the state machine mid sequence), no vertical tab or form feed
+// (which end lines too), no backspace or bare carriage return (which rewrite a line, so its length
+// is not its characters), and no line longer than the log wraps (colours included). Other
+// invisible controls (BEL, NUL…), which the log drops, are counted as characters: the total is then
+// a few characters high, and the line count still exact.
+import { sgrChars } from "./sgr-scan.js";
 
 /** What a skipped stretch adds to the log's totals. */
 export interface SkippedLines {
@@ -29,9 +31,9 @@ function has(text: string, char: string, from: number, end: number): boolean {
  */
 export function countableLines(text: string, from: number, end: number, maxLineChars: number): SkippedLines | undefined {
   if (end <= from || text.charCodeAt(end - 1) !== 0x0a) return undefined;
-  if (has(text, "\x1b", from, end) || has(text, "\x0b", from, end) || has(text, "\x0c", from, end) || has(text, "\b", from, end) || has(text, "\x7f", from, end)) {
-    return undefined;
-  }
+  if (has(text, "\x0b", from, end) || has(text, "\x0c", from, end) || has(text, "\b", from, end) || has(text, "\x7f", from, end)) return undefined;
+  const colours = has(text, "\x1b", from, end) ? sgrChars(text, from, end) : 0;
+  if (colours === -1) return undefined;
   let lines = 0;
   let crlf = 0;
   let lineStart = from;
@@ -47,5 +49,5 @@ export function countableLines(text: string, from: number, end: number, maxLineC
   const span = text.slice(from, end);
   // C1 controls (U+0080–U+009F) start sequences too; only text that is not plain ASCII can hold one.
   if (Buffer.byteLength(span, "utf8") !== span.length && C1.test(span)) return undefined;
-  return { lines, chars: end - from - cr };
+  return { lines, chars: end - from - cr - colours };
 }

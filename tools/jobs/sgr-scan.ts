@@ -1,0 +1,68 @@
+// Select Graphic Rendition sequences (SGR, ESC [ … m: colours, bold, underline…) in a flood's text:
+// the one kind of escape sequence a stretch of output may hold and still be skipped by the emulator
+// (emulator-skip.ts) or counted by the log (log-skip.ts), since coloured log lines are as common as
+// plain ones. An SGR moves nothing and draws nothing; it sets character attributes, each to a fixed
+// value (there are no toggles), so all a skipped stretch leaves behind is the attributes it set last.
+
+const OPEN_BRACKET = 0x5b;
+const FINAL_M = 0x6d;
+
+/** The index right after the complete SGR sequence that starts with the ESC at text[at], or -1. */
+export function sgrEnd(text: string, at: number, end: number = text.length): number {
+  if (text.charCodeAt(at + 1) !== OPEN_BRACKET) return -1;
+  for (let i = at + 2; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === FINAL_M) return i + 1;
+    // Parameters only (digits, ";", ":"): a private marker or an intermediate byte makes another
+    // sequence (ESC [ > 4 ; 2 m sets key modifiers, not colours).
+    if (!((c >= 0x30 && c <= 0x39) || c === 0x3b || c === 0x3a)) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The characters taken by SGR sequences in text[from, end) when every ESC there starts a complete
+ * one (0 when there is no ESC), or -1 when some escape is anything else or is cut off by `end`.
+ */
+export function sgrChars(text: string, from: number = 0, end: number = text.length): number {
+  let chars = 0;
+  for (let at = text.indexOf("\x1b", from); at !== -1 && at < end; at = text.indexOf("\x1b", at + 1)) {
+    const after = sgrEnd(text, at, end);
+    if (after === -1) return -1;
+    chars += after - at;
+    at = after - 1;
+  }
+  return chars;
+}
+
+/**
+ * Where a chunk ends inside an SGR sequence (a pty read can cut one in two): the index of that
+ * last ESC when everything after it could still become one ("\x1b", "\x1b[", "\x1b[38;5"), else -1.
+ */
+export function cutSgrAt(text: string): number {
+  const at = text.lastIndexOf("\x1b");
+  if (at === -1) return -1;
+  if (at + 1 < text.length && text.charCodeAt(at + 1) !== OPEN_BRACKET) return -1;
+  for (let i = at + 2; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 0x30 && c <= 0x39) || c === 0x3b || c === 0x3a)) return -1;
+  }
+  return at;
+}
+
+/**
+ * Adds the SGR sequences of text[from, end) to `last`, which keeps each distinct sequence once, in
+ * the order of its last appearance. Replaying them in that order sets every attribute to the value
+ * the text last gave it: the last sequence to set an attribute is the last appearance of its own
+ * text, and no sequence replayed after it sets that attribute.
+ */
+export function collectSgrs(text: string, from: number, end: number, last: Map<string, true>): void {
+  for (let at = text.indexOf("\x1b", from); at !== -1 && at < end; at = text.indexOf("\x1b", at + 1)) {
+    const after = sgrEnd(text, at, end);
+    if (after === -1) continue;
+    const sequence = text.slice(at, after);
+    last.delete(sequence);
+    last.set(sequence, true);
+    at = after - 1;
+  }
+}
