@@ -189,22 +189,31 @@ describe("PlainTextLog while no one listens: a flood counted instead of read", (
     return out + "no newline yet";
   }
 
+  /**
+   * Writes `text` in chunks of `size` to a log no one listens to (it may count) and to one that
+   * reads everything; every answer must be the same. Returns the lines the first one counted.
+   */
+  function countedAgainstRead(text: string, size: number): number {
+    const options = { maxLines: 200, maxChars: 20_000, headChars: 500, maxLineChars: 200 };
+    const counting = new PlainTextLog(options);
+    const reading = new PlainTextLog(options);
+    reading.onLine(() => undefined);
+    for (let i = 0; i < text.length; i += size) {
+      counting.write(text.slice(i, i + size));
+      reading.write(text.slice(i, i + size));
+    }
+    expect(observe(counting), `chunks of ${size}`).toEqual(observe(reading));
+    expect(reading.countedLines).toBe(0);
+    return counting.countedLines;
+  }
+
   it("answers exactly as a log that read everything, whatever the chunking", () => {
     const text = flood(30_000);
     for (const size of [4096, 1000, 65_536, 37]) {
-      const options = { maxLines: 200, maxChars: 20_000, headChars: 500, maxLineChars: 200 };
-      const counting = new PlainTextLog(options);
-      const reading = new PlainTextLog(options);
-      reading.onLine(() => undefined);
-      for (let i = 0; i < text.length; i += size) {
-        counting.write(text.slice(i, i + size));
-        reading.write(text.slice(i, i + size));
-      }
-      expect(observe(counting), `chunks of ${size}`).toEqual(observe(reading));
+      const counted = countedAgainstRead(text, size);
       // A chunk with a colour or a progress bar in it is read whole (large chunks here all have one),
       // and a chunk of less than a line has nothing to count.
-      if (size >= 1000 && size <= 4096) expect(counting.countedLines, `chunks of ${size}`).toBeGreaterThan(20_000);
-      expect(reading.countedLines).toBe(0);
+      if (size >= 1000 && size <= 4096) expect(counted, `chunks of ${size}`).toBeGreaterThan(20_000);
     }
   });
 
@@ -215,17 +224,9 @@ describe("PlainTextLog while no one listens: a flood counted instead of read", (
     for (let i = 0; i < 30_000; i++) text += `2026-11-23 ${levels[i % levels.length]} request ${i} status=200\r\n`;
     text += "\x1b[31mstill red";
     for (const size of [4096, 333, 65_536]) {
-      const options = { maxLines: 200, maxChars: 20_000, headChars: 500, maxLineChars: 200 };
-      const counting = new PlainTextLog(options);
-      const reading = new PlainTextLog(options);
-      reading.onLine(() => undefined);
-      for (let i = 0; i < text.length; i += size) {
-        counting.write(text.slice(i, i + size));
-        reading.write(text.slice(i, i + size));
-      }
-      expect(observe(counting), `chunks of ${size}`).toEqual(observe(reading));
+      const counted = countedAgainstRead(text, size);
       // A chunk larger than the log's character budget is read whole, as with plain lines.
-      if (size <= 4096) expect(counting.countedLines, `chunks of ${size}`).toBeGreaterThan(20_000);
+      if (size <= 4096) expect(counted, `chunks of ${size}`).toBeGreaterThan(20_000);
     }
   });
 
