@@ -23,7 +23,8 @@ const NO_BODY = new Set([101, 204, 205, 304]);
 const CREDENTIALS = ["authorization", "proxy-authorization", "cookie", "x-api-key"];
 /**
  * Idle connections are kept for the next request and closed after 4 s, before servers close
- * theirs (uvicorn and Node after 5 s), so a request never goes out on a connection being closed.
+ * theirs (uvicorn and Node after 5 s), so that a request seldom goes out on a closing connection
+ * (one that does fails as a dropped connection, and the agent loop retries it).
  */
 const KEEP_ALIVE = { keepAlive: true, timeout: 4_000, scheduling: "lifo" } as const;
 
