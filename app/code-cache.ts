@@ -1,8 +1,8 @@
 // Runs the bundled app (one CommonJS file, with no import(): app/build/bundle-cli.ts) with V8's code cache, what Node 22's compile cache does
 // and Node 20 lacks: V8 parses and compiles the ~2 MB bundle, and then the functions a start runs,
-// on every launch, ~150 ms of this VM's 400 to "ready". The first run after an install or an
-// upgrade compiles as usual and, two seconds in, saves what V8 compiled by then; later runs hand it
-// back to V8, which checks it against the source and its own version and flags, and compiles as
+// on every launch, ~150 ms of this VM's 400 to "ready". The first dashboard after an install or
+// an upgrade compiles as usual and, once "ready", saves what V8 compiled by then; later runs (any
+// mode) hand it back to V8, which checks it against the source and its own version and flags, and compiles as
 // usual when it does not fit (the file is then written again). The cache lives beside the bundle
 // (.code-cache/, as trusted as the bundle itself and rebuilt with it), or in
 // <PITWALL_HOME>/code-cache/ when the install is not writable. PITWALL_NO_CODE_CACHE=1 turns it off.
@@ -12,14 +12,14 @@ import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
 import { pitwallHome } from "./pitwall-home.js";
 
-/**
- * When the cache is written: when the app says it is ready (saveCodeCache), or this long after the
- * start; either way after the functions a start runs were compiled, so they are in it.
- */
-const WRITE_AFTER_MS = 2000;
 const SAVE_CODE_CACHE = Symbol.for("pitwall.saveCodeCache");
 
-/** Writes the code cache now if the launcher is waiting to (a first start); otherwise nothing. */
+/**
+ * Writes the code cache now if the launcher is waiting to (a first start); otherwise nothing. Only
+ * the dashboard calls it, at "ready", after the functions its start runs were compiled: the cache
+ * is for that start, the one a person waits for. (A timer used to write it two seconds into any
+ * run, so a long first `pitwall -p` left a cache of print mode's functions for every dashboard.)
+ */
 export function saveCodeCache(): void {
   const save = (globalThis as Record<symbol, unknown>)[SAVE_CODE_CACHE];
   if (typeof save === "function") save();
@@ -102,11 +102,8 @@ export function runWithCodeCache(bundle: string, env: NodeJS.ProcessEnv): CodeCa
     const save = (): void => {
       if (saved) return;
       saved = true;
-      clearTimeout(timer);
       writeCache(cachePaths, script.createCachedData());
     };
-    const timer = setTimeout(save, WRITE_AFTER_MS);
-    timer.unref();
     (globalThis as Record<symbol, unknown>)[SAVE_CODE_CACHE] = save;
   }
   const run = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;

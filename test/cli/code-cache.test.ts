@@ -87,6 +87,20 @@ describe("the launcher's code cache", () => {
     expect(existsSync(join(folder, "other-home"))).toBe(false);
   });
 
+  it("only a run that says it is ready writes the cache: a print-mode run, however long, leaves none", () => {
+    const folder = tempDir("code-cache");
+    const bundle = bundleIn(folder);
+    const env = { PITWALL_HOME: join(folder, "home") };
+    // Longer than the two seconds after which a timer used to write whatever was compiled.
+    const module = JSON.stringify(join(REPO_ROOT, "dist", "app", "code-cache.js"));
+    const script = `import(${module}).then((m) => { m.runWithCodeCache(${JSON.stringify(bundle)}, process.env); setTimeout(() => {}, 2300); })`;
+    const result = spawnSync(process.execPath, ["-e", script], { env: { PATH: process.env.PATH ?? "", ...env }, encoding: "utf8" });
+    expect(result.status, result.stderr).toBe(0);
+    expect(codeCachePaths(bundle, env).some((path) => existsSync(path))).toBe(false);
+    expect(run(bundle, env).use).toEqual({ found: false, accepted: false });
+    expect(run(bundle, env).use).toEqual({ found: true, accepted: true });
+  });
+
   it("pitwall itself starts through it", () => {
     const home = tempDir("code-cache-home");
     const result = spawnSync(process.execPath, [CLI_PATH, "--version"], { env: { PATH: process.env.PATH, PITWALL_HOME: home }, encoding: "utf8" });
