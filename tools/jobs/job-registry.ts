@@ -14,10 +14,11 @@ import { splitChunk } from "./output-chunks.js";
 import { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "./job-errors.js";
 import { JobWatches } from "./watch/job-watches.js";
 import { recordWatchNotices } from "./watch/watch-notices.js";
-import { groupAlive, signalGroup, terminateGroup } from "../process-group.js";
+import { groupAlive } from "../process-group.js";
 import type { ChildMarker } from "../process/process-guard.js";
 import { endMarked, JOB_MARKER_VARIABLE } from "../process/marked-processes.js";
 import { randomBytes } from "node:crypto";
+import { AdoptedGroups, untrackIfGone } from "./adopted-groups.js";
 
 export { resolveJobSettings, type JobSettings } from "./job-settings.js";
 export { installJobCleanup } from "./job-cleanup.js";
@@ -87,8 +88,6 @@ export interface JobRegistryOptions {
 /** After KILL, how long to wait for the exit to be observed before giving up on it. */
 const KILL_OBSERVE_MS = 5_000;
 const LEFTOVER_POLL_MS = 25;
-/** How often groups left running by bash calls are checked for being gone. */
-const ADOPTED_GROUP_CHECK_MS = 5_000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -121,9 +120,8 @@ export class JobRegistry {
   /** What each client's agent must be told, by actor. */
   private readonly notices = new Map<string, JobNotices>();
   private readonly ttlTimers = new Map<string, NodeJS.Timeout>();
-  /** Groups a bash call left running in the background, with who owns them and their mark; ended with the jobs. */
-  private readonly adopted = new Map<number, { owner: string | undefined; mark: string | undefined }>();
-  private adoptedWatch: NodeJS.Timeout | undefined;
+  /** Groups a bash call left running in the background; ended with the jobs. */
+  private readonly adopted: AdoptedGroups;
   private readonly lineObservers = new Set<(job: Job, line: string, lineNumber: number) => void>();
   private nextId = 1;
   private nextCall = 1;
@@ -139,6 +137,7 @@ export class JobRegistry {
     );
     this.shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
     this.marker = options.marker;
+    this.adopted = new AdoptedGroups({ marker: this.marker, killGraceMs: this.settings.killGraceMs, endEscapes: (mark) => this.endEscapes(mark) });
     this.watches = new JobWatches({
       debounceMs: this.settings.watchDebounceMs,
       emit: (event) => {
@@ -286,7 +285,7 @@ export class JobRegistry {
 
   /** Ends every group bash calls left running in the background (with their escapes). */
   async endLeftoverGroups(): Promise<void> {
-    await Promise.all([...this.adopted].map(([pgid, entry]) => this.endAdopted(pgid, entry.mark)));
+    await this.adopted.endEvery();
   }
 
   private noticesOf(actor: string | undefined = DEFAULT_ACTOR): JobNotices {
@@ -316,7 +315,7 @@ export class JobRegistry {
    */
   release(owner: string): void {
     for (const job of this.owned(owner)) job.owner = undefined;
-    for (const entry of this.adopted.values()) if (entry.owner === owner) entry.owner = undefined;
+    this.adopted.handOver(owner, undefined);
     const pending = this.notices.get(owner);
     if (pending) {
       this.noticesOf(UNOWNED).take(pending);
@@ -328,7 +327,7 @@ export class JobRegistry {
   adoptUnowned(owner: string): Job[] {
     const jobs = this.unowned();
     for (const job of jobs) job.owner = owner;
-    for (const entry of this.adopted.values()) if (entry.owner === undefined) entry.owner = owner;
+    this.adopted.handOver(undefined, owner);
     const waiting = this.notices.get(UNOWNED);
     if (waiting) {
       this.noticesOf(owner).take(waiting);
@@ -348,8 +347,7 @@ export class JobRegistry {
       }),
     );
     for (const job of jobs) if (this.jobs.get(job.id) === job) this.drop(job, false);
-    const groups = [...this.adopted].filter(([, entry]) => entry.owner === owner);
-    await Promise.all(groups.map(([pgid, entry]) => this.endAdopted(pgid, entry.mark)));
+    await this.adopted.endOwnedBy(owner);
     this.notices.delete(owner ?? UNOWNED);
   }
 
@@ -407,23 +405,7 @@ export class JobRegistry {
    * it, with the PITWALL_JOB mark of its processes (their escapes end too).
    */
   adoptGroup(pgid: number, options: { owner?: string; mark?: string } = {}): void {
-    this.adopted.set(pgid, { owner: options.owner ?? DEFAULT_ACTOR, mark: options.mark });
-    this.marker?.trackGroup(pgid);
-    // Once its processes are gone the group is forgotten: its pid may be reused by anyone.
-    this.adoptedWatch ??= setInterval(() => {
-      for (const group of this.adopted.keys()) {
-        if (groupAlive(group)) continue;
-        this.adopted.delete(group);
-        this.marker?.untrackGroup(group);
-      }
-      if (this.adopted.size === 0) this.stopAdoptedWatch();
-    }, ADOPTED_GROUP_CHECK_MS);
-    this.adoptedWatch.unref();
-  }
-
-  private stopAdoptedWatch(): void {
-    clearInterval(this.adoptedWatch);
-    this.adoptedWatch = undefined;
+    this.adopted.adopt(pgid, options.owner ?? DEFAULT_ACTOR, options.mark);
   }
 
   /** Ends every job's process group (TERM, grace, KILL) and frees the emulators. */
@@ -440,10 +422,7 @@ export class JobRegistry {
     );
     for (const job of jobs) job.dispose();
     this.jobs.clear();
-    await Promise.all([...this.adopted.keys()].map((pgid) => terminateGroup(pgid, this.settings.killGraceMs)));
-    for (const pgid of this.adopted.keys()) this.forgetGroupIfGone(pgid);
-    this.adopted.clear();
-    this.stopAdoptedWatch();
+    await this.adopted.endAll();
     this.watches.dispose();
     // What escaped the groups, of every job and bash call of this registry.
     await endMarked({ variable: JOB_MARKER_VARIABLE, value: `${this.markPrefix}.`, prefix: true }, this.settings.killGraceMs);
@@ -454,7 +433,7 @@ export class JobRegistry {
     for (const job of this.jobs.values()) {
       if (job.running || groupAlive(job.pid)) job.signalGroup("SIGKILL");
     }
-    for (const pgid of this.adopted.keys()) signalGroup(pgid, "SIGKILL");
+    this.adopted.killAllSync();
   }
 
   private spawn(id: string, options: StartJobOptions, restarts: number, replacing = false): Job {
@@ -512,7 +491,7 @@ export class JobRegistry {
   }
 
   private ended(job: Job): void {
-    this.forgetGroupIfGone(job.pid);
+    untrackIfGone(this.marker, job.pid);
     this.emit({ type: "job_exited", job: job.info });
     if (this.shuttingDown) return;
     this.noticesOf(job.owner ?? UNOWNED).jobEnded(job);
@@ -536,7 +515,7 @@ export class JobRegistry {
     } else if (groupAlive(job.pid)) {
       void this.terminate(job).then(() => job.dispose());
     } else {
-      this.forgetGroupIfGone(job.pid);
+      untrackIfGone(this.marker, job.pid);
       job.dispose();
       void this.endEscapes(job.mark);
     }
@@ -548,17 +527,6 @@ export class JobRegistry {
     await endMarked({ variable: JOB_MARKER_VARIABLE, value: mark }, this.settings.killGraceMs);
   }
 
-  private async endAdopted(pgid: number, mark: string | undefined): Promise<void> {
-    await terminateGroup(pgid, this.settings.killGraceMs);
-    this.forgetGroupIfGone(pgid);
-    this.adopted.delete(pgid);
-    await this.endEscapes(mark);
-  }
-
-  /** Once a group has no live member, the watchdog must forget it: its pid may be reused. */
-  private forgetGroupIfGone(pgid: number): void {
-    if (this.marker && !groupAlive(pgid)) this.marker.untrackGroup(pgid);
-  }
 
   /**
    * TERM to the group; once the leader has exited and no member is left (zombies aside), done.
@@ -566,7 +534,7 @@ export class JobRegistry {
    */
   private async terminate(job: Job): Promise<void> {
     await this.signalUntilGone(job);
-    this.forgetGroupIfGone(job.pid);
+    untrackIfGone(this.marker, job.pid);
     await this.endEscapes(job.mark);
   }
 
