@@ -1,6 +1,5 @@
-// The plain text of a job's output, for the model and for get_process_log. A small state machine over
-// the raw stream (cheaper than asking the emulator): escape sequences are dropped, `\r` returns to
-// column 0 so progress bars end as their final state, `\b` and erase-line are honoured. Memory stays
+// The plain text of a job's output, for the model and for get_process_log, as terminal-lines.ts
+// reads it from the raw stream (escapes dropped, progress bars at their final state). Memory stays
 // bounded: the last lines are kept under a line and a character budget, numbered absolutely so
 // paging stays stable after old lines are dropped, and the first part of the output is kept too so a
 // capped result can show head and tail. While no one listens for lines, output waits in a queue
@@ -8,6 +7,7 @@
 // (log-skip.ts), so a flood costs the log about what it keeps rather than what it prints.
 import { capOutput, type CappedOutput } from "../output-cap.js";
 import { countableLines } from "./log-skip.js";
+import { detach, TerminalLines } from "./terminal-lines.js";
 
 export interface PlainTextLogOptions {
   /** Completed lines kept in memory (the most recent ones). */
@@ -25,36 +25,6 @@ export const DEFAULT_LOG_MAX_CHARS = 2_000_000;
 export const DEFAULT_LOG_HEAD_CHARS = 64_000;
 export const DEFAULT_LOG_MAX_LINE_CHARS = 16_384;
 
-const enum State {
-  Ground,
-  Escape,
-  EscapeIntermediate,
-  Csi,
-  Osc,
-  OscEscape,
-  /** DCS, SOS, PM, APC: skipped up to the string terminator. */
-  ControlString,
-  ControlStringEscape,
-}
-
-const ESC = 0x1b;
-const MAX_CSI_PARAMS = 64;
-
-/**
- * A slice of a large chunk keeps the whole chunk alive in V8; a line kept for hours must own its
- * characters. Concatenating then slicing forces a flat copy.
- */
-function detach(text: string): string {
-  return text.length < 13 ? text : (" " + text).slice(1);
-}
-
-/** Escapes and controls other than CR and LF (and C1 codes): text with any of them is walked. */
-const CONTROLS = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
-
-function isPrintable(code: number): boolean {
-  return code >= 0x20 && code !== 0x7f && (code < 0x80 || code > 0x9f);
-}
-
 interface LineListener {
   call(line: string, lineNumber: number): void;
   wanted(): boolean;
@@ -68,10 +38,8 @@ export class PlainTextLog {
   private readonly headChars: number;
   private readonly maxLineChars: number;
 
-  private state: State = State.Ground;
-  private csiParams = "";
-  private line = "";
-  private col = 0;
+  /** Raw output into lines; the line under way is its `partial`. */
+  private readonly reader: TerminalLines;
 
   /** Kept completed lines live in lines[start..]; lines[start] is line number `firstKept`. */
   private lines: string[] = [];
@@ -102,13 +70,14 @@ export class PlainTextLog {
     this.maxChars = Math.max(1, options.maxChars ?? DEFAULT_LOG_MAX_CHARS);
     this.headChars = Math.max(0, options.headChars ?? DEFAULT_LOG_HEAD_CHARS);
     this.maxLineChars = Math.max(16, options.maxLineChars ?? DEFAULT_LOG_MAX_LINE_CHARS);
+    this.reader = new TerminalLines(this.maxLineChars, { commitLine: (text) => this.commitLine(text), detachLast: (count) => this.detachLast(count) });
   }
 
   /** Feeds raw output (escape codes and all). Sequences split across chunks are handled. */
   write(chunk: string): void {
     if (this.lineListeners.some((listener) => listener.wanted())) {
       this.settle();
-      this.read(chunk);
+      this.reader.read(chunk);
       return;
     }
     const newlines = countNewlines(chunk);
@@ -124,7 +93,7 @@ export class PlainTextLog {
         if (after < this.maxLines && this.pendingChars <= this.maxChars) break;
         this.takePending();
         if (after >= this.maxLines) this.count(front.text);
-        else this.read(front.text);
+        else this.reader.read(front.text);
       }
     });
   }
@@ -133,7 +102,7 @@ export class PlainTextLog {
   private settle(): void {
     if (this.pendingHead === this.pending.length) return;
     this.quietly(() => {
-      while (this.pendingHead < this.pending.length) this.read(this.takePending().text);
+      while (this.pendingHead < this.pending.length) this.reader.read(this.takePending().text);
     });
   }
 
@@ -165,16 +134,16 @@ export class PlainTextLog {
   /** Output that enough later lines push out of memory: counted when it allows, else read. */
   private count(chunk: string): void {
     let from = 0;
-    if (!this.atLineStartNow()) {
+    if (!this.reader.atLineStart) {
       // Its first line finishes the line under way: read as usual.
       const firstEnd = chunk.indexOf("\n");
-      if (firstEnd === -1) return this.read(chunk);
-      this.read(chunk.slice(0, firstEnd + 1));
+      if (firstEnd === -1) return this.reader.read(chunk);
+      this.reader.read(chunk.slice(0, firstEnd + 1));
       from = firstEnd + 1;
     }
     const end = chunk.lastIndexOf("\n") + 1;
-    const counted = this.headFull && this.atLineStartNow() ? countableLines(chunk, from, end, this.maxLineChars) : undefined;
-    if (!counted) return this.read(chunk.slice(from));
+    const counted = this.headFull && this.reader.atLineStart ? countableLines(chunk, from, end, this.maxLineChars) : undefined;
+    if (!counted) return this.reader.read(chunk.slice(from));
     this.completed += counted.lines;
     this.committedChars += counted.chars;
     this.countedValue += counted.lines;
@@ -183,211 +152,13 @@ export class PlainTextLog {
     this.start = 0;
     this.keptChars = 0;
     this.firstKept = this.completed + 1;
-    if (end < chunk.length) this.read(chunk.slice(end));
+    if (end < chunk.length) this.reader.read(chunk.slice(end));
   }
 
-  private atLineStartNow(): boolean {
-    return this.state === State.Ground && this.line === "" && this.col === 0;
-  }
 
-  /** Reads raw output into lines. */
-  private read(chunk: string): void {
-    if (this.state === State.Ground && !CONTROLS.test(chunk)) this.writeLines(chunk);
-    else this.walk(chunk);
-  }
-
-  /** The state machine, one character at a time. */
-  private walk(chunk: string): void {
-    const n = chunk.length;
-    let i = 0;
-    while (i < n) {
-      const code = chunk.charCodeAt(i);
-      switch (this.state) {
-        case State.Ground: {
-          if (isPrintable(code)) {
-            let end = i + 1;
-            while (end < n && isPrintable(chunk.charCodeAt(end))) end++;
-            this.put(chunk.slice(i, end));
-            i = end;
-            continue;
-          }
-          if (code === ESC) this.state = State.Escape;
-          else this.control(code);
-          break;
-        }
-        case State.Escape:
-          this.escape(code);
-          break;
-        case State.EscapeIntermediate:
-          if (code < 0x20 || code > 0x2f) this.state = State.Ground;
-          break;
-        case State.Csi:
-          if (code >= 0x40 && code <= 0x7e) {
-            this.csi(code, this.csiParams);
-            this.state = State.Ground;
-          } else if (code === ESC) {
-            this.state = State.Escape;
-          } else if (code === 0x18 || code === 0x1a) {
-            this.state = State.Ground;
-          } else if (code < 0x20) {
-            // C0 controls inside a sequence still act (VT500 parser behaviour).
-            this.control(code);
-          } else if (this.csiParams.length < MAX_CSI_PARAMS) {
-            this.csiParams += chunk[i];
-          }
-          break;
-        case State.Osc:
-          if (code === 0x07 || code === 0x18 || code === 0x1a) this.state = State.Ground;
-          else if (code === ESC) this.state = State.OscEscape;
-          break;
-        case State.OscEscape:
-          if (code === 0x5c) this.state = State.Ground;
-          else this.escape(code);
-          break;
-        case State.ControlString:
-          if (code === ESC) this.state = State.ControlStringEscape;
-          else if (code === 0x18 || code === 0x1a) this.state = State.Ground;
-          break;
-        case State.ControlStringEscape:
-          if (code === 0x5c) this.state = State.Ground;
-          else this.escape(code);
-          break;
-      }
-      i++;
-    }
-  }
-
-  /**
-   * The common case of a log flood: printable text, CR and LF only, so lines are cut with native
-   * searches instead of a character-by-character walk. A line with a bare CR in it (a progress bar
-   * redrawn) still goes through the state machine.
-   */
-  private writeLines(chunk: string): void {
-    let from = 0;
-    let cr = -1; // the next CR at or after `from`; Infinity when there is none
-    const bareCrBefore = (end: number): boolean => {
-      if (cr < from) cr = chunk.indexOf("\r", from);
-      if (cr === -1) cr = Infinity;
-      return cr < end;
-    };
-    const completedBefore = this.completed;
-    let slicedChars = 0;
-    for (let newline = chunk.indexOf("\n"); newline !== -1; newline = chunk.indexOf("\n", from)) {
-      const end = newline > from && chunk.charCodeAt(newline - 1) === 0x0d ? newline - 1 : newline;
-      if (bareCrBefore(end)) {
-        this.walk(chunk.slice(from, end));
-        this.commit();
-      } else if (this.line === "" && this.col === 0 && end - from <= this.maxLineChars) {
-        // A whole line of this chunk: kept as a slice of it rather than copied, which a flood's
-        // million lines would each pay for. The chunk stays alive while its lines are kept.
-        this.commitLine(chunk.slice(from, end));
-        slicedChars += end - from + 1;
-      } else {
-        if (end > from) this.put(chunk.slice(from, end));
-        this.commit();
-      }
-      from = newline + 1;
-    }
-    // A chunk mostly made of other things (a progress bar redrawn) must not stay alive for the few
-    // lines it gave: those are copied after all.
-    if (slicedChars > 0 && slicedChars * 2 < chunk.length) this.detachSince(completedBefore);
-    if (from === chunk.length) return;
-    if (bareCrBefore(chunk.length)) this.walk(chunk.slice(from));
-    else this.put(chunk.slice(from));
-  }
-
-  /** Copies the kept lines completed after line `completed` (see detach). */
-  private detachSince(completed: number): void {
-    const count = this.completed - completed;
+  /** Copies the last `count` kept lines (see detach). */
+  private detachLast(count: number): void {
     for (let i = Math.max(this.start, this.lines.length - count); i < this.lines.length; i++) this.lines[i] = detach(this.lines[i]!);
-  }
-
-  private escape(code: number): void {
-    if (code === 0x5b) {
-      this.state = State.Csi;
-      this.csiParams = "";
-    } else if (code === 0x5d) {
-      this.state = State.Osc;
-    } else if (code === 0x50 || code === 0x58 || code === 0x5e || code === 0x5f) {
-      this.state = State.ControlString;
-    } else if (code >= 0x20 && code <= 0x2f) {
-      this.state = State.EscapeIntermediate;
-    } else if (code === ESC) {
-      this.state = State.Escape;
-    } else {
-      this.state = State.Ground;
-    }
-  }
-
-  private control(code: number): void {
-    if (code === 0x0a || code === 0x0b || code === 0x0c) {
-      this.commit();
-    } else if (code === 0x0d) {
-      this.col = 0;
-    } else if (code === 0x08) {
-      if (this.col > 0) this.col--;
-    } else if (code === 0x09) {
-      this.put("\t");
-    }
-    // Other controls (BEL, NUL, SO/SI, …) print nothing.
-  }
-
-  private csi(final: number, params: string): void {
-    if (params.startsWith("?") || params.startsWith(">") || params.startsWith("<") || params.startsWith("=")) return;
-    const first = Number.parseInt(params.split(";")[0] ?? "", 10);
-    const count = Number.isFinite(first) && first > 0 ? first : 1;
-    switch (final) {
-      case 0x4b: {
-        // K: erase in line. 0 (default): cursor to end; 1: start to cursor; 2: whole line.
-        const mode = Number.isFinite(first) ? first : 0;
-        if (mode === 0) this.line = this.line.slice(0, this.col);
-        else if (mode === 1) this.line = " ".repeat(Math.min(this.col + 1, this.line.length)) + this.line.slice(this.col + 1);
-        else if (mode === 2) this.line = "";
-        break;
-      }
-      case 0x47: // G: cursor to column
-      case 0x60: // `: same, HPA
-        this.col = count - 1;
-        break;
-      case 0x43: // C: cursor forward
-        this.col += count;
-        break;
-      case 0x44: // D: cursor back
-        this.col = Math.max(0, this.col - count);
-        break;
-      case 0x58: // X: erase characters
-        if (this.col < this.line.length) {
-          const end = Math.min(this.line.length, this.col + count);
-          this.line = this.line.slice(0, this.col) + " ".repeat(end - this.col) + this.line.slice(end);
-        }
-        break;
-      case 0x50: // P: delete characters
-        this.line = this.line.slice(0, this.col) + this.line.slice(this.col + count);
-        break;
-    }
-    if (this.col > this.maxLineChars) this.col = this.maxLineChars;
-  }
-
-  private put(text: string): void {
-    const line = this.line;
-    if (this.col === line.length) this.line = line + text;
-    else if (this.col > line.length) this.line = line + " ".repeat(this.col - line.length) + text;
-    else this.line = line.slice(0, this.col) + text + line.slice(this.col + text.length);
-    this.col += text.length;
-    while (this.line.length > this.maxLineChars) {
-      const rest = this.line.slice(this.maxLineChars);
-      this.line = this.line.slice(0, this.maxLineChars);
-      this.commit();
-      this.line = rest;
-      this.col = rest.length;
-    }
-  }
-
-  private commit(): void {
-    const text = detach(this.line);
-    this.line = "";
-    this.col = 0;
-    this.commitLine(text);
   }
 
   /** Completes a line the log may keep as it is (see detach). */
@@ -456,24 +227,24 @@ export class PlainTextLog {
   /** Nothing is half written: no partial line, no escape sequence under way. */
   get atLineStart(): boolean {
     this.settle();
-    return this.atLineStartNow();
+    return this.reader.atLineStart;
   }
 
   /** The line being written (no newline yet), as it currently reads. */
   get partialLine(): string {
     this.settle();
-    return this.line;
+    return this.reader.partial;
   }
 
   /** Characters of plain text produced so far, newlines included (kept or not). */
   get totalChars(): number {
     this.settle();
-    return this.committedChars + this.line.length;
+    return this.committedChars + this.reader.partial.length;
   }
 
   /** Characters held in memory: kept lines, the head, the partial line and output not read yet. */
   get retainedChars(): number {
-    return this.keptChars + this.head.length + this.line.length + this.pendingChars;
+    return this.keptChars + this.head.length + this.reader.partial.length + this.pendingChars;
   }
 
   /** True once any completed line has been dropped from memory. */
@@ -502,7 +273,7 @@ export class PlainTextLog {
   tail(count: number): string[] {
     this.settle();
     if (count <= 0) return [];
-    const partial = this.line.length > 0 ? [this.line] : [];
+    const partial = this.reader.partial.length > 0 ? [this.reader.partial] : [];
     const fromCompleted = count - partial.length;
     const lines = fromCompleted > 0 ? this.range(this.completed - fromCompleted + 1, this.completed + 1) : [];
     return [...lines, ...partial];
@@ -513,7 +284,7 @@ export class PlainTextLog {
     this.settle();
     const lines = this.range(this.firstKept, this.completed + 1);
     const body = lines.length > 0 ? lines.join("\n") + "\n" : "";
-    return body + this.line;
+    return body + this.reader.partial;
   }
 
   /**
@@ -534,8 +305,8 @@ export class PlainTextLog {
     const tailBudget = maxChars - head.length;
     const tailLines: string[] = [];
     let tailChars = 0;
-    if (this.line.length > 0) {
-      tailLines.push(this.line.slice(-tailBudget));
+    if (this.reader.partial.length > 0) {
+      tailLines.push(this.reader.partial.slice(-tailBudget));
       tailChars += tailLines[0]!.length;
     }
     for (let n = this.completed; n >= this.firstKept && n > headLineCount; n--) {
@@ -546,7 +317,7 @@ export class PlainTextLog {
     }
     const total = this.totalChars;
     const omittedChars = Math.max(0, total - head.length - tailChars);
-    const lastLineNumber = this.completed + (this.line.length > 0 ? 1 : 0);
+    const lastLineNumber = this.completed + (this.reader.partial.length > 0 ? 1 : 0);
     const omittedLines = Math.max(0, lastLineNumber - headLineCount - tailLines.length);
     const marker = `... [${omittedChars} characters, ${omittedLines} lines omitted] ...\n`;
     return {
