@@ -150,6 +150,24 @@ describe("the job host process", () => {
     expect(pidAlive(dashboard.get(kept)!.pid)).toBe(true);
   }, 30_000);
 
+  it("a dashboard gets a job's output sampled, but all of its end, before the exit", async () => {
+    const where = folder();
+    const dashboard = client(where);
+    const seen: string[] = [];
+    dashboard.subscribe((event) => {
+      if (event.type === "job_output") seen.push(event.chunk);
+      if (event.type === "job_exited") seen.push("<exit>");
+    });
+    // Lines well within one sampling interval of each other, then the exit.
+    const id = await bashStream(dashboard, "echo first; sleep 0.05; echo second; echo third; sleep 0.05; echo last");
+    pids.push(dashboard.hostPid!);
+    await waitFor(() => seen.includes("<exit>"), "the job's exit", 10_000);
+    const text = seen.join("");
+    expect(text.indexOf("<exit>"), text).toBe(text.length - "<exit>".length);
+    expect(text.replace(/\r/g, "")).toContain("first\nsecond\nthird\nlast\n");
+    expect(dashboard.get(id)?.status).toBe("exited");
+  }, 30_000);
+
   it("a killed host takes every job with it, escapes included, and its client says so", async () => {
     const where = folder();
     const dashboard = client(where);

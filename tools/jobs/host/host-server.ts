@@ -11,7 +11,7 @@
 // no client and no job.
 import { createServer, type Server, type Socket } from "node:net";
 import { chmodSync, rmSync } from "node:fs";
-import type { JobEvent, JobInfo } from "../job-events.js";
+import type { JobEvent, JobInfo, JobStream } from "../job-events.js";
 import { jobSnapshotLines, lastLines, describeStatus, formatDuration, runtime, shortCommand } from "../job-format.js";
 import type { JobRegistry, JobSettings } from "../job-registry.js";
 import { isJobToolName, createJobTools, type ToolJobs } from "../job-tools.js";
@@ -52,8 +52,14 @@ export interface HostServerOptions {
   onIdle: () => void;
 }
 
-/** A job_output event goes to a "sampled" client at most this often per job. */
+/**
+ * A "sampled" client (a dashboard) gets a job's output at most this often, what came in between
+ * held and sent at the end of the interval, or before the job's exit: the output of a call its
+ * tool pane shows must end with the job's last lines.
+ */
 const OUTPUT_SAMPLE_MS = 250;
+/** What is held for a sampled client, per job: the newest output, from a line start. */
+const HELD_OUTPUT_CHARS = 16 * 1024;
 /** Screen updates wait while this much is still queued for a client's socket (a slow client gets fewer frames). */
 const SCREEN_BACKLOG_BYTES = 1024 * 1024;
 
@@ -68,6 +74,8 @@ class HostClient {
   readonly watches = new Map<number, ScreenWatch>();
   readonly follows = new Map<number, () => void>();
   readonly lastOutput = new Map<string, number>();
+  /** Output held back from a sampled client, by job, until its interval ends or the job exits. */
+  private readonly heldOutput = new Map<string, { stream: JobStream; chunk: string; timer: NodeJS.Timeout }>();
   /** The client asked for its jobs to be stopped; nothing more to do when it goes. */
   stopped = false;
 
@@ -78,6 +86,47 @@ class HostClient {
 
   send(message: HostMessage | Record<string, unknown>): void {
     if (!this.socket.destroyed) this.socket.write(encodeMessage(message));
+  }
+
+  /**
+   * Sends a job's output to a sampled client: at once if the interval since the last has passed,
+   * else held (the newest HELD_OUTPUT_CHARS of it) and sent when it has.
+   */
+  sampleOutput(event: Extract<JobEvent, { type: "job_output" }>, now: number): void {
+    const held = this.heldOutput.get(event.jobId);
+    if (held && held.stream !== event.stream) this.flushOutput(event.jobId);
+    const waited = now - (this.lastOutput.get(event.jobId) ?? -Infinity);
+    if (waited >= OUTPUT_SAMPLE_MS && !this.heldOutput.has(event.jobId)) {
+      this.lastOutput.set(event.jobId, now);
+      this.send({ type: "event", event });
+      return;
+    }
+    const previous = this.heldOutput.get(event.jobId);
+    let chunk = (previous?.chunk ?? "") + event.chunk;
+    if (chunk.length > HELD_OUTPUT_CHARS) {
+      // A flood: keep its newest part, from a line start where there is one.
+      const cut = chunk.length - HELD_OUTPUT_CHARS;
+      const lineStart = chunk.indexOf("\n", cut);
+      chunk = chunk.slice(lineStart === -1 ? cut : lineStart + 1);
+    }
+    const timer = previous?.timer ?? setTimeout(() => this.flushOutput(event.jobId), Math.max(0, OUTPUT_SAMPLE_MS - waited));
+    this.heldOutput.set(event.jobId, { stream: event.stream, chunk, timer });
+  }
+
+  /** Sends what is held of a job's output now (before its exit, or at the end of its interval). */
+  flushOutput(jobId: string): void {
+    const held = this.heldOutput.get(jobId);
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.heldOutput.delete(jobId);
+    this.lastOutput.set(jobId, Date.now());
+    this.send({ type: "event", event: { type: "job_output", jobId, stream: held.stream, chunk: held.chunk } });
+  }
+
+  /** The client went: nothing held is sent. */
+  dropHeldOutput(): void {
+    for (const held of this.heldOutput.values()) clearTimeout(held.timer);
+    this.heldOutput.clear();
   }
 
   get backlogged(): boolean {
@@ -234,6 +283,7 @@ export class JobHostServer {
 
   private disconnected(client: HostClient): void {
     this.clients.delete(client);
+    client.dropHeldOutput();
     for (const call of client.calls.values()) call.abort.abort();
     for (const watch of client.watches.values()) this.watches.close(watch);
     for (const stop of client.follows.values()) stop();
@@ -282,10 +332,12 @@ export class JobHostServer {
       if (event.type === "job_output") {
         if (info.output === "none") continue;
         if (info.output === "sampled") {
-          if (now - (client.lastOutput.get(event.jobId) ?? -Infinity) < OUTPUT_SAMPLE_MS) continue;
-          client.lastOutput.set(event.jobId, now);
+          client.sampleOutput(event, now);
+          continue;
         }
       }
+      // A job's output comes before its exit.
+      if (event.type === "job_exited" && info.output === "sampled") client.flushOutput(event.job.id);
       client.send({ type: "event", event });
     }
     if (event.type === "job_removed" || event.type === "job_exited") this.checkIdle();
