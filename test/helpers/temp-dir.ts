@@ -20,5 +20,26 @@ export function removeTempDirs(): void {
   const paths = made.splice(0);
   // All hosts first: a folder may hold another (TMPDIR is one), and its removal would take their pid files.
   for (const path of paths) reapJobHosts(path);
-  for (const path of paths) rmSync(path, { recursive: true, force: true });
+  for (const path of paths) removeFolder(path, paths);
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * A job host that was starting as the test ended (a prompt typed starts one) has no pid file yet
+ * to be found by, and writes its files while the folder goes (ENOTEMPTY): it is ended once they
+ * are there, and the removal tried again.
+ */
+function removeFolder(path: string, all: readonly string[]): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      rmSync(path, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (attempt === 20 || (code !== "ENOTEMPTY" && code !== "EBUSY")) throw error;
+      for (const folder of all) reapJobHosts(folder);
+      Atomics.wait(pause, 0, 0, 50);
+    }
+  }
 }
