@@ -49,7 +49,7 @@ export interface JobService extends JobScreens {
   /** The limits the tools describe to the model. */
   readonly settings: JobSettings;
 
-  /** Job events, in order (job_output of a job host's client may be sampled: see the host README). */
+  /** Job events, in order (a dashboard gets job_output sampled: see OUTPUT_SAMPLE_MS in host/host-server.ts). */
   subscribe(listener: (event: JobEvent) => void): () => void;
   /** Every job known now, oldest first. */
   list(): JobInfo[];
