@@ -27,7 +27,7 @@ const EXTERNAL = ["blessed", "node-pty", "sharp", "@xterm/headless", "@xterm/add
 // Two folders below the repository, as dist/app/cli.js is, so the paths the code resolves from its
 // own location (package.json, keymap.json) are the same.
 const outdir = join(dist, "bundle");
-// Chunk names carry a content hash: without this, every build would leave the last one's behind.
+// Emptied first, so that no file of an earlier build (an old name, its code cache) is left behind.
 rmSync(outdir, { recursive: true, force: true });
 
 /** What every bundle shares: whitespace and syntax only are minified, so a stack trace still reads. */

@@ -6,7 +6,7 @@
 // screen, the scrollback and what is written next exactly as parsing them would
 // (test/jobs/emulator-skip.test.ts compares the two), and makes a flood cost the emulator only what
 // it keeps. The plain-text log the model reads is written before the emulator and always gets everything.
-import { collectSgrs, cutSgrAt, sgrChars, sgrEnd } from "./sgr-scan.js";
+import { collectSgrs, cutSgrAt, hasC1Control, sgrChars, sgrEnd } from "./sgr-scan.js";
 
 /** One chunk waiting for the emulator, with what the skip decision needs to know about it. */
 export interface QueuedOutput {
@@ -31,15 +31,12 @@ export interface QueuedOutput {
   cutSgr: number;
 }
 
-const C1 = /[\x80-\x9f]/;
-
 const NOT_PLAIN = { plain: false, coloured: false, cutSgr: -1 };
 
 /** The check runs on every chunk of a flood: the common cases are answered by native searches. */
 function classify(text: string): Pick<QueuedOutput, "plain" | "coloured" | "cutSgr"> {
   if (text.indexOf("\x0e") !== -1 || text.indexOf("\x0f") !== -1) return NOT_PLAIN;
-  // Pure ASCII has no C1 control; only other text needs the (slower) scan.
-  if (Buffer.byteLength(text, "utf8") !== text.length && C1.test(text)) return NOT_PLAIN;
+  if (hasC1Control(text)) return NOT_PLAIN;
   if (text.indexOf("\x1b") === -1) return { plain: true, coloured: false, cutSgr: -1 };
   const escapes = sgrChars(text);
   if (escapes !== -1) return { plain: true, coloured: escapes > 0, cutSgr: -1 };
@@ -47,20 +44,22 @@ function classify(text: string): Pick<QueuedOutput, "plain" | "coloured" | "cutS
   return cut !== -1 && sgrChars(text, 0, cut) !== -1 ? { plain: false, coloured: true, cutSgr: cut } : NOT_PLAIN;
 }
 
-/** Whether `entry` ends in an SGR sequence that `next` finishes. */
-function finishedBy(entry: QueuedOutput, next: QueuedOutput | undefined): boolean {
-  // The next chunk is plain, or plain up to a cut of its own.
-  if (entry.cutSgr === -1 || !next || !(next.plain || next.cutSgr !== -1)) return false;
+/**
+ * The whole SGR sequence `entry` ends in the middle of, when `next` (plain, or plain up to a cut of
+ * its own) finishes it; else undefined.
+ */
+function sequenceAcross(entry: QueuedOutput, next: QueuedOutput | undefined): string | undefined {
+  if (entry.cutSgr === -1 || !next || !(next.plain || next.cutSgr !== -1)) return undefined;
   const tail = entry.text.slice(entry.cutSgr);
   const joined = tail + next.text.slice(0, 64);
   const after = sgrEnd(joined, 0);
-  return after > tail.length;
+  return after > tail.length ? joined.slice(0, after) : undefined;
 }
 
 /** Whether a run of skippable output goes on through queue[i]: it is plain, or its cut colour sequence is finished by the next chunk. */
 function inRun(queue: readonly QueuedOutput[], i: number): boolean {
   const entry = queue[i]!;
-  return entry.plain || finishedBy(entry, queue[i + 1]);
+  return entry.plain || sequenceAcross(entry, queue[i + 1]) !== undefined;
 }
 
 export function queuedOutput(text: string): QueuedOutput {
@@ -155,14 +154,12 @@ export function skippedColours(queue: readonly QueuedOutput[], head: number, sta
     const to = i === end.chunk ? end.offset : entry.text.length;
     if (entry.coloured) collectSgrs(entry.text, from, to, last);
     from = 0;
-    if (entry.cutSgr !== -1 && i < end.chunk && entry.cutSgr >= (i === head ? start : 0)) {
-      // A sequence cut in two by the chunks' boundary (inRun has checked the next chunk finishes it).
-      const tail = entry.text.slice(entry.cutSgr);
-      const joined = tail + queue[i + 1]!.text.slice(0, 64);
-      const sequence = joined.slice(0, sgrEnd(joined, 0));
+    // A sequence cut in two by the chunks' boundary (inRun has checked the next chunk finishes it).
+    const sequence = i < end.chunk && entry.cutSgr >= (i === head ? start : 0) ? sequenceAcross(entry, queue[i + 1]) : undefined;
+    if (sequence !== undefined) {
       last.delete(sequence);
       last.set(sequence, true);
-      from = sequence.length - tail.length;
+      from = sequence.length - (entry.text.length - entry.cutSgr);
     }
   }
   return [...last.keys()].join("");

@@ -7,7 +7,7 @@
 // is not its characters), and no line longer than the log wraps (colours included). Other
 // invisible controls (BEL, NUL…), which the log drops, are counted as characters: the total is then
 // a few characters high, and the line count still exact.
-import { sgrChars } from "./sgr-scan.js";
+import { hasC1Control, sgrChars } from "./sgr-scan.js";
 
 /** What a skipped stretch adds to the log's totals. */
 export interface SkippedLines {
@@ -16,8 +16,6 @@ export interface SkippedLines {
   /** Characters of plain text, a newline per line included (carriage returns are not). */
   chars: number;
 }
-
-const C1 = /[\x80-\x9f]/;
 
 /** True when `text` has `char` in [from, end). */
 function has(text: string, char: string, from: number, end: number): boolean {
@@ -46,8 +44,6 @@ export function countableLines(text: string, from: number, end: number, maxLineC
   let cr = 0;
   for (let at = text.indexOf("\r", from); at !== -1 && at < end; at = text.indexOf("\r", at + 1)) cr++;
   if (cr !== crlf) return undefined;
-  const span = text.slice(from, end);
-  // C1 controls (U+0080–U+009F) start sequences too; only text that is not plain ASCII can hold one.
-  if (Buffer.byteLength(span, "utf8") !== span.length && C1.test(span)) return undefined;
+  if (hasC1Control(text.slice(from, end))) return undefined;
   return { lines, chars: end - from - cr - colours };
 }

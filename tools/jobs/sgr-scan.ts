@@ -6,6 +6,20 @@
 
 const OPEN_BRACKET = 0x5b;
 const FINAL_M = 0x6d;
+const C1 = /[\x80-\x9f]/;
+
+/** A parameter byte of an SGR: a digit, ";" or ":" (a private marker or an intermediate makes another sequence). */
+function isParameter(code: number): boolean {
+  return (code >= 0x30 && code <= 0x39) || code === 0x3b || code === 0x3a;
+}
+
+/**
+ * Whether text holds a C1 control (U+0080–U+009F), which xterm takes as a control too (U+009B is
+ * CSI): no skipped or counted stretch may. Pure ASCII has none, so only other text is scanned.
+ */
+export function hasC1Control(text: string): boolean {
+  return Buffer.byteLength(text, "utf8") !== text.length && C1.test(text);
+}
 
 /** The index right after the complete SGR sequence that starts with the ESC at text[at], or -1. */
 export function sgrEnd(text: string, at: number, end: number = text.length): number {
@@ -13,9 +27,8 @@ export function sgrEnd(text: string, at: number, end: number = text.length): num
   for (let i = at + 2; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === FINAL_M) return i + 1;
-    // Parameters only (digits, ";", ":"): a private marker or an intermediate byte makes another
-    // sequence (ESC [ > 4 ; 2 m sets key modifiers, not colours).
-    if (!((c >= 0x30 && c <= 0x39) || c === 0x3b || c === 0x3a)) return -1;
+    // ESC [ > 4 ; 2 m, say, sets key modifiers, not colours.
+    if (!isParameter(c)) return -1;
   }
   return -1;
 }
@@ -43,10 +56,7 @@ export function cutSgrAt(text: string): number {
   const at = text.lastIndexOf("\x1b");
   if (at === -1) return -1;
   if (at + 1 < text.length && text.charCodeAt(at + 1) !== OPEN_BRACKET) return -1;
-  for (let i = at + 2; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (!((c >= 0x30 && c <= 0x39) || c === 0x3b || c === 0x3a)) return -1;
-  }
+  for (let i = at + 2; i < text.length; i++) if (!isParameter(text.charCodeAt(i))) return -1;
   return at;
 }
 

@@ -93,15 +93,14 @@ class HostClient {
    * else held (the newest HELD_OUTPUT_CHARS of it) and sent when it has.
    */
   sampleOutput(event: Extract<JobEvent, { type: "job_output" }>, now: number): void {
-    const held = this.heldOutput.get(event.jobId);
-    if (held && held.stream !== event.stream) this.flushOutput(event.jobId);
+    if (this.heldOutput.get(event.jobId)?.stream !== event.stream) this.flushOutput(event.jobId);
+    const previous = this.heldOutput.get(event.jobId);
     const waited = now - (this.lastOutput.get(event.jobId) ?? -Infinity);
-    if (waited >= OUTPUT_SAMPLE_MS && !this.heldOutput.has(event.jobId)) {
+    if (waited >= OUTPUT_SAMPLE_MS && !previous) {
       this.lastOutput.set(event.jobId, now);
       this.send({ type: "event", event });
       return;
     }
-    const previous = this.heldOutput.get(event.jobId);
     let chunk = (previous?.chunk ?? "") + event.chunk;
     if (chunk.length > HELD_OUTPUT_CHARS) {
       // A flood: keep its newest part, from a line start where there is one.
