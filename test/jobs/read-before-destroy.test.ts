@@ -13,9 +13,11 @@ class FakeSocket extends EventEmitter {
   isPaused(): boolean {
     return this.paused;
   }
-  destroy(): this {
+  destroyError: Error | undefined;
+  destroy(error?: Error): this {
     this.destroyCalls++;
     this.destroyed = true;
+    this.destroyError = error;
     this.emit("close");
     return this;
   }
@@ -79,6 +81,23 @@ describe("readBeforeDestroy", () => {
     expect(socket.destroyed).toBe(false);
     vi.advanceTimersByTime(200);
     expect(socket.destroyed).toBe(true);
+  });
+
+  it("lets a read error (EIO: the slave side closed, all read) through at once, even while waiting", () => {
+    const socket = guarded(250);
+    const eio = Object.assign(new Error("read EIO"), { code: "EIO" });
+    socket.destroy(eio);
+    expect(socket.destroyed).toBe(true);
+    expect(socket.destroyError).toBe(eio);
+
+    const waiting = guarded(250);
+    waiting.destroy();
+    vi.advanceTimersByTime(50);
+    expect(waiting.destroyed).toBe(false);
+    waiting.destroy(eio);
+    expect(waiting.destroyed).toBe(true);
+    vi.advanceTimersByTime(1_000);
+    expect(waiting.destroyCalls).toBe(1);
   });
 
   it("never destroys a socket that closed by itself (read to its end)", () => {

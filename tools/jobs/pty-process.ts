@@ -56,6 +56,9 @@ interface PtySocket {
  * has been quiet for `quietMs` with a read phase in between: a terminal that a grandchild keeps open
  * never closes by itself. A paused socket is not quiet, only unread: its owner pauses it while the
  * emulator catches up, and resumes it once the process is gone (EmulatorFeed.release).
+ * A destroy with an error is the stream's own, after a read failed: EIO means the slave side is
+ * closed and everything was read, so it goes through at once (held, it delayed every job's exit
+ * by the quiet time).
  */
 export function readBeforeDestroy(ptyProcess: IPty, quietMs: number): void {
   const socket = (ptyProcess as unknown as { _socket?: PtySocket })._socket;
@@ -65,6 +68,10 @@ export function readBeforeDestroy(ptyProcess: IPty, quietMs: number): void {
   socket.on("data", () => (lastData = Date.now()));
   let waiting: NodeJS.Timeout | undefined;
   socket.destroy = (error?: Error) => {
+    if (error && !socket.destroyed) {
+      clearInterval(waiting);
+      return destroyNow(error);
+    }
     if (socket.destroyed || waiting) return socket;
     const stop = (): void => {
       clearInterval(waiting);
