@@ -68,6 +68,22 @@ interface Call {
   yield: AbortController;
 }
 
+/** Output held back from a sampled client: its chunks in order, the oldest dropped once the rest fill the hold. */
+interface HeldOutput {
+  stream: JobStream;
+  chunks: string[];
+  chars: number;
+  timer: NodeJS.Timeout;
+}
+
+/** The newest HELD_OUTPUT_CHARS of held output, from a line start where there is one. */
+function newestOutput(text: string): string {
+  if (text.length <= HELD_OUTPUT_CHARS) return text;
+  const cut = text.length - HELD_OUTPUT_CHARS;
+  const lineStart = text.indexOf("\n", cut);
+  return text.slice(lineStart === -1 ? cut : lineStart + 1);
+}
+
 class HostClient {
   info: ClientInfo | undefined;
   readonly calls = new Map<number, Call>();
@@ -75,7 +91,7 @@ class HostClient {
   readonly follows = new Map<number, () => void>();
   readonly lastOutput = new Map<string, number>();
   /** Output held back from a sampled client, by job, until its interval ends or the job exits. */
-  private readonly heldOutput = new Map<string, { stream: JobStream; chunk: string; timer: NodeJS.Timeout }>();
+  private readonly heldOutput = new Map<string, HeldOutput>();
   /** The client asked for its jobs to be stopped; nothing more to do when it goes. */
   stopped = false;
 
@@ -101,15 +117,12 @@ class HostClient {
       this.send({ type: "event", event });
       return;
     }
-    let chunk = (previous?.chunk ?? "") + event.chunk;
-    if (chunk.length > HELD_OUTPUT_CHARS) {
-      // A flood: keep its newest part, from a line start where there is one.
-      const cut = chunk.length - HELD_OUTPUT_CHARS;
-      const lineStart = chunk.indexOf("\n", cut);
-      chunk = chunk.slice(lineStart === -1 ? cut : lineStart + 1);
-    }
-    const timer = previous?.timer ?? setTimeout(() => this.flushOutput(event.jobId), Math.max(0, OUTPUT_SAMPLE_MS - waited));
-    this.heldOutput.set(event.jobId, { stream: event.stream, chunk, timer });
+    const held = previous ?? { stream: event.stream, chunks: [], chars: 0, timer: setTimeout(() => this.flushOutput(event.jobId), Math.max(0, OUTPUT_SAMPLE_MS - waited)) };
+    held.chunks.push(event.chunk);
+    held.chars += event.chunk.length;
+    // A flood: only its newest HELD_OUTPUT_CHARS are sent, so older chunks go as they fall out.
+    while (held.chunks.length > 1 && held.chars - held.chunks[0]!.length >= HELD_OUTPUT_CHARS) held.chars -= held.chunks.shift()!.length;
+    this.heldOutput.set(event.jobId, held);
   }
 
   /** Sends what is held of a job's output now (before its exit, or at the end of its interval). */
@@ -119,7 +132,7 @@ class HostClient {
     clearTimeout(held.timer);
     this.heldOutput.delete(jobId);
     this.lastOutput.set(jobId, Date.now());
-    this.send({ type: "event", event: { type: "job_output", jobId, stream: held.stream, chunk: held.chunk } });
+    this.send({ type: "event", event: { type: "job_output", jobId, stream: held.stream, chunk: newestOutput(held.chunks.join("")) } });
   }
 
   /** The client went: nothing held is sent. */
