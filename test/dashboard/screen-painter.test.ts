@@ -12,7 +12,7 @@ import { attr, bgOf, Color, DEFAULT_COLOR, fgOf, Flag, flagsOf, PLAIN } from "..
 import { paintScreen } from "../../panes/jobs/screen-painter.js";
 import { encodeRows, screenMeta, terminalText } from "../../tools/jobs/screen-encoder.js";
 import { applyScreenUpdate, screenText, type ScreenState, type ScreenUpdate } from "../../tools/jobs/screen-state.js";
-import { ScreenWatch } from "../../tools/jobs/screen-watch.js";
+import { FLOOD_UPDATE_MS, ScreenWatch } from "../../tools/jobs/screen-watch.js";
 import { waitFor } from "../helpers/conditions.js";
 
 const terminals: Terminal[] = [];
@@ -119,7 +119,7 @@ describe("the screen watch", () => {
   test("sends the view at once, then only the rows that changed, and a scroll at once", async () => {
     const t = await emulator(12, 3, "one\r\ntwo\r\nthree");
     let writes: (() => void) | undefined;
-    const source = { terminal: t, disposed: false, onTerminalWrite: (l: () => void) => ((writes = l), () => (writes = undefined)) };
+    const source = { terminal: t, disposed: false, flooding: false, onTerminalWrite: (l: () => void) => ((writes = l), () => (writes = undefined)) };
     const updates: ScreenUpdate[] = [];
     const watch = new ScreenWatch(source, (u) => void updates.push(u), 5);
     await waitFor(() => updates.length === 1, "the first update");
@@ -146,6 +146,24 @@ describe("the screen watch", () => {
     state = applyScreenUpdate(state, updates[3]!);
     expect(state.viewportY).toBe(0);
     expect(screenText(state)).toEqual(["one", "two", "third"]);
+    watch.dispose();
+  });
+
+  test("backs off while the job floods: updates come FLOOD_UPDATE_MS apart, not a frame apart", async () => {
+    const t = await emulator(12, 3, "start");
+    let writes: (() => void) | undefined;
+    const source = { terminal: t, disposed: false, flooding: true, onTerminalWrite: (l: () => void) => ((writes = l), () => (writes = undefined)) };
+    const sentAt: number[] = [];
+    const watch = new ScreenWatch(source, () => void sentAt.push(performance.now()), 5);
+    await waitFor(() => sentAt.length === 1, "the first update");
+    for (const line of ["one", "two"]) {
+      await new Promise<void>((resolve) => t.write(`\r\n${line}`, resolve));
+      writes!();
+      await waitFor(() => sentAt.length === (line === "one" ? 2 : 3), `the update with ${line}`);
+    }
+    // Timers never fire early, so the gaps are at least the interval however loaded the machine is.
+    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(FLOOD_UPDATE_MS - 1);
+    expect(sentAt[2]! - sentAt[1]!).toBeGreaterThanOrEqual(FLOOD_UPDATE_MS - 1);
     watch.dispose();
   });
 });

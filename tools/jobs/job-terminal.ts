@@ -208,7 +208,7 @@ export class EmulatorFeed {
   private schedule(): void {
     if (this.immediate) return;
     const batchFull = this.queuedNewlines >= 2 * linesToPushOut({ scrollback: this.fixed.scrollback, rows: this.terminal.rows });
-    if (this.floodOngoing() && !batchFull && !this.paused) {
+    if (this.isFlooding && !batchFull && !this.paused) {
       this.batchTimer ??= setTimeout(() => {
         this.batchTimer = undefined;
         this.drain();
@@ -303,12 +303,12 @@ export class EmulatorFeed {
    * of plain lines, and nothing forces the parse now (a paused or finished source waits for it).
    */
   private mayHoldBack(entry: QueuedOutput, context: SkipContext): boolean {
-    if (this.paused || !entry.plain || entry.newlines < 2 || !this.floodOngoing()) return false;
+    if (this.paused || !entry.plain || entry.newlines < 2 || !this.isFlooding) return false;
     return context.following && context.fullScrollRegion && context.parserInGround;
   }
 
   /** The job floods and is still printing: output came within a batch interval, and it has not exited. */
-  private floodOngoing(): boolean {
+  get isFlooding(): boolean {
     return this.flooding && !this.released && performance.now() - this.lastWriteAt < FLOOD_BATCH_MS;
   }
 

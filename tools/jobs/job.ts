@@ -324,6 +324,11 @@ export class Job {
     return () => this.outputListeners.delete(listener);
   }
 
+  /** True while the job prints faster than a person can read (EmulatorFeed's flood). */
+  get flooding(): boolean {
+    return this.feed.isFlooding;
+  }
+
   /** Fires after the emulator parsed new data: the pane schedules a frame. */
   onTerminalWrite(listener: () => void): () => void {
     return this.feed.onWrite(listener);

@@ -1,20 +1,26 @@
 // Someone is looking at a job's terminal: after the emulator parsed new output, the rows in view are
 // read (screen-encoder.ts) and the ones that differ from what this watcher last got are sent, at
-// most one update every SCREEN_UPDATE_MS (a frame), so a job flooding its output costs the watcher
-// 30 small updates a second. A scroll or a resize is sent at once: a person is waiting for it. In
-// the job host the updates cross the socket; in-process they go straight to the pane's feed.
+// most one update every SCREEN_UPDATE_MS (a frame). While the job floods (faster than anyone reads,
+// see EmulatorFeed.flooding) it backs off to one every FLOOD_UPDATE_MS, as tmux backs off a pane
+// that floods: each update costs the host an encoding and the dashboard a frame, and both take
+// their CPU from the job's own pty. A scroll or a resize is sent at once: a person is waiting for
+// it. In the job host the updates cross the socket; in-process they go straight to the pane's feed.
 import type { Terminal } from "@xterm/headless";
 import { encodeRows, screenMeta } from "./screen-encoder.js";
 import type { JobEvent } from "./job-events.js";
 import type { ScreenUpdate, ScrollRequest } from "./screen-state.js";
 
 export const SCREEN_UPDATE_MS = 33;
+/** The update interval while the job floods: 10 a second still shows it scrolling. */
+export const FLOOD_UPDATE_MS = 100;
 
 /** What a watch needs of a job (tools/jobs/job.ts's Job provides it). */
 export interface ScreenSource {
   readonly terminal: Terminal;
   /** True once the job's emulator was freed (a restart replaced the job, or it was removed). */
   readonly disposed: boolean;
+  /** True while the job prints faster than a person can read (updates back off then). */
+  readonly flooding: boolean;
   onTerminalWrite(listener: () => void): () => void;
 }
 
@@ -76,7 +82,8 @@ export class ScreenWatch {
       if (!now) return;
       clearTimeout(this.timer);
     }
-    const wait = now ? 0 : Math.max(0, this.lastSentAt + this.minIntervalMs - performance.now());
+    const interval = this.source?.flooding ? Math.max(this.minIntervalMs, FLOOD_UPDATE_MS) : this.minIntervalMs;
+    const wait = now ? 0 : Math.max(0, this.lastSentAt + interval - performance.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.flush();
