@@ -3,14 +3,9 @@
 // saying how much was dropped. A `yes` left running for an hour costs the same 8 MB as one that ran
 // for a second.
 import { closeSync, openSync, writeSync } from "node:fs";
+import { countNewlines } from "./output-cap.js";
 
 export const DEFAULT_OUTPUT_FILE_MAX_CHARS = 8 * 1024 * 1024;
-
-function countNewlines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
-  return n;
-}
 
 export class BoundedOutputFile {
   private fd: number | undefined;

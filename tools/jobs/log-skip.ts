@@ -25,25 +25,30 @@ function has(text: string, char: string, from: number, end: number): boolean {
 
 /**
  * For text[from, end), which starts at a line start and ends right after a line feed: its lines and
- * characters when it can be counted instead of read, or undefined.
+ * characters when it can be counted instead of read, or undefined. `lines`, the stretch's line
+ * feeds, saves a pass when the caller counted them and knows no line is longer than maxLineChars.
  */
-export function countableLines(text: string, from: number, end: number, maxLineChars: number): SkippedLines | undefined {
+export function countableLines(text: string, from: number, end: number, maxLineChars: number, lines?: number): SkippedLines | undefined {
   if (end <= from || text.charCodeAt(end - 1) !== 0x0a) return undefined;
   if (has(text, "\x0b", from, end) || has(text, "\x0c", from, end) || has(text, "\b", from, end) || has(text, "\x7f", from, end)) return undefined;
   const colours = has(text, "\x1b", from, end) ? sgrChars(text, from, end) : 0;
   if (colours === -1) return undefined;
-  let lines = 0;
-  let crlf = 0;
-  let lineStart = from;
-  for (let lf = text.indexOf("\n", from); lf !== -1 && lf < end; lf = text.indexOf("\n", lf + 1)) {
-    if (lf - lineStart > maxLineChars) return undefined;
-    if (lf > from && text.charCodeAt(lf - 1) === 0x0d) crlf++;
-    lines++;
-    lineStart = lf + 1;
+  let lineCount = lines;
+  if (lineCount === undefined) {
+    lineCount = 0;
+    let lineStart = from;
+    for (let lf = text.indexOf("\n", from); lf !== -1 && lf < end; lf = text.indexOf("\n", lf + 1)) {
+      if (lf - lineStart > maxLineChars) return undefined;
+      lineCount++;
+      lineStart = lf + 1;
+    }
   }
+  // Every carriage return must end its line (CR LF); a bare one rewrites the line.
   let cr = 0;
-  for (let at = text.indexOf("\r", from); at !== -1 && at < end; at = text.indexOf("\r", at + 1)) cr++;
-  if (cr !== crlf) return undefined;
+  for (let at = text.indexOf("\r", from); at !== -1 && at < end; at = text.indexOf("\r", at + 1)) {
+    if (text.charCodeAt(at + 1) !== 0x0a) return undefined;
+    cr++;
+  }
   if (hasC1Control(text.slice(from, end))) return undefined;
-  return { lines, chars: end - from - cr - colours };
+  return { lines: lineCount, chars: end - from - cr - colours };
 }

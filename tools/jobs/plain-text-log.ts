@@ -5,7 +5,7 @@
 // capped result can show head and tail. While no one listens for lines, output waits in a queue
 // until it is read or enough lines follow it to push it out of memory; then it is only counted
 // (log-skip.ts), so a flood costs the log about what it keeps rather than what it prints.
-import { capOutput, type CappedOutput } from "../output-cap.js";
+import { capOutput, countNewlines, type CappedOutput } from "../output-cap.js";
 import { countableLines } from "./log-skip.js";
 import { detach, TerminalLines } from "./terminal-lines.js";
 
@@ -31,12 +31,20 @@ interface LineListener {
 }
 
 const EMPTY_PENDING = { text: "", newlines: 0 };
+/**
+ * Lines past the window that wait (at most) before output they push out is counted: a flood is counted
+ * in runs of chunks, joined, so the work each count costs besides its lines (the line under way
+ * finished and begun again, the scans for controls) is paid once a run instead of once a chunk.
+ */
+const COUNT_RUN_LINES = 1024;
 
 export class PlainTextLog {
   private readonly maxLines: number;
   private readonly maxChars: number;
   private readonly headChars: number;
   private readonly maxLineChars: number;
+  /** See COUNT_RUN_LINES: an eighth of the window at most, so what waits stays near the window. */
+  private readonly countRunLines: number;
 
   /** Raw output into lines; the line under way is its `partial`. */
   private readonly reader: TerminalLines;
@@ -70,32 +78,61 @@ export class PlainTextLog {
     this.maxChars = Math.max(1, options.maxChars ?? DEFAULT_LOG_MAX_CHARS);
     this.headChars = Math.max(0, options.headChars ?? DEFAULT_LOG_HEAD_CHARS);
     this.maxLineChars = Math.max(16, options.maxLineChars ?? DEFAULT_LOG_MAX_LINE_CHARS);
+    this.countRunLines = Math.min(COUNT_RUN_LINES, Math.floor(this.maxLines / 8));
     this.reader = new TerminalLines(this.maxLineChars, { commitLine: (text) => this.commitLine(text), detachLast: (count) => this.detachLast(count) });
   }
 
-  /** Feeds raw output (escape codes and all). Sequences split across chunks are handled. */
-  write(chunk: string): void {
+  /**
+   * Feeds raw output (escape codes and all). Sequences split across chunks are handled. `newlines`
+   * is the chunk's count of line feeds, when the caller has it already (a job counts once for its
+   * log and its emulator).
+   */
+  write(chunk: string, newlines: number = countNewlines(chunk)): void {
     if (this.lineListeners.some((listener) => listener.wanted())) {
       this.settle();
       this.reader.read(chunk);
       return;
     }
-    const newlines = countNewlines(chunk);
     this.pending.push({ text: chunk, newlines });
     this.pendingNewlines += newlines;
     this.pendingChars += chunk.length;
-    // The oldest pending chunk goes once the lines after it will push it out (it is then counted),
-    // or once too much is pending (it is then read).
+    // The oldest pending chunk goes once the lines after it will push it out (it is then counted,
+    // with the chunks after it that go too, once COUNT_RUN_LINES more wait), or once too much is
+    // pending (it is then read).
     this.quietly(() => {
+      const run: Array<{ text: string; newlines: number }> = [];
       while (this.pendingHead < this.pending.length) {
         const front = this.pending[this.pendingHead]!;
         const after = this.pendingNewlines - front.newlines;
-        if (after < this.maxLines && this.pendingChars <= this.maxChars) break;
+        const tooMuch = this.pendingChars > this.maxChars;
+        if (after < this.maxLines && !tooMuch) break;
+        if (run.length === 0 && after < this.maxLines + this.countRunLines && !tooMuch) break;
         this.takePending();
-        if (after >= this.maxLines) this.count(front.text);
-        else this.reader.read(front.text);
+        if (after >= this.maxLines) {
+          run.push(front);
+        } else {
+          this.countRun(run);
+          this.reader.read(front.text);
+        }
       }
+      this.countRun(run);
     });
+  }
+
+  /** Counts chunks that went from pending together, joined (emptying `run`). */
+  private countRun(run: Array<{ text: string; newlines: number }>): void {
+    if (run.length === 0) return;
+    const text = run.length === 1 ? run[0]!.text : run.map((entry) => entry.text).join("");
+    let newlines = 0;
+    for (const entry of run) newlines += entry.newlines;
+    // A line runs over two chunks at most when every chunk ends one; then no line is longer than
+    // the log wraps if no two neighbours together are.
+    let shortLines = true;
+    for (let i = 0; i < run.length && shortLines; i++) {
+      shortLines = run[i]!.newlines > 0 && run[i]!.text.length + (run[i + 1]?.text.length ?? 0) <= this.maxLineChars;
+    }
+    run.length = 0;
+    this.count(text, newlines, shortLines);
   }
 
   /** Reads all pending output: before anything is asked of the log, or a listener is added. */
@@ -132,7 +169,8 @@ export class PlainTextLog {
   }
 
   /** Output that enough later lines push out of memory: counted when it allows, else read. */
-  private count(chunk: string): void {
+  /** `shortLines`: no line of `chunk` is longer than the log wraps (the caller knows it). */
+  private count(chunk: string, newlines: number, shortLines: boolean): void {
     let from = 0;
     if (!this.reader.atLineStart) {
       // Its first line finishes the line under way: read as usual.
@@ -142,7 +180,9 @@ export class PlainTextLog {
       from = firstEnd + 1;
     }
     const end = chunk.lastIndexOf("\n") + 1;
-    const counted = this.headFull && this.reader.atLineStart ? countableLines(chunk, from, end, this.maxLineChars) : undefined;
+    // Every line feed of the chunk but the one that finished the line under way lies in [from, end).
+    const lines = shortLines || end - from <= this.maxLineChars ? (from === 0 ? newlines : newlines - 1) : undefined;
+    const counted = this.headFull && this.reader.atLineStart ? countableLines(chunk, from, end, this.maxLineChars, lines) : undefined;
     if (!counted) return this.reader.read(chunk.slice(from));
     this.completed += counted.lines;
     this.committedChars += counted.chars;
@@ -330,8 +370,3 @@ export class PlainTextLog {
   }
 }
 
-function countNewlines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
-  return n;
-}
