@@ -7,6 +7,7 @@
 // (test/jobs/emulator-skip.test.ts compares the two), and makes a flood cost the emulator only what
 // it keeps. The plain-text log the model reads is written before the emulator and always gets everything.
 import { collectSgrs, cutSgrAt, hasC1Control, sgrChars, sgrEnd } from "./sgr-scan.js";
+import { countNewlines } from "../output-cap.js";
 
 /** One chunk waiting for the emulator, with what the skip decision needs to know about it. */
 export interface QueuedOutput {
@@ -62,9 +63,7 @@ function inRun(queue: readonly QueuedOutput[], i: number): boolean {
   return entry.plain || sequenceAcross(entry, queue[i + 1]) !== undefined;
 }
 
-export function queuedOutput(text: string): QueuedOutput {
-  let newlines = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) newlines++;
+export function queuedOutput(text: string, newlines: number = countNewlines(text)): QueuedOutput {
   return { text, newlines, ...classify(text) };
 }
 

@@ -175,13 +175,14 @@ export class EmulatorFeed {
     return this.pauseCount;
   }
 
-  write(chunk: string): void {
+  /** Queues output for the emulator; `newlines`, its line feeds, when the caller counted them already. */
+  write(chunk: string, newlines?: number): void {
     if (this.disposed) return;
     const size = chunk.length;
     this.pendingChars += size;
     if (this.parseNow) {
       this.lastWriteAt = performance.now();
-      const entry = queuedOutput(chunk);
+      const entry = queuedOutput(chunk, newlines);
       this.queue.push(entry);
       this.queuedNewlines += entry.newlines;
       const now = this.lastWriteAt;

@@ -11,6 +11,7 @@ import { PlainTextLog } from "./plain-text-log.js";
 import { holdSlave, processGone, readBeforeDestroy, signalName } from "./pty-process.js";
 import { signalGroup } from "../process-group.js";
 import { launchShell } from "../process/child-launch.js";
+import { countNewlines } from "../output-cap.js";
 
 export type StdinMode = "pty" | "pipe";
 
@@ -401,10 +402,12 @@ export class Job {
 
   private receive(chunk: string, stream: JobStream): void {
     if (this.disposedValue) return;
-    this.log.write(chunk);
+    // Counted once for the log and the emulator: a flood's cost is mostly per line.
+    const newlines = countNewlines(chunk);
+    this.log.write(chunk, newlines);
     if (stream === "stdout") this.stdoutLog?.write(chunk);
     else if (stream === "stderr") this.stderrLog?.write(chunk);
-    this.feed.write(chunk);
+    this.feed.write(chunk, newlines);
     for (const listener of this.outputListeners) listener(chunk, stream);
   }
 
