@@ -7,7 +7,8 @@ import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { EventBus } from "../event-bus.js";
 import type { JobEvent, JobInfo, JobStarter } from "./job-events.js";
-import { JobNotices, personActions } from "./job-notices.js";
+import { personActions, type JobNotices } from "./job-notices.js";
+import { NoticeBoard, UNOWNED } from "./notice-board.js";
 import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "./job-settings.js";
 import { Job, type StdinMode } from "./job.js";
 import { splitChunk } from "./output-chunks.js";
@@ -46,8 +47,6 @@ export interface StartJobOptions {
 
 /** Who acts, and whose agent hears of it: the one client of a registry in this process. */
 export const DEFAULT_ACTOR = "local";
-/** Where notices about jobs without an owner wait for the next client that takes them over. */
-const UNOWNED = "";
 
 /** Who did something to a job, and in which client (whose agent is told). */
 export interface ActOptions {
@@ -118,7 +117,7 @@ export class JobRegistry {
   private readonly jobs = new Map<string, Job>();
   private readonly events = new EventBus<JobEvent>();
   /** What each client's agent must be told, by actor. */
-  private readonly notices = new Map<string, JobNotices>();
+  private readonly notices = new NoticeBoard();
   private readonly ttlTimers = new Map<string, NodeJS.Timeout>();
   /** Groups a bash call left running in the background; ended with the jobs. */
   private readonly adopted: AdoptedGroups;
@@ -280,7 +279,7 @@ export class JobRegistry {
 
   /** What an agent must be told before its next request: one text per event since the last drain. */
   drainNotices(actor: string = DEFAULT_ACTOR): string[] {
-    return this.notices.get(actor)?.drain() ?? [];
+    return this.notices.drain(actor);
   }
 
   /** Ends every group bash calls left running in the background (with their escapes). */
@@ -289,12 +288,7 @@ export class JobRegistry {
   }
 
   private noticesOf(actor: string | undefined = DEFAULT_ACTOR): JobNotices {
-    let notices = this.notices.get(actor);
-    if (!notices) {
-      notices = new JobNotices();
-      this.notices.set(actor, notices);
-    }
-    return notices;
+    return this.notices.of(actor);
   }
 
   // ---- owners: the clients of a job host ---------------------------------------------------
@@ -316,11 +310,7 @@ export class JobRegistry {
   release(owner: string): void {
     for (const job of this.owned(owner)) job.owner = undefined;
     this.adopted.handOver(owner, undefined);
-    const pending = this.notices.get(owner);
-    if (pending) {
-      this.noticesOf(UNOWNED).take(pending);
-      this.notices.delete(owner);
-    }
+    this.notices.handOver(owner, UNOWNED);
   }
 
   /** A client takes over every unowned job and what was to be told about them; returns those jobs. */
@@ -328,11 +318,7 @@ export class JobRegistry {
     const jobs = this.unowned();
     for (const job of jobs) job.owner = owner;
     this.adopted.handOver(undefined, owner);
-    const waiting = this.notices.get(UNOWNED);
-    if (waiting) {
-      this.noticesOf(owner).take(waiting);
-      this.notices.delete(UNOWNED);
-    }
+    this.notices.handOver(UNOWNED, owner);
     return jobs;
   }
 
@@ -348,7 +334,7 @@ export class JobRegistry {
     );
     for (const job of jobs) if (this.jobs.get(job.id) === job) this.drop(job, false);
     await this.adopted.endOwnedBy(owner);
-    this.notices.delete(owner ?? UNOWNED);
+    this.notices.forget(owner ?? UNOWNED);
   }
 
   /** Calls `listener` for every completed line of every job's plain-text log (a hook for watching output). */
