@@ -325,7 +325,7 @@ export class Job {
     return () => this.outputListeners.delete(listener);
   }
 
-  /** True while the job prints faster than a person can read (EmulatorFeed's flood). */
+  /** True while the job prints faster than a person can read (EmulatorFeed.isFlooding). */
   get flooding(): boolean {
     return this.feed.isFlooding;
   }

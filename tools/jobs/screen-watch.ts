@@ -1,7 +1,7 @@
 // Someone is looking at a job's terminal: after the emulator parsed new output, the rows in view are
 // read (screen-encoder.ts) and the ones that differ from what this watcher last got are sent, at
 // most one update every SCREEN_UPDATE_MS (a frame). While the job floods (faster than anyone reads,
-// see EmulatorFeed.flooding) it backs off to one every FLOOD_UPDATE_MS, as tmux backs off a pane
+// see EmulatorFeed.isFlooding) it backs off to one every FLOOD_UPDATE_MS, as tmux backs off a pane
 // that floods: each update costs the host an encoding and the dashboard a frame, and both take
 // their CPU from the job's own pty. A scroll or a resize is sent at once: a person is waiting for
 // it. In the job host the updates cross the socket; in-process they go straight to the pane's feed.
