@@ -96,27 +96,39 @@ export class PlainTextLog {
     this.pending.push({ text: chunk, newlines });
     this.pendingNewlines += newlines;
     this.pendingChars += chunk.length;
-    // The oldest pending chunk goes once the lines after it will push it out (it is then counted,
-    // with the chunks after it that go too, once COUNT_RUN_LINES more wait), or once too much is
-    // pending (it is then read).
-    this.quietly(() => {
-      const run: Array<{ text: string; newlines: number }> = [];
-      while (this.pendingHead < this.pending.length) {
-        const front = this.pending[this.pendingHead]!;
-        const after = this.pendingNewlines - front.newlines;
-        const tooMuch = this.pendingChars > this.maxChars;
-        if (after < this.maxLines && !tooMuch) break;
-        if (run.length === 0 && after < this.maxLines + this.countRunLines && !tooMuch) break;
-        this.takePending();
-        if (after >= this.maxLines) {
-          run.push(front);
-        } else {
-          this.countRun(run);
-          this.reader.read(front.text);
-        }
+    if (this.mayRelease()) this.quietly(() => this.release());
+  }
+
+  /**
+   * Whether the oldest pending chunk may go: the lines after it will push it out, and COUNT_RUN_LINES
+   * more wait (a run is counted), or too much is pending.
+   */
+  private mayRelease(): boolean {
+    const front = this.pending[this.pendingHead];
+    if (!front) return false;
+    return this.pendingChars > this.maxChars || this.pendingNewlines - front.newlines >= this.maxLines + this.countRunLines;
+  }
+
+  /**
+   * Lets pending chunks go, oldest first: those the lines after them push out are counted, in one
+   * run; one that goes only because too much is pending is read.
+   */
+  private release(): void {
+    const run: Array<{ text: string; newlines: number }> = [];
+    while (this.pendingHead < this.pending.length) {
+      const front = this.pending[this.pendingHead]!;
+      const after = this.pendingNewlines - front.newlines;
+      const tooMuch = this.pendingChars > this.maxChars;
+      if (after < this.maxLines && !tooMuch) break;
+      this.takePending();
+      if (after >= this.maxLines) {
+        run.push(front);
+      } else {
+        this.countRun(run);
+        this.reader.read(front.text);
       }
-      this.countRun(run);
-    });
+    }
+    this.countRun(run);
   }
 
   /** Counts chunks that went from pending together, joined (emptying `run`). */
