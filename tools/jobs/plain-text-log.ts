@@ -32,9 +32,9 @@ interface LineListener {
 
 const EMPTY_PENDING = { text: "", newlines: 0 };
 /**
- * Lines past the window that wait (at most) before output they push out is counted: a flood is counted
- * in runs of chunks, joined, so the work each count costs besides its lines (the line under way
- * finished and begun again, the scans for controls) is paid once a run instead of once a chunk.
+ * How many lines beyond the window may wait before the output they push out is counted: a flood is
+ * counted in runs of chunks, joined, so the work each count costs besides its lines (the line under
+ * way finished and begun again, the scans for controls) is paid once a run instead of once a chunk.
  */
 const COUNT_RUN_LINES = 1024;
 
@@ -135,13 +135,13 @@ export class PlainTextLog {
   private countRun(run: Array<{ text: string; newlines: number }>): void {
     if (run.length === 0) return;
     const text = run.length === 1 ? run[0]!.text : run.map((entry) => entry.text).join("");
-    let newlines = 0;
-    for (const entry of run) newlines += entry.newlines;
     // A line runs over two chunks at most when every chunk ends one; then no line is longer than
     // the log wraps if no two neighbours together are.
+    let newlines = 0;
     let shortLines = true;
-    for (let i = 0; i < run.length && shortLines; i++) {
-      shortLines = run[i]!.newlines > 0 && run[i]!.text.length + (run[i + 1]?.text.length ?? 0) <= this.maxLineChars;
+    for (let i = 0; i < run.length; i++) {
+      newlines += run[i]!.newlines;
+      shortLines &&= run[i]!.newlines > 0 && run[i]!.text.length + (run[i + 1]?.text.length ?? 0) <= this.maxLineChars;
     }
     run.length = 0;
     this.count(text, newlines, shortLines);

@@ -109,8 +109,11 @@ class HostClient {
    * else held (the newest HELD_OUTPUT_CHARS of it) and sent when it has.
    */
   sampleOutput(event: Extract<JobEvent, { type: "job_output" }>, now: number): void {
-    if (this.heldOutput.get(event.jobId)?.stream !== event.stream) this.flushOutput(event.jobId);
-    const previous = this.heldOutput.get(event.jobId);
+    let previous = this.heldOutput.get(event.jobId);
+    if (previous && previous.stream !== event.stream) {
+      this.flushOutput(event.jobId);
+      previous = undefined;
+    }
     const waited = now - (this.lastOutput.get(event.jobId) ?? -Infinity);
     if (waited >= OUTPUT_SAMPLE_MS && !previous) {
       this.lastOutput.set(event.jobId, now);
