@@ -161,9 +161,11 @@ describe("the screen watch", () => {
       writes!();
       await waitFor(() => sentAt.length === (line === "one" ? 2 : 3), `the update with ${line}`);
     }
-    // Timers never fire early, so the gaps are at least the interval however loaded the machine is.
-    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(FLOOD_UPDATE_MS - 1);
-    expect(sentAt[2]! - sentAt[1]!).toBeGreaterThanOrEqual(FLOOD_UPDATE_MS - 1);
+    // A load only lengthens the gaps. Node's timers count whole milliseconds from the loop's cached
+    // time, so one may fire a millisecond or two before performance.now() says the interval is up:
+    // the bound allows that, and stays far above the 5 ms interval the watch uses when not flooding.
+    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(FLOOD_UPDATE_MS - 5);
+    expect(sentAt[2]! - sentAt[1]!).toBeGreaterThanOrEqual(FLOOD_UPDATE_MS - 5);
     watch.dispose();
   });
 });
