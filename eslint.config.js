@@ -28,6 +28,18 @@ export default tseslint.config(
       "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: false }],
     },
   },
+  // tools/jobs/ has one front door (tools/jobs/index.ts): nothing outside it, but its own tests in
+  // test/jobs/, reaches a module behind it.
+  {
+    files: ["app/**/*.ts", "panes/**/*.ts", "agent/**/*.ts", "test/**/*.ts"],
+    ignores: ["test/jobs/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["**/tools/jobs/**", "!**/tools/jobs/index.js"], message: "Import the job subsystem from tools/jobs/index.js." }] }] },
+  },
+  {
+    files: ["tools/**/*.ts"],
+    ignores: ["tools/jobs/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["./jobs/**", "!./jobs/index.js", "../jobs/**", "!../jobs/index.js"], message: "Import the job subsystem from tools/jobs/index.js." }] }] },
+  },
   // Tests may use `any` where they poke at loosely typed data; source files may not.
   { files: ["test/**/*.ts"], rules: { "@typescript-eslint/no-explicit-any": "off" } },
 );

@@ -12,7 +12,7 @@ import type { AssistantMessage, ImageContent, Message, ThinkingLevel, TriggeredB
 import type { ModelInfo } from "./models.js";
 import type { ProviderResolver } from "./providers/connections.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../tools/output-cap.js";
-import { MergedFirings, type FiringMessage } from "../tools/jobs/watch/merged-firings.js";
+import { type FiringMessage, MergedFirings } from "../tools/jobs/index.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
 export interface AgentState {

@@ -5,9 +5,7 @@
 // The dashboard, print and JSON modes and library users all start from here.
 import { toolEnvironment } from "../tools/tool-environment.js";
 import { CODING_TOOL_NAMES, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
-import type { JobSettings } from "../tools/jobs/job-registry.js";
-import { serviceTools, type JobService, type JobServiceInputs } from "../tools/jobs/job-service.js";
-import { LocalJobService } from "../tools/jobs/local-job-service.js";
+import { type JobService, type JobServiceInputs, type JobSettings, LocalJobService, serviceTools } from "../tools/jobs/index.js";
 import type { AgentTool } from "../tools/tool.js";
 import type { ChildMarker } from "../tools/process/process-guard.js";
 import type { ToolSettings } from "../tools/tool-settings.js";

@@ -2,7 +2,7 @@
 // quit, and job ids start again at 1 in the new run. From the messages (the job tools' results, and
 // the notices about the person's jobs and about exits) this finds the jobs last known to be running,
 // so the model can be told they are gone before it polls or kills a job that no longer exists.
-import { personJobAction } from "../tools/jobs/job-notices.js";
+import { personJobAction } from "../tools/jobs/index.js";
 import { toolCallsOf, type Message } from "./messages.js";
 
 export interface EarlierJob {

@@ -1,11 +1,11 @@
 // The one event union every front end consumes: panes, the session writer, print mode and JSON mode
 // all subscribe to the same bus and so see the same truth. Every event is plain, JSON-serialisable
 // data with a snake_case `type`. The agent's events are `agent_*`, `turn_*`, `message_*` and
-// `tool_execution_*` (one model tool call); the job registry's are `job_*` (tools/jobs/job-events.ts:
+// `tool_execution_*` (one model tool call); the job registry's are `job_*` (tools/jobs/events.ts:
 // `job_started`, `job_output`, `job_yielded`, `job_exited`, `job_removed`), whoever started the job.
 import type { CommandEnd } from "../tools/command-end.js";
 import type { FileTouch } from "../tools/file-touch.js";
-import type { JobEvent } from "../tools/jobs/job-events.js";
+import type { JobEvent } from "../tools/jobs/index.js";
 import type { AssistantMessage, ImageContent, Message, ThinkingLevel, ToolCall, ToolResultMessage } from "./messages.js";
 import type { FileRestoreReport } from "./sessions/file-restore.js";
 import type { FileState } from "./sessions/session-file.js";

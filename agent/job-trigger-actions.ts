@@ -2,7 +2,7 @@
 // publishes `job_triggered` events; a trigger that steers, sends a follow-up or wakes the agent is
 // carried out here, its message marked with the trigger that sent it. (A `notify` trigger's firing,
 // like the triggers the person sets, reaches the model with the registry's notices.)
-import { firingMessage } from "../tools/jobs/watch/merged-firings.js";
+import { firingMessage } from "../tools/jobs/index.js";
 import type { Agent } from "./agent.js";
 import type { EventBus } from "./event-bus.js";
 import type { PitwallEvent } from "./events.js";

@@ -60,7 +60,7 @@ export interface TriggeredBy {
   pattern: string;
   ignoreCase: boolean;
   action: "steer" | "follow-up" | "wake";
-  setBy: "agent" | "user";
+  setBy: "agent" | "person";
 }
 
 export interface UserMessage {

@@ -4,8 +4,7 @@
 // "attached" context). The job's terminal pane says so on its border and shows the job's cursor;
 // the agent is told the person typed into it.
 import type { InputEvent } from "./keys/key-decoder.js";
-import type { JobService } from "../tools/jobs/job-service.js";
-import type { JobScreen } from "../tools/jobs/screen-feed.js";
+import type { JobScreen, JobService } from "../tools/jobs/index.js";
 import { displayKeyName } from "./keys/key-names.js";
 import { forThePerson } from "./person-errors.js";
 import { encodeKey, encodePaste, type PtyModes } from "./keys/pty-keys.js";

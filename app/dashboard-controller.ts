@@ -4,8 +4,7 @@
 // jobs run). Before the agent has loaded the person can already type; what they send waits until
 // it is ready.
 import type { PitwallEvent } from "../agent/events.js";
-import type { JobInfo } from "../tools/jobs/job-events.js";
-import { describeStatus, failed, formatDuration, runtime, shortCommand } from "../tools/jobs/job-format.js";
+import { describeStatus, failed, formatDuration, type JobInfo, runtime, shortCommand } from "../tools/jobs/index.js";
 import type { QueuedKind } from "../agent/agent.js";
 import type { ImageContent, Message, ThinkingLevel } from "../agent/messages.js";
 import type { LoadedSession } from "../agent/sessions/session-load.js";
@@ -319,7 +318,7 @@ export class DashboardController implements SlashContext {
    */
   private jobEnded(info: JobInfo): void {
     if (info.stopRequestedBy !== undefined) return;
-    if (info.startedBy === "user" && !failed(info)) return;
+    if (info.startedBy === "person" && !failed(info)) return;
     // A bash_stream call still waiting on its job reports the end itself.
     if (info.toolCallId !== undefined && this.view.tools.get(info.toolCallId)?.status === "running") return;
     const what = `Job ${info.id} (${shortCommand(info.command, 60)}) ${describeStatus(info)} after ${formatDuration(runtime(info))}`;

@@ -235,7 +235,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
     if (!quitEarly) {
       setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh, jobClient: "dashboard" });
-      const { installJobCleanup } = await import("../tools/jobs/job-registry.js");
+      const { installJobCleanup } = await import("../tools/jobs/index.js");
       // A closed terminal or a crash leaves the jobs running in the job host, for the next pitwall.
       const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard, keepOn: { signals: ["SIGHUP"], crash: true } });
       jobCleanupInstalled = true;

@@ -2,11 +2,9 @@
 // prompt, or /run), stop it (TERM then KILL) or kill it now, restart it, remove a finished one,
 // attach to it (attach-mode.ts), copy its screen or its whole log to the clipboard (OSC 52), tail
 // its log into the tool-output pane, set and remove watch triggers (/watch, the `w` key), and run a
-// one-off `!command` (person-shell.ts). Every action goes through the job service with `by: "user"`,
+// one-off `!command` (person-shell.ts). Every action goes through the job service with `by: "person"`,
 // so the agent hears of it with its next request.
-import type { TerminalSize } from "../tools/jobs/job-registry.js";
-import type { JobService } from "../tools/jobs/job-service.js";
-import { shortCommand } from "../tools/jobs/job-format.js";
+import { type JobService, NoSuchJobError, patternLabel, shortCommand, type TerminalSize, type TriggerInfo, type WatchAction } from "../tools/jobs/index.js";
 import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { sanitizeText } from "../panes/text/terminal-text.js";
 import { triggerOwner } from "../panes/chat/chat-entries.js";
@@ -16,9 +14,7 @@ import { displayKeyName } from "./keys/key-names.js";
 import { osc52 } from "./osc52.js";
 import { PersonShell } from "./person-shell.js";
 import { forThePerson } from "./person-errors.js";
-import { NoSuchJobError } from "../tools/jobs/job-errors.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
-import { patternLabel, type TriggerInfo, type WatchAction } from "../tools/jobs/watch/trigger-spec.js";
 import { ACTION_MEANING, DEFAULT_PERSON_ACTION, parseWatchInput } from "./watch-input.js";
 
 export const DEFAULT_TAIL_LINES = 50;

@@ -5,10 +5,7 @@
 // shown its jobs and offered to stop it.
 import type { StyledLine } from "../panes/text/styled-text.js";
 import { attr } from "../panes/text/styled-text.js";
-import { shortCommand } from "../tools/jobs/job-format.js";
-import type { JobService } from "../tools/jobs/job-service.js";
-import { HostJobService } from "../tools/jobs/host/host-job-service.js";
-import type { Mismatch } from "../tools/jobs/host/protocol.js";
+import { HostJobService, type JobService, type Mismatch, shortCommand } from "../tools/jobs/index.js";
 
 export interface AttachUi {
   notice(level: "info" | "warning" | "error", text: string): void;

@@ -6,12 +6,8 @@
 // its jobs are listed from that, and `stop all` ends it by its pid.
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { formatDuration, runtime, shortCommand } from "../tools/jobs/job-format.js";
+import { formatDuration, type HostConnection, type HostStatus, type Mismatch, openHost, runtime, shortCommand, stopHostProcess } from "../tools/jobs/index.js";
 import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
-import type { HostConnection } from "../tools/jobs/host/host-connection.js";
-import { openHost } from "../tools/jobs/host/host-launcher.js";
-import { stopHostProcess } from "../tools/jobs/host/host-stop.js";
-import type { HostStatus, Mismatch } from "../tools/jobs/host/protocol.js";
 import { UsageError } from "./cli-options.js";
 import { pitwallHome } from "./pitwall-home.js";
 
@@ -65,7 +61,7 @@ export function formatStatus(status: HostStatus, now: number = Date.now()): stri
     job.id,
     statusWord(job),
     formatDuration(runtime(job, now)),
-    job.startedBy === "user" ? "person" : "agent",
+    job.startedBy === "person" ? "person" : "agent",
     ...(anyKept ? [kept ? "kept" : ""] : []),
     shortCommand(job.command, 50),
     lastLine.slice(0, 60),

@@ -12,10 +12,10 @@ import type { Readable, Writable } from "node:stream";
 import { untilIdle } from "../agent/agent.js";
 import type { PitwallEvent } from "../agent/events.js";
 import { BranchError, type RewindTarget } from "../agent/session-control.js";
-import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import type { CliOptions } from "./cli-options.js";
 import { closeSession, createSetup, type Setup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
+import { installJobCleanup } from "../tools/jobs/index.js";
 
 export type JsonCommand =
   | { type: "message"; content: string }

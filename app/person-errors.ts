@@ -1,6 +1,6 @@
 // The job registry's refusals in the person's words. The registry writes its errors for the model
 // ("list_processes shows them"); the dashboard says what happened and what the person can do.
-import { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "../tools/jobs/job-errors.js";
+import { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "../tools/jobs/index.js";
 
 /** An error from a job action, as the person should read it. */
 export function forThePerson(error: unknown): string {

@@ -4,11 +4,11 @@
 import { createInterface } from "node:readline/promises";
 import { listSessions, newestSession, type SessionSummary } from "../agent/sessions/session-list.js";
 import { describeExport, exportCurrentBranch, exportSessionFile } from "./export-command.js";
-import { installJobCleanup } from "../tools/jobs/job-registry.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { runPrintMode } from "./print-mode.js";
 import { createSetup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
+import { installJobCleanup } from "../tools/jobs/index.js";
 
 export async function runPrintModeFromCli(options: CliOptions, settings: Settings): Promise<number> {
   let sessionPath: string | undefined;

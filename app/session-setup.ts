@@ -17,7 +17,7 @@ import { pitwallVersion } from "./version.js";
 import { ProcessGuard } from "../tools/process/process-guard.js";
 import { processTempFolder, removeStaleTempFolders } from "../tools/process/temp-folder.js";
 import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
-import { HostJobService, type HostClientKind } from "../tools/jobs/host/host-job-service.js";
+import { type HostClientKind, HostJobService } from "../tools/jobs/index.js";
 
 export interface Setup {
   options: CliOptions;

@@ -1,7 +1,7 @@
 // What the person types to set a watch trigger (after `/watch <id>`, or in the jobs pane's prompt):
 // a pattern, optionally followed by the action. The pattern may contain spaces; a last word that
 // names an action is the action.
-import { isWatchAction, WATCH_ACTIONS, type WatchAction } from "../tools/jobs/watch/trigger-spec.js";
+import { isWatchAction, WATCH_ACTIONS, type WatchAction } from "../tools/jobs/index.js";
 
 /** The person's triggers wake the agent unless they say otherwise: the point of a watch is that nobody has to poll. */
 export const DEFAULT_PERSON_ACTION: WatchAction = "wake";

@@ -2,7 +2,7 @@
 // set for restricted runs (read, grep, find, ls). Every tool is made for one working directory;
 // nothing here is bound to process.cwd().
 import type { AgentTool } from "./tool.js";
-import { createBashTool, type BashOwnOptions } from "./bash-tool.js";
+import { type BashOwnOptions, createBashTool } from "./jobs/index.js";
 import { createEditTool } from "./edit-tool.js";
 import { createFindTool } from "./find-tool.js";
 import { createGrepTool } from "./grep-tool.js";

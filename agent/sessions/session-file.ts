@@ -61,6 +61,12 @@ function describeType(value: unknown): string {
  * against its schema. Lines that cannot be used are skipped and remembered; `warnings()` sums them
  * up once the file has been read.
  */
+/** Brings a record an older pitwall wrote to today's shape: a trigger the person set said "user". */
+function upgradeRecord(value: unknown): void {
+  const trigger = (value as { message?: { trigger?: { setBy?: unknown } } }).message?.trigger;
+  if (typeof trigger === "object" && trigger !== null && trigger.setBy === "user") trigger.setBy = "person";
+}
+
 export class SessionLineChecker {
   header: SessionHeader | undefined;
   private readonly lineProblems: string[] = [];
@@ -107,6 +113,7 @@ export class SessionLineChecker {
       return undefined;
     }
     const validator = recordValidators[type];
+    if (type === "message") upgradeRecord(value);
     if (!validator.check(value)) {
       this.lineProblems.push(`line ${number}, a "${type}" record, has the wrong shape (${validator.firstProblem(value)}); it was skipped`);
       return undefined;

@@ -66,7 +66,8 @@ const TriggeredBy = Type.Object({
   pattern: Type.String(),
   ignoreCase: Type.Boolean(),
   action: Type.Union([Type.Literal("steer"), Type.Literal("follow-up"), Type.Literal("wake")]),
-  setBy: Type.Union([Type.Literal("agent"), Type.Literal("user")]),
+  // Files written before November 2026 say "user"; SessionLineChecker reads that as "person".
+  setBy: Type.Union([Type.Literal("agent"), Type.Literal("person")]),
 });
 
 /** Message shapes by role. */

@@ -3,8 +3,7 @@
 // the model's thinking (dimmed, collapsible), one line per tool call, and notices from pitwall.
 import type { ImageContent, TriggeredBy, UserOrigin } from "../../agent/messages.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
-import { patternLabel } from "../../tools/jobs/watch/trigger-spec.js";
-import { foldFirings } from "../../tools/jobs/watch/firing-text.js";
+import { foldFirings, patternLabel } from "../../tools/jobs/index.js";
 import { formatDuration } from "../text/format.js";
 import { MarkdownStream } from "../markdown/markdown-stream.js";
 import { renderGeneration } from "../markdown/render-generation.js";
@@ -266,7 +265,7 @@ export function triggerMessageEntry(content: string, trigger: TriggeredBy): Trig
 
 /** Whose trigger it is, as the person reads it. */
 export function triggerOwner(setBy: TriggeredBy["setBy"]): string {
-  return setBy === "user" ? "yours" : "the agent's";
+  return setBy === "person" ? "yours" : "the agent's";
 }
 
 export type NoticeLevel = "info" | "warning" | "error";

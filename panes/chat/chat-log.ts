@@ -8,8 +8,7 @@ import type { BlockSource } from "../screen/block-scroller.js";
 import { formatTokens, formatWait } from "../text/format.js";
 import type { StyledLine } from "../text/styled-text.js";
 import type { ToolCallStore } from "../tool-output/tool-calls.js";
-import { firingLines } from "../../tools/jobs/watch/firing-text.js";
-import { patternLabel } from "../../tools/jobs/watch/trigger-spec.js";
+import { firingLines, patternLabel } from "../../tools/jobs/index.js";
 import {
   ChatEntry,
   NoticeEntry,

@@ -1,5 +1,5 @@
 // The selected job's terminal, painted from the screen its emulator has already parsed (in the job
-// host, or in this process: tools/jobs/screen-feed.ts): colours, progress bars, full-screen
+// host, or in this process: tools/jobs/terminal/screen-feed.ts): colours, progress bars, full-screen
 // programs and wide characters as a terminal shows them, with the emulator's own scrollback: it
 // follows the bottom until scrolled up, and pauses there. The job's pty and emulator are resized to
 // the pane (debounced, so a drag of the window is one resize). Each screen update asks for a frame;
@@ -13,10 +13,9 @@ import { attr, Color } from "../text/styled-text.js";
 import { sanitizeText } from "../text/terminal-text.js";
 import { textWidth } from "../text/text-width.js";
 import { paintScreen } from "./screen-painter.js";
-import type { JobScreen, JobScreens } from "../../tools/jobs/screen-feed.js";
-import { screenText } from "../../tools/jobs/screen-state.js";
+import { type JobScreen, type JobScreens, screenText } from "../../tools/jobs/index.js";
 
-export type { JobScreen, JobScreens } from "../../tools/jobs/screen-feed.js";
+export type { JobScreen, JobScreens } from "../../tools/jobs/index.js";
 
 const DIM = attr({ fg: Color.grey });
 /** A resize waits this long for the size to settle. */

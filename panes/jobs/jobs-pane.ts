@@ -5,7 +5,7 @@
 // JobTerminalPane.
 import type { Widgets } from "blessed";
 import type { PitwallEvent } from "../../agent/events.js";
-import type { JobInfo } from "../../tools/jobs/job-events.js";
+import type { JobInfo } from "../../tools/jobs/index.js";
 import type { Canvas } from "../screen/canvas.js";
 import { formatDuration } from "../text/format.js";
 import { PaneBox } from "../screen/pane-box.js";
@@ -137,7 +137,7 @@ export class JobsPane extends PaneBox {
       const row: StyledLine = [
         { text: head, attr: selected ? attr({ fg: Color.cyan, bold: true }) : DIM },
         { text: unseen ? "•" : " ", attr: UNSEEN },
-        { text: id, attr: selected ? attr({ fg: Color.cyan, bold: true }) : job.startedBy === "user" ? PERSON : DIM },
+        { text: id, attr: selected ? attr({ fg: Color.cyan, bold: true }) : job.startedBy === "person" ? PERSON : DIM },
         { text: `${command} `, attr: attr() },
         { text: watched, attr: WATCHED },
         { text: restarts, attr: DIM },

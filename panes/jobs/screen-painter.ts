@@ -1,4 +1,4 @@
-// Paints a job's screen (the rows its emulator has already parsed, tools/jobs/screen-state.ts) into
+// Paints a job's screen (the rows its emulator has already parsed, tools/jobs/terminal/screen-state.ts) into
 // the screen's cell grid: each cell with its colours and styles (24-bit colours rounded to the 256
 // palette), a wide character as its cell and the empty right half (the frame writer expects '').
 // A cell that did not change does not mark its row dirty (Canvas.cell), so a frame costs the
@@ -7,7 +7,7 @@ import type { Canvas } from "../screen/canvas.js";
 import { attr, DEFAULT_COLOR, PLAIN } from "../text/styled-text.js";
 import { rgbTo256 } from "../text/terminal-text.js";
 import { displayGrapheme, graphemeWidth } from "../text/text-width.js";
-import { CellFlag, DEFAULT_CELL_COLOR, TRUE_COLOR, type ScreenRun, type ScreenState } from "../../tools/jobs/screen-state.js";
+import { CellFlag, DEFAULT_CELL_COLOR, type ScreenRun, type ScreenState, TRUE_COLOR } from "../../tools/jobs/index.js";
 
 function colour(value: number): number {
   if (value === DEFAULT_CELL_COLOR) return DEFAULT_COLOR;

@@ -8,8 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createCodingAgent, type CodingAgent } from "../../agent/coding-agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import { resolveModel } from "../../agent/models.js";
-import type { JobSettings } from "../../tools/jobs/job-registry.js";
-import { LocalJobService } from "../../tools/jobs/local-job-service.js";
+import { type JobSettings, LocalJobService } from "../../tools/jobs/index.js";
 import { waitFor } from "../helpers/conditions.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 

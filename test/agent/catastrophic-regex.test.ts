@@ -6,8 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGrepTool } from "../../tools/grep-tool.js";
-import { createBashStreamTool } from "../../tools/jobs/bash-stream-tool.js";
-import { JobRegistry } from "../../tools/jobs/job-registry.js";
+import { createJobTools, JobRegistry } from "../../tools/jobs/index.js";
 import { agentFor, recordEvents } from "../helpers/agent-harness.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 
@@ -58,7 +57,7 @@ describe("patterns from the model", () => {
   it("bash_stream's readyPattern is matched in linear time against a job's output", async () => {
     const registry = new JobRegistry({ cwd: dir, env: process.env });
     try {
-      const tool = createBashStreamTool(registry);
+      const tool = createJobTools(registry).find((t) => t.name === "bash_stream")!;
       const result = await tool.execute(
         "b1",
         { command: `for i in $(seq 1 300); do echo '${EVIL_LINE}'; done; echo ready-now; sleep 30`, readyPattern: "(a+)+$|ready-now", stdinMode: "pipe", yieldMs: 20_000 },

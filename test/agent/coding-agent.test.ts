@@ -2,7 +2,7 @@
 // request, and nothing a tool started left running after dispose.
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { LocalJobService } from "../../tools/jobs/local-job-service.js";
+import { LocalJobService } from "../../tools/jobs/index.js";
 import { codingAgentFor } from "../helpers/agent-harness.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { waitFor } from "../helpers/conditions.js";

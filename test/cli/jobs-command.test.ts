@@ -88,7 +88,7 @@ describe("pitwall jobs", () => {
     const home = tempFolder("home");
     const env = cliEnv({ extra: { PITWALL_HOME: home } });
     const startOld = async (): Promise<number> => {
-      const old = spawn(process.execPath, [join(REPO_ROOT, "dist/test/helpers/old-job-host.js"), home, cwd], { detached: true, stdio: ["ignore", "pipe", "inherit"] });
+      const old = spawn(process.execPath, [join(REPO_ROOT, "dist/test/jobs/old-job-host.js"), home, cwd], { detached: true, stdio: ["ignore", "pipe", "inherit"] });
       let out = "";
       old.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
       await waitFor(() => out.includes("READY"), "the old host to listen");

@@ -3,8 +3,8 @@
 // action is under way only while it is, then how it went.
 import { describe, expect, test } from "vitest";
 import { forThePerson } from "../../app/person-errors.js";
-import { JobInputLimitError, JobLimitError, NoSuchJobError } from "../../tools/jobs/job-registry.js";
 import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
+import { JobInputLimitError, JobLimitError, NoSuchJobError } from "../../tools/jobs/index.js";
 
 let session: DashboardSession | undefined;
 endDashboardsAfterEach();

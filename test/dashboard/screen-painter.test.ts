@@ -1,7 +1,7 @@
 // The job terminal's screen: the emulator's rows encoded as plain data (as the job host sends them,
 // through JSON), painted into the screen's cell grid with colours and styles kept, wide characters
-// as a cell and its empty right half, the pane's edges respected; and the watch that sends only the
-// rows that changed.
+// as a cell and its empty right half, the pane's edges respected. (The watch that sends only the rows
+// that changed is test/jobs/screen-watch.test.ts.)
 import xtermHeadless from "@xterm/headless";
 import type { Terminal } from "@xterm/headless";
 import unicode11 from "@xterm/addon-unicode11";
@@ -10,10 +10,7 @@ import type { CellRow } from "../../panes/screen/blessed-internals.js";
 import { Canvas } from "../../panes/screen/canvas.js";
 import { attr, bgOf, Color, DEFAULT_COLOR, fgOf, Flag, flagsOf, PLAIN } from "../../panes/text/styled-text.js";
 import { paintScreen } from "../../panes/jobs/screen-painter.js";
-import { encodeRows, screenMeta, terminalText } from "../../tools/jobs/screen-encoder.js";
-import { applyScreenUpdate, screenText, type ScreenState, type ScreenUpdate } from "../../tools/jobs/screen-state.js";
-import { FLOOD_UPDATE_MS, ScreenWatch } from "../../tools/jobs/screen-watch.js";
-import { waitFor } from "../helpers/conditions.js";
+import { encodeRows, screenMeta, type ScreenState, screenText, terminalText } from "../../tools/jobs/index.js";
 
 const terminals: Terminal[] = [];
 afterEach(() => {
@@ -112,60 +109,5 @@ describe("the job screen painter", () => {
     const lines = grid(10, 1);
     paintTerminal(new Canvas(lines, { left: 0, top: 0, width: 10, height: 1 }), t, 0);
     expect(rowText(lines[0]!)).toBe("a      b  ");
-  });
-});
-
-describe("the screen watch", () => {
-  test("sends the view at once, then only the rows that changed, and a scroll at once", async () => {
-    const t = await emulator(12, 3, "one\r\ntwo\r\nthree");
-    let writes: (() => void) | undefined;
-    const source = { terminal: t, disposed: false, flooding: false, onTerminalWrite: (l: () => void) => ((writes = l), () => (writes = undefined)) };
-    const updates: ScreenUpdate[] = [];
-    const watch = new ScreenWatch(source, (u) => void updates.push(u), 5);
-    await waitFor(() => updates.length === 1, "the first update");
-    expect(updates[0]!.changed.map(([row]) => row)).toEqual([0, 1, 2]);
-    let state = applyScreenUpdate(undefined, updates[0]!);
-    expect(screenText(state)).toEqual(["one", "two", "three"]);
-    await new Promise<void>((resolve) => t.write("\r\x1b[2Kthird", resolve));
-    writes!();
-    await waitFor(() => updates.length === 2, "the second update");
-    expect(updates[1]!.changed).toEqual([[2, [[-1, -1, 0, "third"]]]]);
-    state = applyScreenUpdate(state, updates[1]!);
-    expect(screenText(state)).toEqual(["one", "two", "third"]);
-    // Nothing changed: nothing is sent.
-    writes!();
-    await new Promise((r) => setTimeout(r, 30));
-    expect(updates).toHaveLength(2);
-    await new Promise<void>((resolve) => t.write("\r\nfour\r\nfive", resolve));
-    writes!();
-    await waitFor(() => updates.length === 3, "the third update");
-    state = applyScreenUpdate(state, updates[2]!);
-    expect(state.baseY).toBe(2);
-    watch.scroll({ to: "top" });
-    await waitFor(() => updates.length === 4, "the scroll");
-    state = applyScreenUpdate(state, updates[3]!);
-    expect(state.viewportY).toBe(0);
-    expect(screenText(state)).toEqual(["one", "two", "third"]);
-    watch.dispose();
-  });
-
-  test("backs off while the job floods: updates come FLOOD_UPDATE_MS apart, not a frame apart", async () => {
-    const t = await emulator(12, 3, "start");
-    let writes: (() => void) | undefined;
-    const source = { terminal: t, disposed: false, flooding: true, onTerminalWrite: (l: () => void) => ((writes = l), () => (writes = undefined)) };
-    const sentAt: number[] = [];
-    const watch = new ScreenWatch(source, () => void sentAt.push(performance.now()), 5);
-    await waitFor(() => sentAt.length === 1, "the first update");
-    for (const line of ["one", "two"]) {
-      await new Promise<void>((resolve) => t.write(`\r\n${line}`, resolve));
-      writes!();
-      await waitFor(() => sentAt.length === (line === "one" ? 2 : 3), `the update with ${line}`);
-    }
-    // A load only lengthens the gaps. Node's timers count whole milliseconds from the loop's cached
-    // time, so one may fire a millisecond or two before performance.now() says the interval is up:
-    // the bound allows that, and stays far above the 5 ms interval the watch uses when not flooding.
-    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(FLOOD_UPDATE_MS - 5);
-    expect(sentAt[2]! - sentAt[1]!).toBeGreaterThanOrEqual(FLOOD_UPDATE_MS - 5);
-    watch.dispose();
   });
 });

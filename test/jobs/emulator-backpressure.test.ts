@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createJobTerminal, EmulatorFeed } from "../../tools/jobs/job-terminal.js";
-import { Job, type JobSpec } from "../../tools/jobs/job.js";
+import { createJobTerminal, EmulatorFeed } from "../../tools/jobs/terminal/job-terminal.js";
+import { Job, type JobSpec } from "../../tools/jobs/process/job.js";
 import { tempDir } from "./helpers.js";
 import { waitFor } from "../helpers/conditions.js";
 

@@ -3,8 +3,8 @@
 // leaves the same screen, scrollback, attributes and cursor.
 import type { Terminal } from "@xterm/headless";
 import { afterEach, describe, expect, test } from "vitest";
-import { queuedOutput, skippableRun, skippedColours } from "../../tools/jobs/emulator-skip.js";
-import { createJobTerminal, EmulatorFeed } from "../../tools/jobs/job-terminal.js";
+import { queuedOutput, skippableRun, skippedColours } from "../../tools/jobs/terminal/emulator-skip.js";
+import { createJobTerminal, EmulatorFeed } from "../../tools/jobs/terminal/job-terminal.js";
 import { waitFor } from "../helpers/conditions.js";
 
 const terminals: Terminal[] = [];

@@ -2,8 +2,8 @@
 // call and a pipe job see only their own stdin, stdout and stderr, and none can type into another job.
 import { readdirSync, readlinkSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { createBashTool } from "../../tools/bash-tool.js";
-import { JobRegistry } from "../../tools/jobs/job-registry.js";
+import { createBashTool } from "../../tools/jobs/model-tools/bash-tool.js";
+import { JobRegistry } from "../../tools/jobs/registry/job-registry.js";
 import { waitFor } from "../helpers/conditions.js";
 import { callContext, neverAborted, tempDir } from "./helpers.js";
 

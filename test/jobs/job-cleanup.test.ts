@@ -17,13 +17,13 @@ type Ending = "SIGTERM" | "SIGINT" | "SIGHUP" | "uncaught" | "exit";
 
 function childScript(ending: Ending): string {
   return `
-import { JobRegistry, installJobCleanup } from ${JSON.stringify(join(buildDir, "tools/jobs/job-registry.js"))};
+import { JobRegistry, installJobCleanup } from ${JSON.stringify(join(buildDir, "tools/jobs/registry/job-registry.js"))};
 const registry = new JobRegistry({ cwd: process.cwd(), env: process.env, settings: { killGraceMs: 500 } });
 installJobCleanup(registry);
 const jobs = [
   registry.start({ command: "sleep 300", startedBy: "agent" }),
   registry.start({ command: "sleep 301 & sleep 302 & echo forked; wait", stdinMode: "pipe", startedBy: "agent" }),
-  registry.start({ command: "trap '' TERM HUP INT; echo armed; while true; do sleep 0.1; done", startedBy: "user" }),
+  registry.start({ command: "trap '' TERM HUP INT; echo armed; while true; do sleep 0.1; done", startedBy: "person" }),
 ];
 // Both background sleeps of the pipe job are forked once it says so.
 const armed = () => jobs[2].log.keptText().includes("armed") && jobs[1].log.keptText().includes("forked");

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { JobRegistry } from "../../tools/jobs/job-registry.js";
-import { DEFAULT_LOG_HEAD_CHARS, DEFAULT_LOG_MAX_CHARS, DEFAULT_LOG_MAX_LINE_CHARS } from "../../tools/jobs/plain-text-log.js";
-import { EMULATOR_HIGH_WATER } from "../../tools/jobs/job-terminal.js";
+import { JobRegistry } from "../../tools/jobs/registry/job-registry.js";
+import { DEFAULT_LOG_HEAD_CHARS, DEFAULT_LOG_MAX_CHARS, DEFAULT_LOG_MAX_LINE_CHARS } from "../../tools/jobs/log/plain-text-log.js";
+import { EMULATOR_HIGH_WATER } from "../../tools/jobs/terminal/job-terminal.js";
 import { tempDir } from "./helpers.js";
 import { waitFor } from "../helpers/conditions.js";
 

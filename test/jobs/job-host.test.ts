@@ -5,15 +5,15 @@
 // with it; another user cannot reach its socket; and a client and a host of different versions
 // refuse each other instead of talking past each other.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { HostJobService as HostJobServiceType } from "../../tools/jobs/host/host-job-service.js";
+import type { HostJobService as HostJobServiceType } from "../../tools/jobs/client/host-job-service.js";
 import type * as HostPaths from "../../tools/jobs/host/host-paths.js";
-import type * as Protocol from "../../tools/jobs/host/protocol.js";
-import type { JobServiceInputs } from "../../tools/jobs/job-service.js";
+import type * as Protocol from "../../tools/jobs/wire/protocol.js";
+import type { JobServiceInputs } from "../../tools/jobs/service.js";
 import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
 import { waitFor } from "../helpers/conditions.js";
 import { alivePids, killPids, pidAlive } from "../helpers/processes.js";
@@ -28,9 +28,9 @@ let PROTOCOL_VERSION: number;
 
 beforeAll(async () => {
   assertBuilt();
-  ({ HostJobService } = (await import(dist("tools/jobs/host/host-job-service.js"))) as typeof import("../../tools/jobs/host/host-job-service.js"));
+  ({ HostJobService } = (await import(dist("tools/jobs/client/host-job-service.js"))) as typeof import("../../tools/jobs/client/host-job-service.js"));
   ({ hostPaths, prepareHostDir } = (await import(dist("tools/jobs/host/host-paths.js"))) as typeof HostPaths);
-  ({ PROTOCOL_VERSION } = (await import(dist("tools/jobs/host/protocol.js"))) as typeof Protocol);
+  ({ PROTOCOL_VERSION } = (await import(dist("tools/jobs/wire/protocol.js"))) as typeof Protocol);
 });
 
 const services: HostJobServiceType[] = [];
@@ -220,15 +220,17 @@ describe("the job host process", () => {
 });
 
 describe("the host's program", () => {
-  it("is host-main.js next to the launcher as tsc compiled it, job-host.cjs in the bundle, and a clear error when neither is there", async () => {
-    const { hostProgram } = (await import(dist("tools/jobs/host/host-launcher.js"))) as typeof import("../../tools/jobs/host/host-launcher.js");
-    const folder = tempDir();
+  it("is host/host-main.js beside the launcher's folder as tsc compiled it, job-host.cjs in the bundle, and a clear error when neither is there", async () => {
+    const { hostProgram } = (await import(dist("tools/jobs/client/host-launcher.js"))) as typeof import("../../tools/jobs/client/host-launcher.js");
+    const folder = join(tempDir(), "client");
+    mkdirSync(folder);
     const here = pathToFileURL(join(folder, "chunk-X.js")).href;
     expect(() => hostProgram(here)).toThrow(/The job host's program is missing: none of .*host-main\.js, .*job-host\.cjs exists/);
     writeFileSync(join(folder, "job-host.cjs"), "");
     expect(hostProgram(here)).toBe(join(folder, "job-host.cjs"));
-    writeFileSync(join(folder, "host-main.js"), "");
-    expect(hostProgram(here)).toBe(join(folder, "host-main.js"));
+    mkdirSync(join(folder, "..", "host"));
+    writeFileSync(join(folder, "..", "host", "host-main.js"), "");
+    expect(hostProgram(here)).toBe(join(folder, "..", "host", "host-main.js"));
   });
 
   it("started after its folder was removed (a home deleted while it started), exits and makes nothing again", () => {

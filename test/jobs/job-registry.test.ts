@@ -1,13 +1,14 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
-import type { JobEvent } from "../../tools/jobs/job-events.js";
-import { JobRegistry, resolveJobSettings, type JobSettings } from "../../tools/jobs/job-registry.js";
-import type { Job } from "../../tools/jobs/job.js";
+import type { JobEvent } from "../../tools/jobs/events.js";
+import { JobRegistry } from "../../tools/jobs/registry/job-registry.js";
+import type { Job } from "../../tools/jobs/process/job.js";
 import { tempDir } from "./helpers.js";
 import { waitFor } from "../helpers/conditions.js";
 import { alivePids, survivors } from "../helpers/processes.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { resolveJobSettings, type JobSettings } from "../../tools/jobs/settings.js";
 
 const registries: JobRegistry[] = [];
 
@@ -201,10 +202,10 @@ describe("JobRegistry", () => {
     registry.subscribe((e) => events.push(e));
     const first = registry.start({ command: "echo run-$RANDOM; sleep 300", env: { X: "1" }, startedBy: "agent" });
     await waitFor(() => first.log.keptText().includes("run-"), "first output", 10_000);
-    const second = await registry.restart(first.id, "user");
+    const second = await registry.restart(first.id, "person");
     expect(second.id).toBe(first.id);
     // Who started it stays; who restarted it is added.
-    expect(second.info).toMatchObject({ restarts: 1, status: "running", startedBy: "agent", restartedBy: "user" });
+    expect(second.info).toMatchObject({ restarts: 1, status: "running", startedBy: "agent", restartedBy: "person" });
     expect(second.pid).not.toBe(first.pid);
     expect(first.status).toBe("killed");
     expect(registry.get(first.id)).toBe(second);
@@ -243,10 +244,10 @@ describe("JobRegistry", () => {
     const mine = registry.start({ command: "cat", startedBy: "agent" });
     registry.write(mine.id, "x\n", { by: "agent" });
     expect(registry.drainNotices()).toEqual([]);
-    const theirs = registry.start({ command: "cat", startedBy: "user" });
-    registry.write(theirs.id, "a", { by: "user" });
-    registry.write(theirs.id, "b", { by: "user" });
-    await registry.kill(theirs.id, { by: "user" });
+    const theirs = registry.start({ command: "cat", startedBy: "person" });
+    registry.write(theirs.id, "a", { by: "person" });
+    registry.write(theirs.id, "b", { by: "person" });
+    await registry.kill(theirs.id, { by: "person" });
     expect(registry.remove(theirs.id)).toBe(true);
     expect(registry.drainNotices()).toEqual([
       "The person started job 2: cat",
@@ -301,7 +302,7 @@ describe("JobRegistry", () => {
     const jobs = [
       registry.start({ command: "sleep 300", startedBy: "agent" }),
       registry.start({ command: "sleep 300 & sleep 301 & wait", stdinMode: "pipe", startedBy: "agent" }),
-      registry.start({ command: "trap '' TERM HUP; echo ready; while true; do sleep 0.1; done", startedBy: "user" }),
+      registry.start({ command: "trap '' TERM HUP; echo ready; while true; do sleep 0.1; done", startedBy: "person" }),
       registry.start({ command: "(setsid_not_used=1; sleep 302) & echo child-left; exit 0", stdinMode: "pipe", startedBy: "agent" }),
     ];
     await waitFor(() => jobs[2]!.log.keptText().includes("ready"), "ready", 10_000);
@@ -340,9 +341,9 @@ describe("JobRegistry: marks, owners, ids and line observers", () => {
   it("tells each client's agent what was done in that client, and its own jobs' exits; a client that leaves hands both to the next", async () => {
     const registry = makeRegistry();
     const a = registry.start({ command: "sleep 300", startedBy: "agent", owner: "a" });
-    const b = registry.start({ command: "cat", startedBy: "user", owner: "b" });
-    registry.write(b.id, "x", { by: "user", actor: "b" });
-    await registry.kill(a.id, { by: "user", actor: "b" });
+    const b = registry.start({ command: "cat", startedBy: "person", owner: "b" });
+    registry.write(b.id, "x", { by: "person", actor: "b" });
+    await registry.kill(a.id, { by: "person", actor: "b" });
     expect(registry.drainNotices("a")).toEqual([]);
     expect(registry.drainNotices("b")).toEqual(["The person started job 2: cat", "The person typed into job 2 (cat).", "The person stopped job 1 (sleep 300)."]);
     const crash = registry.start({ command: "sleep 0.2; exit 4", startedBy: "agent", owner: "a" });

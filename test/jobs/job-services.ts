@@ -1,14 +1,15 @@
 // The two JobService implementations the job tests run against: the jobs in this process
 // (LocalJobService), and a client of a job host (HostJobService) talking over a real Unix socket to
 // a JobHostServer that runs in the test process, so the tests see both through the same interface.
-import { JobRegistry, type JobSettings } from "../../tools/jobs/job-registry.js";
-import type { JobService } from "../../tools/jobs/job-service.js";
-import { LocalJobService } from "../../tools/jobs/local-job-service.js";
-import { HostJobService, type HostClientKind } from "../../tools/jobs/host/host-job-service.js";
+import { JobRegistry } from "../../tools/jobs/registry/job-registry.js";
+import type { JobService } from "../../tools/jobs/service.js";
+import { LocalJobService } from "../../tools/jobs/local/local-job-service.js";
+import { HostJobService, type HostClientKind } from "../../tools/jobs/client/host-job-service.js";
 import { hostPaths, prepareHostDir } from "../../tools/jobs/host/host-paths.js";
 import { JobHostServer } from "../../tools/jobs/host/host-server.js";
 import { pitwallVersion } from "../../tools/pitwall-version.js";
 import { tempDir } from "./helpers.js";
+import type { JobSettings } from "../../tools/jobs/settings.js";
 
 export type Where = "local" | "host";
 

@@ -2,15 +2,15 @@
 // job host (over its socket) as the dashboard, print and JSON modes use them. The model must not be
 // able to tell the difference.
 import { afterEach, describe, expect, it } from "vitest";
-import type { JobEvent } from "../../tools/jobs/job-events.js";
-import type { JobSettings } from "../../tools/jobs/job-registry.js";
-import type { CompletedJobDetails, RunningJobDetails } from "../../tools/jobs/job-result.js";
-import { JOB_TOOL_NAMES } from "../../tools/jobs/job-tools.js";
-import { serviceTools } from "../../tools/jobs/job-service.js";
+import type { JobEvent } from "../../tools/jobs/events.js";
+import type { CompletedJobDetails, RunningJobDetails } from "../../tools/jobs/model-tools/job-result.js";
+import { JOB_TOOL_NAMES } from "../../tools/jobs/model-tools/job-tools.js";
+import { serviceTools } from "../../tools/jobs/service.js";
 import type { AgentTool, ToolResult } from "../../tools/tool.js";
 import { callContext, neverAborted } from "./helpers.js";
 import { makeJobs, type TestJobs, type Where } from "./job-services.js";
 import { waitFor } from "../helpers/conditions.js";
+import type { JobSettings } from "../../tools/jobs/settings.js";
 
 const made: TestJobs[] = [];
 

@@ -1,7 +1,7 @@
 // countableLines decides which stretches of a flood the plain-text log counts instead of reading.
 // A caller that counted the line feeds already passes the count; the answer must not change.
 import { describe, expect, test } from "vitest";
-import { countableLines } from "../../tools/jobs/log-skip.js";
+import { countableLines } from "../../tools/jobs/log/log-skip.js";
 import { countNewlines } from "../../tools/output-cap.js";
 
 /** Both ways of asking, for the whole text (which starts at a line start and ends with a line feed). */

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { PlainTextLog } from "../../tools/jobs/plain-text-log.js";
+import { PlainTextLog } from "../../tools/jobs/log/plain-text-log.js";
 
 function plain(...chunks: string[]): string {
   const log = new PlainTextLog();

@@ -4,7 +4,7 @@
 import { EventEmitter } from "node:events";
 import type { IPty } from "node-pty";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { readBeforeDestroy } from "../../tools/jobs/pty-process.js";
+import { readBeforeDestroy } from "../../tools/jobs/process/pty-process.js";
 
 class FakeSocket extends EventEmitter {
   destroyed = false;

@@ -3,11 +3,10 @@
 // nothing; a catastrophic pattern runs in linear time while the job floods it; triggers survive a
 // restart and go with the job.
 import { afterEach, describe, expect, it } from "vitest";
-import type { JobEvent } from "../../tools/jobs/job-events.js";
-import { serviceTools } from "../../tools/jobs/job-service.js";
-import type { JobListDetails } from "../../tools/jobs/job-listing-tools.js";
-import type { WatchDetails } from "../../tools/jobs/watch-process-tool.js";
-import type { JobTriggeredEvent } from "../../tools/jobs/watch/watch-events.js";
+import type { JobEvent, JobTriggeredEvent } from "../../tools/jobs/events.js";
+import { serviceTools } from "../../tools/jobs/service.js";
+import type { JobListDetails } from "../../tools/jobs/model-tools/job-listing-tools.js";
+import type { WatchDetails } from "../../tools/jobs/model-tools/watch-process-tool.js";
 import type { AgentTool, ToolResult } from "../../tools/tool.js";
 import { callContext, neverAborted } from "./helpers.js";
 import { makeJobs, type TestJobs, type Where } from "./job-services.js";
@@ -93,7 +92,7 @@ describe.each<Where>(["local", "host"])("watch triggers from the job tools (%s)"
     const { call, registry, events, jobs } = await setup();
     await call("bash_stream", { command: "echo up; sleep 30", readyPattern: "up" });
     await call("watch_process", { jobId: "1", add: [{ pattern: "FAIL" }] });
-    await registry.restart("1", "user");
+    await registry.restart("1", "person");
     expect(registry.watches.list("1")).toHaveLength(1);
     await registry.kill("1");
     const ended = await call("watch_process", { jobId: "1", add: [{ pattern: "x" }] });
@@ -110,7 +109,7 @@ describe.each<Where>(["local", "host"])("watch triggers from the job tools (%s)"
     const { jobs, call } = await setup();
     await call("bash_stream", { command: "echo up; sleep 30", readyPattern: "up" });
     const trigger = await jobs.addTrigger("1", { pattern: "Error", action: "wake" });
-    expect(trigger).toMatchObject({ id: 1, pattern: "Error", action: "wake", setBy: "user" });
+    expect(trigger).toMatchObject({ id: 1, pattern: "Error", action: "wake", setBy: "person" });
     await expect(jobs.addTrigger("1", { pattern: "(a)\\1", action: "notify" })).rejects.toThrow(/backreference/);
     await waitFor(() => jobs.triggers("1").length === 1, "the client to list the person's trigger");
     await expect(jobs.removeTriggers("1", 9)).rejects.toThrow("Job 1 has no trigger 9. Its triggers: 1.");

@@ -156,7 +156,7 @@ describe("every line is validated", () => {
       role: "user",
       content: "job 2 printed (watch trigger 1 /FAIL/, set by the person, on: npm test):\n> 5 | FAIL sums",
       origin: "trigger",
-      trigger: { jobId: "2", triggerId: 1, pattern: "FAIL", ignoreCase: false, action: "wake", setBy: "user" },
+      trigger: { jobId: "2", triggerId: 1, pattern: "FAIL", ignoreCase: false, action: "wake", setBy: "person" },
       timestamp: 2,
     };
     store.recordMessage(woken);

@@ -7,13 +7,13 @@ import { MAX_UNATTENDED_WAKES } from "../../agent/agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { TriggeredBy, UserMessage } from "../../agent/messages.js";
 import type { AgentTool } from "../../tools/tool.js";
-import type { FiringMessage } from "../../tools/jobs/watch/merged-firings.js";
+import type { FiringMessage } from "../../tools/jobs/index.js";
 import { waitFor } from "../helpers/conditions.js";
 import { ScriptedProvider, scriptedAgent, type ScriptStep } from "./scripted-provider.js";
 
 const scripted = (steps: ScriptStep[], tools: AgentTool[] = []) => scriptedAgent(steps, tools);
 
-const by = (action: TriggeredBy["action"]): TriggeredBy => ({ jobId: "2", triggerId: 1, pattern: "FAIL", ignoreCase: false, action, setBy: "user" });
+const by = (action: TriggeredBy["action"]): TriggeredBy => ({ jobId: "2", triggerId: 1, pattern: "FAIL", ignoreCase: false, action, setBy: "person" });
 /** A firing's message as the trigger delivers it, covering line `n`. */
 const firing = (text: string, n = 1): FiringMessage => ({ text, fromLine: n, toLine: n });
 const sent = (provider: ScriptedProvider, request: number): string[] =>

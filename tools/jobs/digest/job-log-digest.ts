@@ -1,6 +1,6 @@
 // The digest of a stretch of a job's plain-text log, as poll_process and get_process_log return it:
 // when asked to (`digest: true`), and by default when the raw text would not fit the output cap.
-import type { PlainTextLog } from "../plain-text-log.js";
+import type { PlainTextLog } from "../log/plain-text-log.js";
 import { byteCapFor } from "../../output-cap.js";
 import { buildDigest } from "./log-digest.js";
 

@@ -9,11 +9,11 @@
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { Type, type Static } from "@sinclair/typebox";
-import { installJobCleanup } from "../job-cleanup.js";
-import { JobRegistry } from "../job-registry.js";
+import { installJobCleanup } from "../registry/job-cleanup.js";
+import { JobRegistry } from "../registry/job-registry.js";
 import { checkHostDir, hostPaths } from "./host-paths.js";
 import { JobHostServer } from "./host-server.js";
-import { checker } from "./protocol.js";
+import { checker } from "../wire/protocol.js";
 import { pitwallVersion } from "../../pitwall-version.js";
 import { ProcessGuard } from "../../process/process-guard.js";
 

@@ -11,15 +11,15 @@
 // no client and no job.
 import { createServer, type Server, type Socket } from "node:net";
 import { chmodSync, rmSync } from "node:fs";
-import type { JobEvent, JobInfo, JobStream } from "../job-events.js";
-import { jobSnapshotLines, lastLines, describeStatus, formatDuration, runtime, shortCommand } from "../job-format.js";
-import type { JobRegistry, JobSettings } from "../job-registry.js";
-import { isJobToolName, createJobTools, type ToolJobs } from "../job-tools.js";
-import { readJobText } from "../job-text.js";
-import { bashAdopter } from "../bash-adoption.js";
-import { ScreenWatches, type ScreenWatch } from "../screen-watch.js";
-import { createBashTool } from "../../bash-tool.js";
-import { refusalOf } from "./refusals.js";
+import type { JobEvent, JobInfo, JobStream } from "../events.js";
+import { jobSnapshotLines, lastLines, describeStatus, formatDuration, runtime, shortCommand } from "../format.js";
+import type { JobRegistry } from "../registry/job-registry.js";
+import { isJobToolName, createJobTools } from "../model-tools/job-tools.js";
+import { readJobText } from "../registry/job-text.js";
+import { bashAdopter } from "../model-tools/bash-adoption.js";
+import { ScreenWatches, type ScreenWatch } from "../terminal/screen-watch.js";
+import { createBashTool } from "../model-tools/bash-tool.js";
+import { refusalOf } from "../wire/refusals.js";
 import { JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import type { AgentTool } from "../../tool.js";
@@ -37,7 +37,9 @@ import {
   type HostStatus,
   type MethodArgs,
   type MethodName,
-} from "./protocol.js";
+} from "../wire/protocol.js";
+import type { JobSettings } from "../settings.js";
+import type { ToolJobs } from "../model-tools/tool-jobs.js";
 
 export interface HostServerOptions {
   cwd: string;
@@ -368,22 +370,22 @@ export class JobHostServer {
         return this.runTool(client, id, args as MethodArgs<"runTool">);
       case "start": {
         const a = args as MethodArgs<"start">;
-        const job = registry.start({ command: a.command, startedBy: "user", owner, baseEnv: a.env, ...(a.size ? { size: a.size } : {}) });
+        const job = registry.start({ command: a.command, startedBy: "person", owner, baseEnv: a.env, ...(a.size ? { size: a.size } : {}) });
         return job.info;
       }
       case "kill": {
         const a = args as MethodArgs<"kill">;
-        return registry.kill(a.id, { by: "user", actor: owner, ...(a.signal ? { signal: a.signal as NodeJS.Signals } : {}) });
+        return registry.kill(a.id, { by: "person", actor: owner, ...(a.signal ? { signal: a.signal as NodeJS.Signals } : {}) });
       }
       case "restart": {
         const a = args as MethodArgs<"restart">;
-        return (await registry.restart(a.id, "user", a.size, owner)).info;
+        return (await registry.restart(a.id, "person", a.size, owner)).info;
       }
       case "remove":
         return registry.remove((args as MethodArgs<"remove">).id, owner);
       case "write": {
         const a = args as MethodArgs<"write">;
-        registry.write(a.id, a.data, { eof: a.eof ?? false, by: "user", actor: owner });
+        registry.write(a.id, a.data, { eof: a.eof ?? false, by: "person", actor: owner });
         return null;
       }
       case "text": {
@@ -424,11 +426,11 @@ export class JobHostServer {
         return this.follow(client, args as MethodArgs<"follow">);
       case "addTrigger": {
         const a = args as MethodArgs<"addTrigger">;
-        return registry.watches.add(a.id, { pattern: a.pattern, action: a.action, setBy: "user" });
+        return registry.watches.add(a.id, { pattern: a.pattern, action: a.action, setBy: "person" });
       }
       case "removeTriggers": {
         const a = args as MethodArgs<"removeTriggers">;
-        return registry.watches.remove(a.id, a.trigger, "user");
+        return registry.watches.remove(a.id, a.trigger, "person");
       }
       case "note":
         registry.notePersonAction((args as MethodArgs<"note">).text, owner);
@@ -489,7 +491,7 @@ export class JobHostServer {
   private async stop(args: MethodArgs<"stop">): Promise<JobInfo[]> {
     const registry = this.registry;
     const ids = args.ids === "all" ? registry.list().map((job) => job.id) : args.ids;
-    const stopped = await Promise.all(ids.map((id) => registry.kill(id, { by: "user", actor: registry.get(id)?.owner ?? "" })));
+    const stopped = await Promise.all(ids.map((id) => registry.kill(id, { by: "person", actor: registry.get(id)?.owner ?? "" })));
     if (args.ids === "all") await registry.endLeftoverGroups();
     if (![...this.clients].some((c) => c.info?.kind === "dashboard")) await registry.stopOwned(undefined);
     this.checkIdle();
@@ -534,7 +536,7 @@ function clientJobs(registry: JobRegistry, owner: string, baseEnv: Record<string
 /** What an agent is told when its dashboard takes over jobs an earlier pitwall left running. */
 export function keptNotice(jobs: JobInfo[], now: number = Date.now()): string {
   const lines = jobs.map((info) => {
-    const who = info.startedBy === "user" ? "the person" : "the agent";
+    const who = info.startedBy === "person" ? "the person" : "the agent";
     return `job ${info.id} (${shortCommand(info.command)}, started by ${who}): running for ${formatDuration(runtime(info, now))}`;
   });
   return `These jobs were left running by an earlier pitwall in this folder and are still running (ids go on from them; poll_process and get_process_log read their output):\n${lines.join("\n")}`;

@@ -2,10 +2,9 @@
 // marks a matching line, "  41 |" a line of context, "  …" a gap), under one line that names the
 // job and the trigger. The same text goes to the model (as a steer, a follow-up, a notice or the
 // message that wakes it) and, line for line, to the chat.
-import { shortCommand } from "../job-format.js";
-import type { FiredLine } from "./match-batch.js";
+import { shortCommand } from "../format.js";
 import { patternLabel } from "./trigger-spec.js";
-import type { JobTriggeredEvent } from "./watch-events.js";
+import type { FiredLine, JobTriggeredEvent } from "../events.js";
 
 /** The numbered lines of a firing. */
 export function firingLines(lines: readonly FiredLine[]): string[] {
@@ -22,7 +21,7 @@ export function firingLines(lines: readonly FiredLine[]): string[] {
 
 /** "job 2 printed (trigger 1 /FAIL/ set by the person on `npm test`):" */
 export function firingHeadline(firing: JobTriggeredEvent): string {
-  const who = firing.trigger.setBy === "user" ? "the person" : "you";
+  const who = firing.trigger.setBy === "person" ? "the person" : "you";
   return `job ${firing.jobId} printed (watch trigger ${firing.trigger.id} ${patternLabel(firing.trigger)}, set by ${who}, on: ${shortCommand(firing.command, 60)}):`;
 }
 

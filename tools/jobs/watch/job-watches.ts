@@ -4,12 +4,10 @@
 // and fed to the job's TriggerSet in one batch. Firings and changes to the triggers go out as job
 // events. Whoever owns the jobs owns this: the registry today, the job host tomorrow; it needs
 // nothing of a job but its id, its command and its log's line listener.
-import type { JobStarter } from "../job-events.js";
+import type { JobStarter, LogLine, TriggerInfo, WatchEvent } from "../events.js";
 import { systemClock, type Clock } from "./clock.js";
-import type { LogLine } from "./match-batch.js";
 import { TriggerSet } from "./trigger-set.js";
-import { WatchError, type TriggerInfo, type TriggerSpec } from "./trigger-spec.js";
-import type { WatchEvent } from "./watch-events.js";
+import { WatchError, type TriggerSpec } from "./trigger-spec.js";
 
 /** What the watches need of a job. */
 export interface WatchedJob {

@@ -1,27 +1,13 @@
 // The lines one firing of a trigger will carry: every matching line since the last firing, each
 // with up to 3 lines of context before and after (overlapping context merged, as grep -C does),
 // bounded: past a few matches only their count and line range are kept, and long lines are cut.
-export interface LogLine {
-  /** The line's number in the job's log (1-based). */
-  n: number;
-  text: string;
-}
-
-export interface FiredLine extends LogLine {
-  match: boolean;
-}
+import type { FiredLine, LogLine, OmittedMatches } from "../events.js";
 
 export const CONTEXT_LINES = 3;
 /** Matching lines shown (each with its context) per firing; the rest are counted. */
 export const MAX_SHOWN_MATCHES = 8;
 /** A line longer than this is cut in a firing (the job's log keeps it whole). */
 export const MAX_FIRED_LINE_CHARS = 300;
-
-export interface OmittedMatches {
-  count: number;
-  fromLine: number;
-  toLine: number;
-}
 
 function cutLine(text: string): string {
   return text.length <= MAX_FIRED_LINE_CHARS ? text : `${text.slice(0, MAX_FIRED_LINE_CHARS - 1)}…`;

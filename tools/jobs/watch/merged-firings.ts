@@ -3,7 +3,7 @@
 // whole, those in between counted with the lines they cover. A test watcher that stays red for an
 // hour while nobody is there thus leaves one message for the model, not 360 of them.
 import { firingText } from "./firing-text.js";
-import type { JobTriggeredEvent } from "./watch-events.js";
+import type { JobTriggeredEvent } from "../events.js";
 
 /** One firing as the model reads it, and the log lines it covers. */
 export interface FiringMessage {

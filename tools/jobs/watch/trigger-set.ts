@@ -5,14 +5,14 @@
 // after its previous firing: at most one firing per window, nothing lost in between (matches that
 // arrive meanwhile wait for the window's end, batched). No I/O: time comes from a Clock.
 import type { Clock } from "./clock.js";
-import { CONTEXT_LINES, MatchBatch, type FiredLine, type LogLine, type OmittedMatches } from "./match-batch.js";
+import type { LogLine, TriggerFiring, TriggerInfo } from "../events.js";
+import { CONTEXT_LINES, MatchBatch } from "./match-batch.js";
 import {
   clampDebounceMs,
   compileTrigger,
   MAX_TRIGGERS_PER_JOB,
   WatchError,
   type CompiledTrigger,
-  type TriggerInfo,
   type TriggerSpec,
 } from "./trigger-spec.js";
 
@@ -20,19 +20,6 @@ import {
 export const SETTLE_MS = 250;
 /** …or this long after its first match, whichever comes first. */
 export const GATHER_MS = 1_000;
-
-/** One firing: plain data, ready to become an event. */
-export interface TriggerFiring {
-  /** The trigger as it is after this firing (its `fired` count included). */
-  trigger: TriggerInfo;
-  /** Matching lines and their context, in log order. */
-  lines: FiredLine[];
-  /** Matching lines gathered for this firing, shown or not. */
-  matches: number;
-  /** Matching lines not shown (past the first few): how many and where. */
-  omitted?: OmittedMatches;
-  firedAt: number;
-}
 
 export interface TriggerSetOptions {
   /** The debounce window of triggers that do not set their own. */

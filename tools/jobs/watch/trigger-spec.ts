@@ -3,17 +3,8 @@
 // it). Patterns run on RE2 (tools/search-pattern.ts), so a trigger costs time linear in the output
 // whatever its pattern: `(a+)+$` cannot freeze pitwall. Plain data only: triggers and their
 // firings cross the job host's socket as events.
-import type { JobStarter } from "../job-events.js";
+import { WATCH_ACTIONS, type JobStarter, type TriggerInfo, type WatchAction } from "../events.js";
 import { compileSearchPattern, type LineMatcher, type PatternAdvice } from "../../search-pattern.js";
-
-/**
- * notify: a line in the chat and the status bar; the model is told with its next request.
- * steer: queued as a steering message (delivered after the tool batch in flight).
- * follow-up: delivered when the agent would otherwise stop.
- * wake: starts a turn when the agent is idle; a steering message when it is busy.
- */
-export const WATCH_ACTIONS = ["notify", "steer", "follow-up", "wake"] as const;
-export type WatchAction = (typeof WATCH_ACTIONS)[number];
 
 export const MAX_TRIGGERS_PER_JOB = 32;
 export const DEFAULT_WATCH_DEBOUNCE_MS = 10_000;
@@ -30,19 +21,6 @@ export interface TriggerSpec {
   /** At most one firing per this many ms; the job's default (the registry's setting) when left out. */
   debounceMs?: number;
   setBy: JobStarter;
-}
-
-/** A trigger as listed and as carried by its events. */
-export interface TriggerInfo {
-  /** 1, 2, … within its job; never reused while the job is listed. */
-  id: number;
-  pattern: string;
-  action: WatchAction;
-  ignoreCase: boolean;
-  debounceMs: number;
-  setBy: JobStarter;
-  /** Firings so far. */
-  fired: number;
 }
 
 /** A trigger that cannot be added: the message says what to do instead. */

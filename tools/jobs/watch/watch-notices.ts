@@ -2,9 +2,9 @@
 // `notify` trigger's firing, and the triggers the person sets or removes (so it knows why lines may
 // arrive). They go with the registry's other notices, so the model reads them in the order they
 // happened ("the person started job 2", then "the person set a trigger on job 2").
-import type { JobNotices } from "../job-notices.js";
-import { patternLabel, type TriggerInfo } from "./trigger-spec.js";
-import type { WatchEvent } from "./watch-events.js";
+import type { JobNotices } from "../registry/job-notices.js";
+import { patternLabel } from "./trigger-spec.js";
+import type { TriggerInfo, WatchEvent } from "../events.js";
 
 /** Records the notices one watch event calls for (none for most). */
 export function recordWatchNotices(event: WatchEvent, notices: JobNotices): void {
@@ -12,7 +12,7 @@ export function recordWatchNotices(event: WatchEvent, notices: JobNotices): void
     if (event.trigger.action === "notify") notices.triggerFired(event);
     return;
   }
-  if (event.by !== "user") return;
+  if (event.by !== "person") return;
   if (event.added) notices.personAction(`The person set watch trigger ${event.added.id} on job ${event.jobId}: ${triggerSentence(event.added)}`);
   for (const t of event.removed ?? []) notices.personAction(`The person removed watch trigger ${t.id} (${patternLabel(t)}) from job ${event.jobId}.`);
 }

@@ -1,19 +1,9 @@
 // The shape of a watch trigger in tool calls (bash_stream's `watch`, watch_process's `add`), checking
 // a list of them before anything is done, and how triggers are listed to the model.
 import { Type, type Static } from "@sinclair/typebox";
-import type { JobStarter } from "../job-events.js";
+import { type JobStarter, WATCH_ACTIONS, type TriggerInfo } from "../events.js";
 import type { JobWatches } from "./job-watches.js";
-import {
-  compileTrigger,
-  DEFAULT_WATCH_DEBOUNCE_MS,
-  MAX_TRIGGERS_PER_JOB,
-  MAX_WATCH_DEBOUNCE_MS,
-  MIN_WATCH_DEBOUNCE_MS,
-  patternLabel,
-  WATCH_ACTIONS,
-  WatchError,
-  type TriggerInfo,
-} from "./trigger-spec.js";
+import { compileTrigger, DEFAULT_WATCH_DEBOUNCE_MS, MAX_TRIGGERS_PER_JOB, MAX_WATCH_DEBOUNCE_MS, MIN_WATCH_DEBOUNCE_MS, patternLabel, WatchError } from "./trigger-spec.js";
 
 export const watchEntry = Type.Object({
   pattern: Type.String({
@@ -71,7 +61,7 @@ export function addWatchEntries(watches: JobWatches, jobId: string, entries: rea
 
 /** "#1 /FAIL/ → wake (set by you, at most every 10s, fired 2×)", from the model's point of view. */
 export function describeTrigger(trigger: TriggerInfo): string {
-  const who = trigger.setBy === "user" ? "the person" : "you";
+  const who = trigger.setBy === "person" ? "the person" : "you";
   const fired = trigger.fired > 0 ? `, fired ${trigger.fired}×` : "";
   return `#${trigger.id} ${patternLabel(trigger)} → ${trigger.action} (set by ${who}, at most every ${Math.round(trigger.debounceMs / 1000)}s${fired})`;
 }

@@ -1,0 +1,235 @@
+// A client's connection to the job host: the handshake (hello → welcome or mismatch), calls with
+// their results (each checked against its method's schema), the live output and the steer/abort
+// signals of a running tool call, and what the host sends unasked (job events, screen updates,
+// followed log lines). A message that does not match the protocol ends the connection: nothing is
+// acted on half understood.
+import { connect, type Socket } from "node:net";
+import {
+  checkHostMessage,
+  checkMismatch,
+  checkWelcome,
+  encodeMessage,
+  LineSplitter,
+  PROTOCOL_VERSION,
+  resultChecker,
+  type ClientInfo,
+  type HostMessage,
+  type MethodArgs,
+  type MethodName,
+  type MethodResult,
+  type Mismatch,
+  type Welcome,
+} from "../wire/protocol.js";
+import { pitwallVersion } from "../../pitwall-version.js";
+import { errorFromRefusal } from "../wire/refusals.js";
+import type { JobEvent } from "../events.js";
+import type { ScreenUpdate } from "../terminal/screen-state.js";
+
+const HANDSHAKE_MS = 5_000;
+
+export interface CallOptions {
+  onUpdate?: (chunk: string) => void;
+  signal?: AbortSignal;
+  yieldSignal?: AbortSignal;
+}
+
+interface Pending {
+  method: MethodName;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  onUpdate: ((chunk: string) => void) | undefined;
+  cleanup: () => void;
+}
+
+export interface ConnectionHandlers {
+  event?: (event: JobEvent) => void;
+  screen?: (watch: number, update: ScreenUpdate) => void;
+  lines?: (watch: number, lines: string[]) => void;
+  /**
+   * The connection ended: `why` is set when it was not closed on purpose, `broken` when the host
+   * sent something this pitwall does not understand.
+   */
+  closed?: (why: string | undefined, broken: boolean) => void;
+}
+
+export type Handshake = { kind: "welcome"; connection: HostConnection } | { kind: "mismatch"; mismatch: Mismatch };
+
+/** Why the socket could not be reached: no host there (start one) or something else (report it). */
+export class NoHostError extends Error {
+  constructor(readonly code: string | undefined) {
+    super(`no job host answers (${code ?? "unknown"})`);
+  }
+}
+
+export class HostConnection {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closedOnPurpose = false;
+  private ended = false;
+  /** Why it ended (undefined: closed on purpose, or still open), and whether the host broke the protocol. */
+  endedBecause: { why: string | undefined; broken: boolean } | undefined;
+  handlers: ConnectionHandlers = {};
+
+  private constructor(
+    private readonly socket: Socket,
+    readonly welcome: Welcome,
+  ) {}
+
+  /** Connects and greets. Rejects with NoHostError when nothing listens on the socket. */
+  static open(socketPath: string, client: ClientInfo): Promise<Handshake> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(socketPath);
+      socket.setEncoding("utf8");
+      let settled = false;
+      let connection: HostConnection | undefined;
+      const fail = (error: Error): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        socket.destroy();
+        reject(error);
+      };
+      const timer = setTimeout(() => fail(new Error("the job host did not answer within 5 s")), HANDSHAKE_MS);
+      socket.once("error", (error: NodeJS.ErrnoException) => fail(error.code === "ENOENT" || error.code === "ECONNREFUSED" ? new NoHostError(error.code) : error));
+      socket.once("connect", () => socket.write(encodeMessage({ type: "hello", protocol: PROTOCOL_VERSION, version: pitwallVersion(), client })));
+      const lines = new LineSplitter((line) => {
+        if (connection) return connection.receive(line);
+        let message: unknown;
+        try {
+          message = JSON.parse(line);
+        } catch {
+          return fail(new Error("the job host answered with something that is not JSON"));
+        }
+        if (checkMismatch.check(message)) {
+          settled = true;
+          clearTimeout(timer);
+          socket.destroy();
+          return resolve({ kind: "mismatch", mismatch: message });
+        }
+        if (!checkWelcome.check(message)) return fail(new Error(`the job host's greeting is not understood (${checkWelcome.problem(message)})`));
+        settled = true;
+        clearTimeout(timer);
+        socket.removeAllListeners("error");
+        connection = new HostConnection(socket, message);
+        connection.watch();
+        resolve({ kind: "welcome", connection });
+      });
+      socket.on("data", (chunk: string) => {
+        try {
+          lines.push(chunk);
+        } catch (error) {
+          if (connection) connection.fail(error instanceof Error ? error.message : String(error));
+          else fail(error instanceof Error ? error : new Error(String(error)));
+        }
+      });
+    });
+  }
+
+  get open(): boolean {
+    return !this.ended;
+  }
+
+  /** Calls a method; resolves with its result (checked), rejects with the host's error message. */
+  call<M extends MethodName>(method: M, args: MethodArgs<M>, options: CallOptions = {}): Promise<MethodResult<M>> {
+    if (this.ended) return Promise.reject(new Error("The job host connection is closed."));
+    const id = this.nextId++;
+    return new Promise<MethodResult<M>>((resolve, reject) => {
+      const offs: Array<() => void> = [];
+      const listen = (signal: AbortSignal | undefined, kind: "abort" | "yield"): void => {
+        if (!signal) return;
+        const send = (): void => {
+          if (!this.ended) this.socket.write(encodeMessage({ type: "signal", id, signal: kind }));
+        };
+        if (signal.aborted) send();
+        else {
+          signal.addEventListener("abort", send, { once: true });
+          offs.push(() => signal.removeEventListener("abort", send));
+        }
+      };
+      this.pending.set(id, {
+        method,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        onUpdate: options.onUpdate,
+        cleanup: () => offs.forEach((off) => off()),
+      });
+      this.socket.write(encodeMessage({ type: "call", id, method, args }));
+      listen(options.signal, "abort");
+      listen(options.yieldSignal, "yield");
+    });
+  }
+
+  /** Closes the connection on purpose: the host treats it as this client leaving. */
+  close(): void {
+    this.closedOnPurpose = true;
+    // Closed from now on, not once the socket's close event comes: nothing more is sent on it.
+    this.closed(undefined);
+    this.socket.end();
+    this.socket.destroy();
+  }
+
+  private watch(): void {
+    this.socket.on("error", () => undefined);
+    this.socket.on("close", () => this.closed(this.closedOnPurpose ? undefined : "the job host closed the connection"));
+  }
+
+  private fail(why: string): void {
+    this.closed(why, true);
+    this.socket.destroy();
+  }
+
+  private closed(why: string | undefined, broken = false): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.endedBecause = { why, broken };
+    for (const pending of this.pending.values()) {
+      pending.cleanup();
+      pending.reject(new Error(why ? `The job host went away (${why}).` : "The job host connection was closed."));
+    }
+    this.pending.clear();
+    this.handlers.closed?.(why, broken);
+  }
+
+  private receive(line: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return this.fail("it sent a line that is not JSON");
+    }
+    if (!checkHostMessage.check(message)) return this.fail(`it sent a message this pitwall does not understand (${checkHostMessage.problem(message)})`);
+    this.dispatch(message);
+  }
+
+  private dispatch(message: HostMessage): void {
+    switch (message.type) {
+      case "event":
+        this.handlers.event?.(message.event);
+        return;
+      case "screen":
+        this.handlers.screen?.(message.watch, message.update);
+        return;
+      case "lines":
+        this.handlers.lines?.(message.watch, message.lines);
+        return;
+      case "update":
+        this.pending.get(message.id)?.onUpdate?.(message.chunk);
+        return;
+      case "result":
+      case "failure": {
+        const pending = this.pending.get(message.id);
+        if (!pending) return;
+        this.pending.delete(message.id);
+        pending.cleanup();
+        if (message.type === "failure") return pending.reject(message.refusal ? errorFromRefusal(message.refusal) : new Error(message.message));
+        const check = resultChecker(pending.method);
+        if (!check.check(message.value)) {
+          pending.reject(new Error(`The job host's answer to ${pending.method} is not understood (${check.problem(message.value)}).`));
+          return this.fail(`its answer to ${pending.method} did not match the protocol`);
+        }
+        pending.resolve(message.value);
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,410 @@
+// The jobs of a pitwall whose jobs live in the job host of its working directory. The model's bash
+// and job tools are sent to the host and run there (their live output and the steer signal cross
+// the socket); the person's actions are calls; the jobs pane reads a mirror of the jobs kept current
+// by the host's events, and paints screens the host has already parsed. No host is started until
+// something needs one (a bash call, bash_stream, a job of the person's); until then the tools that
+// only look at jobs answer as an empty registry would. If the host goes away unexpectedly, its jobs
+// are reported ended (its watchdog ended them) and the next job starts a new host, ids going on.
+import { EventBus } from "../../event-bus.js";
+import { groupAlive, signalGroup, terminateGroup } from "../../process-group.js";
+import { processTempFolder } from "../../process/temp-folder.js";
+import type { AgentTool, ToolResult } from "../../tool.js";
+import type { JobEvent, JobInfo, TerminalSize, TriggerInfo, WatchAction } from "../events.js";
+import { JobRegistry } from "../registry/job-registry.js";
+import type { JobService, JobServiceInputs, JobTextKind, ServiceToolCall } from "../service.js";
+import { createJobTools } from "../model-tools/job-tools.js";
+import { ScreenFeed, type JobScreen } from "../terminal/screen-feed.js";
+import type { HostConnection } from "./host-connection.js";
+import { openHost } from "./host-launcher.js";
+import { hostPaths } from "../host/host-paths.js";
+import { processAlive, stopHostProcess } from "./host-stop.js";
+import type { ClientKind, Mismatch } from "../wire/protocol.js";
+import { resolveJobSettings, type JobSettings } from "../settings.js";
+
+/** The clients that run an agent (`pitwall jobs` is the other kind). */
+export type HostClientKind = Exclude<ClientKind, "cli">;
+
+export interface HostJobServiceOptions {
+  /** PITWALL_HOME: the host's folder is under it. */
+  home: string;
+  kind: HostClientKind;
+  /** How long the host keeps jobs a dashboard leaves running, with no dashboard attached. */
+  keepJobsMs: number;
+}
+
+/** What attaching to the folder's host at start found. */
+export type AttachOutcome = { kind: "none" } | { kind: "attached"; adopted: JobInfo[] } | { kind: "mismatch"; mismatch: Mismatch };
+
+export class HostVersionError extends Error {
+  constructor(readonly mismatch: Mismatch) {
+    super(
+      `A job host of another pitwall version (${mismatch.version}, protocol ${mismatch.protocol}, pid ${mismatch.pid}) runs in this folder with ${mismatch.jobs.length} job${mismatch.jobs.length === 1 ? "" : "s"}. ` +
+        "This pitwall cannot use it: stop it with `pitwall jobs stop all` (its jobs end), then try again.",
+    );
+  }
+}
+
+interface OpenFeed {
+  feed: ScreenFeed;
+  jobId: string;
+}
+
+export class HostJobService implements JobService {
+  readonly where = "host";
+  readonly settings: JobSettings;
+  private readonly cwd: string;
+  private readonly env: Record<string, string>;
+  private readonly secrets: string[];
+  private connection: HostConnection | undefined;
+  private connecting: Promise<HostConnection | undefined> | undefined;
+  private readonly infos = new Map<string, JobInfo>();
+  /** The watch triggers of the jobs that have any, from the host's events. */
+  private readonly jobTriggers = new Map<string, TriggerInfo[]>();
+  private readonly events = new EventBus<JobEvent>();
+  private readonly feeds = new Map<number, OpenFeed>();
+  private nextWatch = 1;
+  private highestId = 0;
+  /** What the agent must hear that the host cannot tell it (the host went away). */
+  private readonly ownNotices: string[] = [];
+  /** Groups the person's `!command`s left running (they are this process's, not the host's). */
+  private readonly leftovers = new Set<number>();
+  /** Answers the looking tools before any host exists, as an empty registry would. */
+  private emptyTools: Map<string, AgentTool> | undefined;
+  private readonly problemListeners = new Set<(text: string) => void>();
+  private shuttingDown = false;
+
+  constructor(
+    inputs: JobServiceInputs,
+    private readonly options: HostJobServiceOptions,
+  ) {
+    this.cwd = inputs.cwd;
+    this.settings = resolveJobSettings(inputs.settings);
+    this.env = Object.fromEntries(Object.entries(inputs.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    this.secrets = [...inputs.secrets];
+  }
+
+  /** The host's log file (for messages about it). */
+  get logPath(): string {
+    return hostPaths(this.options.home, this.cwd).log;
+  }
+
+  /** The host's pid while connected. */
+  get hostPid(): number | undefined {
+    return this.connection?.welcome.pid;
+  }
+
+  /** Called with a sentence a person should read (the host went away unexpectedly). */
+  onProblem(listener: (text: string) => void): () => void {
+    this.problemListeners.add(listener);
+    return () => this.problemListeners.delete(listener);
+  }
+
+  /** Stops a host of another version that `attach` found (its jobs end); true once it is gone. */
+  stopOtherHost(mismatch: Mismatch): Promise<boolean> {
+    return stopHostProcess(this.options.home, this.cwd, mismatch.pid, this.settings.killGraceMs);
+  }
+
+  /** Connects to the folder's host if one runs (never starts one): its jobs show at once. */
+  async attach(): Promise<AttachOutcome> {
+    try {
+      const connection = await this.connect(false);
+      if (!connection) return { kind: "none" };
+      const adopted = connection.welcome.adopted.map((id) => this.infos.get(id)).filter((info): info is JobInfo => info !== undefined);
+      return { kind: "attached", adopted };
+    } catch (error) {
+      if (error instanceof HostVersionError) return { kind: "mismatch", mismatch: error.mismatch };
+      throw error;
+    }
+  }
+
+  // ---- the mirror --------------------------------------------------------------------------
+
+  subscribe(listener: (event: JobEvent) => void): () => void {
+    return this.events.subscribe(listener);
+  }
+
+  list(): JobInfo[] {
+    return [...this.infos.values()];
+  }
+
+  get(id: string): JobInfo | undefined {
+    return this.infos.get(id);
+  }
+
+  runningCount(): number {
+    let n = 0;
+    for (const info of this.infos.values()) if (info.status === "running") n++;
+    return n;
+  }
+
+  private apply(event: JobEvent): void {
+    if (event.type === "job_started" || event.type === "job_exited") {
+      this.infos.set(event.job.id, event.job);
+      this.highestId = Math.max(this.highestId, Number(event.job.id) || 0);
+    } else if (event.type === "job_removed") {
+      this.infos.delete(event.jobId);
+      this.jobTriggers.delete(event.jobId);
+    } else if (event.type === "job_triggers_changed") {
+      if (event.triggers.length > 0) this.jobTriggers.set(event.jobId, event.triggers);
+      else this.jobTriggers.delete(event.jobId);
+    }
+    this.events.emit(event);
+  }
+
+  // ---- the connection ----------------------------------------------------------------------
+
+  /** The connection, made (and the host started, with `start`) when there is none. */
+  private async connect(start: boolean): Promise<HostConnection | undefined> {
+    if (this.connection?.open) return this.connection;
+    if (this.shuttingDown) return undefined;
+    if (this.connecting) {
+      const pending = await this.connecting;
+      if (pending || !start) return pending;
+    }
+    const attempt = (async (): Promise<HostConnection | undefined> => {
+      const opened = await openHost({
+        home: this.options.home,
+        cwd: this.cwd,
+        client: {
+          kind: this.options.kind,
+          pid: process.pid,
+          output: this.options.kind === "json" ? "all" : this.options.kind === "dashboard" ? "sampled" : "none",
+          keepJobsMs: this.options.keepJobsMs,
+          nextId: this.highestId + 1,
+        },
+        ...(start ? { start: { settings: { ...this.settings }, keepJobsMs: this.options.keepJobsMs, env: this.env } } : {}),
+      });
+      if (opened.kind === "none") return undefined;
+      if (opened.kind === "mismatch") throw new HostVersionError(opened.mismatch);
+      this.connected(opened.connection);
+      return opened.connection;
+    })();
+    this.connecting = attempt;
+    try {
+      return await attempt;
+    } finally {
+      if (this.connecting === attempt) this.connecting = undefined;
+    }
+  }
+
+  private connected(connection: HostConnection): void {
+    this.connection = connection;
+    connection.handlers = {
+      event: (event) => this.apply(event),
+      screen: (watch, update) => this.feeds.get(watch)?.feed.apply(update),
+      closed: (why, broken) => this.lost(connection, why, broken),
+    };
+    // The host's jobs as it has them now: new ones appear, ones it no longer has are gone.
+    const known = new Set(connection.welcome.jobs.map((info) => info.id));
+    for (const id of [...this.infos.keys()]) if (!known.has(id)) this.apply({ type: "job_removed", jobId: id });
+    for (const info of connection.welcome.jobs) {
+      const before = this.infos.get(info.id);
+      const sameRun = before?.startedAt === info.startedAt;
+      if (!sameRun) this.apply({ type: "job_started", job: asStarted(info) });
+      if (info.status !== "running" && (!sameRun || before?.status === "running")) this.apply({ type: "job_exited", job: info });
+    }
+    // Their watch triggers, as the host has them now.
+    const watched = new Map(connection.welcome.triggers.map((entry) => [entry.jobId, entry.triggers]));
+    for (const id of new Set([...this.jobTriggers.keys(), ...watched.keys()])) {
+      if (this.infos.has(id)) this.apply({ type: "job_triggers_changed", jobId: id, triggers: watched.get(id) ?? [] });
+    }
+    // Screens open before a reconnection watch again.
+    for (const [watch, open] of this.feeds) void connection.call("watch", { id: open.jobId, watch }).catch(() => undefined);
+    // It may have ended already, right after its greeting.
+    if (connection.endedBecause) this.lost(connection, connection.endedBecause.why, connection.endedBecause.broken);
+  }
+
+  /**
+   * The connection ended without us closing it: the host died (its jobs with it), dropped us, or
+   * broke the protocol (then it is not used again by itself; the next job tries afresh).
+   */
+  private lost(connection: HostConnection, why: string | undefined, broken: boolean): void {
+    if (this.connection !== connection) return;
+    this.connection = undefined;
+    if (why === undefined || this.shuttingDown) return;
+    const pid = connection.welcome.pid;
+    if (broken) {
+      const text = `The job host (pid ${pid}) ${why}: this pitwall stopped talking to it. Its log is ${this.logPath}.`;
+      this.ownNotices.push(text);
+      for (const listener of this.problemListeners) listener(text);
+      return;
+    }
+    void (async () => {
+      // A host that still runs dropped only us: attach again, and its jobs are ours again.
+      if (processAlive(pid)) {
+        try {
+          if (await this.connect(false)) return;
+        } catch {
+          // Reported below.
+        }
+      }
+      const now = Date.now();
+      const ended = this.list().filter((info) => info.status === "running");
+      for (const info of ended) this.apply({ type: "job_exited", job: { ...info, status: "killed", signal: "SIGKILL", endedAt: now } });
+      const ids = ended.map((info) => info.id);
+      const text = `The job host (pid ${pid}) stopped unexpectedly${ids.length ? `; job${ids.length === 1 ? "" : "s"} ${ids.join(", ")} ended with it` : ""}. Its log is ${this.logPath}. A new job starts a new host.`;
+      this.ownNotices.push(text);
+      for (const listener of this.problemListeners) listener(text);
+    })();
+  }
+
+  private async require(): Promise<HostConnection> {
+    const connection = await this.connect(false);
+    if (!connection) throw new Error("There are no jobs: no job host runs in this folder yet.");
+    return connection;
+  }
+
+  // ---- the model's tools -------------------------------------------------------------------
+
+  async runTool(call: ServiceToolCall): Promise<ToolResult> {
+    const needsHost = call.tool === "bash" || call.tool === "bash_stream";
+    const connection = await this.connect(needsHost);
+    if (!connection) {
+      this.emptyTools ??= new Map(createJobTools(new JobRegistry({ cwd: this.cwd, env: {} }), this.settings).map((tool) => [tool.name, tool]));
+      const tool = this.emptyTools.get(call.tool);
+      if (!tool) throw new Error(`${call.tool} needs the job host, which could not be started.`);
+      return tool.execute(call.toolCallId, call.params as never, call.signal, call.onUpdate, call.context);
+    }
+    return connection.call(
+      "runTool",
+      {
+        tool: call.tool,
+        toolCallId: call.toolCallId,
+        params: call.params,
+        settings: { maxOutputChars: this.settings.maxOutputChars, defaultYieldMs: this.settings.defaultYieldMs },
+        env: this.env,
+        secrets: this.secrets,
+        ...(call.tool === "bash" ? { outputDir: processTempFolder() } : {}),
+      },
+      { onUpdate: (chunk) => call.onUpdate({ chunk }), signal: call.signal, yieldSignal: call.context.yieldSignal },
+    );
+  }
+
+  // ---- the person's actions ----------------------------------------------------------------
+
+  async start(command: string, size?: TerminalSize): Promise<JobInfo> {
+    const connection = await this.connect(true);
+    if (!connection) throw new Error("The job host could not be started.");
+    const info = await connection.call("start", { command, env: this.env, ...(size ? { size } : {}) });
+    // The event may come after the answer: the pane can select the job at once.
+    if (!this.infos.has(info.id)) this.apply({ type: "job_started", job: info });
+    return info;
+  }
+
+  async kill(id: string, signal?: NodeJS.Signals): Promise<JobInfo> {
+    return (await this.require()).call("kill", { id, ...(signal ? { signal } : {}) });
+  }
+
+  async restart(id: string, size?: TerminalSize): Promise<JobInfo> {
+    return (await this.require()).call("restart", { id, ...(size ? { size } : {}) });
+  }
+
+  async remove(id: string): Promise<boolean> {
+    return (await this.require()).call("remove", { id });
+  }
+
+  async write(id: string, data: string, options: { eof?: boolean } = {}): Promise<void> {
+    await (await this.require()).call("write", { id, data, ...(options.eof ? { eof: true } : {}) });
+  }
+
+  async text(id: string, kind: JobTextKind, count?: number): Promise<string[]> {
+    return (await this.require()).call("text", { id, kind, ...(count !== undefined ? { count } : {}) });
+  }
+
+  open(id: string): JobScreen | undefined {
+    const connection = this.connection;
+    const info = this.infos.get(id);
+    if (!connection?.open || !info) return undefined;
+    const watch = this.nextWatch++;
+    const feed = new ScreenFeed(id, info.command, {
+      resize: (cols, rows) => void this.connection?.call("resize", { id, cols, rows }).catch(() => undefined),
+      scroll: (request) => void this.connection?.call("scroll", { watch, ...request }).catch(() => undefined),
+      release: () => {
+        this.feeds.delete(watch);
+        void this.connection?.call("unwatch", { watch }).catch(() => undefined);
+      },
+    });
+    this.feeds.set(watch, { feed, jobId: id });
+    void connection.call("watch", { id, watch }).catch(() => undefined);
+    return feed;
+  }
+
+  async addTrigger(id: string, trigger: { pattern: string; action: WatchAction }): Promise<TriggerInfo> {
+    return (await this.require()).call("addTrigger", { id, ...trigger });
+  }
+
+  async removeTriggers(id: string, triggerId?: number): Promise<TriggerInfo[]> {
+    return (await this.require()).call("removeTriggers", { id, ...(triggerId !== undefined ? { trigger: triggerId } : {}) });
+  }
+
+  triggers(id: string): TriggerInfo[] {
+    return this.jobTriggers.get(id) ?? [];
+  }
+
+  notePersonAction(text: string): void {
+    // In the host's queue, in order with the person's job actions; with no host there are none.
+    const connection = this.connection?.open ? this.connection : undefined;
+    if (connection) void connection.call("note", { text }).catch(() => this.ownNotices.push(text));
+    else this.ownNotices.push(text);
+  }
+
+  adoptGroup(pgid: number): void {
+    this.leftovers.add(pgid);
+  }
+
+  // ---- the agent ---------------------------------------------------------------------------
+
+  prepare(): void {
+    if (this.connection?.open || this.connecting || this.shuttingDown) return;
+    // A host that cannot start says so when a tool needs it (runTool starts it again).
+    this.connect(true).catch(() => undefined);
+  }
+
+  async drainNotices(): Promise<string[]> {
+    const own = this.ownNotices.splice(0);
+    const connection = this.connection?.open ? this.connection : undefined;
+    const fromHost = connection ? await connection.call("notices", {}).catch(() => []) : [];
+    return [...own, ...fromHost];
+  }
+
+  async summaryLines(): Promise<string[]> {
+    const connection = this.connection?.open ? this.connection : undefined;
+    return connection ? connection.call("summary", {}).catch(() => []) : [];
+  }
+
+  // ---- ending ------------------------------------------------------------------------------
+
+  /** Stops this client's jobs in the host (and the person's leftovers here), then lets go. */
+  async shutdown(): Promise<void> {
+    const connection = this.connection?.open ? this.connection : undefined;
+    this.shuttingDown = true;
+    try {
+      if (connection) await connection.call("stopOwned", {});
+    } finally {
+      connection?.close();
+      await this.endLeftovers();
+    }
+  }
+
+  /** Leaves this client's jobs running in the host (a dashboard quitting with "keep"), then lets go. */
+  async detach(): Promise<void> {
+    this.shuttingDown = true;
+    this.connection?.close();
+    await this.endLeftovers();
+  }
+
+  killAllSync(): void {
+    for (const pgid of this.leftovers) signalGroup(pgid, "SIGKILL");
+  }
+
+  private async endLeftovers(): Promise<void> {
+    await Promise.all([...this.leftovers].filter((pgid) => groupAlive(pgid)).map((pgid) => terminateGroup(pgid, this.settings.killGraceMs)));
+    this.leftovers.clear();
+  }
+}
+
+/** A job as it was when it started (for a job_started event of a job that has since ended). */
+function asStarted(info: JobInfo): JobInfo {
+  const { endedAt: _endedAt, exitCode: _exitCode, signal: _signal, ...rest } = info;
+  return { ...rest, status: "running" };
+}

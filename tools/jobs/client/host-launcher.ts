@@ -1,0 +1,114 @@
+// Finding the job host of a working directory, and starting it when it is needed and not there: a
+// detached node process (its own session, no descriptor of ours, stdout and stderr in host.log)
+// whose environment carries none of this pitwall's process markers, so this pitwall's watchdog
+// never touches it or its jobs. After starting it, we connect as soon as its socket answers.
+import { spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { HostConnection, NoHostError, type Handshake } from "./host-connection.js";
+import type { HostConfig } from "../host/host-main.js";
+import { checkHostDir, hostPaths, prepareHostDir, type HostPaths } from "../host/host-paths.js";
+import type { ClientInfo } from "../wire/protocol.js";
+import { launch } from "../../process/child-launch.js";
+import { JOB_MARKER_VARIABLE, RUN_MARKER_VARIABLE } from "../../process/marked-processes.js";
+
+/** How long a new host may take to answer on its socket. */
+const START_TIMEOUT_MS = 15_000;
+const RETRY_MS = 20;
+/** host.log is started afresh when it has grown past this. */
+const MAX_LOG_BYTES = 1024 * 1024;
+
+export interface OpenHostOptions {
+  home: string;
+  cwd: string;
+  client: ClientInfo;
+  /** Start a host when none answers, with this configuration and environment; without it, none is started. */
+  start?: { settings: HostConfig["settings"]; keepJobsMs: number; env: NodeJS.ProcessEnv };
+}
+
+export type OpenedHost = Handshake | { kind: "none" };
+
+function isMissing(error: unknown): boolean {
+  return error instanceof NoHostError || (error as NodeJS.ErrnoException).code === "ENOENT";
+}
+
+async function tryOpen(paths: HostPaths, client: ClientInfo): Promise<OpenedHost> {
+  try {
+    checkHostDir(paths);
+    return await HostConnection.open(paths.socket, client);
+  } catch (error) {
+    if (isMissing(error)) return { kind: "none" };
+    throw error;
+  }
+}
+
+/** Connects to the host of `cwd`; starts it first when asked to and none answers. */
+export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
+  const paths = hostPaths(options.home, options.cwd);
+  const found = await tryOpen(paths, options.client);
+  if (found.kind !== "none" || !options.start) return found;
+  const exited = startHost(paths, options.cwd, options.home, options.start);
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let early: string | undefined;
+  void exited.then((why) => (early = why));
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    const opened = await tryOpen(paths, options.client);
+    if (opened.kind !== "none") return opened;
+    if (early !== undefined) {
+      // It may have exited because another host won the race: that one answers soon.
+      const again = await tryOpen(paths, options.client);
+      if (again.kind !== "none") return again;
+      throw new Error(`The job host could not start (${early}). Its log: ${paths.log}\n${logTail(paths.log)}`);
+    }
+  }
+  throw new Error(`The job host did not answer within ${START_TIMEOUT_MS / 1000} s. Its log: ${paths.log}\n${logTail(paths.log)}`);
+}
+
+/** Starts the host process; resolves with why once it exits (it normally outlives this process). */
+function startHost(paths: HostPaths, cwd: string, home: string, start: NonNullable<OpenHostOptions["start"]>): Promise<string> {
+  prepareHostDir(paths);
+  let size = 0;
+  try {
+    size = statSync(paths.log).size;
+  } catch {
+    size = 0;
+  }
+  const log = openSync(paths.log, size > MAX_LOG_BYTES ? "w" : "a", 0o600);
+  const config: HostConfig = { cwd, home, settings: start.settings, keepJobsMs: start.keepJobsMs };
+  // The host and its jobs must not carry this process's markers: our watchdog would end them with us.
+  const env = Object.fromEntries(
+    Object.entries(start.env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[0] !== RUN_MARKER_VARIABLE && entry[0] !== JOB_MARKER_VARIABLE),
+  );
+  const { file, args } = launch(process.execPath, [hostProgram(), JSON.stringify(config)]);
+  try {
+    const child = spawn(file, args, { cwd, env, detached: true, stdio: ["ignore", log, log] });
+    child.unref();
+    return new Promise((resolve) => {
+      child.once("error", (error) => resolve(error.message));
+      child.once("exit", (code, signal) => resolve(signal ? `killed by ${signal}` : `exit code ${code}`));
+    });
+  } finally {
+    closeSync(log);
+  }
+}
+
+/**
+ * The host's program: host/host-main.js as tsc compiled it, beside this module's folder (library
+ * users, tests importing dist/), or job-host.cjs next to the bundle `pitwall` runs, which holds this
+ * module too (app/build/bundle-cli.ts).
+ */
+export function hostProgram(here: string = import.meta.url): string {
+  const candidates = ["../host/host-main.js", "./job-host.cjs"].map((name) => fileURLToPath(new URL(name, here)));
+  const found = candidates.find((path) => existsSync(path));
+  if (!found) throw new Error(`The job host's program is missing: none of ${candidates.join(", ")} exists. Reinstall pitwall (or run npm run build).`);
+  return found;
+}
+
+function logTail(path: string): string {
+  try {
+    return readFileSync(path, "utf8").split("\n").slice(-12).join("\n");
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,82 @@
+// No orphans: however pitwall ends (a normal exit, Ctrl+C, SIGTERM, SIGHUP, an uncaught error), every
+// job's process group ends with it (except the jobs a dashboard leaves in the job host: keepOn), and so does every process that escaped its group but carries the
+// run's marker (the guard's sweep). Signals get the polite path (TERM, grace, KILL); process 'exit'
+// runs no async code, so there everything gets KILL at once. SIGKILL and the OOM killer run none of
+// this: the guard's watchdog does it then.
+import type { JobService } from "../service.js";
+import type { ProcessGuard } from "../../process/process-guard.js";
+
+const SIGNAL_EXIT_CODES: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+export interface JobCleanupOptions {
+  /** Swept after the jobs end, and closed last. */
+  guard?: Pick<ProcessGuard, "sweep" | "sweepSync" | "close">;
+  /** Exit codes that differ from the usual 128 + signal (JSON mode ends 0 when its terminal hangs up). */
+  exitCodes?: Partial<Record<NodeJS.Signals, number>>;
+  /**
+   * When the jobs can outlive this process (they run in the job host), the ends that leave them
+   * running for the next pitwall instead of stopping them: a dashboard's closed terminal, a crash.
+   */
+  keepOn?: { signals: readonly NodeJS.Signals[]; crash: boolean };
+}
+
+/** Installs the handlers; returns a function that removes them again. */
+/** What the cleanup needs of the jobs: a JobService, or a JobRegistry itself. */
+export type CleanableJobs = Pick<JobService, "shutdown" | "killAllSync" | "settings" | "detach">;
+
+export function installJobCleanup(registry: CleanableJobs, options: JobCleanupOptions = {}): () => void {
+  let ending = false;
+  const guard = options.guard;
+
+  const killEverythingSync = (): void => {
+    registry.killAllSync();
+    guard?.sweepSync();
+    guard?.close();
+  };
+
+  const endWith = (code: number, keep = false): void => {
+    if (ending) {
+      // A second signal while shutting down: stop waiting.
+      killEverythingSync();
+      process.exit(code);
+    }
+    ending = true;
+    const letGo = keep && registry.detach ? registry.detach() : registry.shutdown();
+    letGo
+      .then(() => guard?.sweep(registry.settings.killGraceMs))
+      .then(
+        () => {
+          guard?.close();
+          process.exit(code);
+        },
+        () => {
+          killEverythingSync();
+          process.exit(code);
+        },
+      );
+  };
+
+  const signalHandlers = new Map<NodeJS.Signals, () => void>();
+  const codes = { ...SIGNAL_EXIT_CODES, ...options.exitCodes };
+  for (const [signal, code] of Object.entries(codes) as [NodeJS.Signals, number][]) {
+    const handler = () => endWith(code, options.keepOn?.signals.includes(signal) ?? false);
+    signalHandlers.set(signal, handler);
+    process.on(signal, handler);
+  }
+
+  const onUncaught = (error: unknown): void => {
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    const keep = (options.keepOn?.crash ?? false) && registry.detach !== undefined;
+    process.stderr.write(`pitwall: unexpected error, ${keep ? "leaving the jobs running in the job host" : "stopping every job"} and exiting:\n${text}\n`);
+    endWith(1, keep);
+  };
+  process.on("uncaughtException", onUncaught);
+
+  process.on("exit", killEverythingSync);
+
+  return () => {
+    for (const [signal, handler] of signalHandlers) process.off(signal, handler);
+    process.off("uncaughtException", onUncaught);
+    process.off("exit", killEverythingSync);
+  };
+}

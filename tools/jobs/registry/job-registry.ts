@@ -1,0 +1,564 @@
+// The one owner of every background job, whoever started it: the agent through bash_stream, or the
+// person from the jobs pane. It starts, stops, restarts and removes jobs, publishes their events,
+// keeps finished jobs listed for a while, remembers what the agent must be told, and makes sure no
+// process group outlives pitwall.
+import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
+import { EventBus } from "../../event-bus.js";
+import type { JobEvent, JobInfo, JobStarter } from "../events.js";
+import { personActions, type JobNotices } from "./job-notices.js";
+import { NoticeBoard, UNOWNED } from "./notice-board.js";
+import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "../settings.js";
+import { Job, type StdinMode } from "../process/job.js";
+import { splitChunk } from "../process/output-chunks.js";
+import { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "../errors.js";
+import { JobWatches } from "../watch/job-watches.js";
+import { recordWatchNotices } from "../watch/watch-notices.js";
+import { groupAlive } from "../../process-group.js";
+import type { ChildMarker } from "../../process/process-guard.js";
+import { endMarked, JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
+import { randomBytes } from "node:crypto";
+import { AdoptedGroups, untrackIfGone } from "./adopted-groups.js";
+
+
+export interface StartJobOptions {
+  command: string;
+  /** Relative paths resolve against the registry's cwd. */
+  cwd?: string;
+  /** Added to (and overriding) the inherited environment. */
+  env?: Record<string, string>;
+  stdinMode?: StdinMode;
+  startedBy: JobStarter;
+  /** Who ran it again under the same id (restart keeps who started it). */
+  restartedBy?: JobStarter;
+  toolCallId?: string;
+  /** The terminal's size at start (the pane it will be shown in); the settings' size otherwise. */
+  size?: TerminalSize;
+  /** The client the job belongs to (DEFAULT_ACTOR in one process); told what the person did here. */
+  owner?: string;
+  /** The environment the job inherits instead of the registry's (a job host's client brings its own). */
+  baseEnv?: Record<string, string>;
+}
+
+/** Who acts, and whose agent hears of it: the one client of a registry in this process. */
+export const DEFAULT_ACTOR = "local";
+
+/** Who did something to a job, and in which client (whose agent is told). */
+export interface ActOptions {
+  by?: JobStarter;
+  actor?: string;
+}
+
+export interface AdoptRunningOptions {
+  command: string;
+  cwd: string;
+  /** The environment it runs with (used again by a restart). */
+  env: Record<string, string>;
+  /** The running process; its stdout and stderr deliver strings. */
+  child: ChildProcess;
+  startedAt: number;
+  priorOutput: string;
+  toolCallId?: string;
+  /** Stop it (TERM, grace, KILL) this long from now: the rest of the call's timeout. */
+  killAfterMs?: number;
+  owner?: string;
+}
+
+export interface TerminalSize {
+  cols: number;
+  rows: number;
+}
+
+export interface JobRegistryOptions {
+  cwd: string;
+  /** What is not given takes its default (job-settings.ts). */
+  settings?: Partial<JobSettings>;
+  /** The environment jobs inherit. */
+  env: NodeJS.ProcessEnv;
+  /** Marks every job's environment and tracks its process group, so a crash of pitwall still ends it. */
+  marker?: ChildMarker;
+}
+
+/** After KILL, how long to wait for the exit to be observed before giving up on it. */
+const KILL_OBSERVE_MS = 5_000;
+const LEFTOVER_POLL_MS = 25;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Resolves true if `promise` settled within `ms`, false otherwise. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class JobRegistry {
+  readonly settings: JobSettings;
+  readonly cwd: string;
+  /** Every job's watch triggers (tools/jobs/watch/): they hear each job's lines from its start. */
+  readonly watches: JobWatches;
+  private readonly baseEnv: Record<string, string>;
+  private readonly shell: string;
+  private readonly marker: ChildMarker | undefined;
+  /** Insertion order is start order; a restart keeps its slot. */
+  private readonly jobs = new Map<string, Job>();
+  private readonly events = new EventBus<JobEvent>();
+  /** What each client's agent must be told, by actor. */
+  private readonly notices = new NoticeBoard();
+  private readonly ttlTimers = new Map<string, NodeJS.Timeout>();
+  /** Groups a bash call left running in the background; ended with the jobs. */
+  private readonly adopted: AdoptedGroups;
+  private readonly lineObservers = new Set<(job: Job, line: string, lineNumber: number) => void>();
+  private nextId = 1;
+  private nextCall = 1;
+  private shuttingDown = false;
+  /** Starts every job's PITWALL_JOB mark: "<this>.<id>.<restarts>", "<this>.c<n>" for bash calls. */
+  private readonly markPrefix = randomBytes(6).toString("hex");
+
+  constructor(options: JobRegistryOptions) {
+    this.cwd = options.cwd;
+    this.settings = resolveJobSettings(options.settings);
+    this.baseEnv = Object.fromEntries(
+      Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    this.shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+    this.marker = options.marker;
+    this.adopted = new AdoptedGroups({ marker: this.marker, killGraceMs: this.settings.killGraceMs, endEscapes: (mark) => this.endEscapes(mark) });
+    this.watches = new JobWatches({
+      debounceMs: this.settings.watchDebounceMs,
+      emit: (event) => {
+        // Told to the agent of the client that owns the job; a job left running without one keeps
+        // even a firing that asked to steer or wake, as a notice for the next client to take it over.
+        const owner = this.jobs.get(event.jobId)?.owner ?? UNOWNED;
+        recordWatchNotices(event, this.noticesOf(owner));
+        if (owner === UNOWNED && event.type === "job_triggered" && event.trigger.action !== "notify") this.noticesOf(UNOWNED).triggerFired(event);
+        this.emit(event);
+      },
+    });
+  }
+
+  /** Job events, in order; the coding agent forwards them to the session's bus. */
+  subscribe(listener: (event: JobEvent) => void): () => void {
+    return this.events.subscribe(listener);
+  }
+
+  /** Starts a job. Throws a clear Error past the limit of simultaneous jobs or for a missing folder. */
+  start(options: StartJobOptions): Job {
+    if (this.shuttingDown) throw new Error("Cannot start a job: pitwall is shutting down.");
+    this.checkCapacity();
+    const id = String(this.nextId++);
+    const job = this.spawn(id, options, 0);
+    if (options.startedBy === "person") this.noticesOf(options.owner).personAction(personActions.started(job));
+    return job;
+  }
+
+  /** Job ids go on from `next` at least (a new job host continuing the ids a client has seen). */
+  reserveIds(next: number): void {
+    if (Number.isSafeInteger(next) && next > this.nextId) this.nextId = next;
+  }
+
+  /** The PITWALL_JOB mark for one bash call's processes (a call that becomes a job keeps it). */
+  callMark(): Record<string, string> {
+    return { [JOB_MARKER_VARIABLE]: `${this.markPrefix}.c${this.nextCall++}` };
+  }
+
+  get(id: string): Job | undefined {
+    return this.jobs.get(id);
+  }
+
+  /** Running jobs and finished ones still within their TTL, oldest first. */
+  list(): Job[] {
+    return [...this.jobs.values()];
+  }
+
+  /** Jobs whose process is running. */
+  runningCount(): number {
+    let n = 0;
+    for (const job of this.jobs.values()) if (job.running) n++;
+    return n;
+  }
+
+  /**
+   * Stops a job. Without `signal`: TERM to the group, KILL after the grace period, and resolves with
+   * the final status. With `signal`: sends only that, waits up to the grace period, and resolves with
+   * the status then (a job may survive a signal such as SIGINT or SIGUSR1).
+   */
+  async kill(id: string, options: { signal?: NodeJS.Signals } & ActOptions = {}): Promise<JobInfo> {
+    const job = this.require(id);
+    const by = options.by ?? "agent";
+    if (!job.running) {
+      if (groupAlive(job.pid)) await this.terminate(job);
+      else await this.endEscapes(job.mark);
+      return job.info;
+    }
+    job.stopRequestedBy ??= by;
+    if (by === "person") this.noticesOf(options.actor).personAction(personActions.stopped(job));
+    if (options.signal !== undefined) {
+      job.signalGroup(options.signal);
+      await within(job.exited, this.settings.killGraceMs);
+      if (job.running && (options.signal === "SIGKILL" || options.signal === "SIGTERM")) {
+        // The signal was meant to stop it; fall back to the full escalation rather than report a survivor.
+        await this.terminate(job);
+      }
+      return job.info;
+    }
+    await this.terminate(job);
+    return job.info;
+  }
+
+  /** Runs the job's command again under the same id (stopping it first if it runs); restarts + 1. */
+  async restart(id: string, by: JobStarter, size?: TerminalSize, actor?: string): Promise<Job> {
+    const old = this.require(id);
+    if (old.running) {
+      old.stopRequestedBy ??= by;
+      await this.terminate(old);
+    } else if (groupAlive(old.pid)) {
+      await this.terminate(old);
+    }
+    this.clearTtl(id);
+    this.checkCapacity();
+    const job = this.spawn(
+      id,
+      { command: old.command, cwd: old.cwd, baseEnv: old.env, stdinMode: old.stdinMode, startedBy: old.startedBy, restartedBy: by, ...(size ? { size } : {}), owner: old.owner ?? actor ?? DEFAULT_ACTOR },
+      old.restarts + 1,
+      true,
+    );
+    old.dispose();
+    if (by === "person") this.noticesOf(actor).personAction(personActions.restarted(job));
+    return job;
+  }
+
+  /** Removes a finished job from the list (the person's action). Running jobs are not removed: stop them first. */
+  remove(id: string, actor?: string): boolean {
+    const job = this.jobs.get(id);
+    if (!job || job.running) return false;
+    this.noticesOf(actor).personAction(personActions.removed(job));
+    this.drop(job);
+    return true;
+  }
+
+  /**
+   * Sends input to a running job: text as is (escape sequences such as "\u0003" included), then with
+   * `eof` closes stdin (pipe) or sends ^D (pty). Throws for an unknown or finished job and past
+   * 256 KiB of input over the job's life.
+   */
+  write(id: string, data: string, options: { eof?: boolean } & ActOptions = {}): void {
+    const job = this.require(id);
+    if (!job.running) throw new JobEndedError(id, describeEnd(job.info));
+    if (job.fromBashCall) throw new JobTakesNoInputError(id);
+    if (job.stdinClosed) {
+      throw new Error(`Job ${id}'s input was already closed (eof). Start the command again to send more input.`);
+    }
+    const bytes = Buffer.byteLength(data, "utf8");
+    if (job.stdinBytes + bytes > MAX_STDIN_BYTES) throw new JobInputLimitError(id, job.stdinBytes, MAX_STDIN_BYTES);
+    if (data.length > 0) job.writeInput(data);
+    if (options.eof) job.endInput();
+    if ((options.by ?? "agent") === "person") this.noticesOf(options.actor).personTyped(job);
+  }
+
+  /**
+   * Tells the agent something else the person did (a command of their own), in order with what
+   * they did to jobs: both reach the model as one notice, oldest first.
+   */
+  notePersonAction(text: string, actor?: string): void {
+    this.noticesOf(actor).personAction(text);
+  }
+
+  /** What an agent must be told before its next request: one text per event since the last drain. */
+  drainNotices(actor: string = DEFAULT_ACTOR): string[] {
+    return this.notices.drain(actor);
+  }
+
+  /** Ends every group bash calls left running in the background (with their escapes). */
+  async endLeftoverGroups(): Promise<void> {
+    await this.adopted.endEvery();
+  }
+
+  private noticesOf(actor: string | undefined = DEFAULT_ACTOR): JobNotices {
+    return this.notices.of(actor);
+  }
+
+  // ---- owners: the clients of a job host ---------------------------------------------------
+
+  /** The jobs `owner` owns. */
+  owned(owner: string): Job[] {
+    return this.list().filter((job) => job.owner === owner);
+  }
+
+  /** Jobs no client owns (their client left them running). */
+  unowned(): Job[] {
+    return this.list().filter((job) => job.owner === undefined);
+  }
+
+  /**
+   * A client left without stopping its jobs: they run on unowned, and what its agent was still to
+   * be told waits for the client that takes them over.
+   */
+  release(owner: string): void {
+    for (const job of this.owned(owner)) job.owner = undefined;
+    this.adopted.handOver(owner, undefined);
+    this.notices.handOver(owner, UNOWNED);
+  }
+
+  /** A client takes over every unowned job and what was to be told about them; returns those jobs. */
+  adoptUnowned(owner: string): Job[] {
+    const jobs = this.unowned();
+    for (const job of jobs) job.owner = owner;
+    this.adopted.handOver(undefined, owner);
+    this.notices.handOver(UNOWNED, owner);
+    return jobs;
+  }
+
+  /** Stops (with their escapes) and forgets every job and leftover group `owner` owns: its client ended. */
+  async stopOwned(owner: string | undefined): Promise<void> {
+    const jobs = this.list().filter((job) => job.owner === owner);
+    await Promise.all(
+      jobs.map(async (job) => {
+        job.stopRequestedBy ??= "person";
+        if (job.running || groupAlive(job.pid)) await this.terminate(job);
+        else await this.endEscapes(job.mark);
+      }),
+    );
+    for (const job of jobs) if (this.jobs.get(job.id) === job) this.drop(job, false);
+    await this.adopted.endOwnedBy(owner);
+    this.notices.forget(owner ?? UNOWNED);
+  }
+
+  /** Calls `listener` for every completed line of every job's plain-text log (a hook for watching output). */
+  observeLines(listener: (job: Job, line: string, lineNumber: number) => void): () => void {
+    this.lineObservers.add(listener);
+    return () => this.lineObservers.delete(listener);
+  }
+
+  /** Publishes that a bash_stream call yielded while its job runs on. */
+  reportYield(toolCallId: string, job: Job, tail: string): void {
+    this.emit({ type: "job_yielded", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
+  }
+
+  /**
+   * Takes over a command that is already running (a bash call that outlived its wait or met a steer)
+   * as a pipe job, with what it printed so far. The limit of simultaneous jobs does not apply: it
+   * runs already, and refusing would mean killing it. `killAfterMs` keeps the call's timeout.
+   */
+  adoptRunning(options: AdoptRunningOptions): Job {
+    if (this.shuttingDown) throw new Error("Cannot take over the command: pitwall is shutting down.");
+    const id = String(this.nextId++);
+    const job = this.register(
+      new Job({
+        id,
+        command: options.command,
+        cwd: options.cwd,
+        env: options.env,
+        stdinMode: "pipe",
+        startedBy: "agent",
+        ...(options.toolCallId !== undefined ? { toolCallId: options.toolCallId } : {}),
+        restarts: 0,
+        shell: this.shell,
+        cols: this.settings.cols,
+        rows: this.settings.rows,
+        scrollback: this.settings.scrollback,
+        // The call's processes carry its mark (callMark) from the start.
+        mark: options.env[JOB_MARKER_VARIABLE] ?? `${this.markPrefix}.${id}.0`,
+        owner: options.owner ?? DEFAULT_ACTOR,
+        adopt: { child: options.child, startedAt: options.startedAt, priorOutput: options.priorOutput },
+      }),
+    );
+    if (options.killAfterMs !== undefined) {
+      const timer = setTimeout(() => {
+        if (job.running && this.jobs.get(id) === job) void this.kill(id, { by: "agent" }).catch(() => undefined);
+      }, Math.max(0, options.killAfterMs));
+      timer.unref();
+      void job.exited.then(() => clearTimeout(timer));
+    }
+    return job;
+  }
+
+  /**
+   * Takes over a process group something else started (`server &` in a bash call) so shutdown ends
+   * it, with the PITWALL_JOB mark of its processes (their escapes end too).
+   */
+  adoptGroup(pgid: number, options: { owner?: string; mark?: string } = {}): void {
+    this.adopted.adopt(pgid, options.owner ?? DEFAULT_ACTOR, options.mark);
+  }
+
+  /** Ends every job's process group (TERM, grace, KILL) and frees the emulators. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    for (const timer of this.ttlTimers.values()) clearTimeout(timer);
+    this.ttlTimers.clear();
+    const jobs = [...this.jobs.values()];
+    await Promise.all(
+      jobs.map(async (job) => {
+        job.stopRequestedBy ??= "person";
+        if (job.running || groupAlive(job.pid)) await this.terminate(job);
+      }),
+    );
+    for (const job of jobs) job.dispose();
+    this.jobs.clear();
+    await this.adopted.endAll();
+    this.watches.dispose();
+    // What escaped the groups, of every job and bash call of this registry.
+    await endMarked({ variable: JOB_MARKER_VARIABLE, value: `${this.markPrefix}.`, prefix: true }, this.settings.killGraceMs);
+  }
+
+  /** SIGKILL to every job's group, synchronously: for process 'exit', where nothing async runs. */
+  killAllSync(): void {
+    for (const job of this.jobs.values()) {
+      if (job.running || groupAlive(job.pid)) job.signalGroup("SIGKILL");
+    }
+    this.adopted.killAllSync();
+  }
+
+  private spawn(id: string, options: StartJobOptions, restarts: number, replacing = false): Job {
+    const stdinMode = options.stdinMode ?? "pty";
+    const mark = `${this.markPrefix}.${id}.${restarts}`;
+    const env: Record<string, string> = {
+      ...(options.baseEnv ?? this.baseEnv),
+      // A pager would wait for keys nobody presses.
+      PAGER: "cat",
+      GIT_PAGER: "cat",
+      ...(stdinMode === "pty" ? { TERM: "xterm-256color" } : {}),
+      ...(options.env ?? {}),
+      ...(this.marker?.env ?? {}),
+      [JOB_MARKER_VARIABLE]: mark,
+    };
+    const job = new Job({
+      id,
+      command: options.command,
+      cwd: resolveCwd(this.cwd, options.cwd),
+      env,
+      stdinMode,
+      startedBy: options.startedBy,
+      ...(options.restartedBy !== undefined ? { restartedBy: options.restartedBy } : {}),
+      ...(options.toolCallId !== undefined ? { toolCallId: options.toolCallId } : {}),
+      restarts,
+      shell: this.shell,
+      // A program that starts at its final size never races a resize (vim reads the size once at start).
+      cols: options.size?.cols ?? this.settings.cols,
+      rows: options.size?.rows ?? this.settings.rows,
+      scrollback: this.settings.scrollback,
+      mark,
+      owner: options.owner ?? DEFAULT_ACTOR,
+    });
+    if (!replacing && this.jobs.has(id)) throw new Error(`Job id ${id} is taken.`);
+    return this.register(job);
+  }
+
+  /** Lists a new job, publishes its output and its end, and tracks its process group. */
+  private register(job: Job): Job {
+    this.marker?.trackGroup(job.pid);
+    this.jobs.set(job.id, job);
+    this.watches.attach(job);
+    job.onOutput((chunk, stream) => {
+      for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
+    });
+    job.log.onLine(
+      (line, lineNumber) => {
+        for (const observer of this.lineObservers) observer(job, line, lineNumber);
+      },
+      () => this.lineObservers.size > 0,
+    );
+    void job.exited.then(() => this.ended(job));
+    this.emit({ type: "job_started", job: job.info });
+    return job;
+  }
+
+  private ended(job: Job): void {
+    untrackIfGone(this.marker, job.pid);
+    this.emit({ type: "job_exited", job: job.info });
+    if (this.shuttingDown) return;
+    this.noticesOf(job.owner ?? UNOWNED).jobEnded(job);
+    if (this.jobs.get(job.id) !== job) return;
+    const timer = setTimeout(() => {
+      this.ttlTimers.delete(job.id);
+      if (this.jobs.get(job.id) === job) this.drop(job);
+    }, this.settings.ttlMs);
+    timer.unref();
+    this.ttlTimers.set(job.id, timer);
+  }
+
+  /** Takes a finished job out of the list, ending anything its group (or an escape) left behind. */
+  private drop(job: Job, endLeftovers = true): void {
+    this.clearTtl(job.id);
+    this.jobs.delete(job.id);
+    this.watches.forget(job.id);
+    this.emit({ type: "job_removed", jobId: job.id });
+    if (!endLeftovers) {
+      job.dispose();
+    } else if (groupAlive(job.pid)) {
+      void this.terminate(job).then(() => job.dispose());
+    } else {
+      untrackIfGone(this.marker, job.pid);
+      job.dispose();
+      void this.endEscapes(job.mark);
+    }
+  }
+
+  /** Ends what a job or bash call started outside its process group (setsid, a double fork). */
+  private async endEscapes(mark: string | undefined): Promise<void> {
+    if (mark === undefined) return;
+    await endMarked({ variable: JOB_MARKER_VARIABLE, value: mark }, this.settings.killGraceMs);
+  }
+
+
+  /**
+   * TERM to the group; once the leader has exited and no member is left (zombies aside), done.
+   * Whatever is still alive after the grace period gets KILL.
+   */
+  private async terminate(job: Job): Promise<void> {
+    await this.signalUntilGone(job);
+    untrackIfGone(this.marker, job.pid);
+    await this.endEscapes(job.mark);
+  }
+
+  private async signalUntilGone(job: Job): Promise<void> {
+    const deadline = Date.now() + this.settings.killGraceMs;
+    job.signalGroup("SIGTERM");
+    await within(job.exited, this.settings.killGraceMs);
+    while (Date.now() < deadline) {
+      if (!job.running && !groupAlive(job.pid)) return;
+      await sleep(LEFTOVER_POLL_MS);
+    }
+    if (!job.running && !groupAlive(job.pid)) return;
+    job.signalGroup("SIGKILL");
+    await within(job.exited, KILL_OBSERVE_MS);
+  }
+
+  private checkCapacity(): void {
+    const running = this.runningCount();
+    if (running >= this.settings.maxJobs) throw new JobLimitError(running, this.settings.maxJobs);
+  }
+
+  private require(id: string): Job {
+    const job = this.jobs.get(id);
+    if (!job) throw new NoSuchJobError(id, [...this.jobs.keys()]);
+    return job;
+  }
+
+  private clearTtl(id: string): void {
+    const timer = this.ttlTimers.get(id);
+    if (timer !== undefined) clearTimeout(timer);
+    this.ttlTimers.delete(id);
+  }
+
+  private emit(event: JobEvent): void {
+    this.events.emit(event);
+  }
+}
+
+function describeEnd(info: JobInfo): string {
+  return info.status === "killed" ? `been killed by ${info.signal ?? "a signal"}` : `exited with code ${info.exitCode ?? 0}`;
+}
+
+function resolveCwd(base: string, cwd: string | undefined): string {
+  return cwd === undefined || cwd === "" ? base : resolvePath(base, cwd);
+}
