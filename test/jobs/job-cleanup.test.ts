@@ -17,7 +17,7 @@ type Ending = "SIGTERM" | "SIGINT" | "SIGHUP" | "uncaught" | "exit";
 
 function childScript(ending: Ending): string {
   return `
-import { JobRegistry, installJobCleanup } from ${JSON.stringify(join(buildDir, "tools/jobs/registry/job-registry.js"))};
+import { JobRegistry, installJobCleanup } from ${JSON.stringify(join(buildDir, "tools/jobs/index.js"))};
 const registry = new JobRegistry({ cwd: process.cwd(), env: process.env, settings: { killGraceMs: 500 } });
 installJobCleanup(registry);
 const jobs = [
