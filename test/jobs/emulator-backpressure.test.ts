@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createJobTerminal, EmulatorFeed } from "../../tools/jobs/terminal/job-terminal.js";
-import { Job, type JobSpec } from "../../tools/jobs/process/job.js";
+import type { JobSpec } from "../../tools/jobs/process/job.js";
+import { startJob } from "../../tools/jobs/process/start-job.js";
 import { tempDir } from "./helpers.js";
 import { waitFor } from "../helpers/conditions.js";
 
@@ -44,7 +45,7 @@ describe("emulator backpressure", () => {
   }
 
   async function pausedToTheEnd(stdinMode: "pty" | "pipe"): Promise<void> {
-    const job = new Job(
+    const job = startJob(
       spec({
         stdinMode,
         command: "seq 1 200000; echo LAST",
@@ -75,7 +76,7 @@ describe("emulator backpressure", () => {
 describe("emulator backpressure at a job's exit", () => {
   it("reads a pty job's output to its end while the emulator is far behind", async () => {
     // Clearing a 1000×1000 screen is slow for the emulator, so the job's output is paused near its exit.
-    const job = new Job(
+    const job = startJob(
       spec({
         command: "echo first; printf '\\033[2J%.0s' $(seq 1 600); sleep 0.1; echo LAST",
         cols: 1000,

@@ -1,16 +1,16 @@
-// One background shell. It runs under a pty (the default: programs behave as in a terminal, colours
-// and progress bars included) or with pipes (stdout and stderr kept apart), always leading its own
-// process group so that stopping it reaches every child. Its output feeds a headless terminal
-// emulator (what the jobs pane paints) and plain-text logs (what the model reads), all bounded.
-import { spawn as spawnChild, type ChildProcess } from "node:child_process";
-import { closeSync, statSync } from "node:fs";
-import { spawn as spawnPty, type IPty } from "node-pty";
+// One background shell, as the registry and the tools see it, whatever runs it: a pty (PtyJob, the
+// default: programs behave as in a terminal, colours and progress bars included) or pipes (PipeJob:
+// stdout and stderr kept apart). This is the one type for "a job" and what every kind shares: the
+// plain-text log (what the model reads) and the headless emulator fed through EmulatorFeed (what the
+// jobs pane paints), both bounded; the status and the exit bookkeeping; the stdin accounting; the
+// process group that stopping reaches. Each kind supplies how its process is started, fed, paused
+// and let go (pty-job.ts, pipe-job.ts); startJob (start-job.ts) picks the kind.
+import type { ChildProcess } from "node:child_process";
+import { statSync } from "node:fs";
 import type { JobInfo, JobStarter, JobStatus, JobStream } from "../events.js";
 import { createJobTerminal, EmulatorFeed, type Terminal } from "../terminal/job-terminal.js";
 import { PlainTextLog } from "../log/plain-text-log.js";
-import { holdSlave, processGone, readBeforeDestroy, signalName } from "./pty-process.js";
 import { signalGroup } from "../../process-group.js";
-import { launchShell } from "../../process/child-launch.js";
 import { countNewlines } from "../../output-cap.js";
 
 export type StdinMode = "pty" | "pipe";
@@ -58,22 +58,7 @@ export interface LogCursor {
   partial: string;
 }
 
-/** How long a pipe job's streams may stay open after its process exited (a grandchild holding them). */
-const PIPE_DRAIN_MS = 250;
-/** How often a running pty job checks whether its process is gone, to let go of the slave side. */
-const SLAVE_WATCH_MS = 25;
-/**
- * How long the pty must have been read without getting anything before the slave is let go, once
- * the process is gone: output still in the kernel's buffers when the last slave closes can be lost
- * (seen on this VM as the last few hundred lines of a job whose output was paused at its exit).
- */
-const SLAVE_QUIET_MS = 30;
-/** How often a paused pty checks whether its process is gone (see EmulatorFeed.release). */
-const PAUSED_EXIT_CHECK_MS = 40;
-/** After its process exits, how long a pty must stay silent before it is torn down unread (readBeforeDestroy). */
-const EXIT_QUIET_MS = 250;
-
-export class Job {
+export abstract class Job {
   readonly id: string;
   readonly command: string;
   readonly cwd: string;
@@ -86,38 +71,31 @@ export class Job {
   readonly restarts: number;
   /** Taken over from a bash call (its stdin is closed) rather than started as a job. */
   readonly fromBashCall: boolean;
-  readonly pid: number;
+  abstract readonly pid: number;
   readonly startedAt: number;
   /** What the jobs pane paints: a headless xterm with the Unicode 11 widths active. */
   readonly terminal: Terminal;
   /** Plain text of everything the job printed (stdout and stderr interleaved as they arrived). */
   readonly log: PlainTextLog;
   /** Pipe jobs only: each stream on its own. */
-  readonly stdoutLog: PlainTextLog | undefined;
-  readonly stderrLog: PlainTextLog | undefined;
+  abstract readonly stdoutLog: PlainTextLog | undefined;
+  abstract readonly stderrLog: PlainTextLog | undefined;
   /** Resolves once the process has exited and its output has been read. */
   readonly exited: Promise<JobInfo>;
   /** The PITWALL_JOB mark of its processes: stopping the job ends every process carrying it. */
   readonly mark: string | undefined;
 
+  /** Paces the emulator: the kind pauses and resumes its output when asked (pauseOutput, resumeOutput). */
+  protected readonly feed: EmulatorFeed;
+  /** Set by the kind when its stdin can take no more (ended, or never open for an adopted call). */
+  protected stdinClosedValue = false;
   private statusValue: JobStatus = "running";
   private exitCodeValue: number | undefined;
   private signalValue: string | undefined;
   private endedAtValue: number | undefined;
-  private readonly pty: IPty | undefined;
-  private readonly child: ChildProcess | undefined;
-  private readonly feed: EmulatorFeed;
   private readonly outputListeners = new Set<(chunk: string, stream: JobStream) => void>();
   private resolveExited!: (info: JobInfo) => void;
-  private exitCheckTimer: NodeJS.Timeout | undefined;
-  private slaveWatchTimer: NodeJS.Timeout | undefined;
-  /** When the pty last gave output (Date.now()). */
-  private lastPtyOutputAt = 0;
-  private slaveFd: number | undefined;
   private stdinBytesValue = 0;
-  private stdinClosedValue = false;
-  /** Whether the last input ended a line: a pty takes Ctrl+D as end of input only at a line start. */
-  private inputAtLineStart = true;
   private disposedValue = false;
 
   // Bookkeeping for the registry and the tools.
@@ -130,7 +108,8 @@ export class Job {
   /** What poll_process has delivered so far. */
   pollCursor: LogCursor = { line: 1, partial: "" };
 
-  constructor(spec: JobSpec) {
+  /** Checks the folder and sets up the log and the emulator; the kind's constructor then starts the process. */
+  protected constructor(spec: JobSpec) {
     let isDirectory = false;
     try {
       isDirectory = statSync(spec.cwd).isDirectory();
@@ -163,96 +142,12 @@ export class Job {
     });
     this.log = new PlainTextLog();
     this.startedAt = spec.adopt?.startedAt ?? Date.now();
-
-    // Through the launcher: the job inherits no pty master (nor anything else) of ours.
-    const launch = launchShell(spec.shell, spec.command);
-    if (spec.stdinMode === "pty") {
-      const ptyProcess = spawnPty(launch.file, launch.args, {
-        name: spec.env.TERM ?? "xterm-256color",
-        cols: spec.cols,
-        rows: spec.rows,
-        cwd: spec.cwd,
-        env: spec.env,
-      });
-      this.pty = ptyProcess;
-      this.child = undefined;
-      this.stdoutLog = undefined;
-      this.stderrLog = undefined;
-      this.pid = ptyProcess.pid;
-      this.feed = new EmulatorFeed(
-        this.terminal,
-        { pause: () => this.pausePty(), resume: () => this.resumePty() },
-        spec.emulatorHighWater,
-        spec.emulatorLowWater,
-      );
-      this.slaveFd = holdSlave(ptyProcess);
-      this.watchForSlaveRelease();
-      readBeforeDestroy(ptyProcess, EXIT_QUIET_MS);
-      ptyProcess.onData((chunk) => {
-        this.lastPtyOutputAt = Date.now();
-        this.receive(chunk, "pty");
-      });
-      ptyProcess.onExit(({ exitCode, signal }) => this.finish(exitCode, signalName(signal)));
-      // Answers the program's terminal queries (cursor position, device attributes), as a terminal would.
-      this.terminal.onData((reply) => {
-        if (this.statusValue === "running") ptyProcess.write(reply);
-      });
-    } else {
-      const child =
-        spec.adopt?.child ??
-        spawnChild(launch.file, launch.args, {
-          cwd: spec.cwd,
-          env: spec.env,
-          detached: true,
-          stdio: ["pipe", "pipe", "pipe"],
-        });
-      child.on("error", () => {
-        // A failed spawn is reported below (no pid); later errors surface as the exit.
-      });
-      if (child.pid === undefined) {
-        this.terminal.dispose();
-        throw new Error(`Cannot start the job: ${spec.shell} could not be run. Check that it exists and is executable.`);
-      }
-      this.pty = undefined;
-      this.child = child;
-      this.pid = child.pid;
-      // An adopted bash call printed both streams as one, as bash shows them: so does its job.
-      this.stdoutLog = spec.adopt ? undefined : new PlainTextLog();
-      this.stderrLog = spec.adopt ? undefined : new PlainTextLog();
-      if (spec.adopt) this.stdinClosedValue = true;
-      this.feed = new EmulatorFeed(this.terminal, {
-        pause: () => {
-          child.stdout?.pause();
-          child.stderr?.pause();
-        },
-        resume: () => {
-          child.stdout?.resume();
-          child.stderr?.resume();
-        },
-      }, spec.emulatorHighWater, spec.emulatorLowWater);
-      child.stdout?.setEncoding("utf8");
-      child.stderr?.setEncoding("utf8");
-      if (spec.adopt && spec.adopt.priorOutput.length > 0) this.receive(spec.adopt.priorOutput, "stdout");
-      child.stdout?.on("data", (chunk: string) => this.receive(chunk, "stdout"));
-      child.stderr?.on("data", (chunk: string) => this.receive(chunk, "stderr"));
-      // Writing to a process that closed its stdin fails asynchronously; the job's status tells the story.
-      child.stdin?.on("error", () => {
-        this.stdinClosedValue = true;
-      });
-      child.once("exit", (code, signal) => {
-        this.feed.release();
-        // A grandchild may hold the pipes open; read what comes quickly, then report the exit.
-        let done = false;
-        const report = () => {
-          if (done) return;
-          done = true;
-          clearTimeout(timer);
-          this.finish(code ?? 0, signalName(signal));
-        };
-        const timer = setTimeout(report, PIPE_DRAIN_MS);
-        child.once("close", report);
-      });
-    }
+    this.feed = new EmulatorFeed(
+      this.terminal,
+      { pause: () => this.pauseOutput(), resume: () => this.resumeOutput() },
+      spec.emulatorHighWater,
+      spec.emulatorLowWater,
+    );
   }
 
   get status(): JobStatus {
@@ -335,41 +230,22 @@ export class Job {
     return this.feed.onWrite(listener);
   }
 
-  /** Resizes the pty (the program gets SIGWINCH) and the emulator. */
+  /** Resizes the process's terminal, if it has one (the program gets SIGWINCH), and the emulator. */
   resize(cols: number, rows: number): void {
     const c = Math.max(2, Math.floor(cols));
     const r = Math.max(1, Math.floor(rows));
-    if (this.pty && this.running) {
-      try {
-        this.pty.resize(c, r);
-      } catch {
-        // The pty closed between the check and the call; the emulator still resizes.
-      }
-    }
+    this.resizeProcess(c, r);
     if (!this.disposedValue) this.terminal.resize(c, r);
   }
 
   /** Sends input as is. The registry checks the caps; this only delivers. */
   writeInput(data: string): void {
     this.stdinBytesValue += Buffer.byteLength(data, "utf8");
-    if (data.length > 0) this.inputAtLineStart = data.endsWith("\n") || data.endsWith("\r");
-    if (this.pty) this.pty.write(data);
-    else this.child?.stdin?.write(data);
+    this.deliverInput(data);
   }
 
-  /**
-   * Ends input: closes stdin of a pipe job, sends Ctrl+D to a pty job. Mid-line, a terminal's first
-   * Ctrl+D only hands over the pending text, so a second one follows.
-   */
-  endInput(): void {
-    if (this.pty) {
-      this.pty.write(this.inputAtLineStart ? "\x04" : "\x04\x04");
-      this.inputAtLineStart = true;
-    } else {
-      this.stdinClosedValue = true;
-      this.child?.stdin?.end();
-    }
-  }
+  /** Ends input: closes stdin of a pipe job, sends Ctrl+D to a pty job. */
+  abstract endInput(): void;
 
   /** Sends a signal to the job's whole process group. */
   signalGroup(signal: NodeJS.Signals): boolean {
@@ -390,17 +266,28 @@ export class Job {
     this.disposedValue = true;
     this.outputListeners.clear();
     this.feed.dispose();
-    clearInterval(this.exitCheckTimer);
-    this.releaseSlave();
-    if (this.child) {
-      this.child.stdin?.destroy();
-      this.child.stdout?.destroy();
-      this.child.stderr?.destroy();
-    }
+    this.closeProcess();
     this.terminal.dispose();
   }
 
-  private receive(chunk: string, stream: JobStream): void {
+  // ---- what each kind supplies ----------------------------------------------------------------
+
+  /** Writes input to the process (counted already). */
+  protected abstract deliverInput(data: string): void;
+  /** The emulator is behind: stop reading the process's output until resumeOutput. */
+  protected abstract pauseOutput(): void;
+  protected abstract resumeOutput(): void;
+  /** Resizes the process's terminal (c, r already clamped); nothing for a kind without one. */
+  protected abstract resizeProcess(cols: number, rows: number): void;
+  /** Closes what dispose() must let go of besides the emulator (descriptors, timers, streams). */
+  protected abstract closeProcess(): void;
+  /** The exit was recorded; called before `exited` resolves. */
+  protected abstract exitRecorded(): void;
+
+  // ---- what the kinds call --------------------------------------------------------------------
+
+  /** Output from the process: into the logs, the emulator and the output listeners. */
+  protected receive(chunk: string, stream: JobStream): void {
     if (this.disposedValue) return;
     // Counted once for the log and the emulator: a flood's cost is mostly per line.
     const newlines = countNewlines(chunk);
@@ -411,53 +298,8 @@ export class Job {
     for (const listener of this.outputListeners) listener(chunk, stream);
   }
 
-  /**
-   * Holding the slave keeps node-pty from seeing end of output, so it reports the exit only after
-   * its 200 ms fallback. Once the job's process is gone (reaped), its output is read to the end (a
-   * paused pty is resumed) and then the slave is let go: the master hits EIO, and the exit is
-   * reported at once.
-   */
-  private watchForSlaveRelease(): void {
-    if (this.slaveFd === undefined) return;
-    this.slaveWatchTimer = setInterval(() => {
-      if (!processGone(this.pid)) return;
-      this.feed.release();
-      if (Date.now() - this.lastPtyOutputAt >= SLAVE_QUIET_MS) this.releaseSlave();
-    }, SLAVE_WATCH_MS);
-    this.slaveWatchTimer.unref();
-  }
-
-  private releaseSlave(): void {
-    clearInterval(this.slaveWatchTimer);
-    if (this.slaveFd === undefined) return;
-    try {
-      closeSync(this.slaveFd);
-    } catch {
-      // Already closed: nothing to release.
-    }
-    this.slaveFd = undefined;
-  }
-
-  private pausePty(): void {
-    this.pty?.pause();
-    // node-pty tears the pty down 200 ms after the process exits whether or not its buffer was read;
-    // while paused, watch for the exit so the last output is read in time.
-    clearInterval(this.exitCheckTimer);
-    this.exitCheckTimer = setInterval(() => {
-      if (processGone(this.pid)) {
-        clearInterval(this.exitCheckTimer);
-        this.feed.release();
-      }
-    }, PAUSED_EXIT_CHECK_MS);
-    this.exitCheckTimer.unref();
-  }
-
-  private resumePty(): void {
-    clearInterval(this.exitCheckTimer);
-    this.pty?.resume();
-  }
-
-  private finish(exitCode: number, signal: string | undefined): void {
+  /** The process exited and its output has been read: records how it ended, once. */
+  protected finish(exitCode: number, signal: string | undefined): void {
     if (this.statusValue !== "running") return;
     this.feed.release();
     this.endedAtValue = Date.now();
@@ -469,7 +311,7 @@ export class Job {
       this.exitCodeValue = exitCode;
     }
     this.stdinClosedValue = true;
-    this.releaseSlave();
+    this.exitRecorded();
     this.resolveExited(this.info);
   }
 }

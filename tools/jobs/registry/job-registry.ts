@@ -1,138 +1,64 @@
 // The one owner of every background job, whoever started it: the agent through bash_stream, or the
 // person from the jobs pane. It starts, stops, restarts and removes jobs, publishes their events,
 // keeps finished jobs listed for a while, remembers what the agent must be told, and makes sure no
-// process group outlives pitwall.
-import type { ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { resolve as resolvePath } from "node:path";
+// process group outlives pitwall. The parts live beside it: what a new job runs with (job-specs.ts),
+// how a job's processes are ended (job-stopper.ts), when a finished job leaves the list
+// (ttl-sweep.ts), what each agent is told (notice-board.ts, job-notices.ts), the groups bash calls
+// left behind (adopted-groups.ts).
 import { EventBus } from "../../event-bus.js";
 import type { JobEvent, JobInfo, JobStarter } from "../events.js";
 import { personActions, type JobNotices } from "./job-notices.js";
 import { NoticeBoard, UNOWNED } from "./notice-board.js";
 import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "../settings.js";
-import { Job, type StdinMode } from "../process/job.js";
+import type { Job } from "../process/job.js";
+import { startJob } from "../process/start-job.js";
 import { splitChunk } from "../process/output-chunks.js";
 import { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "../errors.js";
 import { JobWatches } from "../watch/job-watches.js";
 import { recordWatchNotices } from "../watch/watch-notices.js";
 import { groupAlive } from "../../process-group.js";
 import type { ChildMarker } from "../../process/process-guard.js";
-import { endMarked, JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
-import { randomBytes } from "node:crypto";
 import { AdoptedGroups, untrackIfGone } from "./adopted-groups.js";
+import { DEFAULT_ACTOR, type ActOptions, type AdoptRunningOptions, type JobRegistryOptions, type StartJobOptions, type TerminalSize } from "./job-options.js";
+import { JobSpecs } from "./job-specs.js";
+import { JobStopper, within } from "./job-stopper.js";
+import { TtlSweep } from "./ttl-sweep.js";
 
-
-export interface StartJobOptions {
-  command: string;
-  /** Relative paths resolve against the registry's cwd. */
-  cwd?: string;
-  /** Added to (and overriding) the inherited environment. */
-  env?: Record<string, string>;
-  stdinMode?: StdinMode;
-  startedBy: JobStarter;
-  /** Who ran it again under the same id (restart keeps who started it). */
-  restartedBy?: JobStarter;
-  toolCallId?: string;
-  /** The terminal's size at start (the pane it will be shown in); the settings' size otherwise. */
-  size?: TerminalSize;
-  /** The client the job belongs to (DEFAULT_ACTOR in one process); told what the person did here. */
-  owner?: string;
-  /** The environment the job inherits instead of the registry's (a job host's client brings its own). */
-  baseEnv?: Record<string, string>;
-}
-
-/** Who acts, and whose agent hears of it: the one client of a registry in this process. */
-export const DEFAULT_ACTOR = "local";
-
-/** Who did something to a job, and in which client (whose agent is told). */
-export interface ActOptions {
-  by?: JobStarter;
-  actor?: string;
-}
-
-export interface AdoptRunningOptions {
-  command: string;
-  cwd: string;
-  /** The environment it runs with (used again by a restart). */
-  env: Record<string, string>;
-  /** The running process; its stdout and stderr deliver strings. */
-  child: ChildProcess;
-  startedAt: number;
-  priorOutput: string;
-  toolCallId?: string;
-  /** Stop it (TERM, grace, KILL) this long from now: the rest of the call's timeout. */
-  killAfterMs?: number;
-  owner?: string;
-}
-
-export interface TerminalSize {
-  cols: number;
-  rows: number;
-}
-
-export interface JobRegistryOptions {
-  cwd: string;
-  /** What is not given takes its default (job-settings.ts). */
-  settings?: Partial<JobSettings>;
-  /** The environment jobs inherit. */
-  env: NodeJS.ProcessEnv;
-  /** Marks every job's environment and tracks its process group, so a crash of pitwall still ends it. */
-  marker?: ChildMarker;
-}
-
-/** After KILL, how long to wait for the exit to be observed before giving up on it. */
-const KILL_OBSERVE_MS = 5_000;
-const LEFTOVER_POLL_MS = 25;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Resolves true if `promise` settled within `ms`, false otherwise. */
-async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+export { DEFAULT_ACTOR, type ActOptions, type AdoptRunningOptions, type JobRegistryOptions, type StartJobOptions, type TerminalSize } from "./job-options.js";
 
 export class JobRegistry {
   readonly settings: JobSettings;
   readonly cwd: string;
   /** Every job's watch triggers (tools/jobs/watch/): they hear each job's lines from its start. */
   readonly watches: JobWatches;
-  private readonly baseEnv: Record<string, string>;
-  private readonly shell: string;
   private readonly marker: ChildMarker | undefined;
+  /** What each new job runs with, and the marks its processes carry. */
+  private readonly specs: JobSpecs;
+  private readonly stopper: JobStopper;
   /** Insertion order is start order; a restart keeps its slot. */
   private readonly jobs = new Map<string, Job>();
   private readonly events = new EventBus<JobEvent>();
   /** What each client's agent must be told, by actor. */
   private readonly notices = new NoticeBoard();
-  private readonly ttlTimers = new Map<string, NodeJS.Timeout>();
+  /** Finished jobs leave the list after the TTL. */
+  private readonly ttl: TtlSweep;
   /** Groups a bash call left running in the background; ended with the jobs. */
   private readonly adopted: AdoptedGroups;
   private readonly lineObservers = new Set<(job: Job, line: string, lineNumber: number) => void>();
   private nextId = 1;
-  private nextCall = 1;
   private shuttingDown = false;
-  /** Starts every job's PITWALL_JOB mark: "<this>.<id>.<restarts>", "<this>.c<n>" for bash calls. */
-  private readonly markPrefix = randomBytes(6).toString("hex");
 
   constructor(options: JobRegistryOptions) {
     this.cwd = options.cwd;
     this.settings = resolveJobSettings(options.settings);
-    this.baseEnv = Object.fromEntries(
+    const baseEnv = Object.fromEntries(
       Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
-    this.shell = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
     this.marker = options.marker;
-    this.adopted = new AdoptedGroups({ marker: this.marker, killGraceMs: this.settings.killGraceMs, endEscapes: (mark) => this.endEscapes(mark) });
+    this.specs = new JobSpecs(this.cwd, this.settings, baseEnv, this.marker);
+    this.stopper = new JobStopper(this.settings, this.marker);
+    this.ttl = new TtlSweep(this.settings.ttlMs);
+    this.adopted = new AdoptedGroups({ marker: this.marker, killGraceMs: this.settings.killGraceMs, endEscapes: (mark) => this.stopper.endEscapes(mark) });
     this.watches = new JobWatches({
       debounceMs: this.settings.watchDebounceMs,
       emit: (event) => {
@@ -168,7 +94,7 @@ export class JobRegistry {
 
   /** The PITWALL_JOB mark for one bash call's processes (a call that becomes a job keeps it). */
   callMark(): Record<string, string> {
-    return { [JOB_MARKER_VARIABLE]: `${this.markPrefix}.c${this.nextCall++}` };
+    return this.specs.callMark();
   }
 
   get(id: string): Job | undefined {
@@ -196,8 +122,8 @@ export class JobRegistry {
     const job = this.require(id);
     const by = options.by ?? "agent";
     if (!job.running) {
-      if (groupAlive(job.pid)) await this.terminate(job);
-      else await this.endEscapes(job.mark);
+      if (groupAlive(job.pid)) await this.stopper.terminate(job);
+      else await this.stopper.endEscapes(job.mark);
       return job.info;
     }
     job.stopRequestedBy ??= by;
@@ -207,11 +133,11 @@ export class JobRegistry {
       await within(job.exited, this.settings.killGraceMs);
       if (job.running && (options.signal === "SIGKILL" || options.signal === "SIGTERM")) {
         // The signal was meant to stop it; fall back to the full escalation rather than report a survivor.
-        await this.terminate(job);
+        await this.stopper.terminate(job);
       }
       return job.info;
     }
-    await this.terminate(job);
+    await this.stopper.terminate(job);
     return job.info;
   }
 
@@ -220,11 +146,11 @@ export class JobRegistry {
     const old = this.require(id);
     if (old.running) {
       old.stopRequestedBy ??= by;
-      await this.terminate(old);
+      await this.stopper.terminate(old);
     } else if (groupAlive(old.pid)) {
-      await this.terminate(old);
+      await this.stopper.terminate(old);
     }
-    this.clearTtl(id);
+    this.ttl.clear(id);
     this.checkCapacity();
     const job = this.spawn(
       id,
@@ -324,8 +250,8 @@ export class JobRegistry {
     await Promise.all(
       jobs.map(async (job) => {
         job.stopRequestedBy ??= "person";
-        if (job.running || groupAlive(job.pid)) await this.terminate(job);
-        else await this.endEscapes(job.mark);
+        if (job.running || groupAlive(job.pid)) await this.stopper.terminate(job);
+        else await this.stopper.endEscapes(job.mark);
       }),
     );
     for (const job of jobs) if (this.jobs.get(job.id) === job) this.drop(job, false);
@@ -352,26 +278,7 @@ export class JobRegistry {
   adoptRunning(options: AdoptRunningOptions): Job {
     if (this.shuttingDown) throw new Error("Cannot take over the command: pitwall is shutting down.");
     const id = String(this.nextId++);
-    const job = this.register(
-      new Job({
-        id,
-        command: options.command,
-        cwd: options.cwd,
-        env: options.env,
-        stdinMode: "pipe",
-        startedBy: "agent",
-        ...(options.toolCallId !== undefined ? { toolCallId: options.toolCallId } : {}),
-        restarts: 0,
-        shell: this.shell,
-        cols: this.settings.cols,
-        rows: this.settings.rows,
-        scrollback: this.settings.scrollback,
-        // The call's processes carry its mark (callMark) from the start.
-        mark: options.env[JOB_MARKER_VARIABLE] ?? `${this.markPrefix}.${id}.0`,
-        owner: options.owner ?? DEFAULT_ACTOR,
-        adopt: { child: options.child, startedAt: options.startedAt, priorOutput: options.priorOutput },
-      }),
-    );
+    const job = this.register(startJob(this.specs.forAdopted(id, options)));
     if (options.killAfterMs !== undefined) {
       const timer = setTimeout(() => {
         if (job.running && this.jobs.get(id) === job) void this.kill(id, { by: "agent" }).catch(() => undefined);
@@ -393,13 +300,12 @@ export class JobRegistry {
   /** Ends every job's process group (TERM, grace, KILL) and frees the emulators. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
-    for (const timer of this.ttlTimers.values()) clearTimeout(timer);
-    this.ttlTimers.clear();
+    this.ttl.clearAll();
     const jobs = [...this.jobs.values()];
     await Promise.all(
       jobs.map(async (job) => {
         job.stopRequestedBy ??= "person";
-        if (job.running || groupAlive(job.pid)) await this.terminate(job);
+        if (job.running || groupAlive(job.pid)) await this.stopper.terminate(job);
       }),
     );
     for (const job of jobs) job.dispose();
@@ -407,7 +313,7 @@ export class JobRegistry {
     await this.adopted.endAll();
     this.watches.dispose();
     // What escaped the groups, of every job and bash call of this registry.
-    await endMarked({ variable: JOB_MARKER_VARIABLE, value: `${this.markPrefix}.`, prefix: true }, this.settings.killGraceMs);
+    await this.stopper.endEveryEscape(`${this.specs.markPrefix}.`);
   }
 
   /** SIGKILL to every job's group, synchronously: for process 'exit', where nothing async runs. */
@@ -419,36 +325,7 @@ export class JobRegistry {
   }
 
   private spawn(id: string, options: StartJobOptions, restarts: number, replacing = false): Job {
-    const stdinMode = options.stdinMode ?? "pty";
-    const mark = `${this.markPrefix}.${id}.${restarts}`;
-    const env: Record<string, string> = {
-      ...(options.baseEnv ?? this.baseEnv),
-      // A pager would wait for keys nobody presses.
-      PAGER: "cat",
-      GIT_PAGER: "cat",
-      ...(stdinMode === "pty" ? { TERM: "xterm-256color" } : {}),
-      ...(options.env ?? {}),
-      ...(this.marker?.env ?? {}),
-      [JOB_MARKER_VARIABLE]: mark,
-    };
-    const job = new Job({
-      id,
-      command: options.command,
-      cwd: resolveCwd(this.cwd, options.cwd),
-      env,
-      stdinMode,
-      startedBy: options.startedBy,
-      ...(options.restartedBy !== undefined ? { restartedBy: options.restartedBy } : {}),
-      ...(options.toolCallId !== undefined ? { toolCallId: options.toolCallId } : {}),
-      restarts,
-      shell: this.shell,
-      // A program that starts at its final size never races a resize (vim reads the size once at start).
-      cols: options.size?.cols ?? this.settings.cols,
-      rows: options.size?.rows ?? this.settings.rows,
-      scrollback: this.settings.scrollback,
-      mark,
-      owner: options.owner ?? DEFAULT_ACTOR,
-    });
+    const job = startJob(this.specs.forStart(id, options, restarts));
     if (!replacing && this.jobs.has(id)) throw new Error(`Job id ${id} is taken.`);
     return this.register(job);
   }
@@ -478,59 +355,26 @@ export class JobRegistry {
     if (this.shuttingDown) return;
     this.noticesOf(job.owner ?? UNOWNED).jobEnded(job);
     if (this.jobs.get(job.id) !== job) return;
-    const timer = setTimeout(() => {
-      this.ttlTimers.delete(job.id);
+    this.ttl.schedule(job.id, () => {
       if (this.jobs.get(job.id) === job) this.drop(job);
-    }, this.settings.ttlMs);
-    timer.unref();
-    this.ttlTimers.set(job.id, timer);
+    });
   }
 
   /** Takes a finished job out of the list, ending anything its group (or an escape) left behind. */
   private drop(job: Job, endLeftovers = true): void {
-    this.clearTtl(job.id);
+    this.ttl.clear(job.id);
     this.jobs.delete(job.id);
     this.watches.forget(job.id);
     this.emit({ type: "job_removed", jobId: job.id });
     if (!endLeftovers) {
       job.dispose();
     } else if (groupAlive(job.pid)) {
-      void this.terminate(job).then(() => job.dispose());
+      void this.stopper.terminate(job).then(() => job.dispose());
     } else {
       untrackIfGone(this.marker, job.pid);
       job.dispose();
-      void this.endEscapes(job.mark);
+      void this.stopper.endEscapes(job.mark);
     }
-  }
-
-  /** Ends what a job or bash call started outside its process group (setsid, a double fork). */
-  private async endEscapes(mark: string | undefined): Promise<void> {
-    if (mark === undefined) return;
-    await endMarked({ variable: JOB_MARKER_VARIABLE, value: mark }, this.settings.killGraceMs);
-  }
-
-
-  /**
-   * TERM to the group; once the leader has exited and no member is left (zombies aside), done.
-   * Whatever is still alive after the grace period gets KILL.
-   */
-  private async terminate(job: Job): Promise<void> {
-    await this.signalUntilGone(job);
-    untrackIfGone(this.marker, job.pid);
-    await this.endEscapes(job.mark);
-  }
-
-  private async signalUntilGone(job: Job): Promise<void> {
-    const deadline = Date.now() + this.settings.killGraceMs;
-    job.signalGroup("SIGTERM");
-    await within(job.exited, this.settings.killGraceMs);
-    while (Date.now() < deadline) {
-      if (!job.running && !groupAlive(job.pid)) return;
-      await sleep(LEFTOVER_POLL_MS);
-    }
-    if (!job.running && !groupAlive(job.pid)) return;
-    job.signalGroup("SIGKILL");
-    await within(job.exited, KILL_OBSERVE_MS);
   }
 
   private checkCapacity(): void {
@@ -544,12 +388,6 @@ export class JobRegistry {
     return job;
   }
 
-  private clearTtl(id: string): void {
-    const timer = this.ttlTimers.get(id);
-    if (timer !== undefined) clearTimeout(timer);
-    this.ttlTimers.delete(id);
-  }
-
   private emit(event: JobEvent): void {
     this.events.emit(event);
   }
@@ -557,8 +395,4 @@ export class JobRegistry {
 
 function describeEnd(info: JobInfo): string {
   return info.status === "killed" ? `been killed by ${info.signal ?? "a signal"}` : `exited with code ${info.exitCode ?? 0}`;
-}
-
-function resolveCwd(base: string, cwd: string | undefined): string {
-  return cwd === undefined || cwd === "" ? base : resolvePath(base, cwd);
 }

@@ -1,0 +1,139 @@
+// A job under a pty (stdinMode "pty", the default): the program sees a terminal, so it prints
+// colours and progress bars and answers like an interactive program. What only a pty needs lives
+// here: holding its slave side open (so a program that closes its descriptors is not hung up on),
+// reading everything before node-pty tears it down, pausing and resuming it for the emulator, and
+// answering the program's terminal queries.
+import { closeSync } from "node:fs";
+import { spawn as spawnPty, type IPty } from "node-pty";
+import { Job, type JobSpec } from "./job.js";
+import { holdSlave, processGone, readBeforeDestroy, signalName } from "./pty-process.js";
+import { launchShell } from "../../process/child-launch.js";
+
+/** How often a running pty job checks whether its process is gone, to let go of the slave side. */
+const SLAVE_WATCH_MS = 25;
+/**
+ * How long the pty must have been read without getting anything before the slave is let go, once
+ * the process is gone: output still in the kernel's buffers when the last slave closes can be lost
+ * (seen on this VM as the last few hundred lines of a job whose output was paused at its exit).
+ */
+const SLAVE_QUIET_MS = 30;
+/** How often a paused pty checks whether its process is gone (see EmulatorFeed.release). */
+const PAUSED_EXIT_CHECK_MS = 40;
+/** After its process exits, how long a pty must stay silent before it is torn down unread (readBeforeDestroy). */
+const EXIT_QUIET_MS = 250;
+
+export class PtyJob extends Job {
+  readonly pid: number;
+  readonly stdoutLog = undefined;
+  readonly stderrLog = undefined;
+  private readonly pty: IPty;
+  private exitCheckTimer: NodeJS.Timeout | undefined;
+  private slaveWatchTimer: NodeJS.Timeout | undefined;
+  /** When the pty last gave output (Date.now()). */
+  private lastPtyOutputAt = 0;
+  private slaveFd: number | undefined;
+  /** Whether the last input ended a line: a pty takes Ctrl+D as end of input only at a line start. */
+  private inputAtLineStart = true;
+
+  constructor(spec: JobSpec) {
+    super(spec);
+    // Through the launcher: the job inherits no pty master (nor anything else) of ours.
+    const launch = launchShell(spec.shell, spec.command);
+    const ptyProcess = spawnPty(launch.file, launch.args, {
+      name: spec.env.TERM ?? "xterm-256color",
+      cols: spec.cols,
+      rows: spec.rows,
+      cwd: spec.cwd,
+      env: spec.env,
+    });
+    this.pty = ptyProcess;
+    this.pid = ptyProcess.pid;
+    this.slaveFd = holdSlave(ptyProcess);
+    this.watchForSlaveRelease();
+    readBeforeDestroy(ptyProcess, EXIT_QUIET_MS);
+    ptyProcess.onData((chunk) => {
+      this.lastPtyOutputAt = Date.now();
+      this.receive(chunk, "pty");
+    });
+    ptyProcess.onExit(({ exitCode, signal }) => this.finish(exitCode, signalName(signal)));
+    // Answers the program's terminal queries (cursor position, device attributes), as a terminal would.
+    this.terminal.onData((reply) => {
+      if (this.running) ptyProcess.write(reply);
+    });
+  }
+
+  /** Sends Ctrl+D. Mid-line, a terminal's first Ctrl+D only hands over the pending text, so a second one follows. */
+  endInput(): void {
+    this.pty.write(this.inputAtLineStart ? "\x04" : "\x04\x04");
+    this.inputAtLineStart = true;
+  }
+
+  protected deliverInput(data: string): void {
+    if (data.length > 0) this.inputAtLineStart = data.endsWith("\n") || data.endsWith("\r");
+    this.pty.write(data);
+  }
+
+  protected resizeProcess(cols: number, rows: number): void {
+    if (!this.running) return;
+    try {
+      this.pty.resize(cols, rows);
+    } catch {
+      // The pty closed between the check and the call; the emulator still resizes.
+    }
+  }
+
+  protected pauseOutput(): void {
+    this.pty.pause();
+    // node-pty tears the pty down 200 ms after the process exits whether or not its buffer was read;
+    // while paused, watch for the exit so the last output is read in time.
+    clearInterval(this.exitCheckTimer);
+    this.exitCheckTimer = setInterval(() => {
+      if (processGone(this.pid)) {
+        clearInterval(this.exitCheckTimer);
+        this.feed.release();
+      }
+    }, PAUSED_EXIT_CHECK_MS);
+    this.exitCheckTimer.unref();
+  }
+
+  protected resumeOutput(): void {
+    clearInterval(this.exitCheckTimer);
+    this.pty.resume();
+  }
+
+  protected closeProcess(): void {
+    clearInterval(this.exitCheckTimer);
+    this.releaseSlave();
+  }
+
+  protected exitRecorded(): void {
+    this.releaseSlave();
+  }
+
+  /**
+   * Holding the slave keeps node-pty from seeing end of output, so it reports the exit only after
+   * its 200 ms fallback. Once the job's process is gone (reaped), its output is read to the end (a
+   * paused pty is resumed) and then the slave is let go: the master hits EIO, and the exit is
+   * reported at once.
+   */
+  private watchForSlaveRelease(): void {
+    if (this.slaveFd === undefined) return;
+    this.slaveWatchTimer = setInterval(() => {
+      if (!processGone(this.pid)) return;
+      this.feed.release();
+      if (Date.now() - this.lastPtyOutputAt >= SLAVE_QUIET_MS) this.releaseSlave();
+    }, SLAVE_WATCH_MS);
+    this.slaveWatchTimer.unref();
+  }
+
+  private releaseSlave(): void {
+    clearInterval(this.slaveWatchTimer);
+    if (this.slaveFd === undefined) return;
+    try {
+      closeSync(this.slaveFd);
+    } catch {
+      // Already closed: nothing to release.
+    }
+    this.slaveFd = undefined;
+  }
+}
