@@ -6,13 +6,15 @@
 // refuse each other instead of talking past each other.
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { createServer, connect, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { HostJobService as HostJobServiceType } from "../../tools/jobs/client/host-job-service.js";
 import type * as HostPaths from "../../tools/jobs/host/host-paths.js";
-import type * as Protocol from "../../tools/jobs/wire/protocol.js";
+import type * as Handshake from "../../tools/jobs/wire/handshake.js";
+import type * as Framing from "../../tools/jobs/wire/framing.js";
+import type * as Connection from "../../tools/jobs/client/host-connection.js";
 import type { JobServiceInputs } from "../../tools/jobs/service.js";
 import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
 import { waitFor } from "../helpers/conditions.js";
@@ -25,12 +27,16 @@ let HostJobService: typeof HostJobServiceType;
 let hostPaths: typeof HostPaths.hostPaths;
 let prepareHostDir: typeof HostPaths.prepareHostDir;
 let PROTOCOL_VERSION: number;
+let MAX_FRAME_CHARS: number;
+let HostConnection: typeof Connection.HostConnection;
 
 beforeAll(async () => {
   assertBuilt();
   ({ HostJobService } = (await import(dist("tools/jobs/client/host-job-service.js"))) as typeof import("../../tools/jobs/client/host-job-service.js"));
   ({ hostPaths, prepareHostDir } = (await import(dist("tools/jobs/host/host-paths.js"))) as typeof HostPaths);
-  ({ PROTOCOL_VERSION } = (await import(dist("tools/jobs/wire/protocol.js"))) as typeof Protocol);
+  ({ PROTOCOL_VERSION } = (await import(dist("tools/jobs/wire/handshake.js"))) as typeof Handshake);
+  ({ MAX_FRAME_CHARS } = (await import(dist("tools/jobs/wire/framing.js"))) as typeof Framing);
+  ({ HostConnection } = (await import(dist("tools/jobs/client/host-connection.js"))) as typeof Connection);
 });
 
 const services: HostJobServiceType[] = [];
@@ -300,4 +306,109 @@ describe("version skew", () => {
       await new Promise<void>((resolve) => fake.close(() => resolve()));
     }
   }, 30_000);
+});
+
+/** A process's resident memory now, in MB (VmRSS of /proc/<pid>/status). */
+function rssMb(pid: number): number {
+  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  if (kb === undefined) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(kb) / 1024;
+}
+
+/**
+ * Writes `total` characters of "x" (no newline) as fast as the peer reads them, until it ends the
+ * connection or all was written; returns how much was handed to the socket.
+ */
+async function flood(socket: Socket, total: number): Promise<{ written: number; cutOff: boolean }> {
+  const chunk = "x".repeat(64 * 1024);
+  let written = 0;
+  let cutOff = false;
+  const ended = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  void ended.then(() => (cutOff = true));
+  socket.on("error", () => undefined);
+  while (written < total && !cutOff) {
+    written += chunk.length;
+    if (!socket.write(chunk)) await Promise.race([new Promise((resolve) => socket.once("drain", resolve)), ended]);
+  }
+  return { written, cutOff };
+}
+
+describe("frames on the host's socket", () => {
+  it("a client sending a 100 MB line is cut off soon after the cap, the host stays small, and other clients go on", async () => {
+    const where = folder();
+    const dashboard = client(where);
+    const id = await bashStream(dashboard, "sleep 1091");
+    const host = dashboard.hostPid!;
+    pids.push(host, dashboard.get(id)!.pid);
+    const paths = hostPaths(where.home, where.cwd);
+    // Another client, as `pitwall jobs` is: it asks the host for its status during the flood.
+    const handshake = await HostConnection.open(paths.socket, { kind: "cli", pid: process.pid, output: "none" });
+    if (handshake.kind !== "welcome") throw new Error("the host refused the status client");
+    const other = handshake.connection;
+    expect((await other.call("status", {})).jobs.map((listed) => listed.job.id)).toEqual([id]);
+    const idle = Math.max(rssMb(host), rssMb(host), rssMb(host));
+
+    const socket = connect(paths.socket);
+    socket.setEncoding("utf8");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write(`${JSON.stringify({ type: "hello", protocol: PROTOCOL_VERSION, version: other.welcome.version, client: { kind: "cli", pid: process.pid, output: "none" } })}\n`);
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(host))), 5);
+    const answers: number[] = [];
+    let flooding = true;
+    const asking = (async () => {
+      while (flooding) answers.push((await other.call("status", {})).pid);
+    })();
+    const started = Date.now();
+    const sent = await flood(socket, 100 * 1024 * 1024).finally(() => {
+      flooding = false;
+      clearInterval(sampler);
+    });
+    await asking;
+    const took = Date.now() - started;
+    peak = Math.max(peak, rssMb(host));
+
+    expect(sent.cutOff).toBe(true);
+    // What was still in the socket's buffers when the host refused is all that passed the cap.
+    expect(sent.written).toBeGreaterThan(MAX_FRAME_CHARS);
+    expect(sent.written).toBeLessThan(MAX_FRAME_CHARS + 2 * 1024 * 1024);
+    expect(peak - idle, `idle ${idle.toFixed(1)} MB, peak ${peak.toFixed(1)} MB, cut off after ${took} ms`).toBeLessThanOrEqual(20);
+    await waitFor(() => readFileSync(paths.log, "utf8").includes(`sent a message longer than ${MAX_FRAME_CHARS} characters; disconnected`), "the host to log the refusal");
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.every((pid) => pid === host)).toBe(true);
+    // The host and its job go on; the status client and the dashboard are still served.
+    expect((await other.call("status", {})).jobs).toMatchObject([{ job: { id, status: "running" } }]);
+    expect(pidAlive(host)).toBe(true);
+    expect((await dashboard.text(id, "log")).join("")).toBe("");
+    other.close();
+  }, 60_000);
+
+  it("a host sending a 100 MB line is dropped by its client soon after the cap", async () => {
+    const where = folder();
+    const paths = hostPaths(where.home, where.cwd);
+    prepareHostDir(paths);
+    let sent: Promise<{ written: number; cutOff: boolean }> | undefined;
+    const fake = createServer((socket) => {
+      socket.setEncoding("utf8");
+      socket.once("data", () => {
+        socket.write(`${JSON.stringify({ type: "welcome", protocol: PROTOCOL_VERSION, version: "0.1.0", pid: 4244, clientId: "c1", jobs: [], adopted: [], triggers: [] })}\n`);
+        sent = flood(socket, 100 * 1024 * 1024);
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(paths.socket, resolve));
+    try {
+      const dashboard = client(where);
+      const problems: string[] = [];
+      dashboard.onProblem((text) => problems.push(text));
+      expect(await dashboard.attach()).toMatchObject({ kind: "attached" });
+      await waitFor(() => problems.length > 0, "the client to drop the host", 30_000);
+      expect(problems[0]).toMatch(new RegExp(`The job host \\(pid 4244\\) it sent a message longer than ${MAX_FRAME_CHARS} characters: this pitwall stopped talking to it`));
+      const { written, cutOff } = await sent!;
+      expect(cutOff).toBe(true);
+      expect(written).toBeLessThan(MAX_FRAME_CHARS + 2 * 1024 * 1024);
+      expect(dashboard.hostPid).toBeUndefined();
+    } finally {
+      await new Promise<void>((resolve) => fake.close(() => resolve()));
+    }
+  }, 60_000);
 });

@@ -68,4 +68,5 @@ export { firingMessage, MergedFirings, type FiringMessage } from "./watch/merged
 export { openHost, type OpenedHost } from "./client/host-launcher.js";
 export { HostConnection, NoHostError } from "./client/host-connection.js";
 export { stopHostProcess } from "./client/host-stop.js";
-export type { HostStatus, Mismatch } from "./wire/protocol.js";
+export type { Mismatch } from "./wire/handshake.js";
+export type { HostStatus } from "./wire/methods.js";

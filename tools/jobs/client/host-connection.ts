@@ -4,22 +4,9 @@
 // followed log lines). A message that does not match the protocol ends the connection: nothing is
 // acted on half understood.
 import { connect, type Socket } from "node:net";
-import {
-  checkHostMessage,
-  checkMismatch,
-  checkWelcome,
-  encodeMessage,
-  LineSplitter,
-  PROTOCOL_VERSION,
-  resultChecker,
-  type ClientInfo,
-  type HostMessage,
-  type MethodArgs,
-  type MethodName,
-  type MethodResult,
-  type Mismatch,
-  type Welcome,
-} from "../wire/protocol.js";
+import { encodeMessage, LineSplitter, MAX_FRAME_CHARS } from "../wire/framing.js";
+import { checkMismatch, checkWelcome, PROTOCOL_VERSION, type ClientInfo, type Mismatch, type Welcome } from "../wire/handshake.js";
+import { checkHostMessage, resultChecker, type HostMessage, type MethodArgs, type MethodName, type MethodResult } from "../wire/methods.js";
 import { pitwallVersion } from "../../pitwall-version.js";
 import { errorFromRefusal } from "../wire/refusals.js";
 import type { JobEvent } from "../events.js";
@@ -118,8 +105,9 @@ export class HostConnection {
         try {
           lines.push(chunk);
         } catch (error) {
-          if (connection) connection.fail(error instanceof Error ? error.message : String(error));
-          else fail(error instanceof Error ? error : new Error(String(error)));
+          const what = error instanceof Error ? error.message : String(error);
+          if (connection) connection.fail(`it sent ${what}`);
+          else fail(new Error(`the job host sent ${what}`));
         }
       });
     });
@@ -133,6 +121,11 @@ export class HostConnection {
   call<M extends MethodName>(method: M, args: MethodArgs<M>, options: CallOptions = {}): Promise<MethodResult<M>> {
     if (this.ended) return Promise.reject(new Error("The job host connection is closed."));
     const id = this.nextId++;
+    const frame = encodeMessage({ type: "call", id, method, args });
+    // The host would refuse it and end the connection (framing.ts): refused here, the connection stays.
+    if (frame.length > MAX_FRAME_CHARS) {
+      return Promise.reject(new Error(`Cannot send ${method} to the job host: the request is ${frame.length} characters, over the ${MAX_FRAME_CHARS} a message may have. Send less at a time.`));
+    }
     return new Promise<MethodResult<M>>((resolve, reject) => {
       const offs: Array<() => void> = [];
       const listen = (signal: AbortSignal | undefined, kind: "abort" | "yield"): void => {
@@ -153,7 +146,7 @@ export class HostConnection {
         onUpdate: options.onUpdate,
         cleanup: () => offs.forEach((off) => off()),
       });
-      this.socket.write(encodeMessage({ type: "call", id, method, args }));
+      this.socket.write(frame);
       listen(options.signal, "abort");
       listen(options.yieldSignal, "yield");
     });

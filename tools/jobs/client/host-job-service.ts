@@ -18,7 +18,7 @@ import type { HostConnection } from "./host-connection.js";
 import { openHost } from "./host-launcher.js";
 import { hostPaths } from "../host/host-paths.js";
 import { processAlive, stopHostProcess } from "./host-stop.js";
-import type { ClientKind, Mismatch } from "../wire/protocol.js";
+import type { ClientKind, Mismatch } from "../wire/handshake.js";
 import { resolveJobSettings, type JobSettings } from "../settings.js";
 
 /** The clients that run an agent (`pitwall jobs` is the other kind). */

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { HostConnection, NoHostError, type Handshake } from "./host-connection.js";
 import type { HostConfig } from "../host/host-main.js";
 import { checkHostDir, hostPaths, prepareHostDir, type HostPaths } from "../host/host-paths.js";
-import type { ClientInfo } from "../wire/protocol.js";
+import type { ClientInfo } from "../wire/handshake.js";
 import { launch } from "../../process/child-launch.js";
 import { JOB_MARKER_VARIABLE, RUN_MARKER_VARIABLE } from "../../process/marked-processes.js";
 

@@ -13,7 +13,7 @@ import { installJobCleanup } from "../registry/job-cleanup.js";
 import { JobRegistry } from "../registry/job-registry.js";
 import { checkHostDir, hostPaths } from "./host-paths.js";
 import { JobHostServer } from "./host-server.js";
-import { checker } from "../wire/protocol.js";
+import { checker } from "../wire/checker.js";
 import { pitwallVersion } from "../../pitwall-version.js";
 import { ProcessGuard } from "../../process/process-guard.js";
 

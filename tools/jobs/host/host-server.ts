@@ -1,6 +1,6 @@
 // The job host's server: one JobRegistry (ptys, process groups, emulators, logs) serving every
 // pitwall of one working directory over a Unix socket. Each client is greeted (or refused when its
-// version differs), then calls methods (protocol.ts) and receives job events, screen updates of the
+// version differs), then calls methods (wire/methods.ts) and receives job events, screen updates of the
 // jobs it watches, and the live output of its tool calls. The model's job tools and bash run here,
 // next to the logs, with the client's own limits and environment.
 //
@@ -23,21 +23,9 @@ import { refusalOf } from "../wire/refusals.js";
 import { JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import type { AgentTool } from "../../tool.js";
-import {
-  argsChecker,
-  checkClientInfo,
-  checkClientMessage,
-  checkHello,
-  encodeMessage,
-  isMethodName,
-  LineSplitter,
-  PROTOCOL_VERSION,
-  type ClientInfo,
-  type HostMessage,
-  type HostStatus,
-  type MethodArgs,
-  type MethodName,
-} from "../wire/protocol.js";
+import { encodeMessage, LineSplitter } from "../wire/framing.js";
+import { checkClientInfo, checkHello, PROTOCOL_VERSION, type ClientInfo } from "../wire/handshake.js";
+import { argsChecker, checkClientMessage, isMethodName, type HostMessage, type HostStatus, type MethodArgs, type MethodName } from "../wire/methods.js";
 import type { JobSettings } from "../settings.js";
 import type { ToolJobs } from "../model-tools/tool-jobs.js";
 

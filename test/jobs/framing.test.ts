@@ -1,0 +1,93 @@
+// The job host's framing (tools/jobs/wire/framing.ts), used by the host reading its clients and by
+// a client reading the host: messages are lines; a line arrives whole however the stream cuts it; a
+// line past the cap is refused as soon as it passes the cap, not when (or if) its newline comes; and
+// the work is linear in what arrives, so a long line trickling in byte by byte costs no more than
+// the same line in one piece.
+import { describe, expect, it } from "vitest";
+import { encodeMessage, FrameTooLongError, LineSplitter, MAX_FRAME_CHARS } from "../../tools/jobs/wire/framing.js";
+
+function collect(maxChars?: number): { lines: string[]; splitter: LineSplitter } {
+  const lines: string[] = [];
+  return { lines, splitter: new LineSplitter((line) => lines.push(line), maxChars) };
+}
+
+describe("the job host's framing", () => {
+  it("delivers each message whole, however the stream cuts it, and skips empty lines", () => {
+    const { lines, splitter } = collect();
+    const text = encodeMessage({ type: "call", id: 1, method: "status", args: {} }) + "\n" + encodeMessage({ type: "signal", id: 1, signal: "yield" }) + encodeMessage({ note: "é ✓ 🎉" });
+    // Every cut: one chunk, two pieces at each position, and one character at a time.
+    splitter.push(text);
+    for (let cut = 0; cut <= text.length; cut++) {
+      splitter.push(text.slice(0, cut));
+      splitter.push(text.slice(cut));
+    }
+    for (const char of text) splitter.push(char);
+    const once = text.split("\n").filter((line) => line.length > 0);
+    expect(once).toHaveLength(3);
+    expect(lines).toEqual(Array.from({ length: text.length + 3 }, () => once).flat());
+    expect(lines.map((line) => JSON.parse(line) as unknown)[2]).toEqual({ note: "é ✓ 🎉" });
+  });
+
+  it("accepts a line of exactly the cap, and refuses one that passes it as soon as it does, newline or not", () => {
+    const cap = 1000;
+    const atCap = collect(cap);
+    atCap.splitter.push("a".repeat(cap) + "\n");
+    expect(atCap.lines).toEqual(["a".repeat(cap)]);
+
+    // No newline ever comes: refused by the chunk that passes the cap.
+    const endless = collect(cap);
+    for (let i = 0; i < 9; i++) endless.splitter.push("x".repeat(100));
+    endless.splitter.push("x".repeat(100));
+    expect(() => endless.splitter.push("x")).toThrow(FrameTooLongError);
+    // What follows is ignored: the connection is being ended.
+    expect(() => endless.splitter.push("y\nok\n")).not.toThrow();
+    expect(endless.lines).toEqual([]);
+
+    // A whole line past the cap in one chunk, after a good one: the good one is delivered first.
+    const whole = collect(cap);
+    expect(() => whole.splitter.push(`ok\n${"z".repeat(cap + 1)}\nlater\n`)).toThrow(/a message longer than 1000 characters/);
+    expect(whole.lines).toEqual(["ok"]);
+  });
+
+  it("refuses at 8 MiB by default: far above the largest message pitwall sends, far below what hurts", () => {
+    expect(MAX_FRAME_CHARS).toBe(8 * 1024 * 1024);
+    const { lines, splitter } = collect();
+    const chunk = "x".repeat(64 * 1024);
+    let pushed = 0;
+    let refusedAt: number | undefined;
+    while (refusedAt === undefined && pushed < 100 * 1024 * 1024) {
+      try {
+        splitter.push(chunk);
+        pushed += chunk.length;
+      } catch (error) {
+        expect(error).toBeInstanceOf(FrameTooLongError);
+        refusedAt = pushed + chunk.length;
+      }
+    }
+    expect(refusedAt).toBe(MAX_FRAME_CHARS + chunk.length);
+    expect(lines).toEqual([]);
+  });
+
+  it("does work linear in what arrives: a line four times as long, fed a character at a time, takes about four times as long", () => {
+    // A splitter that scanned its whole buffer again for every chunk would take sixteen times as long
+    // (and seconds): the ratio tells the two apart with room for a noisy machine. The loop is
+    // synchronous, so it checks its own time rather than leave a quadratic splitter to block the run.
+    const feed = (chars: number): number => {
+      const { lines, splitter } = collect();
+      const started = performance.now();
+      for (let i = 0; i < chars; i++) {
+        splitter.push("x");
+        if (i % 4096 === 0 && performance.now() - started > 5_000) throw new Error(`${i} one-character chunks took over 5 s: the splitter is not linear`);
+      }
+      splitter.push("\n");
+      const took = performance.now() - started;
+      expect(lines[0]).toHaveLength(chars);
+      return took;
+    };
+    const fastest = (chars: number): number => Math.min(feed(chars), feed(chars), feed(chars));
+    fastest(64 * 1024); // warm up the JIT
+    const short = fastest(64 * 1024);
+    const long = fastest(256 * 1024);
+    expect(long / short, `64 Ki characters took ${short.toFixed(1)} ms, 256 Ki took ${long.toFixed(1)} ms`).toBeLessThan(8);
+  }, 30_000);
+});

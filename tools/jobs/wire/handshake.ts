@@ -1,0 +1,61 @@
+// The job host's handshake: the client's first message (hello: its protocol and pitwall versions and
+// who it is) and the host's answer. The host welcomes the client only when both versions match
+// exactly; otherwise it answers mismatch, with its own versions, its pid and a list of its jobs, so
+// the person can decide to stop it, and closes the connection. The hello and the mismatch never
+// change shape, in any version: a client and a host of different versions always understand that
+// much. Everything after the welcome may change with PROTOCOL_VERSION (methods.ts).
+import { Type, type Static } from "@sinclair/typebox";
+import type { JobInfo } from "../events.js";
+import { checker } from "./checker.js";
+import { JobInfoSchema, strict, TriggerInfoSchema } from "./job-shapes.js";
+
+/** Bumped whenever a message after the handshake changes shape. */
+export const PROTOCOL_VERSION = 2;
+
+export const ClientKindSchema = Type.Union([Type.Literal("dashboard"), Type.Literal("print"), Type.Literal("json"), Type.Literal("cli")]);
+export type ClientKind = Static<typeof ClientKindSchema>;
+
+export const ClientInfoSchema = Type.Object(
+  {
+    kind: ClientKindSchema,
+    pid: Type.Integer(),
+    /** Every job_output event, a sample (enough for an "unseen output" mark), or none. */
+    output: Type.Union([Type.Literal("all"), Type.Literal("sampled"), Type.Literal("none")]),
+    /** How long jobs a dashboard leaves running are kept without one attached. */
+    keepJobsMs: Type.Optional(Type.Number({ minimum: 0 })),
+    /** Job ids go on from here at least (the ids this client has already seen). */
+    nextId: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  strict,
+);
+export type ClientInfo = Static<typeof ClientInfoSchema>;
+
+const HelloSchema = Type.Object({ type: Type.Literal("hello"), protocol: Type.Integer(), version: Type.String(), client: Type.Unknown() });
+export type Hello = { type: "hello"; protocol: number; version: string; client: ClientInfo };
+
+/** A job as a host of any version lists it when refusing a client. */
+const BriefJobSchema = Type.Object({ id: Type.String(), command: Type.String(), status: Type.String() });
+export type BriefJob = Static<typeof BriefJobSchema>;
+
+const MismatchSchema = Type.Object({ type: Type.Literal("mismatch"), protocol: Type.Integer(), version: Type.String(), pid: Type.Integer(), jobs: Type.Array(BriefJobSchema) });
+export type Mismatch = Static<typeof MismatchSchema>;
+
+const WelcomeSchema = Type.Object({
+  type: Type.Literal("welcome"),
+  protocol: Type.Integer(),
+  version: Type.String(),
+  pid: Type.Integer(),
+  clientId: Type.String(),
+  jobs: Type.Array(JobInfoSchema),
+  /** The ids of the jobs this client took over (left running by a client before it). */
+  adopted: Type.Array(Type.String()),
+  /** The watch triggers of the jobs that have any. */
+  triggers: Type.Array(Type.Object({ jobId: Type.String(), triggers: Type.Array(TriggerInfoSchema) }, strict)),
+});
+export type Welcome = Omit<Static<typeof WelcomeSchema>, "jobs"> & { jobs: JobInfo[] };
+
+/** The hello as the host reads it first: versions only; the client's info is checked once they match. */
+export const checkHello = checker<{ type: "hello"; protocol: number; version: string; client: unknown }>(HelloSchema);
+export const checkClientInfo = checker<ClientInfo>(ClientInfoSchema);
+export const checkWelcome = checker<Welcome>(WelcomeSchema);
+export const checkMismatch = checker<Mismatch>(MismatchSchema);

@@ -1,0 +1,136 @@
+// The job data that crosses the job host's socket, as schemas: a job's info, its watch triggers,
+// the job events, a screen update of a watched job, a tool call's result. They describe the very
+// types the rest of pitwall uses (events.ts, screen-state.ts); the check at the end fails to compile
+// when the two drift apart. The handshake (handshake.ts) and the methods (methods.ts) are built of them.
+import { Type, type Static } from "@sinclair/typebox";
+import { type JobEvent, type JobInfo, WATCH_ACTIONS, type TriggerInfo } from "../events.js";
+import type { ScreenUpdate } from "../terminal/screen-state.js";
+
+export const strict = { additionalProperties: false } as const;
+
+export const JobStarterSchema = Type.Union([Type.Literal("agent"), Type.Literal("person")]);
+
+export const JobInfoSchema = Type.Object(
+  {
+    id: Type.String(),
+    command: Type.String(),
+    cwd: Type.String(),
+    pid: Type.Integer(),
+    startedAt: Type.Number(),
+    endedAt: Type.Optional(Type.Number()),
+    status: Type.Union([Type.Literal("running"), Type.Literal("exited"), Type.Literal("killed")]),
+    exitCode: Type.Optional(Type.Integer()),
+    signal: Type.Optional(Type.String()),
+    startedBy: JobStarterSchema,
+    restartedBy: Type.Optional(JobStarterSchema),
+    stopRequestedBy: Type.Optional(JobStarterSchema),
+    stdinMode: Type.Union([Type.Literal("pty"), Type.Literal("pipe")]),
+    restarts: Type.Integer(),
+    toolCallId: Type.Optional(Type.String()),
+  },
+  strict,
+);
+
+export const TriggerInfoSchema = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1 }),
+    pattern: Type.String(),
+    action: Type.Union(WATCH_ACTIONS.map((action) => Type.Literal(action))),
+    ignoreCase: Type.Boolean(),
+    debounceMs: Type.Number(),
+    setBy: JobStarterSchema,
+    fired: Type.Integer({ minimum: 0 }),
+  },
+  strict,
+);
+
+const JobStreamSchema = Type.Union([Type.Literal("stdout"), Type.Literal("stderr"), Type.Literal("pty")]);
+
+export const JobEventSchema = Type.Union([
+  Type.Object({ type: Type.Literal("job_started"), job: JobInfoSchema }, strict),
+  Type.Object({ type: Type.Literal("job_output"), jobId: Type.String(), stream: JobStreamSchema, chunk: Type.String() }, strict),
+  Type.Object(
+    { type: Type.Literal("job_yielded"), toolCallId: Type.String(), jobId: Type.String(), pid: Type.Integer(), startedAt: Type.Number(), tail: Type.String() },
+    strict,
+  ),
+  Type.Object({ type: Type.Literal("job_exited"), job: JobInfoSchema }, strict),
+  Type.Object({ type: Type.Literal("job_removed"), jobId: Type.String() }, strict),
+  Type.Object(
+    {
+      type: Type.Literal("job_triggers_changed"),
+      jobId: Type.String(),
+      triggers: Type.Array(TriggerInfoSchema),
+      added: Type.Optional(TriggerInfoSchema),
+      removed: Type.Optional(Type.Array(TriggerInfoSchema)),
+      by: Type.Optional(JobStarterSchema),
+    },
+    strict,
+  ),
+  Type.Object(
+    {
+      type: Type.Literal("job_triggered"),
+      jobId: Type.String(),
+      command: Type.String(),
+      trigger: TriggerInfoSchema,
+      lines: Type.Array(Type.Object({ n: Type.Integer(), text: Type.String(), match: Type.Boolean() }, strict)),
+      matches: Type.Integer({ minimum: 0 }),
+      omitted: Type.Optional(Type.Object({ count: Type.Integer({ minimum: 0 }), fromLine: Type.Integer(), toLine: Type.Integer() }, strict)),
+      firedAt: Type.Number(),
+    },
+    strict,
+  ),
+]);
+
+const ScreenRunSchema = Type.Union([
+  Type.Tuple([Type.Integer(), Type.Integer(), Type.Integer(), Type.String()]),
+  Type.Tuple([Type.Integer(), Type.Integer(), Type.Integer(), Type.String(), Type.Integer({ minimum: 1, maximum: 2 })]),
+]);
+
+export const ScreenUpdateSchema = Type.Object(
+  {
+    cols: Type.Integer({ minimum: 1 }),
+    rows: Type.Integer({ minimum: 1 }),
+    viewportY: Type.Integer({ minimum: 0 }),
+    baseY: Type.Integer({ minimum: 0 }),
+    cursorX: Type.Integer({ minimum: 0 }),
+    cursorY: Type.Integer({ minimum: 0 }),
+    applicationCursorKeys: Type.Boolean(),
+    bracketedPaste: Type.Boolean(),
+    changed: Type.Array(Type.Tuple([Type.Integer({ minimum: 0 }), Type.Array(ScreenRunSchema)])),
+  },
+  strict,
+);
+
+const CommandEndSchema = Type.Object(
+  {
+    exitCode: Type.Union([Type.Integer(), Type.Null()]),
+    signal: Type.Optional(Type.String()),
+    timedOut: Type.Optional(Type.Boolean()),
+    aborted: Type.Optional(Type.Boolean()),
+    fullOutputPath: Type.Optional(Type.String()),
+  },
+  strict,
+);
+
+/** What bash and the job tools return (never images or a file touch). */
+export const ToolResultSchema = Type.Object(
+  {
+    content: Type.String(),
+    details: Type.Optional(Type.Unknown()),
+    isError: Type.Optional(Type.Boolean()),
+    command: Type.Optional(CommandEndSchema),
+    runningJob: Type.Optional(Type.String()),
+  },
+  strict,
+);
+
+
+// The schemas describe the very types the rest of pitwall uses: this fails to compile when they drift.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const schemasMatchTypes: [
+  Same<Static<typeof JobInfoSchema>, JobInfo>,
+  Same<Static<typeof JobEventSchema>, JobEvent>,
+  Same<Static<typeof ScreenUpdateSchema>, ScreenUpdate>,
+  Same<Static<typeof TriggerInfoSchema>, TriggerInfo>,
+] = [true, true, true, true];
+void schemasMatchTypes;
