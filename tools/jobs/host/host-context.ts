@@ -1,0 +1,34 @@
+// What the job host's method handlers get: the call (which client, which id) and a narrow view of
+// the server, only the few things the handlers use (lazygit's ControllerCommon), so the handlers'
+// files need nothing of the server's and no circle forms.
+import type { JobRegistry } from "../registry/job-registry.js";
+import type { ScreenWatches } from "../terminal/screen-watch.js";
+import type { HostStatus, MethodArgs, MethodName, MethodResult } from "../wire/methods.js";
+import type { ChildMarker } from "../../process/process-guard.js";
+import type { HostClient } from "./host-client.js";
+
+export interface HostContext {
+  readonly registry: JobRegistry;
+  /** Screen updates of the jobs clients watch. */
+  readonly watches: ScreenWatches;
+  /** The folder the host serves: bash calls run there. */
+  readonly cwd: string;
+  /** The host's own guard: bash calls carry its marker (jobs get it from the registry). */
+  readonly marker: ChildMarker | undefined;
+  /** True while a dashboard is attached. */
+  dashboardAttached(): boolean;
+  /** Checks whether the host is done: no client and no job. */
+  checkIdle(): void;
+  /** What `pitwall jobs` shows. */
+  status(): HostStatus;
+}
+
+export interface CallContext {
+  client: HostClient;
+  /** The call's id, which its live output (update messages) carries. */
+  id: number;
+  host: HostContext;
+}
+
+/** Runs one method. Contract: a refusal is thrown (refusals.ts words it across the socket), never returned. */
+export type Handler<M extends MethodName> = (args: MethodArgs<M>, call: CallContext) => MethodResult<M> | Promise<MethodResult<M>>;
