@@ -1,7 +1,7 @@
 // The jobs as everything above tools/ sees them: the model's job tools (and bash, whose calls may
 // become jobs), the agent's notices, the jobs pane and the person's job keys. Two implementations:
 // LocalJobService runs the jobs in this process (library users, many tests), HostJobService
-// (host/host-job-service.ts) is a client of the job host, the process of this working directory
+// (client/host-job-service.ts) is a client of the job host, the process of this working directory
 // that owns ptys, emulators and logs and outlives the dashboard. Every method that may have a socket
 // behind it is async; what the panes read synchronously (the list, a job's status) is kept current
 // from the job events.

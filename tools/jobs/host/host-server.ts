@@ -1,8 +1,11 @@
 // The job host's server: one JobRegistry (ptys, process groups, emulators, logs) serving every
 // pitwall of one working directory over a Unix socket. Each client is greeted (or refused when its
-// version differs), then calls methods (protocol.ts) and receives job events, screen updates of the
-// jobs it watches, and the live output of its tool calls. The model's job tools and bash run here,
-// next to the logs, with the client's own limits and environment.
+// version differs: host-greeting.ts), then calls methods (wire/methods.ts, dispatched by
+// host-methods.ts) and receives job events, screen updates of the jobs it watches
+// (screen-plumbing.ts), and the live output of its tool calls. The model's job tools and bash run
+// here, next to the logs, with the client's own limits and environment (run-tool.ts). Each client's
+// connection is a HostClient (host-client.ts); this file keeps the socket, the clients, the events
+// they receive, and the host's lifetime.
 //
 // Lifetime: a dashboard that goes away (quit with "keep", a closed terminal, kill -9, the OOM
 // killer) leaves its jobs running, unowned; the next dashboard to attach takes them over. While no

@@ -2,8 +2,15 @@
 // cursor per job so the model never reads the same lines twice. A line delivered while it was still
 // being written (a prompt without a newline) continues from where it was cut, unless it has since
 // been overwritten (a `\r` progress line), in which case it is given again as it now reads.
-import type { LogCursor } from "../process/job.js";
 import type { PlainTextLog } from "./plain-text-log.js";
+
+/** Where a reader has got to in a job's plain-text log (see poll_process). */
+export interface LogCursor {
+  /** The next completed line not yet delivered. */
+  line: number;
+  /** What was delivered of that line while it was still partial. */
+  partial: string;
+}
 
 export interface NewOutput {
   text: string;

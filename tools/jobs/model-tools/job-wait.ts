@@ -1,8 +1,8 @@
 // Waiting on a job without blocking the agent for long: until it exits, until its output shows a
 // ready line, until it prints something new, or until the window ends — and always early when the
 // turn is aborted or the person queues a steering message. Waiting never affects the job itself.
-import type { Job, LogCursor } from "../process/job.js";
-import { hasNewOutput } from "../log/job-output-reader.js";
+import type { Job } from "../process/job.js";
+import { hasNewOutput, type LogCursor } from "../log/job-output-reader.js";
 import type { LineMatcher } from "../../search-pattern.js";
 
 export type WaitEnd = "exited" | "ready" | "output" | "timeout" | "aborted" | "steering";

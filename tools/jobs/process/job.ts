@@ -10,6 +10,7 @@ import { statSync } from "node:fs";
 import type { JobInfo, JobStarter, JobStatus, JobStream } from "../events.js";
 import { createJobTerminal, EmulatorFeed, type Terminal } from "../terminal/job-terminal.js";
 import { PlainTextLog } from "../log/plain-text-log.js";
+import type { LogCursor } from "../log/job-output-reader.js";
 import { signalGroup } from "../../process-group.js";
 import { countNewlines } from "../../output-cap.js";
 
@@ -48,14 +49,6 @@ export interface AdoptedProcess {
   startedAt: number;
   /** What it printed before the hand-off (stdout and stderr as they came), shown first. */
   priorOutput: string;
-}
-
-/** Where a reader has got to in a job's plain-text log (see poll_process). */
-export interface LogCursor {
-  /** The next completed line not yet delivered. */
-  line: number;
-  /** What was delivered of that line while it was still partial. */
-  partial: string;
 }
 
 export abstract class Job {

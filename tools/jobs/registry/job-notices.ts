@@ -1,6 +1,6 @@
 // What the agent must hear about jobs without asking: a job that ended on its own (the server
 // crashed), what the person did (to jobs from the pane, or a command of their own) and what watch
-// triggers have to tell it (watch/watch-notices.ts; a trigger's firings merge while they wait), in
+// triggers have to tell it (watch-notices.ts; a trigger's firings merge while they wait), in
 // the order it happened. The registry records events as they happen; the agent layer drains them before each
 // model request. Whether an exit still needs telling is decided at drain time: a tool call that
 // delivered the final result in between makes it moot. The wording of the person's job actions is

@@ -15,7 +15,7 @@ import { startJob } from "../process/start-job.js";
 import { splitChunk } from "../process/output-chunks.js";
 import { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "../errors.js";
 import { JobWatches } from "../watch/job-watches.js";
-import { recordWatchNotices } from "../watch/watch-notices.js";
+import { recordWatchNotices } from "./watch-notices.js";
 import { groupAlive } from "../../process-group.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import { AdoptedGroups, untrackIfGone } from "./adopted-groups.js";

@@ -2,8 +2,8 @@
 // `notify` trigger's firing, and the triggers the person sets or removes (so it knows why lines may
 // arrive). They go with the registry's other notices, so the model reads them in the order they
 // happened ("the person started job 2", then "the person set a trigger on job 2").
-import type { JobNotices } from "../registry/job-notices.js";
-import { patternLabel } from "./trigger-spec.js";
+import type { JobNotices } from "./job-notices.js";
+import { patternLabel } from "../watch/trigger-spec.js";
 import type { TriggerInfo, WatchEvent } from "../events.js";
 
 /** Records the notices one watch event calls for (none for most). */
