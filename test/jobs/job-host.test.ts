@@ -380,6 +380,12 @@ describe("frames on the host's socket", () => {
     expect((await other.call("status", {})).jobs).toMatchObject([{ job: { id, status: "running" } }]);
     expect(pidAlive(host)).toBe(true);
     expect((await dashboard.text(id, "log")).join("")).toBe("");
+    // A client does not send what the host would refuse: the call fails, the connection stays.
+    await expect(dashboard.write(id, "x".repeat(MAX_FRAME_CHARS))).rejects.toThrow(
+      new RegExp(`^Cannot send write to the job host: the request is \\d+ characters, over the ${MAX_FRAME_CHARS} a message may have\\. Send less at a time\\.$`),
+    );
+    expect(dashboard.hostPid).toBe(host);
+    expect(await dashboard.text(id, "log")).toEqual([""]);
     other.close();
   }, 60_000);
 

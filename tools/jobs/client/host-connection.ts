@@ -121,12 +121,13 @@ export class HostConnection {
   call<M extends MethodName>(method: M, args: MethodArgs<M>, options: CallOptions = {}): Promise<MethodResult<M>> {
     if (this.ended) return Promise.reject(new Error("The job host connection is closed."));
     const id = this.nextId++;
-    const frame = encodeMessage({ type: "call", id, method, args });
-    // The host would refuse it and end the connection (framing.ts): refused here, the connection stays.
-    if (frame.length > MAX_FRAME_CHARS) {
-      return Promise.reject(new Error(`Cannot send ${method} to the job host: the request is ${frame.length} characters, over the ${MAX_FRAME_CHARS} a message may have. Send less at a time.`));
-    }
     return new Promise<MethodResult<M>>((resolve, reject) => {
+      const frame = encodeMessage({ type: "call", id, method, args });
+      // The host would refuse it and end the connection (framing.ts): refused here, the connection stays.
+      if (frame.length > MAX_FRAME_CHARS) {
+        reject(new Error(`Cannot send ${method} to the job host: the request is ${frame.length} characters, over the ${MAX_FRAME_CHARS} a message may have. Send less at a time.`));
+        return;
+      }
       const offs: Array<() => void> = [];
       const listen = (signal: AbortSignal | undefined, kind: "abort" | "yield"): void => {
         if (!signal) return;

@@ -2,12 +2,12 @@
 // line is exactly one message), in both directions. The splitter is linear in what it receives: it
 // scans each chunk once, keeps a line's pieces in a list and joins them once, when its newline comes.
 // A frame longer than MAX_FRAME_CHARS is refused as soon as it passes the cap, newline or not: the
-// peer is not speaking this protocol, and the connection ends (host-server's drop, host-connection's
-// fail) before it can make us hold much.
+// peer is not speaking this protocol, and the connection ends (host-client.ts's drop,
+// host-connection.ts's fail) before it can make us hold much.
 
 /**
  * The longest frame either side accepts, in characters (UTF-16 code units, as the socket's strings
- * count them). The largest legitimate messages are far below it:
+ * count them), chosen from the largest legitimate messages:
  * - a `text` result with a job's whole kept log: PlainTextLog keeps 2 000 000 characters plus a
  *   partial line of at most 16 384, about 4 M once JSON escapes every quote and backslash;
  * - a tool call's result: content and the details' stdout, stderr and aggregated output, each capped
