@@ -3,11 +3,10 @@
 // such message is marked with the trigger that sent it.
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { MAX_UNATTENDED_WAKES } from "../../agent/agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { TriggeredBy, UserMessage } from "../../agent/messages.js";
 import type { AgentTool } from "../../tools/tool.js";
-import type { FiringMessage } from "../../tools/jobs/index.js";
+import { MAX_UNATTENDED_WAKES, type FiringMessage } from "../../tools/jobs/index.js";
 import { waitFor } from "../helpers/conditions.js";
 import { ScriptedProvider, scriptedAgent, type ScriptStep } from "./scripted-provider.js";
 
