@@ -288,7 +288,11 @@ export class Agent {
   }
 
   private async wakeWhenIdle(item: QueuedMessage): Promise<void> {
-    await untilIdle(this);
+    // Whoever else waited for the end of the run may start first (a prompt, a compaction, a
+    // rewind's hold): then this waits for that too, so nothing overlaps.
+    do {
+      await untilIdle(this);
+    } while (this.running);
     if (this.wakes.takeDeferred(item) && this.queue.includes(item) && this.wakes.mayWake()) this.startWoken([]);
   }
 
