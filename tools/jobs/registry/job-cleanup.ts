@@ -20,10 +20,25 @@ export interface JobCleanupOptions {
   keepOn?: { signals: readonly NodeJS.Signals[]; crash: boolean };
 }
 
-/** Installs the handlers; returns a function that removes them again. */
+/**
+ * Ends the process after its terminal hung up. process.exit would run Node 20's stdio reset, which
+ * asserts on a terminal that is gone and aborts (SIGABRT, a native stack, a core file where dumps are
+ * on): instead the exit listeners run as process.exit would run them, then SIGHUP is raised again
+ * with its default action, so the process ends the way a hangup ends it (a shell's $? is 129).
+ */
+function dieOfHangup(code: number): never {
+  process.exitCode = code;
+  process.emit("exit", code);
+  process.removeAllListeners("SIGHUP");
+  process.kill(process.pid, "SIGHUP");
+  // Not reached: the default action of SIGHUP ends the process. Should it be ignored, exit anyway.
+  return process.exit(code);
+}
+
 /** What the cleanup needs of the jobs: a JobService, or a JobRegistry itself. */
 export type CleanableJobs = Pick<JobService, "shutdown" | "killAllSync" | "settings" | "detach">;
 
+/** Installs the handlers; returns a function that removes them again. */
 export function installJobCleanup(registry: CleanableJobs, options: JobCleanupOptions = {}): () => void {
   let ending = false;
   const guard = options.guard;
@@ -34,11 +49,12 @@ export function installJobCleanup(registry: CleanableJobs, options: JobCleanupOp
     guard?.close();
   };
 
-  const endWith = (code: number, keep = false): void => {
+  const endWith = (code: number, keep = false, hangup = false): void => {
+    const exit = (): never => (hangup ? dieOfHangup(code) : process.exit(code));
     if (ending) {
       // A second signal while shutting down: stop waiting.
       killEverythingSync();
-      process.exit(code);
+      exit();
     }
     ending = true;
     const letGo = keep && registry.detach ? registry.detach() : registry.shutdown();
@@ -47,11 +63,11 @@ export function installJobCleanup(registry: CleanableJobs, options: JobCleanupOp
       .then(
         () => {
           guard?.close();
-          process.exit(code);
+          exit();
         },
         () => {
           killEverythingSync();
-          process.exit(code);
+          exit();
         },
       );
   };
@@ -59,7 +75,7 @@ export function installJobCleanup(registry: CleanableJobs, options: JobCleanupOp
   const signalHandlers = new Map<NodeJS.Signals, () => void>();
   const codes = { ...SIGNAL_EXIT_CODES, ...options.exitCodes };
   for (const [signal, code] of Object.entries(codes) as [NodeJS.Signals, number][]) {
-    const handler = () => endWith(code, options.keepOn?.signals.includes(signal) ?? false);
+    const handler = () => endWith(code, options.keepOn?.signals.includes(signal) ?? false, signal === "SIGHUP" && code === SIGNAL_EXIT_CODES.SIGHUP);
     signalHandlers.set(signal, handler);
     process.on(signal, handler);
   }
