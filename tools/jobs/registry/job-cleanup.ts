@@ -3,6 +3,7 @@
 // run's marker (the guard's sweep). Signals get the polite path (TERM, grace, KILL); process 'exit'
 // runs no async code, so there everything gets KILL at once. SIGKILL and the OOM killer run none of
 // this: the guard's watchdog does it then.
+import { isatty } from "node:tty";
 import type { JobService } from "../service.js";
 import type { ProcessGuard } from "../../process/process-guard.js";
 
@@ -21,12 +22,14 @@ export interface JobCleanupOptions {
 }
 
 /**
- * Ends the process after its terminal hung up. process.exit would run Node 20's stdio reset, which
- * asserts on a terminal that is gone and aborts (SIGABRT, a native stack, a core file where dumps are
- * on): instead the exit listeners run as process.exit would run them, then SIGHUP is raised again
- * with its default action, so the process ends the way a hangup ends it (a shell's $? is 129).
+ * Ends the process after its terminal hung up. With a terminal on stdin, stdout or stderr,
+ * process.exit would run Node 20's stdio reset, which asserts on a terminal that is gone and aborts
+ * (SIGABRT, a native stack, a core file where dumps are on): instead the exit listeners run as
+ * process.exit would run them, then SIGHUP is raised again with its default action, so the process
+ * ends the way a hangup ends it (a shell's $? is 129). Without a terminal, it simply exits.
  */
-function dieOfHangup(code: number): never {
+function dieOfHangup(code: number, hadTerminal: boolean): never {
+  if (!hadTerminal) return process.exit(code);
   process.exitCode = code;
   process.emit("exit", code);
   process.removeAllListeners("SIGHUP");
@@ -42,6 +45,8 @@ export type CleanableJobs = Pick<JobService, "shutdown" | "killAllSync" | "setti
 export function installJobCleanup(registry: CleanableJobs, options: JobCleanupOptions = {}): () => void {
   let ending = false;
   const guard = options.guard;
+  // Asked now, while the terminal is there: a hung-up terminal is no longer a tty for isatty.
+  const hadTerminal = [0, 1, 2].some((fd) => isatty(fd));
 
   const killEverythingSync = (): void => {
     registry.killAllSync();
@@ -50,7 +55,7 @@ export function installJobCleanup(registry: CleanableJobs, options: JobCleanupOp
   };
 
   const endWith = (code: number, keep = false, hangup = false): void => {
-    const exit = (): never => (hangup ? dieOfHangup(code) : process.exit(code));
+    const exit = (): never => (hangup ? dieOfHangup(code, hadTerminal) : process.exit(code));
     if (ending) {
       // A second signal while shutting down: stop waiting.
       killEverythingSync();
