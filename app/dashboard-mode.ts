@@ -249,7 +249,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       // person may answer them at leisure.
       const coding = setup.coding;
       void coding.agent.prepareProvider().then(() => {
-        c.providerReady();
+        c.session.providerReady();
         scheduler.frameNow();
         traceStartup(env, "ready");
         // A first start after an install: the next ones start from what was compiled so far.
@@ -273,10 +273,10 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
         },
         choose,
       });
-      c.earlierJobsEnded(sessionSetup.tellEarlierJobs(setup));
+      c.session.earlierJobsEnded(sessionSetup.tellEarlierJobs(setup));
       const [first, ...rest] = options.prompts;
-      if (first !== undefined) c.send(first, "enter");
-      for (const prompt of rest) c.send(prompt, "followUp");
+      if (first !== undefined) c.sending.send(first, "enter");
+      for (const prompt of rest) c.sending.send(prompt, "followUp");
       scheduler.frameNow();
     }
 
