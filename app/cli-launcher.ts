@@ -3,5 +3,6 @@
 // next to it as pitwall.cjs, run with V8's code cache (code-cache.ts). Meaningful only as the bundle.
 import { fileURLToPath } from "node:url";
 import { runWithCodeCache } from "./code-cache.js";
+import { codeCacheSettings } from "./settings.js";
 
-runWithCodeCache(fileURLToPath(new URL("./pitwall.cjs", import.meta.url)), process.env);
+runWithCodeCache(fileURLToPath(new URL("./pitwall.cjs", import.meta.url)), codeCacheSettings(process.env));
