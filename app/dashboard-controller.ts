@@ -141,7 +141,7 @@ export class DashboardController {
   attach(setup: Setup): void {
     this.loaded = setup;
     this.unsubscribe = setup.coding.bus.subscribe((event) => this.events.onEvent(event));
-    this.session.show(setup);
+    this.session.agentLoaded(setup);
     this.sending.agentLoaded();
     this.requestFrame();
   }

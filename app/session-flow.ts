@@ -20,7 +20,7 @@ export class SessionFlow {
   ) {}
 
   /** A loaded agent: the welcome line, its resumed conversation, its warnings, the status line. */
-  show(setup: Setup): void {
+  agentLoaded(setup: Setup): void {
     const { view } = this.common;
     const { agent } = setup.coding;
     view.chat.notice("info", `pitwall in ${setup.options.cwd} · ${agent.state.model.provider}/${agent.state.model.id} · ${view.status.state.helpKey} shows the keys, /help the commands`);
