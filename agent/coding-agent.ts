@@ -21,6 +21,7 @@ import type { PitwallEvent } from "./events.js";
 import type { Message, ThinkingLevel } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import { createProviderResolver, type Connections } from "./providers/connections.js";
+import type { StreamTimeouts } from "./providers/stall-guard.js";
 import type { RetryPolicy } from "./retry.js";
 import { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.js";
 import { FILE_CHANGING_TOOLS, trackFileChanges } from "./file-change-tracking.js";
@@ -40,6 +41,8 @@ export interface CodingAgentSettings extends ToolSettings {
   /** The job registry's limits (its output cap is `maxOutputChars`). */
   jobs: Partial<Omit<JobSettings, "maxOutputChars">>;
   retry: Partial<RetryPolicy>;
+  /** How long a provider's server may stay silent (no headers, or no byte of the stream) before the attempt fails and is retried. */
+  streamTimeouts: StreamTimeouts;
   /** The context window (for a model the table does not know, or smaller) and the compaction threshold. */
   context: ContextSettings;
   /** Leave the provider keys in the environment of commands and jobs (they are removed by default). */
@@ -150,7 +153,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const agent = new Agent({
     bus,
     model: options.model,
-    getProvider: createProviderResolver(options.connections),
+    getProvider: createProviderResolver(options.connections, settings.streamTimeouts),
     systemPrompt: systemPrompt.prompt,
     thinkingLevel: options.thinkingLevel,
     tools,

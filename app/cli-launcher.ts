@@ -4,6 +4,7 @@
 import { fileURLToPath } from "node:url";
 import { runWithCodeCache } from "./code-cache.js";
 import { hideKeyArgument } from "./hide-key-argument.js";
+import { codeCacheSettings } from "./settings.js";
 import { turnOffCoreDumps } from "../tools/process/core-dumps.js";
 
 // First of all: a key given with --api-key leaves the command line other processes read (ps), and
@@ -11,4 +12,4 @@ import { turnOffCoreDumps } from "../tools/process/core-dumps.js";
 hideKeyArgument(process.argv);
 turnOffCoreDumps();
 
-runWithCodeCache(fileURLToPath(new URL("./pitwall.cjs", import.meta.url)), process.env);
+runWithCodeCache(fileURLToPath(new URL("./pitwall.cjs", import.meta.url)), codeCacheSettings(process.env));
