@@ -1,6 +1,8 @@
 // The Agent: holds the conversation state (system prompt, model, thinking level, tools, messages,
 // streaming flag, pending tool calls), runs the loop for each prompt, and owns the two queues:
 // steering (delivered after the tool batch in flight) and follow-up (delivered when it would stop).
+// What a watch trigger sends joins the same queues; whether its wake may start a run is the wake
+// policy's to say (tools/jobs/watch/wake-policy.ts).
 import type { AgentTool } from "../tools/tool.js";
 import { runAgentLoop, type LoopConfig, type LoopHooks } from "./agent-loop.js";
 import type { ContextSettings } from "./context/context-budget.js";
@@ -8,12 +10,17 @@ import { ContextKeeper, type ContextUsage, type ManualCompaction } from "./conte
 import type { OlderHistory } from "./context/compaction.js";
 import { EventBus } from "./event-bus.js";
 import type { PitwallEvent, QueueState } from "./events.js";
-import type { AssistantMessage, ImageContent, Message, ThinkingLevel, TriggeredBy, UserMessage, UserOrigin } from "./messages.js";
+import { MessageQueue, queued, triggerMessage, userMessage, type QueuedKind, type QueuedMessage } from "./message-queue.js";
+import type { AssistantMessage, ImageContent, Message, ThinkingLevel, TriggeredBy, UserMessage } from "./messages.js";
+import { ModelNotices, type NoticeSource } from "./model-notices.js";
 import type { ModelInfo } from "./models.js";
 import type { ProviderResolver } from "./providers/connections.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../tools/output-cap.js";
-import { type FiringMessage, MergedFirings } from "../tools/jobs/index.js";
+import { type FiringMessage, WakePolicy } from "../tools/jobs/index.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
+
+// The queue's shapes are part of the Agent's surface (dequeueLast, takeQueue).
+export type { QueuedKind, QueuedMessage } from "./message-queue.js";
 
 export interface AgentState {
   systemPrompt: string;
@@ -44,26 +51,13 @@ export interface AgentOptions {
   /** Characters of output one tool result may give the model (the backstop cap; default 30 000). */
   maxOutputChars?: number;
   /** Pulled before every model request; each line becomes part of one notice to the model. */
-  noticeSources?: Array<() => string[] | Promise<string[]>>;
+  noticeSources?: NoticeSource[];
   /** The context window (when the model table has none, or smaller) and the compaction threshold. */
   context?: ContextSettings;
   /** One line per background job, given to the model that writes a compaction's summary. */
   jobsForSummary?: () => string[] | Promise<string[]>;
   /** A resumed session's older messages left on disk: summarised before the first request. */
   olderHistory?: OlderHistory;
-}
-
-export type QueuedKind = "steer" | "follow_up";
-
-/** A message waiting in the queue, with its kind and the images attached to it. */
-export interface QueuedMessage {
-  kind: QueuedKind;
-  text: string;
-  images?: ImageContent[];
-  /** Queued by a watch trigger rather than by the person. */
-  trigger?: TriggeredBy;
-  /** The trigger's firings this message stands for (later ones merge in until it is delivered). */
-  firings?: MergedFirings;
 }
 
 export class AgentBusyError extends Error {
@@ -79,9 +73,6 @@ export class ImageInputError extends Error {
   }
 }
 
-/** Runs watch triggers may start one after another without a message from the person in between. */
-export const MAX_UNATTENDED_WAKES = 5;
-
 export class Agent {
   readonly bus: EventBus<PitwallEvent>;
   private systemPrompt: string;
@@ -92,9 +83,8 @@ export class Agent {
   private streamMessage: AssistantMessage | null = null;
   private pendingToolCalls = new Set<string>();
   /** Both queues in the order the messages were queued (steers are delivered first all the same). */
-  private queued: QueuedMessage[] = [];
-  private notices: string[] = [];
-  private readonly noticeSources: Array<() => string[] | Promise<string[]>>;
+  private readonly queue: MessageQueue;
+  private readonly notices: ModelNotices;
   private readonly retry: RetryPolicy;
   private readonly maxOutputChars: number;
   private readonly getProvider: ProviderResolver;
@@ -103,10 +93,8 @@ export class Agent {
   private running: Promise<void> | undefined;
   /** Set while `hold` runs: `running` is this, so nothing starts, and only the holder may replace the conversation. */
   private held: Promise<void> | undefined;
-  /** Queued wakes that start a run once the agent is idle (Esc cancels that: they wait for the next message). */
-  private readonly wakes = new Set<QueuedMessage>();
-  /** Runs watch triggers started since the person last sent a message (see MAX_UNATTENDED_WAKES). */
-  private unattendedWakes = 0;
+  /** Whether a trigger's wake may start a run, and which queued wakes start one once the agent is idle. */
+  private readonly wakes: WakePolicy<QueuedMessage>;
   private lastError: string | undefined;
   private readonly context: ContextKeeper;
 
@@ -120,7 +108,9 @@ export class Agent {
     this.messages = [...(options.messages ?? [])];
     this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
-    this.noticeSources = options.noticeSources ?? [];
+    this.notices = new ModelNotices(options.noticeSources ?? []);
+    this.queue = new MessageQueue((state) => this.bus.emit({ type: "queue_update", ...state }));
+    this.wakes = new WakePolicy((message) => this.bus.emit({ type: "error", source: "input", message }));
     this.context = new ContextKeeper({
       settings: options.context,
       emit: (event) => this.bus.emit(event),
@@ -142,7 +132,7 @@ export class Agent {
       isStreaming: this.running !== undefined,
       streamMessage: this.streamMessage,
       pendingToolCalls: this.pendingToolCalls,
-      queue: this.queueState(),
+      queue: this.queue.state,
       error: this.lastError,
     };
   }
@@ -263,7 +253,7 @@ export class Agent {
   async prompt(text: string, images?: ImageContent[]): Promise<void> {
     if (this.running) throw new AgentBusyError();
     this.assertImagesAccepted(images);
-    this.unattendedWakes = 0;
+    this.wakes.personSpoke();
     await this.run([userMessage({ text, images }, "prompt")]);
   }
 
@@ -273,61 +263,42 @@ export class Agent {
    * it is busy. A wake steer that no run took (the run ended just then, or it was a compaction's)
    * starts a run once the agent is idle. A firing of a trigger whose earlier message is still queued
    * merges into that message (tools/jobs/watch/merged-firings.ts), so the queue does not grow while
-   * nobody reads it. After MAX_UNATTENDED_WAKES runs started by triggers with no message from the
-   * person in between, a wake waits in the queue instead (said once, as an event): a job that keeps
-   * failing cannot keep the agent running, and spending, while nobody watches. Never throws: a run
-   * that cannot start says so as an event.
+   * nobody reads it. The wake policy may hold a wake in the queue instead (too many runs started by
+   * triggers with no message from the person in between: MAX_UNATTENDED_WAKES). Never throws: a
+   * run that cannot start says so as an event.
    */
   deliverTriggered(firing: FiringMessage, trigger: TriggeredBy): void {
     const kind: QueuedKind = trigger.action === "follow-up" ? "follow_up" : "steer";
-    const waiting = this.queued.find((m) => m.kind === kind && m.firings && m.trigger?.jobId === trigger.jobId && m.trigger.triggerId === trigger.triggerId);
-    if (waiting?.firings) {
-      waiting.firings.add(firing);
-      waiting.text = waiting.firings.text;
-      this.emitQueue();
-      return;
-    }
-    const item: QueuedMessage = { kind, text: firing.text, trigger, firings: new MergedFirings(firing, trigger.jobId, trigger.triggerId) };
+    if (this.queue.mergeFiring(kind, firing, trigger)) return;
+    const item = triggerMessage(kind, firing, trigger);
     if (kind === "follow_up") {
-      this.queued.push(item);
-      this.emitQueue();
+      this.queue.add(item);
       return;
     }
-    if (trigger.action === "wake" && !this.running && this.mayWake()) {
+    if (trigger.action === "wake" && !this.running && this.wakes.mayWake()) {
       this.startWoken([userMessage(item, "trigger")]);
       return;
     }
-    this.queued.push(item);
     this.yieldController?.abort();
-    this.emitQueue();
+    this.queue.add(item);
     if (trigger.action === "wake") {
-      this.wakes.add(item);
+      this.wakes.deferUntilIdle(item);
       void this.wakeWhenIdle(item);
     }
   }
 
   private async wakeWhenIdle(item: QueuedMessage): Promise<void> {
-    await untilIdle(this);
-    if (this.wakes.delete(item) && this.queued.includes(item) && this.mayWake()) this.startWoken([]);
-  }
-
-  /** False once triggers have started enough runs on their own; says so when a wake is first held. */
-  private mayWake(): boolean {
-    if (this.unattendedWakes < MAX_UNATTENDED_WAKES) return true;
-    if (this.unattendedWakes === MAX_UNATTENDED_WAKES) {
-      this.unattendedWakes++;
-      this.bus.emit({
-        type: "error",
-        source: "input",
-        message: `Watch triggers have woken the agent ${MAX_UNATTENDED_WAKES} times since your last message, so their next firings wait in the queue (merged, nothing lost) instead of starting more turns. Send a message to deliver them and let triggers wake the agent again; /unwatch removes a trigger.`,
-      });
-    }
-    return false;
+    // Whoever else waited for the end of the run may start first (a prompt, a compaction, a
+    // rewind's hold): then this waits for that too, so nothing overlaps.
+    do {
+      await untilIdle(this);
+    } while (this.running);
+    if (this.wakes.takeDeferred(item) && this.queue.includes(item) && this.wakes.mayWake()) this.startWoken([]);
   }
 
   /** Starts a run nobody awaits, with the queued steers (the loop takes them first) and `initial`. */
   private startWoken(initial: UserMessage[]): void {
-    this.unattendedWakes++;
+    this.wakes.woke();
     this.run(initial).catch((error: unknown) => {
       this.bus.emit({ type: "error", message: `A watch trigger could not wake the agent: ${error instanceof Error ? error.message : String(error)}`, source: "input" });
     });
@@ -340,12 +311,12 @@ export class Agent {
     const hooks: LoopHooks = {
       config: () => this.loopConfig(),
       emit: (event) => this.bus.emit(event),
-      takeSteering: () => this.take("steer"),
-      takeFollowUps: () => this.take("follow_up"),
-      takeNotices: () => this.takeNotices(),
+      takeSteering: () => this.queue.take("steer"),
+      takeFollowUps: () => this.queue.take("follow_up"),
+      takeNotices: () => this.notices.take(),
       batchYieldSignal: () => {
         this.yieldController = new AbortController();
-        if (this.queued.some((m) => m.kind === "steer")) this.yieldController.abort();
+        if (this.queue.hasSteer) this.yieldController.abort();
         return AbortSignal.any([this.yieldController.signal, signal]);
       },
       onStreamMessage: (message) => {
@@ -369,18 +340,16 @@ export class Agent {
   /** Delivered after the tool batch in flight finishes; nothing is skipped. Ends a background wait early. */
   steer(text: string, images?: ImageContent[]): void {
     this.assertImagesAccepted(images);
-    this.unattendedWakes = 0;
-    this.queued.push(queued("steer", text, images));
+    this.wakes.personSpoke();
     this.yieldController?.abort();
-    this.emitQueue();
+    this.queue.add(queued("steer", text, images));
   }
 
   /** Delivered when the agent would otherwise stop. */
   followUp(text: string, images?: ImageContent[]): void {
     this.assertImagesAccepted(images);
-    this.unattendedWakes = 0;
-    this.queued.push(queued("follow_up", text, images));
-    this.emitQueue();
+    this.wakes.personSpoke();
+    this.queue.add(queued("follow_up", text, images));
   }
 
   /**
@@ -388,12 +357,7 @@ export class Agent {
    * with its images. A watch trigger's message is not the person's to edit: it stays queued.
    */
   dequeueLast(): QueuedMessage | undefined {
-    let index = this.queued.length - 1;
-    while (index >= 0 && this.queued[index]!.trigger) index--;
-    if (index < 0) return undefined;
-    const [last] = this.queued.splice(index, 1);
-    this.emitQueue();
-    return last;
+    return this.queue.takeLastOfPerson();
   }
 
   /**
@@ -401,15 +365,12 @@ export class Agent {
    * triggers' messages stay queued, to go with the next message.
    */
   takeQueue(): QueuedMessage[] {
-    const taken = this.queued.filter((m) => !m.trigger);
-    this.queued = this.queued.filter((m) => m.trigger);
-    if (taken.length > 0) this.emitQueue();
-    return taken;
+    return this.queue.takeAllOfPerson();
   }
 
   /** Tells the model something with its next request (a job exited, the person acted). */
   notify(text: string): void {
-    this.notices.push(text);
+    this.notices.add(text);
   }
 
   /**
@@ -417,7 +378,7 @@ export class Agent {
    * Queued wakes no longer start a run by themselves: stopped, the agent waits for the person.
    */
   abort(): void {
-    this.wakes.clear();
+    this.wakes.cancelDeferred();
     this.abortController?.abort();
   }
 
@@ -437,29 +398,6 @@ export class Agent {
     };
   }
 
-  private take(kind: QueuedKind): UserMessage[] {
-    const taken = this.queued.filter((m) => m.kind === kind);
-    if (taken.length === 0) return [];
-    this.queued = this.queued.filter((m) => m.kind !== kind);
-    this.emitQueue();
-    return taken.map((m) => userMessage(m, m.trigger ? "trigger" : kind));
-  }
-
-  private async takeNotices(): Promise<UserMessage[]> {
-    const fromSources = await Promise.all(this.noticeSources.map(async (source) => source()));
-    const lines = [...this.notices, ...fromSources.flat()];
-    this.notices = [];
-    return lines.length ? [userMessage({ text: `[pitwall notice]\n${lines.join("\n")}` }, "notice")] : [];
-  }
-
-  private queueState(): QueueState {
-    return { steering: this.queued.filter((m) => m.kind === "steer").map((m) => m.text), followUp: this.queued.filter((m) => m.kind === "follow_up").map((m) => m.text) };
-  }
-
-  private emitQueue(): void {
-    this.bus.emit({ type: "queue_update", ...this.queueState() });
-  }
-
   private assertIdle(): void {
     if (this.running) throw new AgentBusyError();
   }
@@ -472,19 +410,4 @@ export class Agent {
 /** Resolves once no run is going, including runs started while waiting (a watch trigger's wake). */
 export async function untilIdle(agent: Agent): Promise<void> {
   while (agent.state.isStreaming) await agent.waitForIdle().catch(() => undefined);
-}
-
-function queued(kind: QueuedKind, text: string, images: ImageContent[] | undefined): QueuedMessage {
-  return images?.length ? { kind, text, images } : { kind, text };
-}
-
-function userMessage(item: { text: string; images?: ImageContent[]; trigger?: TriggeredBy }, origin: UserOrigin): UserMessage {
-  return {
-    role: "user",
-    content: item.text,
-    origin,
-    ...(item.images?.length ? { images: item.images } : {}),
-    ...(item.trigger ? { trigger: item.trigger } : {}),
-    timestamp: Date.now(),
-  };
 }

@@ -4,6 +4,7 @@
 // by a rewind.
 // The dashboard, print and JSON modes and library users all start from here.
 import { toolEnvironment } from "../tools/tool-environment.js";
+import { redactingTool, secretRedaction } from "./secret-redaction.js";
 import { CODING_TOOL_NAMES, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
 import { type JobService, type JobServiceInputs, type JobSettings, LocalJobService, serviceTools } from "../tools/jobs/index.js";
 import type { AgentTool } from "../tools/tool.js";
@@ -20,6 +21,7 @@ import type { PitwallEvent } from "./events.js";
 import type { Message, ThinkingLevel } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import { createProviderResolver, type Connections } from "./providers/connections.js";
+import type { StreamTimeouts } from "./providers/stall-guard.js";
 import type { RetryPolicy } from "./retry.js";
 import { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.js";
 import { FILE_CHANGING_TOOLS, trackFileChanges } from "./file-change-tracking.js";
@@ -39,6 +41,8 @@ export interface CodingAgentSettings extends ToolSettings {
   /** The job registry's limits (its output cap is `maxOutputChars`). */
   jobs: Partial<Omit<JobSettings, "maxOutputChars">>;
   retry: Partial<RetryPolicy>;
+  /** How long a provider's server may stay silent (no headers, or no byte of the stream) before the attempt fails and is retried. */
+  streamTimeouts: StreamTimeouts;
   /** The context window (for a model the table does not know, or smaller) and the compaction threshold. */
   context: ContextSettings;
   /** Leave the provider keys in the environment of commands and jobs (they are removed by default). */
@@ -130,8 +134,9 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
   // Called only when a tool runs, once `sessions` (below) exists.
   const fileChanges = { snapshots: () => sessions.session?.snapshots, emit: (event: PitwallEvent) => bus.emit(event) };
+  const redact = secretRedaction(secrets);
   const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings).map((tool) =>
-    FILE_CHANGING_TOOLS.has(tool.name) ? trackFileChanges(tool, options.cwd, fileChanges) : tool,
+    redactingTool(FILE_CHANGING_TOOLS.has(tool.name) ? trackFileChanges(tool, options.cwd, fileChanges) : tool, redact),
   );
   const usesBash = tools.some((tool) => tool.name === "bash");
   // The job service gets ready for bash (the job host starts) as the model's answer begins, not when
@@ -148,14 +153,14 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const agent = new Agent({
     bus,
     model: options.model,
-    getProvider: createProviderResolver(options.connections),
+    getProvider: createProviderResolver(options.connections, settings.streamTimeouts),
     systemPrompt: systemPrompt.prompt,
     thinkingLevel: options.thinkingLevel,
     tools,
     messages: options.messages,
     retry: settings.retry,
     ...(settings.maxOutputChars !== undefined ? { maxOutputChars: settings.maxOutputChars } : {}),
-    noticeSources: [() => jobs.drainNotices()],
+    noticeSources: [async () => (await jobs.drainNotices()).map(redact)],
     context: settings.context,
     jobsForSummary: () => jobs.summaryLines(),
     olderHistory: options.olderHistory,
@@ -163,7 +168,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const sessions = new SessionControl(agent, bus);
   sessions.use(options.session);
   // What a job's watch triggers ask for (notify, steer, follow-up, wake) is done here, whoever set them.
-  const stopTriggers = deliverJobTriggers(bus, agent);
+  const stopTriggers = deliverJobTriggers(bus, agent, redact);
   return {
     agent,
     bus,

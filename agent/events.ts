@@ -1,8 +1,9 @@
 // The one event union every front end consumes: panes, the session writer, print mode and JSON mode
 // all subscribe to the same bus and so see the same truth. Every event is plain, JSON-serialisable
 // data with a snake_case `type`. The agent's events are `agent_*`, `turn_*`, `message_*` and
-// `tool_execution_*` (one model tool call); the job registry's are `job_*` (tools/jobs/events.ts:
-// `job_started`, `job_output`, `job_yielded`, `job_exited`, `job_removed`), whoever started the job.
+// `tool_execution_*` (one model tool call); the job registry's are `job_*` (tools/jobs/events.ts),
+// whoever started the job. PITWALL_EVENT_TYPES (at the end) lists every event with what it means,
+// and the compiler holds it to the union; PitwallEvent's comment states the order guarantees.
 import type { CommandEnd } from "../tools/command-end.js";
 import type { FileTouch } from "../tools/file-touch.js";
 import type { JobEvent } from "../tools/jobs/index.js";
@@ -122,5 +123,106 @@ export type ProblemEvent =
   /** A provider call failed and will be tried again after `delayMs`. */
   | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; reason: string };
 
+/**
+ * Every event the bus carries. The guarantees below are what the code does (agent-loop.ts, agent.ts,
+ * context/context-keeper.ts, tools/jobs/registry/); consumers may rely on them.
+ *
+ * Delivery. The bus is synchronous: an event reaches every listener, in the order they subscribed,
+ * before emit returns. An event emitted by a listener while another is delivered reaches every
+ * listener first, so listeners subscribed after that one see it before its cause. Every front end
+ * meets this once: a watch trigger's action is carried out inside its `job_triggered`
+ * (job-trigger-actions.ts, subscribed before the front ends), so they see a wake's `agent_start` and
+ * `turn_start`, a steer's or follow-up's `queue_update`, and the wake policy's `error` (wakes now
+ * wait) before the `job_triggered` that caused them.
+ *
+ * A run (a prompt, or a trigger's wake):
+ * - `agent_start` is its first event and `agent_end` its last, also when it fails, is aborted or a
+ *   hook throws. Runs never overlap, nor does a run overlap /compact or a rewind. During `agent_end`
+ *   the agent still counts as busy (state.isStreaming): start the next prompt after untilIdle(), not
+ *   from there (and a trigger's wake that waited for the same moment may still start first).
+ * - Every `turn_start` is closed by a `turn_end` before the next `turn_start` or `agent_end`, unless a
+ *   hook throws (a library's notice source that throws ends the run with `agent_end` alone).
+ * - Messages a turn delivers leave the queue (`queue_update`) before its `turn_start`. Within a turn:
+ *   its user messages (queued steers, the prompt or follow-ups, then the notices), each a
+ *   `message_start` directly followed by its `message_end`; then, when the context must shrink,
+ *   `compaction_start` … `compaction_end`; then the reply's `message_start`, `message_update`*,
+ *   `message_end`; then its tool calls, in the reply's order; then `turn_end`.
+ * - A failed attempt that will be tried again sends `retry` before the wait. If it had begun
+ *   streaming, what it streamed is discarded: the next attempt sends a new `message_start`, and
+ *   only the reply kept gets a `message_end`. Every message that joins the
+ *   conversation gets exactly one `message_end`, in conversation order (the session writer records
+ *   these); an overflow's compaction comes between a rejected attempt and the next `message_start`.
+ * - A reply that fails: its `message_start` (unless it had streamed), `error` (source "provider"),
+ *   its `message_end` (stopReason "error"), `turn_end` without results, `agent_end`. An aborted
+ *   reply goes the same way without the `error` (stopReason "aborted").
+ * - Tool calls run one at a time: `tool_execution_start`, `tool_execution_update`*,
+ *   `tool_execution_end`, then at once the result's `message_start` and `message_end`. Every start
+ *   gets one end, also for a call that was invalid, threw, or was not run (aborted). A call's
+ *   `file_change`, and the `job_started` and `job_yielded` of a job it started, come between its
+ *   start and its end. The built-in tools send no update once their call returned; the loop does
+ *   not drop a late one from a library's tool.
+ *
+ * Otherwise:
+ * - `queue_update` follows every change of the queue and carries all of it.
+ * - `compaction_start` is always followed by its `compaction_end` (with `error` when it failed), and
+ *   the agent sends nothing between them (the summary requests are not on the bus). /compact runs
+ *   outside any run: no `agent_start` around it, and no run starts before it ends.
+ * - `branch_change` and `session_forked` come only while the agent is idle, never inside a run.
+ * - `model_change` and `thinking_change` come when set, idle or not; the next request uses them.
+ * - `error` from the session (source "session": a save failed) comes after the event being
+ *   recorded has reached every listener, once until saving recovers.
+ *
+ * Jobs (tools/jobs/events.ts), in the order the registry publishes them, across the host's socket too:
+ * - `job_started` comes before every other event of its job (a client that attaches to a running
+ *   host is sent one for each job it did not know). A restart sends `job_started` again, same id.
+ * - `job_output` keeps the order the job wrote. A client of the job host may get it sampled (the
+ *   dashboard: merged, the newest kept) or not at all (print mode); the job's log has all of it.
+ * - `job_exited` follows the output read by the time the job ended: a pty job's is read to its end
+ *   first, and held samples are sent first. A pipe job whose children keep its pipes open past a
+ *   short drain (250 ms) may still send `job_output` after its `job_exited`.
+ * - `job_triggered` comes once a burst of matching lines has settled, after their `job_output`
+ *   (when output is sent whole), so it may follow `job_exited`; a batch pending when the job
+ *   restarts fires before the new run's `job_started`. Nothing of a job follows its `job_removed`
+ *   but what its leftover processes still print, and the `job_triggers_changed` that says its
+ *   triggers went (an empty list, no `by`) comes just before it.
+ */
 export type PitwallEvent = AgentLifecycleEvent | CompactionEvent | AgentStateEvent | SessionEvent | ProblemEvent | JobEvent;
 export type PitwallEventType = PitwallEvent["type"];
+
+/** Every event the bus carries, with what it means; the check below keeps it equal to the union. */
+export const PITWALL_EVENT_TYPES = [
+  "agent_start", // a run began: a prompt, or a watch trigger's wake
+  "turn_start", // one request to the model and the tool calls of its reply begin
+  "message_start", // a message joins the conversation (a reply: its streaming begins)
+  "message_update", // a piece of the reply being streamed: text, thinking or a tool call's arguments
+  "message_end", // a message is complete as kept, with its usage (a reply: stopped, cut, failed or aborted)
+  "tool_execution_start", // a tool call starts, with its arguments
+  "tool_execution_update", // live output of the running tool call
+  "tool_execution_end", // a tool call ended: what the model reads, what the UI shows, error or not
+  "turn_end", // the reply and its tool results are in
+  "agent_end", // the run ended: the messages it added that are still in the conversation
+  "compaction_start", // older turns are being summarised, and why
+  "compaction_end", // the summary stands for the older turns now (or why it failed)
+  "queue_update", // the steering and follow-up queues changed: all of both
+  "model_change", // the model for the next request changed
+  "thinking_change", // the thinking level for the next request changed
+  "file_change", // the agent's write or edit changed a file: its state before and after
+  "branch_change", // the conversation moved to another point of the session's tree
+  "session_forked", // the session is written to a new file from now on
+  "error", // a failure a person can act on, and where it came from
+  "retry", // a model request failed and is tried again after a wait
+  "job_started", // a background job started (or restarted under its id)
+  "job_output", // a job printed: raw output, escape codes and all
+  "job_yielded", // a bash_stream or bash call returned while its job runs on
+  "job_exited", // a job ended: its exit code or signal
+  "job_removed", // a finished job left the list
+  "job_triggers_changed", // a job's watch triggers were added or removed: all of them now
+  "job_triggered", // a watch trigger matched a job's output: the lines, with context
+] as const;
+
+/** Compiles only while the list above names exactly the union's events: the error names the odd one out. */
+type NoneLeft<Odd extends never> = Odd;
+export type EveryEventListed = [
+  NoneLeft<Exclude<PitwallEventType, (typeof PITWALL_EVENT_TYPES)[number]>>,
+  NoneLeft<Exclude<(typeof PITWALL_EVENT_TYPES)[number], PitwallEventType>>,
+];

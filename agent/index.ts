@@ -3,7 +3,7 @@
 export { Agent, AgentBusyError, ImageInputError, type AgentOptions, type AgentState, type QueuedKind, type QueuedMessage } from "./agent.js";
 export { createCodingAgent, UnknownToolError, type CodingAgent, type CodingAgentOptions, type CodingAgentSettings, type ToolSelection } from "./coding-agent.js";
 export { EventBus, type Listener } from "./event-bus.js";
-export type { AssistantDelta, CompactionReason, PitwallEvent, PitwallEventType, QueueState } from "./events.js";
+export { PITWALL_EVENT_TYPES, type AssistantDelta, type CompactionReason, type PitwallEvent, type PitwallEventType, type QueueState } from "./events.js";
 export { DEFAULT_CONTEXT_WINDOW, type ContextSettings } from "./context/context-budget.js";
 export type { ContextUsage } from "./context/context-keeper.js";
 export * from "./messages.js";

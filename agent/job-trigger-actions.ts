@@ -6,14 +6,16 @@ import { firingMessage } from "../tools/jobs/index.js";
 import type { Agent } from "./agent.js";
 import type { EventBus } from "./event-bus.js";
 import type { PitwallEvent } from "./events.js";
+import type { Redact } from "./secret-redaction.js";
 
-/** Subscribes the agent to trigger firings on `bus`; returns the unsubscribe. */
-export function deliverJobTriggers(bus: EventBus<PitwallEvent>, agent: Agent): () => void {
+/** Subscribes the agent to trigger firings on `bus` (their lines redacted); returns the unsubscribe. */
+export function deliverJobTriggers(bus: EventBus<PitwallEvent>, agent: Agent, redact: Redact = (text) => text): () => void {
   return bus.subscribe((event) => {
     if (event.type !== "job_triggered") return;
     const { trigger } = event;
     if (trigger.action === "notify") return;
-    agent.deliverTriggered(firingMessage(event), {
+    const message = firingMessage(event);
+    agent.deliverTriggered({ ...message, text: redact(message.text) }, {
       jobId: event.jobId,
       triggerId: trigger.id,
       pattern: trigger.pattern,

@@ -71,7 +71,10 @@ export const HELP = `
     --provider <name>         anthropic | openai
     --base-url <url>          An OpenAI-compatible server (Ollama, llama.cpp, vLLM); also OPENAI_BASE_URL,
                               ANTHROPIC_BASE_URL for Anthropic-compatible gateways
-    --api-key <key>           Instead of ANTHROPIC_API_KEY / OPENAI_API_KEY
+    --api-key-file <file>     Read the key from this file (one line), instead of ANTHROPIC_API_KEY /
+                              OPENAI_API_KEY
+    --api-key <key>           The key itself (other users see it in ps while pitwall starts: prefer
+                              the environment or --api-key-file)
     --api <chat|responses>    OpenAI's API: by default Responses for GPT-5 and o-series models, Chat
                               Completions for the rest and for any --base-url server
     --thinking <level>        off | minimal | low | medium | high
@@ -122,6 +125,7 @@ const FLAGS = {
   provider: { type: "string" },
   baseUrl: { type: "string" },
   apiKey: { type: "string" },
+  apiKeyFile: { type: "string" },
   api: { type: "string" },
   thinking: { type: "string" },
   contextWindow: { type: "string" },
@@ -234,7 +238,7 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     model: text("model", f.model),
     provider: provider as ProviderName | undefined,
     baseUrl,
-    apiKey: text("apiKey", f.apiKey),
+    apiKey: keyOption(text("apiKey", f.apiKey), mapDefined(text("apiKeyFile", f.apiKeyFile), (file) => resolve(baseCwd, file))),
     api: api as OpenAIApi | undefined,
     thinking: thinking as ThinkingLevel | undefined,
     contextWindow,
@@ -255,6 +259,21 @@ function parseToolList(value: string): string[] {
   const names = value.split(",").map((s) => s.trim()).filter(Boolean);
   if (names.length === 0) throw new UsageError("--tools needs at least one tool name, or read-only");
   return names;
+}
+
+/** --api-key, or the first line of --api-key-file (not both). */
+function keyOption(key: string | undefined, file: string | undefined): string | undefined {
+  if (file === undefined) return key;
+  if (key !== undefined) throw new UsageError("--api-key and --api-key-file both give a key: use one");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`--api-key-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  const line = text.split(/\r?\n/, 1)[0]!.trim();
+  if (!line) throw new UsageError(`--api-key-file: ${file} holds no key on its first line`);
+  return line;
 }
 
 function readPromptArgument(value: string, baseCwd: string): string {

@@ -5,12 +5,13 @@
 // mode) hand it back to V8, which checks it against the source and its own version and flags, and compiles as
 // usual when it does not fit (the file is then written again). The cache lives beside the bundle
 // (.code-cache/, as trusted as the bundle itself and rebuilt with it), or in
-// <PITWALL_HOME>/code-cache/ when the install is not writable. PITWALL_NO_CODE_CACHE=1 turns it off.
+// <PITWALL_HOME>/code-cache/ when the install is not writable. PITWALL_NO_CODE_CACHE=1 turns it off
+// (both read by settings.ts: codeCacheSettings).
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
-import { pitwallHome } from "./pitwall-home.js";
+import type { CodeCacheSettings } from "./settings.js";
 
 const SAVE_CODE_CACHE = Symbol.for("pitwall.saveCodeCache");
 
@@ -26,10 +27,10 @@ export function saveCodeCache(): void {
 }
 
 /** Where the cache of `bundle` as it is now may be, for this Node, in order: a new build or a new Node gets new files. */
-export function codeCachePaths(bundle: string, env: NodeJS.ProcessEnv): string[] {
+export function codeCachePaths(bundle: string, home: string): string[] {
   const { size, mtimeMs } = statSync(bundle);
   const name = `${basename(bundle)}-${size}-${Math.round(mtimeMs)}-${process.version}-${process.arch}.bin`;
-  return [join(dirname(bundle), ".code-cache", name), join(pitwallHome(env), "code-cache", name)];
+  return [join(dirname(bundle), ".code-cache", name), join(home, "code-cache", name)];
 }
 
 function readCache(paths: readonly string[]): Buffer | undefined {
@@ -76,16 +77,15 @@ export interface CodeCacheUse {
 }
 
 /** Loads and runs the CommonJS `bundle` as Node's loader would, with the code cache when there is one. */
-export function runWithCodeCache(bundle: string, env: NodeJS.ProcessEnv): CodeCacheUse {
+export function runWithCodeCache(bundle: string, settings: CodeCacheSettings): CodeCacheUse {
   // The build leaves no #! line in the bundle; one left would be a syntax error inside the wrapper.
   let source = readFileSync(bundle, "utf8");
   if (source.startsWith("#!")) source = source.replace(/^#!.*/, "");
-  const useCache = env.PITWALL_NO_CODE_CACHE !== "1";
   let cachePaths: string[] = [];
   let cached: Buffer | undefined;
-  if (useCache) {
+  if (settings.enabled) {
     try {
-      cachePaths = codeCachePaths(bundle, env);
+      cachePaths = codeCachePaths(bundle, settings.home);
       cached = readCache(cachePaths);
     } catch {
       cachePaths = [];

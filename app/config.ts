@@ -1,7 +1,9 @@
 // ~/.pitwall/config.json: defaults for the provider, model, thinking level, base URL, keymap path,
-// the bash limits, how long kept jobs wait, the watch triggers' debounce window, the context window and whether commands get the provider keys. Each field is checked against its TypeBox schema on its own: a bad file or field
-// is reported and ignored, never fatal. app/settings.ts puts the fields in their place (flags and
-// the environment beat them, they beat built-in defaults).
+// the bash limits, how long kept jobs wait, the watch triggers' debounce window, the context window,
+// how long a silent server is waited for, and whether commands get the provider keys. Each field
+// is checked against its TypeBox schema on its own: a bad file or field is reported and ignored,
+// never fatal. app/settings.ts puts the fields in their place (flags and the environment beat
+// them, they beat built-in defaults).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@sinclair/typebox";
@@ -52,6 +54,10 @@ export const CONFIG_FIELDS = {
   ),
   /** How long the job host keeps jobs a dashboard left running, with no dashboard attached (0: not at all). */
   keepJobsMinutes: field(Type.Number({ minimum: 0, maximum: MAX_KEEP_JOBS_MINUTES }), `must be a number of minutes from 0 to ${MAX_KEEP_JOBS_MINUTES}`),
+  /** How long a request waits for the response headers before the attempt fails (and is retried). */
+  headerTimeoutMs: positiveMs,
+  /** How long a response may send nothing at all before the attempt fails (and is retried). */
+  idleTimeoutMs: positiveMs,
   /** Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and jobs. */
   passKeysToTools: field(Type.Boolean(), "must be true or false"),
 };

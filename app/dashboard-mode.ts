@@ -4,9 +4,8 @@
 // terminal is given back as it was. Its jobs run in the folder's job host: quitting with "stop"
 // (or a signal) ends them; "keep", a closed terminal, a crash or kill -9 leave them for the next
 // pitwall here, which attaches to them at start.
-import { appendFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
-import { performance } from "node:perf_hooks";
 import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
 import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
@@ -26,14 +25,9 @@ import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
 import { suspendProcess } from "./suspend.js";
 import type { Setup } from "./session-setup.js";
+import type { Settings } from "./settings.js";
+import { StartupTrace } from "./startup-trace.js";
 import type { QuitChoice } from "./quit-flow.js";
-
-/** For measuring startup: PITWALL_STARTUP_TRACE=<file> gets "<milestone> <ms since start> <cpu ms>" lines. */
-function traceStartup(env: NodeJS.ProcessEnv, milestone: string): void {
-  if (!env.PITWALL_STARTUP_TRACE) return;
-  const { user, system } = process.cpuUsage();
-  appendFileSync(env.PITWALL_STARTUP_TRACE, `${milestone} ${performance.now().toFixed(1)} ${((user + system) / 1000).toFixed(1)}\n`);
-}
 
 const SESSION_IN_USE_CHOICES: StyledLine[] = [
   [{ text: "Continue in a copy (fork); the other pitwall keeps the original", attr: attr() }],
@@ -125,12 +119,14 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
 
   const offGeneration = onRenderGenerationChange(() => scheduler.request());
   let controller: DashboardController | undefined;
+  let settings: Settings | undefined;
+  const trace = new StartupTrace();
   // Set by the quit: "keep" leaves the jobs running in the job host.
   let quitChoice = "stop" as QuitChoice;
 
   try {
     scheduler.frameNow();
-    traceStartup(env, "first frame");
+    trace.mark("first frame");
 
     // The settings (config.json checked against its schema) and the key bindings load after the
     // first frame: their validation brings in TypeBox, which the tools need anyway.
@@ -138,7 +134,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     const setupModule = import("./session-setup.js");
     setupModule.catch(() => undefined);
     const [{ resolveSettings }, { loadKeymap }] = await Promise.all([import("./settings.js"), import("./keys/keymap.js")]);
-    const settings = resolveSettings(options, env);
+    settings = resolveSettings(options, env);
+    trace.writeTo(settings.instrumentation.startupTrace);
     const keymap = loadKeymap({ home: settings.home, configured: settings.keymap });
     const redraw = (): void => {
       screen.realloc();
@@ -241,7 +238,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
       c.attach(setup);
-      traceStartup(env, "agent loaded");
+      trace.mark("agent loaded");
       // "ready" once the provider's SDK and the HTTP client are loaded: a prompt typed then goes out
       // at once. The markdown parser loads after that, when the first answer begins or after a
       // second of quiet, whichever is first, not in the way of the first request (text drawn
@@ -249,9 +246,9 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       // person may answer them at leisure.
       const coding = setup.coding;
       void coding.agent.prepareProvider().then(() => {
-        c.providerReady();
+        c.session.providerReady();
         scheduler.frameNow();
-        traceStartup(env, "ready");
+        trace.mark("ready");
         // A first start after an install: the next ones start from what was compiled so far.
         setImmediate(saveCodeCache);
         collectStartupGarbage(STARTUP_GARBAGE_AFTER_MS, () => !coding.agent.state.isStreaming);
@@ -273,10 +270,10 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
         },
         choose,
       });
-      c.earlierJobsEnded(sessionSetup.tellEarlierJobs(setup));
+      c.session.earlierJobsEnded(sessionSetup.tellEarlierJobs(setup));
       const [first, ...rest] = options.prompts;
-      if (first !== undefined) c.send(first, "enter");
-      for (const prompt of rest) c.send(prompt, "followUp");
+      if (first !== undefined) c.sending.send(first, "enter");
+      for (const prompt of rest) c.sending.send(prompt, "followUp");
       scheduler.frameNow();
     }
 
@@ -288,7 +285,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   } finally {
     if (ticker) clearInterval(ticker);
     // For the bench: how long each frame took to produce.
-    if (env.PITWALL_FRAME_STATS) writeFileSync(env.PITWALL_FRAME_STATS, JSON.stringify({ frames: scheduler.stats.frames, recent: scheduler.stats.recent }));
+    const frameStats = settings?.instrumentation.frameStats;
+    if (frameStats) writeFileSync(frameStats, JSON.stringify({ frames: scheduler.stats.frames, recent: scheduler.stats.recent }));
     offGeneration();
     stdin.off("data", onData);
     decoder.dispose();

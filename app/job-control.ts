@@ -8,9 +8,12 @@ import { type JobService, NoSuchJobError, patternLabel, shortCommand, type Termi
 import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { sanitizeText } from "../panes/text/terminal-text.js";
 import { triggerOwner } from "../panes/chat/chat-entries.js";
+import type { CodingAgent } from "../agent/coding-agent.js";
+import type { DashboardView } from "../panes/dashboard-view.js";
 import { AttachMode } from "./attach-mode.js";
-import type { DashboardController } from "./dashboard-controller.js";
+import type { Telling } from "./dashboard-common.js";
 import { displayKeyName } from "./keys/key-names.js";
+import type { Keymap } from "./keys/keymap.js";
 import { osc52 } from "./osc52.js";
 import { PersonShell } from "./person-shell.js";
 import { forThePerson } from "./person-errors.js";
@@ -29,6 +32,17 @@ const STOP: ActionWords = { doing: "stopping", done: "stopped", verb: "stop" };
 const KILL: ActionWords = { doing: "killing", done: "killed", verb: "kill" };
 const RESTART: ActionWords = { doing: "restarting", done: "restarted", verb: "restart" };
 
+/** The panes job control paints: the job list and terminal, the one-line prompt, the tool-output pane. */
+export type JobViews = Pick<DashboardView, "jobs" | "jobTerminal" | "jobTerminalSize" | "prompt" | "tools" | "toolOutput" | "setFocus">;
+
+/** What job control is given: the panes it paints, the keys it names, the agent's jobs, and ways to tell the person. */
+export interface JobControlHost extends Telling {
+  readonly view: JobViews;
+  readonly keymap: Pick<Keymap, "keysFor">;
+  /** The agent's job service, tool environment and child marker, once it has loaded. */
+  coding(): Pick<CodingAgent, "jobs" | "toolEnv" | "marker"> | undefined;
+}
+
 export interface JobControlOptions {
   /** Writes straight to the person's terminal, between frames (the clipboard sequence). */
   writeTerminal: (data: string) => void;
@@ -45,31 +59,31 @@ export class JobControl {
   private promptFor: PromptPurpose | undefined;
 
   constructor(
-    private readonly c: DashboardController,
-    private readonly requestFrame: () => void,
+    private readonly host: JobControlHost,
     private readonly options: JobControlOptions,
   ) {
-    const view = c.view;
+    const view = host.view;
+    const requestFrame = (): void => host.requestFrame();
     this.attachMode = new AttachMode({
       jobs: () => this.registry(),
       screen: (id) => {
         const screen = view.jobTerminal.current();
         return screen?.id === id ? screen : undefined;
       },
-      detachKeys: () => c.keymap.keysFor("attached", "detach"),
+      detachKeys: () => host.keymap.keysFor("attached", "detach"),
       setAttached: (hint) => {
         view.jobTerminal.attachedHint = hint;
         view.jobTerminal.setAccent(hint === undefined ? undefined : "yellow");
         if (hint !== undefined) view.setFocus("jobs");
         requestFrame();
       },
-      flash: (text) => c.flash(text),
-      notice: (level, text) => c.notice(level, text),
+      flash: (text) => host.flash(text),
+      notice: (level, text) => host.notice(level, text),
     });
     this.shell = new PersonShell({
       cwd: options.cwd,
       environment: () => {
-        const coding = c.setup?.coding;
+        const coding = host.coding();
         return coding ? { env: coding.toolEnv, ...(coding.marker ? { marker: coding.marker } : {}) } : { env: toolEnvironment(options.env) };
       },
       backgroundLeft: (pgid) => this.registry()?.adoptGroup(pgid),
@@ -77,25 +91,25 @@ export class JobControl {
       show: (id) => view.toolOutput.select(id),
       requestFrame,
       // Through the registry's notices, so it reaches the model in order with the job actions.
-      tellAgent: (text) => c.setup?.coding.jobs.notePersonAction(text),
-      notice: (level, text) => c.notice(level, text),
+      tellAgent: (text) => host.coding()?.jobs.notePersonAction(text),
+      notice: (level, text) => host.notice(level, text),
     });
   }
 
   /** The job terminal's size with `added` more jobs listed: jobs the person starts begin at the size they are shown at. */
   private paneSize(added = 0): TerminalSize | undefined {
-    const view = this.c.view;
+    const view = this.host.view;
     return view.jobTerminalSize(view.jobs.list().length + added);
   }
 
   private registry(): JobService | undefined {
-    return this.c.setup?.coding.jobs;
+    return this.host.coding()?.jobs;
   }
 
   /** The jobs, or undefined after saying why there are none yet. */
   private ready(): JobService | undefined {
     const jobs = this.registry();
-    if (!jobs) this.c.flash("the agent is still loading: jobs are available in a moment");
+    if (!jobs) this.host.flash("the agent is still loading: jobs are available in a moment");
     return jobs;
   }
 
@@ -104,21 +118,21 @@ export class JobControl {
     const jobs = this.ready();
     if (!jobs) return;
     if (id === undefined) {
-      this.c.flash("no job selected");
+      this.host.flash("no job selected");
       return;
     }
     if (!jobs.get(id)) {
-      this.c.notice("error", `Could not ${words.verb} job ${id}: ${forThePerson(new NoSuchJobError(id, jobs.list().map((j) => j.id)))}.`);
+      this.host.notice("error", `Could not ${words.verb} job ${id}: ${forThePerson(new NoSuchJobError(id, jobs.list().map((j) => j.id)))}.`);
       return;
     }
     const outcome = run(jobs, id).then(
       () => `${words.done} job ${id}`,
       (error: unknown) => {
-        this.c.notice("error", `Could not ${words.verb} job ${id}: ${forThePerson(error)}.`);
+        this.host.notice("error", `Could not ${words.verb} job ${id}: ${forThePerson(error)}.`);
         return undefined;
       },
     );
-    this.c.flashWhile(`${words.doing} job ${id}…`, outcome);
+    this.host.flashWhile(`${words.doing} job ${id}…`, outcome);
   }
 
   // ---- the selected job's keys -------------------------------------------------------------
@@ -137,7 +151,7 @@ export class JobControl {
   start(id: string | undefined): void {
     const job = id === undefined ? undefined : this.registry()?.get(id);
     if (job?.status === "running") {
-      this.c.flash(`job ${id} is already running (r restarts it)`);
+      this.host.flash(`job ${id} is already running (r restarts it)`);
       return;
     }
     this.restart(id);
@@ -147,16 +161,16 @@ export class JobControl {
   remove(id: string | undefined): void {
     const jobs = this.ready();
     if (!jobs) return;
-    if (id === undefined) return this.c.flash("no job selected");
+    if (id === undefined) return this.host.flash("no job selected");
     const job = jobs.get(id);
     if (job?.status === "running") {
-      const key = this.c.keymap.keysFor("jobs", "kill")[0];
-      return this.c.flash(`job ${id} is running: stop it first${key ? ` (${displayKeyName(key)})` : ""}`);
+      const key = this.host.keymap.keysFor("jobs", "kill")[0];
+      return this.host.flash(`job ${id} is running: stop it first${key ? ` (${displayKeyName(key)})` : ""}`);
     }
     void jobs.remove(id).then(
       (removed) => {
-        this.c.flash(removed ? `removed job ${id}` : `no job ${id}`);
-        this.requestFrame();
+        this.host.flash(removed ? `removed job ${id}` : `no job ${id}`);
+        this.host.requestFrame();
       },
       (error: unknown) => this.failed(`remove job ${id}`, error),
     );
@@ -172,23 +186,23 @@ export class JobControl {
     const id = this.attachMode.attachedId;
     if (id === undefined) return;
     this.attachMode.detach();
-    this.c.flash(`detached from job ${id}`);
+    this.host.flash(`detached from job ${id}`);
   }
 
   /** Opens the prompt for a new job's command. */
   newJob(): void {
     if (!this.ready()) return;
     this.promptFor = { kind: "newJob" };
-    this.c.view.prompt.show("new job: command", `Enter starts it in ${this.options.cwd} (visible to the agent) · Esc cancels`);
+    this.host.view.prompt.show("new job: command", `Enter starts it in ${this.options.cwd} (visible to the agent) · Esc cancels`);
   }
 
   /** Opens the prompt for a watch trigger on the selected job (the `w` key). */
   watchPrompt(id: string | undefined): void {
     const job = id === undefined ? undefined : this.ready()?.get(id);
-    if (!job) return this.c.flash("no job selected");
-    if (job.status !== "running") return this.c.flash(`job ${job.id} has ended: there is nothing to watch`);
+    if (!job) return this.host.flash("no job selected");
+    if (job.status !== "running") return this.host.flash(`job ${job.id} has ended: there is nothing to watch`);
     this.promptFor = { kind: "watch", jobId: job.id };
-    this.c.view.prompt.show(
+    this.host.view.prompt.show(
       `watch job ${job.id}: pattern [action]`,
       `regex [notify|steer|follow-up|wake], ${DEFAULT_PERSON_ACTION} by default · Esc cancels`,
     );
@@ -196,7 +210,7 @@ export class JobControl {
 
   /** Enter in the prompt. */
   submitPrompt(): void {
-    const prompt = this.c.view.prompt;
+    const prompt = this.host.view.prompt;
     const answer = prompt.value.trim();
     const purpose = this.promptFor;
     prompt.hide();
@@ -204,46 +218,46 @@ export class JobControl {
     if (!answer || !purpose) return;
     if (purpose.kind === "newJob") return this.run(answer);
     const parsed = parseWatchInput(answer);
-    if ("problem" in parsed) return this.c.notice("error", parsed.problem);
+    if ("problem" in parsed) return this.host.notice("error", parsed.problem);
     this.watch(purpose.jobId, parsed.pattern, parsed.action);
   }
 
   cancelPrompt(): void {
     this.promptFor = undefined;
-    this.c.view.prompt.hide();
+    this.host.view.prompt.hide();
   }
 
   /** Copies the job terminal's visible screen, or the job's whole plain-text log, to the clipboard. */
   copy(id: string | undefined, what: "screen" | "log"): void {
     const jobs = this.registry();
     const job = id === undefined ? undefined : jobs?.get(id);
-    if (!jobs || !job) return this.c.flash("no job selected");
+    if (!jobs || !job) return this.host.flash("no job selected");
     // The text comes from where the job's emulator and log are (the job host, or this process).
-    const rows = what === "screen" ? this.c.view.jobTerminal.visibleRows : undefined;
+    const rows = what === "screen" ? this.host.view.jobTerminal.visibleRows : undefined;
     jobs.text(job.id, what, rows).then(
       (lines) => {
         const text = lines.join("\n");
-        if (text.trim() === "") return this.c.flash(`job ${job.id} has printed nothing to copy`);
+        if (text.trim() === "") return this.host.flash(`job ${job.id} has printed nothing to copy`);
         const payload = osc52(text, { tmux: this.options.env.TMUX !== undefined && this.options.env.TMUX !== "" });
         this.options.writeTerminal(payload.sequence);
         const count = text.replace(/\n$/, "").split("\n").length;
         const source = what === "screen" ? "the visible screen" : "the log";
-        this.c.flash(`copied ${source} of job ${job.id} (${count} line${count === 1 ? "" : "s"}${payload.cut ? ", its last 512 KiB" : ""}) to the clipboard (OSC 52)`);
-        this.requestFrame();
+        this.host.flash(`copied ${source} of job ${job.id} (${count} line${count === 1 ? "" : "s"}${payload.cut ? ", its last 512 KiB" : ""}) to the clipboard (OSC 52)`);
+        this.host.requestFrame();
       },
       (error: unknown) => this.failed(`copy job ${job.id}`, error),
     );
   }
 
   private failed(what: string, error: unknown): void {
-    this.c.notice("error", `Could not ${what}: ${forThePerson(error)}.`);
-    this.requestFrame();
+    this.host.notice("error", `Could not ${what}: ${forThePerson(error)}.`);
+    this.host.requestFrame();
   }
 
   // ---- slash commands and `!` ------------------------------------------------------------
 
   focus(): void {
-    this.c.view.setFocus("jobs");
+    this.host.view.setFocus("jobs");
   }
 
   ids(): string[] {
@@ -256,13 +270,13 @@ export class JobControl {
     if (!jobs) return;
     jobs.start(command, this.paneSize(1)).then(
       (job) => {
-        this.c.view.jobs.select(job.id);
-        this.c.flash(`started job ${job.id}: ${shortCommand(command, 60)}`);
-        this.requestFrame();
+        this.host.view.jobs.select(job.id);
+        this.host.flash(`started job ${job.id}: ${shortCommand(command, 60)}`);
+        this.host.requestFrame();
       },
       (error: unknown) => {
-        this.c.notice("error", `Could not start the job: ${forThePerson(error)}.`);
-        this.requestFrame();
+        this.host.notice("error", `Could not start the job: ${forThePerson(error)}.`);
+        this.host.requestFrame();
       },
     );
   }
@@ -274,16 +288,16 @@ export class JobControl {
     const job = jobs.get(id);
     if (!job) {
       const known = jobs.list().map((j) => j.id);
-      this.c.notice("error", `No job "${id}". ${known.length ? `Jobs: ${known.join(", ")}.` : "There are no jobs."}`);
+      this.host.notice("error", `No job "${id}". ${known.length ? `Jobs: ${known.join(", ")}.` : "There are no jobs."}`);
       return;
     }
     jobs.text(id, "tail", count).then(
       (lines) => {
         const body: StyledLine[] = lines.map((l) => [{ text: sanitizeText(l), attr: attr() }]);
         const title = `/tail ${id}: last ${lines.length} line${lines.length === 1 ? "" : "s"} of job ${id} (${shortCommand(job.command, 60)})`;
-        const record = this.c.view.tools.addPersonal(title, { lines: body.length ? body : [[{ text: "(no output yet)", attr: attr() }]], followEnd: true });
-        this.c.view.toolOutput.select(record.id);
-        this.requestFrame();
+        const record = this.host.view.tools.addPersonal(title, { lines: body.length ? body : [[{ text: "(no output yet)", attr: attr() }]], followEnd: true });
+        this.host.view.toolOutput.select(record.id);
+        this.host.requestFrame();
       },
       (error: unknown) => this.failed(`tail job ${id}`, error),
     );
@@ -294,42 +308,42 @@ export class JobControl {
     const jobs = this.ready();
     if (!jobs) return;
     const job = jobs.get(id);
-    if (job && job.status !== "running") return this.c.notice("error", `Job ${id} has ended: it prints nothing more, so there is nothing to watch. /restart ${id} runs it again.`);
+    if (job && job.status !== "running") return this.host.notice("error", `Job ${id} has ended: it prints nothing more, so there is nothing to watch. /restart ${id} runs it again.`);
     jobs.addTrigger(id, { pattern, action }).then(
       (trigger) =>
-        this.c.notice(
+        this.host.notice(
           "info",
           `Watching job ${id} for ${patternLabel(trigger)} → ${action}: ${ACTION_MEANING[action]} (trigger ${trigger.id}; at most once every ${Math.round(trigger.debounceMs / 1000)} s; /unwatch ${id} ${trigger.id} removes it).`,
         ),
-      (error: unknown) => this.c.notice("error", `Not watching: ${error instanceof Error ? error.message : String(error)}`),
-    ).finally(() => this.requestFrame());
+      (error: unknown) => this.host.notice("error", `Not watching: ${error instanceof Error ? error.message : String(error)}`),
+    ).finally(() => this.host.requestFrame());
   }
 
   /** Removes one trigger of a job, or all of them. */
   unwatch(id: string | undefined, triggerId?: number): void {
     const jobs = this.ready();
     if (!jobs) return;
-    if (id === undefined) return this.c.flash("no job selected");
+    if (id === undefined) return this.host.flash("no job selected");
     jobs.removeTriggers(id, triggerId).then(
       (removed) => {
-        if (removed.length === 0) this.c.flash(`job ${id} has no watch triggers`);
-        else this.c.notice("info", `Stopped watching job ${id} for ${removed.map((t) => patternLabel(t)).join(", ")}.`);
+        if (removed.length === 0) this.host.flash(`job ${id} has no watch triggers`);
+        else this.host.notice("info", `Stopped watching job ${id} for ${removed.map((t) => patternLabel(t)).join(", ")}.`);
       },
-      (error: unknown) => this.c.notice("error", error instanceof Error ? error.message : String(error)),
-    ).finally(() => this.requestFrame());
+      (error: unknown) => this.host.notice("error", error instanceof Error ? error.message : String(error)),
+    ).finally(() => this.host.requestFrame());
   }
 
   /** The triggers of one job, or of every job, in the chat. */
   listWatches(id?: string): void {
     const jobs = this.ready();
     if (!jobs) return;
-    if (id !== undefined && !jobs.get(id)) return this.c.notice("error", `No job "${id}". ${this.ids().length ? `Jobs: ${this.ids().join(", ")}.` : "There are no jobs."}`);
+    if (id !== undefined && !jobs.get(id)) return this.host.notice("error", `No job "${id}". ${this.ids().length ? `Jobs: ${this.ids().join(", ")}.` : "There are no jobs."}`);
     const listed = (id === undefined ? jobs.list() : [jobs.get(id)!]).map((job) => ({ job, triggers: jobs.triggers(job.id) })).filter((j) => id !== undefined || j.triggers.length > 0);
     if (listed.every((j) => j.triggers.length === 0)) {
-      return this.c.notice("info", `${id === undefined ? "No job is watched" : `Job ${id} has no watch triggers`}. /watch <id> <regex> [notify|steer|follow-up|wake] sets one; so does w in the jobs pane.`);
+      return this.host.notice("info", `${id === undefined ? "No job is watched" : `Job ${id} has no watch triggers`}. /watch <id> <regex> [notify|steer|follow-up|wake] sets one; so does w in the jobs pane.`);
     }
     const lines = listed.map(({ job, triggers }) => `job ${job.id} (${shortCommand(job.command, 50)}): ${triggers.map(describeForPerson).join("; ")}`);
-    this.c.notice("info", `Watch triggers:\n${lines.join("\n")}`);
+    this.host.notice("info", `Watch triggers:\n${lines.join("\n")}`);
   }
 
   /** `!command`: the person's one-off shell command (once the agent has loaded: it sets the environment). */

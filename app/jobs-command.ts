@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { formatDuration, type HostConnection, type HostStatus, type Mismatch, openHost, runtime, shortCommand, stopHostProcess } from "../tools/jobs/index.js";
 import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
 import { UsageError } from "./cli-options.js";
-import { pitwallHome } from "./pitwall-home.js";
+import { pitwallHome } from "./settings.js";
 
 export const JOBS_HELP = `
   Usage

@@ -1,18 +1,47 @@
 // Every setting pitwall runs with, resolved once per run: a flag beats the environment, the
 // environment beats ~/.pitwall/config.json, the config beats the built-in default. Every mode
 // resolves them here and passes the one Settings object down (createSetup, the coding agent, the
-// job registry, bash and grep); nothing below app/ reads process.env for a setting.
+// providers, the job registry, bash and grep). This file is the only one that reads a PITWALL_ or
+// PI_BASH_ variable; the few read before the rest can load (the launcher's code cache, the home
+// folder of `pitwall jobs`) come from the small functions at its top, which the launcher's bundle
+// takes alone (app/build/bundle-cli.ts).
 //
 // A new setting: a field in Settings, a line in config.ts's CONFIG_FIELDS if the file may set it,
 // and one `pick` below naming its flag, its environment variables and its default.
+import { homedir } from "node:os";
 import { join } from "node:path";
 import type { CodingAgentSettings } from "../agent/coding-agent.js";
+import { DEFAULT_STREAM_TIMEOUTS } from "../agent/providers/stall-guard.js";
 import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
 import { clamp, clampDebounceMs, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS } from "../tools/jobs/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, type PitwallConfig } from "./config.js";
-import { pitwallHome } from "./pitwall-home.js";
+
+/** Where pitwall keeps its files (config, keymap, sessions, job hosts, the code cache): PITWALL_HOME, or ~/.pitwall. */
+export function pitwallHome(env: NodeJS.ProcessEnv): string {
+  return env.PITWALL_HOME || join(homedir(), ".pitwall");
+}
+
+/** What the launcher's code cache (code-cache.ts) runs with. */
+export interface CodeCacheSettings {
+  /** PITWALL_NO_CODE_CACHE=1 turns it off. */
+  enabled: boolean;
+  /** The cache goes under it when the install is not writable. */
+  home: string;
+}
+
+export function codeCacheSettings(env: NodeJS.ProcessEnv): CodeCacheSettings {
+  return { enabled: env.PITWALL_NO_CODE_CACHE !== "1", home: pitwallHome(env) };
+}
+
+/** For the benchmarks: files the dashboard writes what it measured to. */
+export interface Instrumentation {
+  /** PITWALL_STARTUP_TRACE: "<milestone> <ms since start> <cpu ms>" lines (startup-trace.ts). */
+  startupTrace?: string;
+  /** PITWALL_FRAME_STATS: how long each frame took, written when the dashboard ends. */
+  frameStats?: string;
+}
 
 export interface Settings {
   /** ~/.pitwall, or PITWALL_HOME. */
@@ -33,6 +62,7 @@ export interface Settings {
   agent: CodingAgentSettings;
   /** How long the job host keeps the jobs a dashboard left running while none is attached. */
   keepJobsMs: number;
+  instrumentation: Instrumentation;
   /** What was wrong in config.json, one line each; shown, never fatal. */
   warnings: string[];
 }
@@ -113,6 +143,8 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     fit: clampDebounceMs,
   });
   const baseDelayMs = pick(env, { env: ["PITWALL_RETRY_BASE_MS"], parse: nonNegative, fallback: DEFAULT_RETRY_POLICY.baseDelayMs });
+  const headerMs = pick(env, { env: ["PITWALL_HEADER_TIMEOUT_MS"], parse: positive, config: config.headerTimeoutMs, fallback: DEFAULT_STREAM_TIMEOUTS.headerMs });
+  const idleMs = pick(env, { env: ["PITWALL_IDLE_TIMEOUT_MS"], parse: positive, config: config.idleTimeoutMs, fallback: DEFAULT_STREAM_TIMEOUTS.idleMs });
   return {
     home,
     sessionRoot: options.sessionDir ?? join(home, "sessions"),
@@ -126,10 +158,12 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
       maxOutputChars,
       jobs: { ttlMs, defaultYieldMs, watchDebounceMs },
       retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs },
+      streamTimeouts: { headerMs, idleMs },
       context: { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt },
       passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
     },
     keepJobsMs: Math.round(keepJobsMinutes * 60_000),
+    instrumentation: { startupTrace: env.PITWALL_STARTUP_TRACE || undefined, frameStats: env.PITWALL_FRAME_STATS || undefined },
     warnings,
   };
 }

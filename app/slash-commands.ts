@@ -3,11 +3,28 @@
 // completion on Tab, and the answer to an unknown command: shown in the chat, never sent to the
 // model. The commands act through a small interface the dashboard implements.
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
-import type { JobControl } from "./job-control.js";
+import type { WatchAction } from "../tools/jobs/index.js";
 import { DEFAULT_PERSON_ACTION, parseWatchInput } from "./watch-input.js";
 
-/** The part of the dashboard's job control (app/job-control.ts) the job commands use. */
-type SlashJobControl = Pick<JobControl, "focus" | "tail" | "stop" | "restart" | "run" | "ids" | "watch" | "unwatch" | "listWatches">;
+/** What the job commands ask of the dashboard's job control (app/job-control.ts). */
+export interface SlashJobControl {
+  /** /jobs: the job list gets the focus. */
+  focus(): void;
+  /** The jobs' ids, for completion. */
+  ids(): string[];
+  /** The last `count` lines of a job's log, in the tool-output pane. */
+  tail(id: string, count?: number): void;
+  /** Stops a job: TERM, then KILL after the grace period. */
+  stop(id: string | undefined): void;
+  restart(id: string | undefined): void;
+  /** Starts a job of the person's. */
+  run(command: string): void;
+  watch(id: string, pattern: string, action: WatchAction): void;
+  /** Removes one trigger of a job, or all of them. */
+  unwatch(id: string | undefined, triggerId?: number): void;
+  /** The triggers of one job, or of every job, in the chat. */
+  listWatches(id?: string): void;
+}
 
 export interface SlashContext {
   /** Undefined where there is no job control (a test of the other commands). */

@@ -33,8 +33,13 @@ export class Redactor {
   }
 
   private redact(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    return out;
+    return redactSecrets(text, this.secrets);
   }
+}
+
+/** `text` with every occurrence of each secret (of at least 8 characters) replaced by [redacted]. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= MIN_SECRET_LENGTH && out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
 }

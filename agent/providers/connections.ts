@@ -4,7 +4,7 @@ import type { ModelInfo, OpenAIApi, ProviderName } from "../models.js";
 import { prepareHttp } from "./http-fetch.js";
 import { openaiApiFor } from "./openai-api.js";
 import { ProviderError, type Provider, type ProviderConnection } from "./provider.js";
-import { streamTimeoutsFromEnv } from "./stall-guard.js";
+import type { StreamTimeouts } from "./stall-guard.js";
 
 export type Connections = Record<ProviderName, ProviderConnection>;
 
@@ -18,15 +18,13 @@ export interface ConnectionFlags {
 
 /**
  * `--api-key` / `--base-url` apply to the chosen provider; otherwise the environment's variables.
- * Stall timeouts come from PITWALL_HEADER_TIMEOUT_MS / PITWALL_IDLE_TIMEOUT_MS.
+ * How long a silent server is waited for is the agent's setting (createProviderResolver).
  */
 export function resolveConnections(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connections {
   const flagTarget = flags.provider ?? (flags.baseUrl ? "openai" : undefined);
-  const timeouts = streamTimeoutsFromEnv(env);
   const pick = (name: ProviderName, keyVar: string, urlVar: string): ProviderConnection => ({
     apiKey: (flagTarget === name || (!flagTarget && flags.apiKey) ? flags.apiKey : undefined) || env[keyVar] || undefined,
     baseUrl: (flagTarget === name ? flags.baseUrl : undefined) || env[urlVar] || undefined,
-    timeouts,
   });
   return {
     anthropic: pick("anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
@@ -59,8 +57,11 @@ export function missingKeyMessage(provider: ProviderName): string {
 
 export type ProviderResolver = (model: ModelInfo) => Promise<Provider>;
 
-/** One provider per API in use: Anthropic, OpenAI Chat Completions, OpenAI Responses. */
-export function createProviderResolver(connections: Connections): ProviderResolver {
+/**
+ * One provider per API in use: Anthropic, OpenAI Chat Completions, OpenAI Responses. A connection
+ * without stall timeouts of its own gets `timeouts` (the agent's settings), else the defaults.
+ */
+export function createProviderResolver(connections: Connections, timeouts?: StreamTimeouts): ProviderResolver {
   const cache = new Map<string, Promise<Provider>>();
   return (model) => {
     const connection = connections[model.provider];
@@ -68,7 +69,7 @@ export function createProviderResolver(connections: Connections): ProviderResolv
     const key = api ? `${model.provider}:${api}` : model.provider;
     let provider = cache.get(key);
     if (!provider) {
-      provider = load(model.provider, connection, api);
+      provider = load(model.provider, { ...connection, timeouts: connection.timeouts ?? timeouts }, api);
       cache.set(key, provider);
     }
     return provider;

@@ -42,7 +42,8 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
   if (error instanceof ProviderError) return error;
   const stall = findStall(error);
   if (stall) {
-    const knob = stall.stage === "headers" ? "PITWALL_HEADER_TIMEOUT_MS" : "PITWALL_IDLE_TIMEOUT_MS";
+    // The person's settings (app/settings.ts): the variable, or the field of config.json.
+    const knob = stall.stage === "headers" ? "PITWALL_HEADER_TIMEOUT_MS or headerTimeoutMs in config.json" : "PITWALL_IDLE_TIMEOUT_MS or idleTimeoutMs in config.json";
     return new ProviderError(
       `The request to ${context.baseUrl ?? context.label} stalled: ${stall.message}. Check the network or the server; ${knob} sets how long pitwall waits.`,
       "connection",

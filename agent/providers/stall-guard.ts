@@ -19,20 +19,6 @@ export const DEFAULT_STREAM_TIMEOUTS: StreamTimeouts = { headerMs: 60_000, idleM
  */
 export const PATIENT_MS = 10 * 60_000;
 
-function positive(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw.trim() === "") return undefined;
-  const value = Number(raw);
-  return Number.isFinite(value) && value > 0 ? value : undefined;
-}
-
-/** PITWALL_HEADER_TIMEOUT_MS and PITWALL_IDLE_TIMEOUT_MS, each falling back to its default. */
-export function streamTimeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): StreamTimeouts {
-  return {
-    headerMs: positive(env.PITWALL_HEADER_TIMEOUT_MS) ?? DEFAULT_STREAM_TIMEOUTS.headerMs,
-    idleMs: positive(env.PITWALL_IDLE_TIMEOUT_MS) ?? DEFAULT_STREAM_TIMEOUTS.idleMs,
-  };
-}
-
 /**
  * The attempt ended because the server went quiet. Its message avoids the words the SDKs take for
  * their own timeouts, so they keep it (as the cause of a connection error) instead of replacing it.

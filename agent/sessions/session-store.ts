@@ -2,32 +2,28 @@
 // compaction and file change is appended as one whole line with an id of its own and the id of the
 // record it follows (the current leaf: session-tree.ts). Going back to an earlier point appends a
 // `leaf` record; nothing is ever rewritten. The file is created with the first message, so a session
-// that never said anything leaves nothing behind. Secrets in use (API keys) are replaced before any
-// write. Memory stays flat: counts instead of the messages, the tree's small nodes, and the ids of
-// the messages still in the conversation (what a compaction record points into).
-//
-// Nothing is lost quietly:
-// - every record starts on a fresh line: a torn tail (a crash mid-write) is ended first;
-// - one pitwall writes a session at a time (session-lock.ts): opening one that another live pitwall
-//   writes fails with SessionLockedError, and the caller continues in a copy (`fork`);
-// - a failed append (read-only folder, full disk) keeps the unsaved records in memory, reports once
-//   on the bus (an `error` event, source "session"), and retries with the next record and on a timer;
-//   `unsavedRecords` says what is still only in memory.
-import { randomUUID } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+// that never said anything leaves nothing behind. Memory stays flat: counts instead of the messages,
+// the tree's small nodes, and the ids of the messages still in the conversation (what a compaction
+// record points into). The bytes go to disk through session-appender.ts (whole lines, secrets
+// replaced, failures kept, retried and reported on the bus); copies are made by session-copy.ts.
+// One pitwall writes a session at a time (session-lock.ts): opening one that another live pitwall
+// writes fails with SessionLockedError, and the caller continues in a copy (`fork`).
+import { dirname } from "node:path";
 import type { EventBus } from "../event-bus.js";
 import type { PitwallEvent } from "../events.js";
 import type { Message, ThinkingLevel, ToolResultMessage } from "../messages.js";
 import { toolCallsOf } from "../messages.js";
 import { INTERRUPTED_RESULT } from "../providers/transcript.js";
 import { FileSnapshots, snapshotFolderOf } from "./file-snapshots.js";
-import { sessionFolder, SessionLineChecker, type CompactionRecord, type SessionHeader, type SessionLine, type SessionRecord } from "./session-file.js";
-import { lineRecordId, newRecordId } from "./session-ids.js";
-import { countMessage, loadBranch, loadSession, readLines, readRecord, type LoadedBranch, type LoadedSession, type LoadOptions, type SessionStats as Counts } from "./session-load.js";
+import { redactableSecrets, SessionAppender, type SaveState, type WriteFn } from "./session-appender.js";
+import { copyRecords, newSessionFile, type CopySource } from "./session-copy.js";
+import type { CompactionRecord, SessionHeader, SessionRecord } from "./session-file.js";
+import { newRecordId } from "./session-ids.js";
+import { countMessage, loadBranch, loadSession, readRecord, type LoadedBranch, type LoadedSession, type LoadOptions, type SessionStats as Counts } from "./session-load.js";
 import { nodeOfRecord, SessionTree } from "./session-tree.js";
 import { describeHolder, SessionLock, type LockHolder } from "./session-lock.js";
-import { SESSION_FORMAT_VERSION } from "./session-schema.js";
+
+export type { SaveState, WriteFn } from "./session-appender.js";
 
 export interface SessionStats extends Counts {
   path: string;
@@ -38,9 +34,6 @@ type CompactionEnd = Extract<PitwallEvent, { type: "compaction_end" }>;
 type FileChangeEvent = Extract<PitwallEvent, { type: "file_change" }>;
 /** A record as its writer makes it: the store gives it its parent. */
 type NewRecord = SessionRecord extends infer R ? (R extends SessionRecord ? Omit<R, "parentId"> : never) : never;
-
-/** How records reach the disk; tests put a failing one in to play a full or read-only disk. */
-export type WriteFn = (fd: number, buffer: Buffer, offset: number, length: number) => number;
 
 export interface StoreOptions extends LoadOptions {
   /** Values never written to disk (API keys); replaced by [redacted]. */
@@ -62,15 +55,6 @@ export interface NewSessionOptions extends StoreOptions {
   pitwallVersion: string;
 }
 
-/** What a person needs to know about saving: undefined problem means everything is on disk. */
-export interface SaveState {
-  unsavedRecords: number;
-  /** The whole message: what failed, what is kept, what happens next. */
-  problem: string | undefined;
-  /** Just why the last write failed ("the disk is full (ENOSPC); free some space"). */
-  reason: string | undefined;
-}
-
 export class SessionLockedError extends Error {
   constructor(
     readonly session: LoadedSession,
@@ -79,11 +63,6 @@ export class SessionLockedError extends Error {
     super(`${session.path} is open in ${describeHolder(holder)}.`);
   }
 }
-
-const DEFAULT_RETRY_MS = 5000;
-const NEWLINE = 0x0a;
-/** A copy (fork) is written in pieces of about this size, not gathered whole in memory. */
-const COPY_FLUSH_BYTES = 1 << 20;
 
 export class SessionStore {
   /** Every record's place (ids, parents, the person's messages, file changes) and the current leaf. */
@@ -96,19 +75,10 @@ export class SessionStore {
   private readonly ids: Set<string>;
   /** Ids of the message records the conversation still holds, oldest first. */
   private contextIds: string[];
-  /** Bytes not yet on disk, whole records except after a short write. */
-  private pending = Buffer.alloc(0);
-  private pendingRecords = 0;
-  /** A short write left the file in the middle of one of our lines: go on with its rest, no newline. */
-  private midLine = false;
-  private problem: string | undefined;
-  private reason: string | undefined;
-  private lock: SessionLock | undefined;
+  /** Puts the lines on disk and keeps what could not be written yet. */
+  private readonly appender: SessionAppender;
+  /** Where save problems are reported. */
   private bus: EventBus<PitwallEvent> | undefined;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private readonly saveListeners = new Set<(state: SaveState) => void>();
-  private readonly write: WriteFn;
-  private readonly secrets: string[];
 
   private constructor(
     readonly path: string,
@@ -121,33 +91,15 @@ export class SessionStore {
     this.ids = existing ? new Set(existing.ids) : new Set();
     this.tree = existing?.tree ?? new SessionTree();
     this.contextIds = existing ? [...existing.messageIds] : [];
-    this.write = options.write ?? writeSync;
-    this.secrets = cleanSecrets(options.secrets);
-    this.snapshots = new FileSnapshots(snapshotFolderOf(path), { secrets: this.secrets });
+    const secrets = redactableSecrets(options.secrets);
+    const report = (message: string): void => this.bus?.emit({ type: "error", source: "session", message });
+    this.appender = new SessionAppender(path, { secrets, write: options.write, retryMs: options.retryMs, report });
+    this.snapshots = new FileSnapshots(snapshotFolderOf(path), { secrets });
   }
 
   static create(options: NewSessionOptions): SessionStore {
-    return new SessionStore(...SessionStore.fresh(options), options, undefined);
-  }
-
-  /** A new file's path (in `folder`, by default the cwd's session folder) and header. */
-  private static fresh(options: Omit<NewSessionOptions, "root"> & { root?: string }, forkedFrom?: string, folder = sessionFolder(options.root ?? "", options.cwd)): [string, SessionHeader] {
-    const now = new Date();
-    const id = randomUUID();
-    const name = `${now.toISOString().replace(/[:.]/g, "-")}_${id}.jsonl`;
-    const header: SessionHeader = {
-      type: "session",
-      version: SESSION_FORMAT_VERSION,
-      id,
-      timestamp: now.toISOString(),
-      cwd: options.cwd,
-      provider: options.provider,
-      model: options.model,
-      thinkingLevel: options.thinkingLevel,
-      pitwallVersion: options.pitwallVersion,
-      ...(forkedFrom ? { forkedFrom } : {}),
-    };
-    return [join(folder, name), header];
+    const { path, header } = newSessionFile(options);
+    return new SessionStore(path, header, options, undefined);
   }
 
   /**
@@ -162,7 +114,7 @@ export class SessionStore {
     try {
       const lock = SessionLock.acquire(path);
       if (!(lock instanceof SessionLock)) throw new SessionLockedError(session, lock);
-      store.lock = lock;
+      store.appender.holdLock(lock);
     } catch (error) {
       if (error instanceof SessionLockedError) throw error;
       // The lock cannot be written (a read-only folder): appends will fail the same way and say so.
@@ -182,15 +134,15 @@ export class SessionStore {
    */
   static async fork(source: LoadedSession, options: Omit<NewSessionOptions, "provider" | "model" | "thinkingLevel">): Promise<{ store: SessionStore; session: LoadedSession }> {
     const base = { ...options, provider: source.header.provider, model: source.header.model, thinkingLevel: source.header.thinkingLevel };
-    const [path, header] = SessionStore.fresh(base, source.path);
+    const { path, header } = newSessionFile(base, source.path);
     const store = new SessionStore(path, header, options, { ...source, path, header, tree: new SessionTree() });
-    await store.copyFrom(source.path, source.tree, new FileSnapshots(snapshotFolderOf(source.path)), undefined);
+    await store.copyFrom({ path: source.path, tree: source.tree, snapshots: new FileSnapshots(snapshotFolderOf(source.path)) }, undefined);
     const session: LoadedSession = { ...source, path, header, tree: store.tree, messages: [...source.messages], warnings: [...source.warnings] };
     for (const result of unansweredCalls(session.messages)) {
       store.recordMessage(result);
       session.messages.push(result);
     }
-    store.flush();
+    store.appender.flush();
     return { store, session };
   }
 
@@ -200,47 +152,22 @@ export class SessionStore {
    * this file. The conversation in memory goes on unchanged: the records keep their ids.
    */
   async forkBranch(): Promise<SessionStore> {
-    this.flush();
-    if (this.pendingRecords > 0) throw new Error(`the session could not be saved (${this.reason ?? "unknown error"}), so its branch cannot be copied yet`);
+    this.requireSaved("so its branch cannot be copied yet");
     const { provider, model, thinkingLevel, cwd } = this.header;
     const base = { ...this.options, cwd, provider, model, thinkingLevel, pitwallVersion: this.options.pitwallVersion ?? this.header.pitwallVersion };
-    const [path, header] = SessionStore.fresh(base, this.path, dirname(this.path));
+    const { path, header } = newSessionFile(base, this.path, dirname(this.path));
     const copy = new SessionStore(path, header, base, undefined);
     copy.started = this.started;
-    if (this.started) await copy.copyFrom(this.path, this.tree, this.snapshots, new Set(this.tree.pathTo().map((node) => node.id)));
+    if (this.started) await copy.copyFrom({ path: this.path, tree: this.tree, snapshots: this.snapshots }, new Set(this.tree.pathTo().map((node) => node.id)));
     copy.contextIds = [...this.contextIds];
-    copy.flush();
+    copy.appender.flush();
     return copy;
   }
 
-  /**
-   * Writes `source`'s records (those in `only`, else all) after this file's header, each with its
-   * id and its parent from `tree`, streamed in pieces; counts their messages and brings along the
-   * kept contents their file changes name.
-   */
-  private async copyFrom(sourcePath: string, tree: SessionTree, sourceSnapshots: FileSnapshots, only: ReadonlySet<string> | undefined): Promise<void> {
-    this.pending = Buffer.from(this.serialise(this.header));
-    Object.assign(this.counts, { messages: 0, userMessages: 0, toolCalls: 0, tokens: 0, cachedTokens: 0, cost: null });
-    const checker = new SessionLineChecker(sourcePath);
-    for await (const { text, number } of readLines(sourcePath)) {
-      const record = checker.check(text, number);
-      if (!record) continue;
-      const id = record.id ?? lineRecordId(number);
-      if (only && !only.has(id)) continue;
-      if (record.type === "leaf") {
-        this.tree.moveLeaf(record.parentId);
-        this.queue(record);
-        continue;
-      }
-      const parentId = tree.get(id)?.parentId ?? null;
-      const copied = { ...record, id, parentId };
-      this.ids.add(id);
-      this.tree.add(nodeOfRecord(copied, id, 0));
-      if (copied.type === "message") countMessage(this.counts, copied.message);
-      if (copied.type === "file_change" && copied.before && !copied.before.unkept) await this.snapshots.adopt(copied.before.hash, sourceSnapshots);
-      this.queue(copied);
-      if (this.pending.length > COPY_FLUSH_BYTES) this.flush();
-    }
+  /** Fills this new file with `source`'s records (those in `only`, else all): session-copy.ts. */
+  private copyFrom(source: CopySource, only: ReadonlySet<string> | undefined): Promise<void> {
+    const { header, appender, tree, ids, counts, snapshots } = this;
+    return copyRecords({ header, appender, tree, ids, counts, snapshots }, source, only);
   }
 
   get id(): string {
@@ -315,15 +242,14 @@ export class SessionStore {
 
   /** The branch ending at `leafId` (the current leaf by default), read from the file (everything pending is written first). */
   async loadBranch(leafId = this.tree.leafId): Promise<LoadedBranch> {
-    this.flush();
-    if (this.pendingRecords > 0) throw new Error(`the session could not be saved (${this.reason ?? "unknown error"}), and another point of it is read from the file`);
+    this.requireSaved("and another point of it is read from the file");
     if (!this.started || leafId === null) return { messages: [], messageIds: [], provider: this.header.provider, model: this.header.model, thinkingLevel: this.header.thinkingLevel };
     return loadBranch(this.path, this.header, this.tree, this.options, leafId);
   }
 
   /** One record of the file by its id (the whole text of a prompt the tree keeps a preview of). */
   async readRecord(id: string): Promise<SessionRecord | undefined> {
-    this.flush();
+    this.appender.flush();
     return readRecord(this.path, id, this.tree.get(id)?.line ?? 0);
   }
 
@@ -334,8 +260,8 @@ export class SessionStore {
 
   /** Writes what is pending now; true when everything is on disk. */
   save(): boolean {
-    this.flush();
-    return this.pendingRecords === 0;
+    this.appender.flush();
+    return this.appender.unsavedRecords === 0;
   }
 
   /** The file's first line: id, start time, cwd, model. */
@@ -358,26 +284,27 @@ export class SessionStore {
 
   /** Records that are only in memory because writing them failed. */
   get unsavedRecords(): number {
-    return this.pendingRecords;
+    return this.appender.unsavedRecords;
   }
 
   get saveState(): SaveState {
-    return { unsavedRecords: this.pendingRecords, problem: this.problem, reason: this.reason };
+    return this.appender.saveState;
   }
 
   /** Called whenever saving fails or recovers. */
   onSaveState(listener: (state: SaveState) => void): () => void {
-    this.saveListeners.add(listener);
-    return () => this.saveListeners.delete(listener);
+    return this.appender.onSaveState(listener);
   }
 
   /** Tries once more to save what is pending, stops retrying and gives up the lock. */
   close(): void {
-    this.flush();
-    if (this.retryTimer) clearInterval(this.retryTimer);
-    this.retryTimer = undefined;
-    // With records still unsaved the lock stays until exit: nobody else should write this file meanwhile.
-    if (this.pendingRecords === 0) this.lock?.release();
+    this.appender.close();
+  }
+
+  /** Writes what is pending; throws (saying why, then `consequence`) when some of it cannot be. */
+  private requireSaved(consequence: string): void {
+    this.appender.flush();
+    if (this.appender.unsavedRecords > 0) throw new Error(`the session could not be saved (${this.appender.saveState.reason ?? "unknown error"}), ${consequence}`);
   }
 
   /** Appends a record after the current leaf (a `leaf` record names its own parent: where the leaf goes). */
@@ -389,7 +316,7 @@ export class SessionStore {
       return;
     }
     if (!this.started) {
-      this.pending = Buffer.concat([this.pending, Buffer.from(this.serialise(this.header))]);
+      this.appender.addHeader(this.header);
       this.started = true;
     }
     // Written as type, id, parent, then the rest; a `leaf` record's own parent wins.
@@ -397,115 +324,9 @@ export class SessionStore {
     const record = { type, id, parentId: this.tree.leafId, ...rest } as SessionRecord;
     if (record.type === "leaf") this.tree.moveLeaf(record.parentId);
     else this.tree.add(nodeOfRecord(record, record.id ?? this.newId(), 0));
-    this.queue(record);
-    this.flush();
+    this.appender.add(record);
+    this.appender.flush();
   }
-
-  private queue(line: SessionRecord): void {
-    this.pending = Buffer.concat([this.pending, Buffer.from(this.serialise(line))]);
-    this.pendingRecords++;
-  }
-
-  /** Writes what is pending; on failure keeps it, reports and schedules a retry. */
-  private flush(): void {
-    if (this.pending.length === 0) return;
-    try {
-      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-      this.lock ??= this.tryLock();
-      const fd = openSync(this.path, "a+", 0o600);
-      try {
-        if (!this.midLine && endsMidLine(fd)) this.pending = Buffer.concat([Buffer.from("\n"), this.pending]);
-        while (this.pending.length > 0) {
-          const written = this.write(fd, this.pending, 0, this.pending.length);
-          if (written > 0) this.midLine = this.pending[written - 1] !== NEWLINE;
-          this.pending = this.pending.subarray(written);
-        }
-      } finally {
-        closeSync(fd);
-      }
-      this.pendingRecords = 0;
-      this.midLine = false;
-      if (this.problem !== undefined) this.recovered();
-    } catch (error) {
-      this.failed(error as NodeJS.ErrnoException);
-    }
-  }
-
-  /** A new session's lock, taken when its file is first written; none if it cannot be had. */
-  private tryLock(): SessionLock | undefined {
-    try {
-      const lock = SessionLock.acquire(this.path);
-      return lock instanceof SessionLock ? lock : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private failed(error: NodeJS.ErrnoException): void {
-    const first = this.problem === undefined;
-    const records = this.pendingRecords === 1 ? "1 record is" : `${this.pendingRecords} records are`;
-    this.reason = saveErrorReason(error);
-    this.problem =
-      `The session could not be saved to ${this.path}: ${this.reason}. ${records} kept in memory and ` +
-      `retried with the next message and every ${Math.round((this.options.retryMs ?? DEFAULT_RETRY_MS) / 1000)} s; they are lost if pitwall exits first.`;
-    if (first) {
-      const message = this.problem;
-      // After the event being recorded has reached everyone, not in the middle of it.
-      queueMicrotask(() => this.bus?.emit({ type: "error", source: "session", message }));
-      this.retryTimer = setInterval(() => this.flush(), this.options.retryMs ?? DEFAULT_RETRY_MS);
-      this.retryTimer.unref();
-    }
-    this.notify();
-  }
-
-  private recovered(): void {
-    this.problem = undefined;
-    this.reason = undefined;
-    if (this.retryTimer) clearInterval(this.retryTimer);
-    this.retryTimer = undefined;
-    this.notify();
-  }
-
-  private notify(): void {
-    const state = this.saveState;
-    for (const listener of this.saveListeners) listener(state);
-  }
-
-  private serialise(line: SessionLine): string {
-    let json = JSON.stringify(line);
-    for (const secret of this.secrets) json = json.split(secret).join("[redacted]");
-    return `${json}\n`;
-  }
-}
-
-/** Whether the file at `fd` ends inside a line (a torn tail someone left). */
-function endsMidLine(fd: number): boolean {
-  const { size } = fstatSync(fd);
-  if (size === 0) return false;
-  const last = Buffer.alloc(1);
-  readSync(fd, last, 0, 1, size - 1);
-  return last[0] !== NEWLINE;
-}
-
-function saveErrorReason(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case "ENOSPC":
-      return "the disk is full (ENOSPC); free some space";
-    case "EROFS":
-      return "the file system is read-only (EROFS)";
-    case "EACCES":
-    case "EPERM":
-      return `permission denied (${error.code}); check the folder's permissions or choose another with --session-dir`;
-    case "EDQUOT":
-      return "the disk quota is used up (EDQUOT)";
-    default:
-      return String(error.message ?? error);
-  }
-}
-
-function cleanSecrets(secrets: string[] | undefined): string[] {
-  // Very short values would redact ordinary text; real keys are long.
-  return (secrets ?? []).filter((s) => s.length >= 8);
 }
 
 /** Calls of the last assistant message that have no result (pitwall stopped while they ran). */

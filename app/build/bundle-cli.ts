@@ -8,7 +8,7 @@
 // - job-host.cjs, the job host (a program of its own, started by host-launcher.ts, which finds it
 //   next to itself), CommonJS like the rest. It starts in ~bare node + 40 ms; neither its ES module
 //   build nor a code cache measured faster (V8 compiles lazily, and a host's start runs little).
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,13 +61,20 @@ await build({
   // client replaces: inside the bundle, those globals are stand-ins that load nothing.
   inject: [join(dist, "agent", "providers", "web-globals.js")],
 });
-await build({
-  ...cjs,
-  entryPoints: {
-    cli: join(dist, "app", "cli-launcher.js"),
-    "job-host": join(dist, "tools", "jobs", "host", "host-main.js"),
+/**
+ * The launcher stays a few kilobytes: of pitwall's own modules it takes only what it calls
+ * (settings.ts's codeCacheSettings, not the config schema and job limits that resolving every
+ * setting needs). None of them does anything on import that the launcher needs, so here they are
+ * marked free of side effects, and esbuild leaves out whatever the launcher does not use.
+ */
+const onlyWhatIsUsed: Plugin = {
+  name: "pitwall-modules-without-side-effects",
+  setup(plugin) {
+    plugin.onResolve({ filter: /^\.\.?\// }, (args) => ({ path: join(args.resolveDir, args.path), sideEffects: false }));
   },
-});
+};
+await build({ ...cjs, entryPoints: { cli: join(dist, "app", "cli-launcher.js") }, plugins: [onlyWhatIsUsed] });
+await build({ ...cjs, entryPoints: { "job-host": join(dist, "tools", "jobs", "host", "host-main.js") } });
 
 for (const name of ["pitwall.cjs", "cli.cjs", "job-host.cjs"]) {
   const path = join(outdir, name);

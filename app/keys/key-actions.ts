@@ -1,5 +1,5 @@
 // Every action a key can be bound to, per context, with the words F1 shows for it. keymap.json at
-// the repository root binds them; this table says what they mean, is what a user's keymap is
+// the repository root binds them; this table says what they mean, is what the person's keymap is
 // checked against, and is where the action types come from: the key dispatcher's handler table is
 // a Record<ActionOf<Context>, Handler>, so an action without a handler does not compile.
 

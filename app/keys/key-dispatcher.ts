@@ -62,9 +62,9 @@ export class KeyDispatcher {
     return {
       global: {
         quit: () => c.quit(),
-        clearOrQuit: () => c.clearOrQuit(),
-        abort: () => c.escape(),
-        help: () => c.showHelp(),
+        clearOrQuit: () => c.interrupts.clearOrQuit(),
+        abort: () => c.interrupts.escape(),
+        help: () => c.commands.showHelp(),
         focusNext: () => v.cycleFocus(1),
         focusPrev: () => v.cycleFocus(-1),
         focusChat: () => v.setFocus("chat"),
@@ -82,18 +82,18 @@ export class KeyDispatcher {
           v.followLiveTool();
           v.chat.toBottom();
         },
-        dismissError: () => c.dismissError(),
+        dismissError: () => c.interrupts.dismissError(),
         redraw: () => c.redraw(),
         suspend: () => c.suspend(),
       },
       input: {
-        submit: () => c.submitInput("enter"),
-        followUp: () => c.submitInput("followUp"),
+        submit: () => c.sending.submitInput("enter"),
+        followUp: () => c.sending.submitInput("followUp"),
         newline: edit(() => b.newline()),
         complete: () => this.complete(),
         historyPrev: () => {
           if (!b.onFirstLine) return void b.up();
-          if (b.isEmpty && !input.history.browsing && c.takeBackQueued()) return;
+          if (b.isEmpty && !input.history.browsing && c.queue.takeBack()) return;
           const previous = input.history.previous(b.text);
           if (previous !== undefined) input.setText(previous);
         },
@@ -355,7 +355,7 @@ export class KeyDispatcher {
       input.setText(this.withCandidate(this.completionBase, this.completionCandidates[this.completionIndex]!));
       return true;
     }
-    const result = completeSlash(text, this.c);
+    const result = completeSlash(text, this.c.commands);
     if (!result) return false;
     if (result.candidates.length === 0) {
       this.c.flash("no completion");

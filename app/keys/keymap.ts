@@ -36,7 +36,8 @@ export function defaultKeymapPath(): string {
   return candidates.find((p) => existsSync(p)) ?? candidates[0]!;
 }
 
-export function userKeymapPath(home: string, configured?: string): string {
+/** The person's own keymap: the path config.json names (relative to home), else <home>/keymap.json. */
+export function personalKeymapPath(home: string, configured?: string): string {
   return configured ? resolve(home, configured) : join(home, "keymap.json");
 }
 
@@ -127,14 +128,14 @@ export function loadKeymap(options: LoadKeymapOptions): Keymap {
     warnings.push(defaults.warning ?? `The default key bindings (${defaultsPath}) are missing: reinstall pitwall. Only the keys in your own keymap work.`);
   }
 
-  const userPath = userKeymapPath(options.home, options.configured);
-  const user = readJson(userPath);
-  if (user.warning) warnings.push(user.warning);
-  else if (user.missing && options.configured) warnings.push(`The keymap named in config.json (${userPath}) does not exist; using the default keys.`);
-  else if (user.value !== undefined) {
-    const parsed = parseKeymap(user.value, userPath);
+  const personalPath = personalKeymapPath(options.home, options.configured);
+  const personal = readJson(personalPath);
+  if (personal.warning) warnings.push(personal.warning);
+  else if (personal.missing && options.configured) warnings.push(`The keymap named in config.json (${personalPath}) does not exist; using the default keys.`);
+  else if (personal.value !== undefined) {
+    const parsed = parseKeymap(personal.value, personalPath);
     warnings.push(...parsed.warnings);
-    if (parsed.warnings.length === 0 || Object.keys(parsed.bindings).length > 0) sources.push(userPath);
+    if (parsed.warnings.length === 0 || Object.keys(parsed.bindings).length > 0) sources.push(personalPath);
     for (const ctx of KEY_CONTEXTS) override(bindings, ctx, parsed.bindings[ctx] ?? {});
   }
 

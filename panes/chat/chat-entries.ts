@@ -25,7 +25,7 @@ export interface RenderContext {
 
 const STYLE = {
   you: attr({ fg: Color.cyan, bold: true }),
-  userText: attr({ bold: true }),
+  personText: attr({ bold: true }),
   steer: attr({ fg: Color.yellow, bold: true }),
   image: attr({ fg: Color.magenta }),
   notice: attr({ fg: Color.grey }),
@@ -74,6 +74,11 @@ export abstract class ChatEntry {
   protected abstract render(ctx: RenderContext): StyledLine[];
 }
 
+/**
+ * A message the model reads in the "user" role (the providers' word): the person's prompt, steer or
+ * follow-up, or a notice pitwall sent the agent in that role. Trigger messages and compaction
+ * summaries have entries of their own.
+ */
 export class UserEntry extends ChatEntry {
   constructor(
     readonly text: string,
@@ -95,8 +100,8 @@ export class UserEntry extends ChatEntry {
     const lines = text.split("\n");
     const rows: StyledLine[] = [];
     lines.forEach((l, i) => {
-      const head: Span = i === 0 ? { text: label, attr: labelAttr } : { text: "  ", attr: STYLE.userText };
-      rows.push(...wrapLine([head, { text: l, attr: STYLE.userText }], ctx.width, { indent: 2 }));
+      const head: Span = i === 0 ? { text: label, attr: labelAttr } : { text: "  ", attr: STYLE.personText };
+      rows.push(...wrapLine([head, { text: l, attr: STYLE.personText }], ctx.width, { indent: 2 }));
     });
     for (const image of this.images) rows.push(...wrapLine([{ text: `  ${imageLine(image)}`, attr: STYLE.image }], ctx.width, { indent: 4 }));
     return rows;

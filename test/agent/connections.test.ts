@@ -7,12 +7,11 @@ import { openaiApiFor } from "../../agent/providers/openai-api.js";
 describe("provider connections", () => {
   it("read keys and base URLs from the environment", () => {
     const env = { ANTHROPIC_API_KEY: "a-key", OPENAI_API_KEY: "o-key", OPENAI_BASE_URL: "http://localhost:8000/v1", ANTHROPIC_BASE_URL: "https://gw.example/anthropic" };
-    const timeouts = { headerMs: 60_000, idleMs: 120_000 };
-    expect(resolveConnections({}, env)).toEqual({
-      anthropic: { apiKey: "a-key", baseUrl: "https://gw.example/anthropic", timeouts },
-      openai: { apiKey: "o-key", baseUrl: "http://localhost:8000/v1", timeouts },
+    // The stall timeouts are the agent's settings (app/settings.ts), not the connections'.
+    expect(resolveConnections({}, { ...env, PITWALL_HEADER_TIMEOUT_MS: "1500", PITWALL_IDLE_TIMEOUT_MS: "2500" })).toEqual({
+      anthropic: { apiKey: "a-key", baseUrl: "https://gw.example/anthropic" },
+      openai: { apiKey: "o-key", baseUrl: "http://localhost:8000/v1" },
     });
-    expect(resolveConnections({}, { PITWALL_HEADER_TIMEOUT_MS: "1500", PITWALL_IDLE_TIMEOUT_MS: "2500" }).openai.timeouts).toEqual({ headerMs: 1_500, idleMs: 2_500 });
   });
 
   it("apply --api-key and --base-url to the chosen provider, over the environment", () => {

@@ -7,7 +7,7 @@ import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage } from "../../agent/messages.js";
 import { resolveModel, type OpenAIApi, type ProviderName } from "../../agent/models.js";
 import { createProviderResolver } from "../../agent/providers/connections.js";
-import { streamTimeoutsFromEnv } from "../../agent/providers/stall-guard.js";
+import { DEFAULT_STREAM_TIMEOUTS } from "../../agent/providers/stall-guard.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 
 const llm = useFakeLlm();
@@ -58,7 +58,7 @@ describe("network stalls", () => {
     const { agent: a, last } = agent("anthropic", 2);
     await a.prompt("question");
     expect(last().stopReason).toBe("error");
-    expect(last().errorMessage).toMatch(/stalled: the stream went silent for 0\.3 s\. .*PITWALL_IDLE_TIMEOUT_MS sets how long pitwall waits\. \(gave up after 2 attempts\)/);
+    expect(last().errorMessage).toMatch(/stalled: the stream went silent for 0\.3 s\. .*PITWALL_IDLE_TIMEOUT_MS or idleTimeoutMs in config\.json sets how long pitwall waits\. \(gave up after 2 attempts\)/);
     expect(llm.requests).toHaveLength(2);
   }, 20_000);
 
@@ -73,10 +73,16 @@ describe("network stalls", () => {
     expect((a.state.messages.at(-1) as AssistantMessage).stopReason).toBe("aborted");
   }, 20_000);
 
-  it("reads the timeouts from PITWALL_HEADER_TIMEOUT_MS and PITWALL_IDLE_TIMEOUT_MS, 60 s and 120 s by default", () => {
-    expect(streamTimeoutsFromEnv({})).toEqual({ headerMs: 60_000, idleMs: 120_000 });
-    expect(streamTimeoutsFromEnv({ PITWALL_HEADER_TIMEOUT_MS: "5000", PITWALL_IDLE_TIMEOUT_MS: "oops" })).toEqual({ headerMs: 5_000, idleMs: 120_000 });
-  });
+  it("a connection without timeouts of its own waits as long as the agent's settings say (60 s and 120 s by default); the error names the header setting", async () => {
+    expect(DEFAULT_STREAM_TIMEOUTS).toEqual({ headerMs: 60_000, idleMs: 120_000 });
+    llm.enqueue({ kind: "reply", text: "never", withholdHeaders: true }, { kind: "reply", text: "never", withholdHeaders: true });
+    const connections = { anthropic: { apiKey: "test-anthropic-key-123", baseUrl: llm.anthropicBaseUrl }, openai: {} };
+    const a = new Agent({ model: resolveModel("claude-sonnet-5-5", "anthropic", "anthropic"), getProvider: createProviderResolver(connections, SHORT), retry: { baseDelayMs: 5, maxAttempts: 2 } });
+    await a.prompt("question");
+    expect((a.state.messages.at(-1) as AssistantMessage).errorMessage).toMatch(
+      /stalled: no response headers within 0\.3 s\. .*PITWALL_HEADER_TIMEOUT_MS or headerTimeoutMs in config\.json sets how long pitwall waits\./,
+    );
+  }, 20_000);
 });
 
 describe("in-stream server errors", () => {

@@ -6,7 +6,7 @@ import { waitFor } from "../helpers/conditions.js";
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../app/cli-options.js";
 import { createSetup } from "../../app/session-setup.js";
-import { resolveSettings } from "../../app/settings.js";
+import { codeCacheSettings, pitwallHome, resolveSettings } from "../../app/settings.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 function homeWith(config?: object): string {
@@ -72,6 +72,30 @@ describe("settings", () => {
     const bad = resolve([], { PITWALL_HOME: homeWith({ keepJobsMinutes: -3 }) });
     expect(bad.keepJobsMs).toBe(30 * 60_000);
     expect(bad.warnings.join("\n")).toMatch(/keepJobsMinutes.*minutes from 0 to 1440/);
+  });
+
+  it("take the stall timeouts from PITWALL_HEADER_TIMEOUT_MS and PITWALL_IDLE_TIMEOUT_MS, else headerTimeoutMs and idleTimeoutMs, else 60 s and 120 s", () => {
+    expect(resolve([], { PITWALL_HOME: homeWith() }).agent.streamTimeouts).toEqual({ headerMs: 60_000, idleMs: 120_000 });
+    expect(resolve([], { PITWALL_HOME: homeWith(), PITWALL_HEADER_TIMEOUT_MS: "5000", PITWALL_IDLE_TIMEOUT_MS: "oops" }).agent.streamTimeouts).toEqual({ headerMs: 5_000, idleMs: 120_000 });
+    const home = homeWith({ headerTimeoutMs: 1_500, idleTimeoutMs: 2_500 });
+    expect(resolve([], { PITWALL_HOME: home }).agent.streamTimeouts).toEqual({ headerMs: 1_500, idleMs: 2_500 });
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_IDLE_TIMEOUT_MS: "9000" }).agent.streamTimeouts).toEqual({ headerMs: 1_500, idleMs: 9_000 });
+    const bad = resolve([], { PITWALL_HOME: homeWith({ idleTimeoutMs: 0 }) });
+    expect(bad.agent.streamTimeouts.idleMs).toBe(120_000);
+    expect(bad.warnings).toEqual([expect.stringContaining('"idleTimeoutMs" must be a positive whole number of milliseconds; ignored.')]);
+  });
+
+  it("read PITWALL_HOME, the code cache's switch and the benchmarks' files, and nothing else reads them", () => {
+    expect(pitwallHome({ PITWALL_HOME: "/somewhere/.pw" })).toBe("/somewhere/.pw");
+    expect(pitwallHome({})).toMatch(/\/\.pitwall$/);
+    expect(codeCacheSettings({ PITWALL_HOME: "/somewhere/.pw" })).toEqual({ enabled: true, home: "/somewhere/.pw" });
+    expect(codeCacheSettings({ PITWALL_HOME: "/somewhere/.pw", PITWALL_NO_CODE_CACHE: "1" }).enabled).toBe(false);
+    const home = homeWith();
+    expect(resolve([], { PITWALL_HOME: home }).instrumentation).toEqual({ startupTrace: undefined, frameStats: undefined });
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_STARTUP_TRACE: "/t/trace", PITWALL_FRAME_STATS: "/t/frames.json" }).instrumentation).toEqual({
+      startupTrace: "/t/trace",
+      frameStats: "/t/frames.json",
+    });
   });
 
   it("carry config.json's problems as warnings, the file's other fields still used", () => {

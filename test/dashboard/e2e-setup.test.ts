@@ -1,9 +1,10 @@
-// End to end: starting without an API key, resuming a session with --resume (and the picker), and
-// starting a new conversation with /new.
-import { readdirSync } from "node:fs";
+// End to end: starting without an API key, resuming a session with --resume (and the picker),
+// starting a new conversation with /new, and the files the benchmarks read.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { sessionFolder } from "../../agent/sessions/session-file.js";
+import { waitFor } from "../helpers/conditions.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder, type DashboardSession } from "../helpers/dashboard-session.js";
 
 let session: DashboardSession | undefined;
@@ -80,6 +81,22 @@ describe("setup", () => {
     expect(screen).toContain("› typed at launch");
     expect((await llm.waitForRequest(1)).transcript).toContain("typed at launch");
   });
+
+  test("for the benchmarks: PITWALL_STARTUP_TRACE gets the startup milestones, PITWALL_FRAME_STATS the frame times at the end", async () => {
+    const folder = tempFolder("pitwall-bench-files-");
+    const trace = join(folder, "startup.trace");
+    const frames = join(folder, "frames.json");
+    session = await startDashboard({ env: { PITWALL_STARTUP_TRACE: trace, PITWALL_FRAME_STATS: frames } });
+    const { t } = session;
+    // "first frame" is measured before the settings load; it is written once they say where.
+    await waitFor(() => existsSync(trace) && readFileSync(trace, "utf8").includes("ready"), "the ready milestone");
+    expect(readFileSync(trace, "utf8")).toMatch(/^first frame [\d.]+ [\d.]+\nagent loaded [\d.]+ [\d.]+\nready [\d.]+ [\d.]+\n$/);
+    expect(existsSync(frames)).toBe(false);
+    t.press("Ctrl+D");
+    expect(await t.waitForExit()).toBe(0);
+    const stats = JSON.parse(readFileSync(frames, "utf8")) as { frames: number };
+    expect(stats.frames).toBeGreaterThan(0);
+  }, 40_000);
 
   test("what a library prints with console (the SDK's deprecation warning) shows in the chat, not over the frame", async () => {
     session = await startDashboard({ args: ["--model", "claude-sonnet-4-5"], replies: [{ kind: "reply", text: "Old model answering." }] });

@@ -30,8 +30,8 @@ describe("prompts sent before the agent has loaded", () => {
     try {
       llm.enqueue({ kind: "reply", text: "First answered." }, { kind: "reply", text: "Second answered." });
       view.input.buffer.insert("the early one");
-      controller.submitInput("enter");
-      controller.send("and a follow-up", "followUp");
+      controller.sending.submitInput("enter");
+      controller.sending.send("and a follow-up", "followUp");
       scheduler.frameNow();
       await screen.settle();
       expect(screen.text().join("\n")).toMatch(/Waiting for the agent to load: "the early one"/);

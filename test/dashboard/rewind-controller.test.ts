@@ -64,7 +64,7 @@ async function dashboard(cols = 120, rows = 40): Promise<Dashboard> {
 
 /** Sends `text` and waits for the agent to be idle with `messages` messages. */
 async function turn(d: Dashboard, text: string, messages: number): Promise<void> {
-  d.controller.send(text, "enter");
+  d.controller.sending.send(text, "enter");
   await waitFor(() => d.setup.coding.agent.state.messages.length === messages && !d.setup.coding.agent.state.isStreaming, `the answer to ${text}`);
 }
 
@@ -74,23 +74,23 @@ describe("the controller around a rewind", () => {
     try {
       llm.enqueue({ kind: "reply", text: "Answer one." }, { kind: "reply", text: "Thinking", holdOpen: true });
       await turn(d, "first", 2);
-      d.controller.send("second", "enter");
+      d.controller.sending.send("second", "enter");
       await waitFor(() => d.setup.coding.agent.state.isStreaming && llm.requests.length === 2, "the second request");
-      d.controller.send("steer me", "enter");
-      d.controller.escape(1_000);
+      d.controller.sending.send("steer me", "enter");
+      d.controller.interrupts.escape(1_000);
       await waitFor(() => !d.setup.coding.agent.state.isStreaming && d.view.input.buffer.text.includes("steer me"), "the steer back in the input");
-      d.controller.escape(10_000);
-      d.controller.escape(10_100);
+      d.controller.interrupts.escape(10_000);
+      d.controller.interrupts.escape(10_100);
       expect(d.view.picker.open).toBe(false);
       d.view.input.buffer.clear();
-      d.controller.escape(20_000);
+      d.controller.interrupts.escape(20_000);
       expect(d.view.picker.open).toBe(false);
-      d.controller.escape(20_100);
+      d.controller.interrupts.escape(20_100);
       expect(d.view.picker.open).toBe(true);
       // A second Esc too late is a first one again.
       d.view.picker.cancel();
-      d.controller.escape(30_000);
-      d.controller.escape(31_500);
+      d.controller.interrupts.escape(30_000);
+      d.controller.interrupts.escape(31_500);
       expect(d.view.picker.open).toBe(false);
     } finally {
       await d.close();
@@ -104,11 +104,11 @@ describe("the controller around a rewind", () => {
       await turn(d, "first", 2);
       await turn(d, "second", 4);
 
-      d.controller.rewind();
+      d.controller.commands.rewind();
       d.view.picker.pick(); // before "second"
       d.view.picker.pick(); // conversation only
       expect(d.controller.branches.moving).toBe(true);
-      d.controller.send("sent during the rewind", "enter");
+      d.controller.sending.send("sent during the rewind", "enter");
       expect(llm.requests).toHaveLength(2);
 
       await waitFor(() => llm.requests.length === 3 && !d.setup.coding.agent.state.isStreaming, "the waiting message's request");
@@ -123,7 +123,7 @@ describe("the controller around a rewind", () => {
     try {
       llm.enqueue({ kind: "reply", text: "Answer one." });
       await turn(d, "first", 2);
-      d.controller.rewind();
+      d.controller.commands.rewind();
       d.view.picker.pick();
       const screen = await d.screenText();
       expect(screen).toContain("rewind: the files too?");

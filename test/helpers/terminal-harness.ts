@@ -73,6 +73,10 @@ export interface TerminalOptions {
    * person does: Ctrl+Z and fg then work (a process nobody could continue is never stopped).
    */
   viaShell?: boolean;
+  /** Shell commands run before pitwall is exec'ed in their place (same pid), e.g. `ulimit -S -c unlimited`. */
+  beforeExec?: string;
+  /** pitwall's stderr goes to this file instead of the terminal (where a closed terminal would lose it). */
+  stderrFile?: string;
 }
 
 function shellQuote(word: string): string {
@@ -86,6 +90,8 @@ export class PitwallTerminal {
   private readonly ownHome: boolean;
   private parsed: Promise<void> = Promise.resolve();
   private exitCode: number | undefined;
+  /** The signal that ended the process, if one did (node-pty reports 0 for none). */
+  exitSignal: number | undefined;
   private readonly exited: Promise<number>;
   /** Time (performance.now) each chunk of output arrived, with the chunk. */
   readonly chunks: Array<{ at: number; data: string }> = [];
@@ -122,6 +128,9 @@ export class PitwallTerminal {
     if (options.viaShell) {
       this.proc = pty.spawn("/bin/bash", ["--norc", "--noprofile", "-i"], { ...spawnOptions, env: { ...env, PS1: "shell$ " } });
       this.proc.write(`${command.map(shellQuote).join(" ")}\r`);
+    } else if (options.beforeExec !== undefined || options.stderrFile !== undefined) {
+      const redirect = options.stderrFile === undefined ? "" : ` 2>>${shellQuote(options.stderrFile)}`;
+      this.proc = pty.spawn("/bin/sh", ["-c", `${options.beforeExec ?? ":"}; exec ${command.map(shellQuote).join(" ")}${redirect}`], spawnOptions);
     } else {
       this.proc = pty.spawn(command[0]!, command.slice(1), spawnOptions);
     }
@@ -150,8 +159,9 @@ export class PitwallTerminal {
       );
     });
     this.exited = new Promise((resolve) => {
-      this.proc.onExit(({ exitCode }) => {
+      this.proc.onExit(({ exitCode, signal }) => {
         this.exitCode = exitCode;
+        this.exitSignal = signal;
         resolve(exitCode);
         for (const l of this.listeners) l();
       });
@@ -259,6 +269,11 @@ export class PitwallTerminal {
   resize(cols: number, rows: number): void {
     this.proc.resize(cols, rows);
     this.terminal.resize(cols, rows);
+  }
+
+  /** Closes the terminal as a closed window or `tmux kill-session` does: the kernel hangs it up. */
+  hangUp(): void {
+    (this.proc as unknown as { destroy(): void }).destroy();
   }
 
   /** Resolves with the exit code once the process ends. */

@@ -3,11 +3,11 @@
 // such message is marked with the trigger that sent it.
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
-import { MAX_UNATTENDED_WAKES } from "../../agent/agent.js";
+import { untilIdle } from "../../agent/agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { TriggeredBy, UserMessage } from "../../agent/messages.js";
 import type { AgentTool } from "../../tools/tool.js";
-import type { FiringMessage } from "../../tools/jobs/index.js";
+import { MAX_UNATTENDED_WAKES, type FiringMessage } from "../../tools/jobs/index.js";
 import { waitFor } from "../helpers/conditions.js";
 import { ScriptedProvider, scriptedAgent, type ScriptStep } from "./scripted-provider.js";
 
@@ -69,6 +69,33 @@ describe("messages from watch triggers", () => {
     await agent.prompt("first");
     await waitFor(() => ends(events) === 2, "the woken run to end");
     expect(sent(provider, 1)).toEqual(["prompt: first", "trigger: job 2 printed: FAIL sums"]);
+  });
+
+  it("a wake waiting for the agent to be idle also waits for a rewind that gets there first, then runs on the new branch", async () => {
+    const { agent, provider, events } = scripted([{ reply: { text: "Done." } }, { reply: { text: "Woken." } }]);
+    let delivered = false;
+    agent.subscribe((event) => {
+      if (event.type === "agent_end" && !delivered) {
+        delivered = true;
+        agent.deliverTriggered(firing("job 2 printed: FAIL sums"), by("wake"));
+      }
+    });
+    const run = agent.prompt("first");
+    // A rewind asked for while the agent worked: it holds the agent as soon as the run is over.
+    let runsDuringRewind = -1;
+    const rewind = (async () => {
+      await untilIdle(agent);
+      await agent.hold(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        runsDuringRewind = events.filter((e) => e.type === "agent_start").length;
+        agent.resetConversation([]);
+      });
+    })();
+    await run;
+    await rewind;
+    expect(runsDuringRewind).toBe(1);
+    await waitFor(() => ends(events) === 2, "the woken run to end");
+    expect(sent(provider, 1)).toEqual(["trigger: job 2 printed: FAIL sums"]);
   });
 
   it("steer and follow-up queue like the person's: a steer while idle goes with the next prompt, a follow-up when the run would stop", async () => {

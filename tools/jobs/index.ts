@@ -63,6 +63,8 @@ export { encodeRows, screenMeta, terminalText } from "./terminal/screen-encoder.
 export { clampDebounceMs, DEFAULT_WATCH_DEBOUNCE_MS, isWatchAction, patternLabel } from "./watch/trigger-spec.js";
 export { firingLines, foldFirings } from "./watch/firing-text.js";
 export { firingMessage, MergedFirings, type FiringMessage } from "./watch/merged-firings.js";
+// When a trigger may wake the agent (the cap on runs started with nobody there).
+export { MAX_UNATTENDED_WAKES, WakePolicy, type WakeCount } from "./watch/wake-policy.js";
 
 // The job host seen from outside: finding or starting it, asking it, stopping it.
 export { openHost, type OpenedHost } from "./client/host-launcher.js";

@@ -5,6 +5,7 @@
 // command can type into another job (`printf x >&20`). Node has no fcntl, so a few lines of bash close
 // every descriptor above 2 and then exec the real program, which keeps its pid.
 import { existsSync } from "node:fs";
+import { childRestore } from "./core-dumps.js";
 
 /** Closes every inherited descriptor above 2, then runs "$@". */
 const CLOSE_INHERITED_FDS = 'for f in /dev/fd/*; do n=${f##*/}; case $n in 0|1|2|*[!0-9]*) ;; *) eval "exec $n>&-";; esac; done; exec "$@"';
@@ -23,7 +24,8 @@ export interface Launch {
  */
 export function launch(file: string, args: readonly string[]): Launch {
   if (LAUNCHER === undefined) return { file, args: [...args] };
-  return { file: LAUNCHER, args: ["-c", CLOSE_INHERITED_FDS, "pitwall-launch", file, ...args] };
+  // pitwall's own core dumps are off (core-dumps.ts); its children get the person's settings back.
+  return { file: LAUNCHER, args: ["-c", `${childRestore()}${CLOSE_INHERITED_FDS}`, "pitwall-launch", file, ...args] };
 }
 
 /** `shell -c command` through the launcher. */

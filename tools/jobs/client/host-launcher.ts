@@ -7,7 +7,7 @@ import { closeSync, existsSync, openSync, readFileSync, statSync } from "node:fs
 import { fileURLToPath } from "node:url";
 import { HostConnection, NoHostError, type Handshake } from "./host-connection.js";
 import type { HostConfig } from "../host/host-main.js";
-import { checkHostDir, hostPaths, prepareHostDir, type HostPaths } from "../host/host-paths.js";
+import { checkHostDir, checkHostSocket, hostPaths, prepareHostDir, type HostPaths } from "../host/host-paths.js";
 import type { ClientInfo } from "../wire/handshake.js";
 import { launch } from "../../process/child-launch.js";
 import { JOB_MARKER_VARIABLE, RUN_MARKER_VARIABLE } from "../../process/marked-processes.js";
@@ -35,6 +35,8 @@ function isMissing(error: unknown): boolean {
 async function tryOpen(paths: HostPaths, client: ClientInfo): Promise<OpenedHost> {
   try {
     checkHostDir(paths);
+    // Nothing is sent (not even the hello) to a socket that is not ours.
+    checkHostSocket(paths);
     return await HostConnection.open(paths.socket, client);
   } catch (error) {
     if (isMissing(error)) return { kind: "none" };

@@ -15,6 +15,7 @@ import { checkHostDir, hostPaths } from "./host-paths.js";
 import { JobHostServer } from "./host-server.js";
 import { checker } from "../wire/checker.js";
 import { pitwallVersion } from "../../pitwall-version.js";
+import { turnOffCoreDumps } from "../../process/core-dumps.js";
 import { ProcessGuard } from "../../process/process-guard.js";
 
 export const HostConfigSchema = Type.Object(
@@ -55,6 +56,8 @@ function answers(socketPath: string): Promise<boolean> {
 }
 
 async function main(): Promise<void> {
+  // The host receives the provider keys with each tool call (to redact what it writes): no core file.
+  turnOffCoreDumps();
   let config: unknown;
   try {
     config = JSON.parse(process.argv[2] ?? "");

@@ -3,6 +3,7 @@
 // run's marker (the guard's sweep). Signals get the polite path (TERM, grace, KILL); process 'exit'
 // runs no async code, so there everything gets KILL at once. SIGKILL and the OOM killer run none of
 // this: the guard's watchdog does it then.
+import { isatty } from "node:tty";
 import type { JobService } from "../service.js";
 import type { ProcessGuard } from "../../process/process-guard.js";
 
@@ -20,13 +21,32 @@ export interface JobCleanupOptions {
   keepOn?: { signals: readonly NodeJS.Signals[]; crash: boolean };
 }
 
-/** Installs the handlers; returns a function that removes them again. */
+/**
+ * Ends the process after its terminal hung up. With a terminal on stdin, stdout or stderr,
+ * process.exit would run Node 20's stdio reset, which asserts on a terminal that is gone and aborts
+ * (SIGABRT, a native stack, a core file where dumps are on): instead the exit listeners run as
+ * process.exit would run them, then SIGHUP is raised again with its default action, so the process
+ * ends the way a hangup ends it (a shell's $? is 129). Without a terminal, it simply exits.
+ */
+function dieOfHangup(code: number, hadTerminal: boolean): never {
+  if (!hadTerminal) return process.exit(code);
+  process.exitCode = code;
+  process.emit("exit", code);
+  process.removeAllListeners("SIGHUP");
+  process.kill(process.pid, "SIGHUP");
+  // Not reached: the default action of SIGHUP ends the process. Should it be ignored, exit anyway.
+  return process.exit(code);
+}
+
 /** What the cleanup needs of the jobs: a JobService, or a JobRegistry itself. */
 export type CleanableJobs = Pick<JobService, "shutdown" | "killAllSync" | "settings" | "detach">;
 
+/** Installs the handlers; returns a function that removes them again. */
 export function installJobCleanup(registry: CleanableJobs, options: JobCleanupOptions = {}): () => void {
   let ending = false;
   const guard = options.guard;
+  // Asked now, while the terminal is there: a hung-up terminal is no longer a tty for isatty.
+  const hadTerminal = [0, 1, 2].some((fd) => isatty(fd));
 
   const killEverythingSync = (): void => {
     registry.killAllSync();
@@ -34,11 +54,12 @@ export function installJobCleanup(registry: CleanableJobs, options: JobCleanupOp
     guard?.close();
   };
 
-  const endWith = (code: number, keep = false): void => {
+  const endWith = (code: number, keep = false, hangup = false): void => {
+    const exit = (): never => (hangup ? dieOfHangup(code, hadTerminal) : process.exit(code));
     if (ending) {
       // A second signal while shutting down: stop waiting.
       killEverythingSync();
-      process.exit(code);
+      exit();
     }
     ending = true;
     const letGo = keep && registry.detach ? registry.detach() : registry.shutdown();
@@ -47,11 +68,11 @@ export function installJobCleanup(registry: CleanableJobs, options: JobCleanupOp
       .then(
         () => {
           guard?.close();
-          process.exit(code);
+          exit();
         },
         () => {
           killEverythingSync();
-          process.exit(code);
+          exit();
         },
       );
   };
@@ -59,7 +80,7 @@ export function installJobCleanup(registry: CleanableJobs, options: JobCleanupOp
   const signalHandlers = new Map<NodeJS.Signals, () => void>();
   const codes = { ...SIGNAL_EXIT_CODES, ...options.exitCodes };
   for (const [signal, code] of Object.entries(codes) as [NodeJS.Signals, number][]) {
-    const handler = () => endWith(code, options.keepOn?.signals.includes(signal) ?? false);
+    const handler = () => endWith(code, options.keepOn?.signals.includes(signal) ?? false, signal === "SIGHUP" && code === SIGNAL_EXIT_CODES.SIGHUP);
     signalHandlers.set(signal, handler);
     process.on(signal, handler);
   }
