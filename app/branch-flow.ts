@@ -12,7 +12,7 @@ import { fileChangesAfter, personMessagesOnPath, type TreeNode } from "../agent/
 import type { DashboardView } from "../panes/dashboard-view.js";
 import { branchTreeRows, rewindRows, shortTime } from "../panes/overlays/branch-rows.js";
 import { attr, type StyledLine } from "../panes/text/styled-text.js";
-import { describeExport, exportCurrentBranch } from "./export-command.js";
+import { describeExport, exportCurrentBranch, exportTarget, exportTargetExists } from "./export-command.js";
 
 export interface BranchFlowHost {
   readonly view: DashboardView;
@@ -30,6 +30,8 @@ const FILE_CHOICES: StyledLine[] = [
   [{ text: "Conversation only (the files stay as they are)", attr: attr() }],
   [{ text: "Conversation and files (undo the agent's writes and edits since)", attr: attr() }],
 ];
+
+const REPLACE_CHOICES: StyledLine[] = [[{ text: "Replace it", attr: attr() }], [{ text: "Keep it (nothing is exported)", attr: attr() }]];
 
 /** At most this many file names in one line of text. */
 const LISTED_FILES = 6;
@@ -100,12 +102,33 @@ export class BranchFlow {
     );
   }
 
-  /** /export [file]: the current branch as Markdown. */
+  /** /export [file]: the current branch as Markdown; a file that is there is replaced only if the person says so. */
   export(file: string): void {
     const coding = this.host.coding();
     if (!coding) return this.host.notice("warning", "The agent is still loading; try again in a moment.");
-    exportCurrentBranch(coding, this.host.cwd(), file || undefined).then(
-      (result) => this.done("info", describeExport(result)),
+    const target = exportTarget(coding, this.host.cwd(), file || undefined);
+    const write = (replace: boolean): void => {
+      exportCurrentBranch(coding, this.host.cwd(), file || undefined, { replace }).then(
+        (result) => this.done("info", describeExport(result)),
+        (error: unknown) => this.done("error", `Not exported: ${errorText(error)}`),
+      );
+    };
+    exportTargetExists(target).then(
+      (exists) => {
+        if (!exists) return write(false);
+        this.host.view.picker.show(
+          `export: ${target} exists`,
+          REPLACE_CHOICES,
+          "Enter choose · Esc keep the file",
+          {
+            pick: (index) => (index === 0 ? write(true) : this.done("info", `Not exported: ${target} is kept as it was.`)),
+            cancel: () => this.done("info", `Not exported: ${target} is kept as it was.`),
+          },
+          ["A file of that name is already there. Replace it with this export, or keep it and export again under another name (/export <file>)."],
+          1,
+        );
+        this.host.requestFrame();
+      },
       (error: unknown) => this.done("error", `Not exported: ${errorText(error)}`),
     );
   }

@@ -20,6 +20,8 @@ export interface CliOptions {
   sessionDir?: string;
   /** Write the session's current branch as Markdown here: after the prompts, or alone ("-": stdout). */
   export?: string;
+  /** --force: --export may replace a file that is there. */
+  force: boolean;
   model?: string;
   provider?: ProviderName;
   baseUrl?: string;
@@ -64,7 +66,8 @@ export const HELP = `
     --session-dir <dir>       Where sessions live (default ~/.pitwall/sessions; PITWALL_HOME moves ~/.pitwall)
     --export <file>           With prompts: run them (print mode), then write the session's current branch as
                               Markdown to file. Alone, with --session, --continue or --resume: only write it
-                              (file - writes to stdout)
+                              (file - writes to stdout). A file that is there is not replaced without --force
+    --force                   Let --export replace a file that is there
 
   Model
     --model <id>              A known id (${DEFAULT_MODELS.anthropic}, ${DEFAULT_MODELS.openai}, …) or provider/id (openai/llama3.1)
@@ -121,6 +124,7 @@ const FLAGS = {
   session: { type: "string" },
   sessionDir: { type: "string" },
   export: { type: "string" },
+  force: { type: "boolean" },
   model: { type: "string" },
   provider: { type: "string" },
   baseUrl: { type: "string" },
@@ -235,6 +239,7 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     noSession: session === false,
     sessionDir: mapDefined(text("sessionDir", f.sessionDir), (d) => resolve(baseCwd, d)),
     ...(exportFile !== undefined ? { export: exportFile } : {}),
+    force: f.force ?? false,
     model: text("model", f.model),
     provider: provider as ProviderName | undefined,
     baseUrl,

@@ -2,7 +2,8 @@
 // the current branch of the session as Markdown (agent/sessions/branch-export.ts), written to the
 // file named (relative to the working directory; `-` is stdout for the export alone) or to
 // `pitwall-<date>-<time>-<session>.md` in the working directory. The file is written whole or not
-// at all (a temp file renamed over it).
+// at all (a temp file renamed over it), and an existing file is replaced only when asked to
+// (`--force`, or the person's yes in the dashboard): otherwise ExportExistsError.
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { rename, stat, unlink } from "node:fs/promises";
@@ -20,6 +21,18 @@ export interface ExportResult {
   messages: number;
   /** The file existed and was replaced. */
   replaced: boolean;
+}
+
+/** The file is there and replacing it was not asked for. */
+export class ExportExistsError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} exists; it was not replaced`);
+  }
+}
+
+export interface ExportOptions {
+  /** Replace a file that is already there (otherwise ExportExistsError). */
+  replace?: boolean;
 }
 
 const pad = (n: number): string => String(n).padStart(2, "0");
@@ -45,16 +58,22 @@ function finished(stream: Writable): Promise<void> {
   });
 }
 
-/** Writes the pieces to `target` whole: a temp file beside it, renamed over it at the end. */
-async function writeWhole(target: string, chunks: AsyncIterable<string>): Promise<boolean> {
-  let replaced = false;
+/** Whether `target` is there (a regular file); anything else in its place is an error. */
+export async function exportTargetExists(target: string): Promise<boolean> {
   try {
     const info = await stat(target);
     if (!info.isFile()) throw new Error(`${target} is not a regular file`);
-    replaced = true;
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    return false;
   }
+}
+
+/** Writes the pieces to `target` whole: a temp file beside it, renamed over it at the end. */
+async function writeWhole(target: string, chunks: AsyncIterable<string>, options: ExportOptions): Promise<boolean> {
+  const replaced = await exportTargetExists(target);
+  if (replaced && !options.replace) throw new ExportExistsError(target);
   const temp = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString("hex")}.tmp`);
   const out = createWriteStream(temp, { flags: "wx", mode: 0o644 });
   const failed = new Promise<never>((_, reject) => out.once("error", reject));
@@ -78,7 +97,7 @@ async function pipeTo(chunks: AsyncIterable<string>, out: Writable): Promise<voi
 }
 
 /** The current branch of the coding agent's session (or its conversation in memory, without one). */
-export async function exportCurrentBranch(coding: CodingAgent, cwd: string, file?: string): Promise<ExportResult> {
+export async function exportCurrentBranch(coding: CodingAgent, cwd: string, file?: string, options: ExportOptions = {}): Promise<ExportResult> {
   const session = coding.session;
   const count = { messages: 0 };
   let items: AsyncIterable<BranchItem> | Iterable<BranchItem>;
@@ -88,14 +107,20 @@ export async function exportCurrentBranch(coding: CodingAgent, cwd: string, file
     // From the file when everything said so far is in it; else what the conversation holds.
     items = session.save() ? branchItemsFromFile(session.path, session.tree) : branchItemsFromMessages(coding.agent.state.messages);
   } else items = branchItemsFromMessages(coding.agent.state.messages);
-  const target = resolve(cwd, file ?? defaultExportName(header));
+  const target = exportTarget(coding, cwd, file);
   const markdown = branchMarkdown(counted(items, count), { header, path: session?.persisted ? session.path : undefined, otherBranches: session ? otherBranchCount(session.tree) : 0 });
-  const replaced = await writeWhole(target, markdown);
+  const replaced = await writeWhole(target, markdown, options);
   return { path: target, messages: count.messages, replaced };
 }
 
+/** Where /export or --export writes `file` (the default name when none is given). */
+export function exportTarget(coding: CodingAgent, cwd: string, file?: string): string {
+  const session = coding.session;
+  return resolve(cwd, file ?? defaultExportName(session?.persisted ? session.headerLine : undefined));
+}
+
 /** A session file's current branch, without starting an agent (`--export <file>` with no prompt). */
-export async function exportSessionFile(sessionPath: string, cwd: string, file: string, stdout: Writable): Promise<ExportResult> {
+export async function exportSessionFile(sessionPath: string, cwd: string, file: string, stdout: Writable, options: ExportOptions = {}): Promise<ExportResult> {
   // Only the tree is kept; the branch is streamed again for the Markdown.
   const session = await loadSession(sessionPath, { budgetFor: () => 0 });
   const count = { messages: 0 };
@@ -105,7 +130,7 @@ export async function exportSessionFile(sessionPath: string, cwd: string, file: 
     return { path: "-", messages: count.messages, replaced: false };
   }
   const target = resolve(cwd, file);
-  const replaced = await writeWhole(target, markdown);
+  const replaced = await writeWhole(target, markdown, options);
   return { path: target, messages: count.messages, replaced };
 }
 

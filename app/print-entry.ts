@@ -3,14 +3,23 @@
 // always ends every job it started. --export without prompts only exports a session.
 import { createInterface } from "node:readline/promises";
 import { listSessions, newestSession, type SessionSummary } from "../agent/sessions/session-list.js";
-import { describeExport, exportCurrentBranch, exportSessionFile } from "./export-command.js";
+import { resolve } from "node:path";
+import { describeExport, exportCurrentBranch, exportSessionFile, exportTargetExists } from "./export-command.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { runPrintMode } from "./print-mode.js";
 import { createSetup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
 import { installJobCleanup } from "../tools/jobs/index.js";
 
+/** Refuses, before anything runs, an --export that would replace a file without --force. */
+async function checkExportTarget(options: CliOptions): Promise<void> {
+  if (options.export === undefined || options.export === "-" || options.force) return;
+  const target = resolve(options.cwd, options.export);
+  if (await exportTargetExists(target)) throw new UsageError(`--export: ${target} exists; give --force to replace it, or name another file`);
+}
+
 export async function runPrintModeFromCli(options: CliOptions, settings: Settings): Promise<number> {
+  await checkExportTarget(options);
   let sessionPath: string | undefined;
   if (options.resume) {
     const sessions = await listSessions(settings.sessionRoot, options.cwd);
@@ -26,7 +35,7 @@ export async function runPrintModeFromCli(options: CliOptions, settings: Setting
     if (options.export === undefined) return code;
     // Exported however the run ended: a failed run is worth sharing too.
     try {
-      process.stderr.write(`pitwall: ${describeExport(await exportCurrentBranch(setup.coding, options.cwd, options.export))}\n`);
+      process.stderr.write(`pitwall: ${describeExport(await exportCurrentBranch(setup.coding, options.cwd, options.export, { replace: options.force }))}\n`);
       return code;
     } catch (error) {
       process.stderr.write(`pitwall: the session was not exported: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -41,6 +50,7 @@ export async function runPrintModeFromCli(options: CliOptions, settings: Setting
 
 /** `--export <file>` with no prompt: the named session's current branch as Markdown, no agent started. */
 export async function runExportFromCli(options: CliOptions, settings: Settings): Promise<number> {
+  await checkExportTarget(options);
   let sessionPath = options.sessionFile ?? (options.continue ? await newestSession(settings.sessionRoot, options.cwd) : undefined);
   if (options.resume) {
     const sessions = await listSessions(settings.sessionRoot, options.cwd);
@@ -50,7 +60,7 @@ export async function runExportFromCli(options: CliOptions, settings: Settings):
   }
   if (sessionPath === undefined) throw new UsageError(`there is no session in ${options.cwd} to export`);
   try {
-    const result = await exportSessionFile(sessionPath, options.cwd, options.export!, process.stdout);
+    const result = await exportSessionFile(sessionPath, options.cwd, options.export!, process.stdout, { replace: options.force });
     process.stderr.write(`pitwall: ${describeExport(result).replace(" to -", " to stdout")}\n`);
     return 0;
   } catch (error) {

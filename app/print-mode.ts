@@ -10,6 +10,7 @@ import { untilIdle } from "../agent/agent.js";
 import type { PitwallEvent } from "../agent/events.js";
 import type { AssistantMessage } from "../agent/messages.js";
 import { describeToolCall } from "../tools/tool-call-summary.js";
+import { formatWait } from "../panes/text/format.js";
 import { closeSession, type Setup } from "./session-setup.js";
 
 // Control sequences never reach stdout: models occasionally echo them from tool output.
@@ -75,7 +76,7 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
           note("(the reply above was cut off; it starts again below)");
           shownOfReply = false;
         }
-        note(`retrying in ${Math.ceil(event.delayMs / 1000)} s, attempt ${event.attempt}/${event.maxAttempts}: ${event.reason}`);
+        note(`retrying in ${formatWait(event.delayMs)}, attempt ${event.attempt}/${event.maxAttempts}: ${event.reason}`);
         break;
       default:
         break;

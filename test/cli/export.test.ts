@@ -1,6 +1,6 @@
 // --export through the real CLI: after a print run (the session's branch as Markdown, said on
 // stderr), alone with --continue (no model needed, `-` to stdout), and the usage errors.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
@@ -32,6 +32,30 @@ describe("pitwall --export", () => {
     expect(piped.code).toBe(0);
     expect(piped.stdout.replace(/Exported:[^\n]*/, "")).toBe(markdown.replace(/Exported:[^\n]*/, ""));
     expect(piped.stderr).toContain("as Markdown to stdout");
+  });
+
+  it("never replaces a file that is there without --force, and refuses before running any prompt", async () => {
+    const project = tempDir("project");
+    const env = cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl });
+    writeFileSync(join(project, "notes.md"), "my own notes\n");
+    const before = llm.requests.length;
+    const refused = await runCli(["-p", "hello", "--cwd", project, "--export", "notes.md"], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--export: ${join(project, "notes.md")} exists; give --force to replace it, or name another file`);
+    expect(llm.requests.length).toBe(before);
+    expect(readFileSync(join(project, "notes.md"), "utf8")).toBe("my own notes\n");
+
+    llm.enqueue({ kind: "reply", text: "Hi." });
+    const first = await runCli(["-p", "hello", "--cwd", project, "--export", "run.md"], env);
+    expect(first.code, first.stderr).toBe(0);
+    const { ANTHROPIC_API_KEY: _key, ...noKey } = env;
+    const alone = await runCli(["--export", "notes.md", "-c", "--cwd", project], noKey);
+    expect(alone.code).toBe(2);
+    expect(readFileSync(join(project, "notes.md"), "utf8")).toBe("my own notes\n");
+    const forced = await runCli(["--export", "notes.md", "-c", "--cwd", project, "--force"], noKey);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toContain("(replacing the file that was there)");
+    expect(readFileSync(join(project, "notes.md"), "utf8")).toMatch(/^# pitwall session\n/);
   });
 
   it("says how to use it when it cannot", async () => {

@@ -124,6 +124,22 @@ describe("rewind and branches in the dashboard", () => {
     expect(markdown).not.toContain("another try");
     expect(markdown).toContain("(1 other branch of this session left out)");
 
+    // Again to the same file: the person is asked, and keeping it (the default) writes nothing.
+    writeFileSync(join(cwd, "shared.md"), "kept by the person\n");
+    t.type("/export shared.md");
+    t.press("Enter");
+    await t.waitForText(/export: .*shared\.md exists/);
+    t.press("Enter");
+    await t.waitForText("kept as it was.");
+    expect(readFileSync(join(cwd, "shared.md"), "utf8")).toBe("kept by the person\n");
+    t.type("/export shared.md");
+    t.press("Enter");
+    await t.waitForText(/export: .*shared\.md exists/);
+    t.press("Up");
+    t.press("Enter");
+    await t.waitForText("that was there).");
+    expect(readFileSync(join(cwd, "shared.md"), "utf8")).toContain("second question");
+
     t.type("/fork");
     t.press("Enter");
     await t.waitForText("Forked: this branch goes on in");
