@@ -6,7 +6,7 @@
 // its jobs are listed from that, and `stop all` ends it by its pid.
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { formatDuration, type HostConnection, type HostStatus, type Mismatch, openHost, runtime, shortCommand, stopHostProcess } from "../tools/jobs/index.js";
+import { formatDuration, type HostConnection, type HostStatus, type Mismatch, openHost, recordedHostPid, runtime, shortCommand, stopHostProcess } from "../tools/jobs/index.js";
 import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
 import { UsageError } from "./cli-options.js";
 import { pitwallHome } from "./settings.js";
@@ -99,7 +99,12 @@ export async function runJobsCommand(argv: string[], env: NodeJS.ProcessEnv = pr
   const count = values.lines === undefined ? 20 : Number(values.lines);
   if (!Number.isInteger(count) || count < 0) throw new UsageError(`jobs tail: -n wants a whole number of lines, not "${values.lines}"`);
 
-  const host = await connect(home, cwd);
+  let host: Connected;
+  try {
+    host = await connect(home, cwd);
+  } catch (error) {
+    return unreachable(home, cwd, action === "stop" && rest.length === 1 && rest[0] === "all", errorText(error), io);
+  }
   if (host.kind === "none") {
     if (action === "list") {
       io.out(`No job host runs in ${cwd}: no jobs.\n`);
@@ -138,9 +143,33 @@ export async function runJobsCommand(argv: string[], env: NodeJS.ProcessEnv = pr
       return 0;
     }
     return await tail(connection, rest[0]!, count, values.follow ?? false, io);
+  } catch (error) {
+    return unreachable(home, cwd, false, errorText(error), io);
   } finally {
     connection.close();
   }
+}
+
+function errorText(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+}
+
+/**
+ * A host that is there but does not answer (stopped, hung, not pitwall's): one line saying so and
+ * what to do; `stop all` stops it by the pid its folder records, as for a host of another version.
+ */
+async function unreachable(home: string, cwd: string, stopAll: boolean, why: string, io: Output): Promise<number> {
+  const pid = recordedHostPid(home, cwd);
+  if (stopAll && pid !== undefined) {
+    const stopped = await stopHostProcess(home, cwd, pid, DEFAULT_KILL_GRACE_MS);
+    if (stopped) io.out(`Stopped the job host (pid ${pid}), which did not answer, and its jobs.\n`);
+    else io.err(`Could not stop the job host (pid ${pid}): its folder names another process.\n`);
+    return stopped ? 0 : 1;
+  }
+  const who = pid === undefined ? "The job host" : `The job host (pid ${pid})`;
+  const next = pid === undefined ? "" : " `pitwall jobs stop all` stops it and its jobs by its pid.";
+  io.err(`${who} of ${cwd} does not answer: ${why.replace(/\.$/, "")}.${next}\n`);
+  return 1;
 }
 
 async function tail(connection: HostConnection, id: string, count: number, follow: boolean, io: Output): Promise<number> {

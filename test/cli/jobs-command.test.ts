@@ -123,4 +123,27 @@ describe("pitwall jobs", () => {
       reapJobHosts(home);
     }
   }, 90_000);
+
+  test("a host that does not answer (stopped): one clear line, no stack; `stop all` stops it by its pid", async () => {
+    const cwd = tempFolder("cwd");
+    const home = tempFolder("home");
+    const env = cliEnv({ extra: { PITWALL_HOME: home } });
+    try {
+      const { t } = await startDashboard({ cwd, home });
+      command(t, "/run echo frozen-job; sleep 63.81");
+      await t.waitForText(/│ frozen-job\s+│/);
+      const [host] = jobHostPids(home);
+      process.kill(host!, "SIGSTOP");
+      const list = await runCli(["jobs"], env, { cwd });
+      expect(list.code).toBe(1);
+      expect(list.stdout).toBe("");
+      expect(list.stderr).toBe(`The job host (pid ${host}) of ${cwd} does not answer: the job host did not answer within 5 s. \`pitwall jobs stop all\` stops it and its jobs by its pid.\n`);
+      const stop = await runCli(["jobs", "stop", "all"], env, { cwd });
+      expect(stop.stdout).toBe(`Stopped the job host (pid ${host}), which did not answer, and its jobs.\n`);
+      expect(alivePids([host!])).toEqual([]);
+      await waitFor(() => countLive("sleep 63.81") === 0, "the job to end with its host");
+    } finally {
+      reapJobHosts(home);
+    }
+  }, 90_000);
 });

@@ -39,6 +39,8 @@ export async function stopHostProcess(home: string, cwd: string, pid: number, gr
   if (recordedHostPid(home, cwd) !== pid) return !processAlive(pid);
   try {
     process.kill(pid, "SIGTERM");
+    // A stopped host (SIGSTOP, Ctrl+Z) would hold the TERM until continued.
+    process.kill(pid, "SIGCONT");
   } catch {
     return true;
   }
