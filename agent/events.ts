@@ -6,7 +6,7 @@
 // and the compiler holds it to the union; PitwallEvent's comment states the order guarantees.
 import type { CommandEnd } from "../tools/command-end.js";
 import type { FileTouch } from "../tools/file-touch.js";
-import type { JobEvent } from "../tools/jobs/index.js";
+import type { JobServiceEvent } from "../tools/jobs/index.js";
 import type { AssistantMessage, ImageContent, Message, ThinkingLevel, ToolCall, ToolResultMessage } from "./messages.js";
 import type { FileRestoreReport } from "./sessions/file-restore.js";
 import type { FileState } from "./sessions/session-file.js";
@@ -185,8 +185,11 @@ export type ProblemEvent =
  *   restarts fires before the new run's `job_started`. Nothing of a job follows its `job_removed`
  *   but what its leftover processes still print, and the `job_triggers_changed` that says its
  *   triggers went (an empty list, no `by`) comes just before it.
+ * - `job_host_state` comes from a client of the host, never across its socket: `answering: false`
+ *   after the calls that waited on a silent host have failed, `answering: true` when a later
+ *   connection is answered. It says nothing about the jobs, which may run on in the stopped host.
  */
-export type PitwallEvent = AgentLifecycleEvent | CompactionEvent | AgentStateEvent | SessionEvent | ProblemEvent | JobEvent;
+export type PitwallEvent = AgentLifecycleEvent | CompactionEvent | AgentStateEvent | SessionEvent | ProblemEvent | JobServiceEvent;
 export type PitwallEventType = PitwallEvent["type"];
 
 /** Every event the bus carries, with what it means; the check below keeps it equal to the union. */
@@ -218,6 +221,7 @@ export const PITWALL_EVENT_TYPES = [
   "job_removed", // a finished job left the list
   "job_triggers_changed", // a job's watch triggers were added or removed: all of them now
   "job_triggered", // a watch trigger matched a job's output: the lines, with context
+  "job_host_state", // the job host stopped answering, or answers again
 ] as const;
 
 /** Compiles only while the list above names exactly the union's events: the error names the odd one out. */

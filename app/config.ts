@@ -58,6 +58,8 @@ export const CONFIG_FIELDS = {
   headerTimeoutMs: positiveMs,
   /** How long a response may send nothing at all before the attempt fails (and is retried). */
   idleTimeoutMs: positiveMs,
+  /** How long the job host may say nothing while a call waits before it is given up on. */
+  hostSilenceMs: positiveMs,
   /** Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and jobs. */
   passKeysToTools: field(Type.Boolean(), "must be true or false"),
 };

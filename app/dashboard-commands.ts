@@ -5,6 +5,7 @@
 import { knownModelIds, resolveModel } from "../agent/models.js";
 import type { ThinkingLevel } from "../agent/messages.js";
 import type { BranchFlow } from "./branch-flow.js";
+import type { InterruptFlow } from "./interrupt-flow.js";
 import { contextReportLines } from "./context-report.js";
 import type { DashboardCommon, NoticeLevel } from "./dashboard-common.js";
 import { keymapHelp } from "./keys/keymap-help.js";
@@ -17,6 +18,7 @@ export interface CommandFlows {
   readonly sending: Pick<SendFlow, "compact">;
   readonly branches: Pick<BranchFlow, "openRewind" | "openTree" | "fork" | "export">;
   readonly jobControl: SlashJobControl;
+  readonly interrupts: Pick<InterruptFlow, "stopTurn">;
   quit(): void;
 }
 
@@ -99,6 +101,10 @@ export class DashboardCommands implements SlashContext {
 
   exportBranch(file: string): void {
     this.flows.branches.export(file);
+  }
+
+  stopTurn(): void {
+    this.flows.interrupts.stopTurn();
   }
 
   quit(): void {

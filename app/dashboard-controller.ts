@@ -134,7 +134,7 @@ export class DashboardController {
       sessionChanged: () => this.session.watchSession(this.loaded?.session),
     });
     this.session = new SessionFlow(common, this.events);
-    this.commands = new DashboardCommands(common, { session: this.session, sending: this.sending, branches: this.branches, jobControl: this.jobControl, quit });
+    this.commands = new DashboardCommands(common, { session: this.session, sending: this.sending, branches: this.branches, jobControl: this.jobControl, interrupts: this.interrupts, quit });
   }
 
   /** Connects a ready setup: its events, its resumed conversation, its warnings, then what was sent meanwhile. */

@@ -35,6 +35,14 @@ export class InterruptFlow {
     private readonly host: InterruptHost,
   ) {}
 
+  /** /stop: ends the agent's turn now, as Esc does while it works; says so when there is none. */
+  stopTurn(): void {
+    const agent = this.common.setup()?.coding.agent;
+    if (!agent?.state.isStreaming) return this.common.notice("info", "Nothing to stop: the agent is not working.");
+    this.abortRequested = true;
+    agent.abort();
+  }
+
   /**
    * Esc: abort the turn (the queued messages come back into the input when it has ended, see
    * runEnded); idle: stop the person's ! command, or dismiss the error; twice within a second on an

@@ -146,7 +146,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       messages: resumed?.session.messages,
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
       marker: guard,
-      ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs }) } : {}),
+      ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs }) } : {}),
     });
   } catch (error) {
     guard.close();

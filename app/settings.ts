@@ -14,7 +14,7 @@ import type { CodingAgentSettings } from "../agent/coding-agent.js";
 import { DEFAULT_STREAM_TIMEOUTS } from "../agent/providers/stall-guard.js";
 import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
-import { clamp, clampDebounceMs, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS } from "../tools/jobs/index.js";
+import { clamp, clampDebounceMs, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS } from "../tools/jobs/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, type PitwallConfig } from "./config.js";
 
@@ -62,6 +62,8 @@ export interface Settings {
   agent: CodingAgentSettings;
   /** How long the job host keeps the jobs a dashboard left running while none is attached. */
   keepJobsMs: number;
+  /** How long the job host may say nothing while a call waits before pitwall gives up on it. */
+  hostSilenceMs: number;
   instrumentation: Instrumentation;
   /** What was wrong in config.json, one line each; shown, never fatal. */
   warnings: string[];
@@ -145,6 +147,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
   const baseDelayMs = pick(env, { env: ["PITWALL_RETRY_BASE_MS"], parse: nonNegative, fallback: DEFAULT_RETRY_POLICY.baseDelayMs });
   const headerMs = pick(env, { env: ["PITWALL_HEADER_TIMEOUT_MS"], parse: positive, config: config.headerTimeoutMs, fallback: DEFAULT_STREAM_TIMEOUTS.headerMs });
   const idleMs = pick(env, { env: ["PITWALL_IDLE_TIMEOUT_MS"], parse: positive, config: config.idleTimeoutMs, fallback: DEFAULT_STREAM_TIMEOUTS.idleMs });
+  const hostSilenceMs = pick(env, { env: ["PITWALL_HOST_SILENCE_MS"], parse: positive, config: config.hostSilenceMs, fallback: HOST_SILENCE_MS });
   return {
     home,
     sessionRoot: options.sessionDir ?? join(home, "sessions"),
@@ -163,6 +166,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
       passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
     },
     keepJobsMs: Math.round(keepJobsMinutes * 60_000),
+    hostSilenceMs,
     instrumentation: { startupTrace: env.PITWALL_STARTUP_TRACE || undefined, frameStats: env.PITWALL_FRAME_STATS || undefined },
     warnings,
   };

@@ -1,5 +1,5 @@
 // Slash commands typed in the input (/help, /model, /thinking, /clear, /session, /new, /context, /compact,
-// /rewind, /tree, /fork, /export, /jobs, /tail, /kill, /restart, /run, /watch, /unwatch, /quit), their
+// /rewind, /tree, /fork, /export, /jobs, /tail, /kill, /restart, /run, /watch, /unwatch, /stop, /quit), their
 // completion on Tab, and the answer to an unknown command: shown in the chat, never sent to the
 // model. The commands act through a small interface the dashboard implements.
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
@@ -34,6 +34,8 @@ export interface SlashContext {
   setModel(spec: string): void;
   setThinking(level: ThinkingLevel): void;
   quit(): void;
+  /** Ends the agent's turn now (what Esc does while it works). */
+  stopTurn(): void;
   showSession(): void;
   newSession(): void;
   showContext(): void;
@@ -190,6 +192,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     },
     complete: (ctx) => ctx.jobControl?.ids() ?? [],
   },
+  { name: "stop", description: "Stop the agent's turn now, as Esc does (background jobs keep running)", run: (ctx) => ctx.stopTurn() },
   { name: "quit", description: "Quit pitwall (asks first while jobs run, then ends every job)", run: (ctx) => ctx.quit() },
 ];
 

@@ -22,6 +22,7 @@ const KILLED = attr({ fg: Color.yellow });
 const UNSEEN = attr({ fg: Color.yellow, bold: true });
 const PERSON = attr({ fg: Color.magenta });
 const WATCHED = attr({ fg: Color.cyan, bold: true });
+const HOST_SILENT = attr({ fg: Color.red, bold: true });
 
 export function jobStatusText(job: JobInfo, now: number): { text: string; attr: number } {
   if (job.status === "running") return { text: `up ${formatDuration(now - job.startedAt)}`, attr: RUNNING };
@@ -40,6 +41,8 @@ export class JobsPane extends PaneBox {
   /** How many watch triggers each job has (jobs without any are absent). */
   private readonly triggers = new Map<string, number>();
   emptyHint = "No jobs. Background shells the agent starts (bash_stream) show here.";
+  /** Set while the job host does not answer: what the person reads about it. */
+  private hostSilent: string | undefined;
   private scrollTop = 0;
 
   constructor(screen: Widgets.Screen) {
@@ -71,6 +74,9 @@ export class JobsPane extends PaneBox {
       case "job_triggers_changed":
         if (event.triggers.length > 0) this.triggers.set(event.jobId, event.triggers.length);
         else this.triggers.delete(event.jobId);
+        return true;
+      case "job_host_state":
+        this.hostSilent = event.answering ? undefined : event.detail;
         return true;
       default:
         return false;
@@ -147,9 +153,21 @@ export class JobsPane extends PaneBox {
     });
   }
 
+  /** Whether the job host stopped answering (the list then shows what was last known). */
+  get hostAnswering(): boolean {
+    return this.hostSilent === undefined;
+  }
+
   protected paintContent(canvas: Canvas): void {
     const rows = this.rows(canvas.width, Date.now());
-    this.titleRight = rows.length ? `${this.runningCount} up` : "";
+    if (this.hostSilent !== undefined) {
+      // The list shows what was last heard: the host may have changed it since.
+      this.titleRight = "host not answering";
+      this.titleRightAttr = HOST_SILENT;
+    } else {
+      this.titleRight = rows.length ? `${this.runningCount} up` : "";
+      this.titleRightAttr = undefined;
+    }
     if (rows.length === 0) {
       canvas.paintMessage(this.emptyHint, DIM);
       return;

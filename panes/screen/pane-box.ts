@@ -28,6 +28,8 @@ export abstract class PaneBox {
   protected title: string;
   /** Extra text at the right end of the top border (a count, "following"). */
   protected titleRight = "";
+  /** Its colours when it is a warning rather than a count (the border's otherwise). */
+  protected titleRightAttr: number | undefined;
   private readonly bordered: boolean;
   private readonly padded: boolean;
   /** A border colour that overrides the focus colours (a job's terminal while attached). */
@@ -131,7 +133,7 @@ export abstract class PaneBox {
       const titleAttr = this.accent ? attr({ fg: ACCENT_COLORS[this.accent] ?? Color.yellow, bold: true }) : this.focused ? TITLE_FOCUSED : TITLE;
       const title: StyledLine = [{ text: ` ${truncateText(this.title, Math.max(0, room - 2))} `, attr: titleAttr }];
       top.paintLine(0, title, 1, null);
-      if (right && room > 4) top.paintLine(0, [{ text: right, attr: BORDER }], this.rect.width - 3 - textWidth(right), null);
+      if (right && room > 4) top.paintLine(0, [{ text: right, attr: this.titleRightAttr ?? BORDER }], this.rect.width - 3 - textWidth(right), null);
     }
   }
 }

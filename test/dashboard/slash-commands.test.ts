@@ -12,6 +12,7 @@ function context(): SlashContext & { log: string[] } {
     setModel: (spec) => log.push(`model ${spec}`),
     setThinking: (level: ThinkingLevel) => log.push(`thinking ${level}`),
     quit: () => log.push("quit"),
+    stopTurn: () => log.push("stop"),
     showSession: () => log.push("session"),
     newSession: () => log.push("new"),
     showContext: () => log.push("context"),
@@ -32,6 +33,13 @@ describe("slash commands", () => {
     runSlash("/compact", ctx);
     runSlash("/compact  keep the API decisions ", ctx);
     expect(ctx.log).toEqual(["compact []", "compact [keep the API decisions]"]);
+  });
+
+  test("/stop stops the turn, /quit quits", () => {
+    const ctx = context();
+    runSlash("/stop", ctx);
+    runSlash("/quit", ctx);
+    expect(ctx.log).toEqual(["stop", "quit"]);
   });
 
   test("/rewind, /tree, /fork and /export [file] reach the session's branches", () => {

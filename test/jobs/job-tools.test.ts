@@ -2,7 +2,7 @@
 // job host (over its socket) as the dashboard, print and JSON modes use them. The model must not be
 // able to tell the difference.
 import { afterEach, describe, expect, it } from "vitest";
-import type { JobEvent } from "../../tools/jobs/events.js";
+import type { JobServiceEvent } from "../../tools/jobs/events.js";
 import type { CompletedJobDetails, RunningJobDetails } from "../../tools/jobs/model-tools/job-result.js";
 import { JOB_TOOL_NAMES } from "../../tools/jobs/model-tools/job-tools.js";
 import { serviceTools } from "../../tools/jobs/service.js";
@@ -67,7 +67,7 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
 
   it("yields when a server prints its ready line, then poll_process sees the new lines", async () => {
     const { call, jobs } = await setup();
-    const events: JobEvent[] = [];
+    const events: JobServiceEvent[] = [];
     jobs.subscribe((e) => events.push(e));
     // With a 60 s window, only the ready line can end the wait within the test's time.
     const result = await call("bash_stream", { command: SERVER, readyPattern: "listening on", yieldMs: 60_000 });

@@ -3,7 +3,7 @@
 // nothing; a catastrophic pattern runs in linear time while the job floods it; triggers survive a
 // restart and go with the job.
 import { afterEach, describe, expect, it } from "vitest";
-import type { JobEvent, JobTriggeredEvent } from "../../tools/jobs/events.js";
+import type { JobServiceEvent, JobTriggeredEvent } from "../../tools/jobs/events.js";
 import { serviceTools } from "../../tools/jobs/service.js";
 import type { JobListDetails } from "../../tools/jobs/model-tools/job-listing-tools.js";
 import type { WatchDetails } from "../../tools/jobs/model-tools/watch-process-tool.js";
@@ -23,7 +23,7 @@ describe.each<Where>(["local", "host"])("watch triggers from the job tools (%s)"
     const m = await makeJobs(where);
     made.push(m);
     const { jobs, registry } = m;
-    const events: JobEvent[] = [];
+    const events: JobServiceEvent[] = [];
     jobs.subscribe((e) => events.push(e));
     const tools = new Map(serviceTools(jobs).map((t) => [t.name, t as AgentTool]));
     const call = (name: string, params: Record<string, unknown>) =>
@@ -123,7 +123,7 @@ describe.each<Where>(["local", "host"])("watch triggers from the job tools (%s)"
   it.runIf(where === "host")("a firing reaches only the client that owns the job; another client sees the triggers but not the firing", async () => {
     const { m, call, firings } = await setup();
     const other = m.another!("dashboard");
-    const otherEvents: JobEvent[] = [];
+    const otherEvents: JobServiceEvent[] = [];
     other.subscribe((e) => otherEvents.push(e));
     await call("bash_stream", { command: "echo up; read go; echo 'FAIL here'; sleep 30", readyPattern: "up", watch: [{ pattern: "FAIL", action: "wake" }] });
     await other.attach();

@@ -132,3 +132,18 @@ export type JobEvent =
   | { type: "job_exited"; job: JobInfo }
   | { type: "job_removed"; jobId: string }
   | WatchEvent;
+
+/**
+ * Whether the job host answers (a client of the host publishes it; the host itself never sends it):
+ * `answering: false` once it said nothing for the silence limit while a call waited, true again
+ * when a later connection is answered.
+ */
+export interface JobHostStateEvent {
+  type: "job_host_state";
+  answering: boolean;
+  /** What happened, in words a person reads ("the job host (pid 12) stopped answering: …"). */
+  detail: string;
+}
+
+/** What a JobService publishes: the jobs' events, and the state of the host behind it. */
+export type JobServiceEvent = JobEvent | JobHostStateEvent;

@@ -6,7 +6,9 @@
 export {
   WATCH_ACTIONS,
   type JobEvent,
+  type JobHostStateEvent,
   type JobInfo,
+  type JobServiceEvent,
   type JobStarter,
   type JobStatus,
   type JobTriggeredEvent,
@@ -68,7 +70,7 @@ export { MAX_UNATTENDED_WAKES, WakePolicy, type WakeCount } from "./watch/wake-p
 
 // The job host seen from outside: finding or starting it, asking it, stopping it.
 export { openHost, type OpenedHost } from "./client/host-launcher.js";
-export { HostConnection, NoHostError } from "./client/host-connection.js";
+export { HOST_SILENCE_MS, HostConnection, HostSilentError, NoHostError } from "./client/host-connection.js";
 export { recordedHostPid, stopHostProcess } from "./client/host-stop.js";
 export type { Mismatch } from "./wire/handshake.js";
 export type { HostStatus } from "./wire/methods.js";

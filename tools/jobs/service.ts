@@ -5,7 +5,7 @@
 // that owns ptys, emulators and logs and outlives the dashboard. Every method that may have a socket
 // behind it is async; what the panes read synchronously (the list, a job's status) is kept current
 // from the job events.
-import type { JobEvent, JobInfo, TerminalSize, TriggerInfo, WatchAction } from "./events.js";
+import type { JobServiceEvent, JobInfo, TerminalSize, TriggerInfo, WatchAction } from "./events.js";
 import { isJobToolName, jobToolDefinitions, type JobToolName } from "./model-tools/job-tools.js";
 import type { JobScreens } from "./terminal/screen-feed.js";
 import { bashToolDefinition } from "./model-tools/bash-tool.js";
@@ -49,7 +49,7 @@ export interface JobService extends JobScreens {
   readonly settings: JobSettings;
 
   /** Job events, in order (a dashboard gets job_output sampled: see OUTPUT_SAMPLE_MS in host/host-server.ts). */
-  subscribe(listener: (event: JobEvent) => void): () => void;
+  subscribe(listener: (event: JobServiceEvent) => void): () => void;
   /** Every job known now, oldest first. */
   list(): JobInfo[];
   get(id: string): JobInfo | undefined;

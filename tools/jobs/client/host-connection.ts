@@ -13,6 +13,16 @@ import type { JobEvent } from "../events.js";
 import type { ScreenUpdate } from "../terminal/screen-state.js";
 
 const HANDSHAKE_MS = 5_000;
+/**
+ * While a call waits for its answer, the host must be heard at least this often: a host that says
+ * nothing for this long (stopped, hung, a socket that only accepts) is given up on, and every call
+ * waiting on it fails with HostSilentError. The host answers within milliseconds even under a flood.
+ */
+export const HOST_SILENCE_MS = 10_000;
+/** After this much quiet while a call waits, the host is asked something small, so a long quiet call proves it alive. */
+const PROBE_AFTER_MS = 2_000;
+/** After an abort, how long the host has to answer the aborted call before it is ended here anyway. */
+export const ABORT_ANSWER_MS = 500;
 
 export interface CallOptions {
   onUpdate?: (chunk: string) => void;
@@ -28,6 +38,10 @@ interface Pending {
   cleanup: () => void;
 }
 
+function silenceText(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
 export interface ConnectionHandlers {
   event?: (event: JobEvent) => void;
   screen?: (watch: number, update: ScreenUpdate) => void;
@@ -40,6 +54,14 @@ export interface ConnectionHandlers {
 }
 
 export type Handshake = { kind: "welcome"; connection: HostConnection } | { kind: "mismatch"; mismatch: Mismatch };
+
+/** The host stopped answering while calls waited on it: they failed, and the connection was let go. */
+export class HostSilentError extends Error {}
+
+export interface ConnectionOptions {
+  /** HOST_SILENCE_MS unless a test shortens it. */
+  silenceMs?: number;
+}
 
 /** Why the socket could not be reached: no host there (start one) or something else (report it). */
 export class NoHostError extends Error {
@@ -55,15 +77,25 @@ export class HostConnection {
   private ended = false;
   /** Why it ended (undefined: closed on purpose, or still open), and whether the host broke the protocol. */
   endedBecause: { why: string | undefined; broken: boolean } | undefined;
+  /** It ended because the host stopped answering. */
+  silent = false;
   handlers: ConnectionHandlers = {};
+  /** When the host was last heard from (any message). */
+  private heardAt = Date.now();
+  private livenessTimer: NodeJS.Timeout | undefined;
+  private probing = false;
+  private readonly silenceMs: number;
 
   private constructor(
     private readonly socket: Socket,
     readonly welcome: Welcome,
-  ) {}
+    options: ConnectionOptions,
+  ) {
+    this.silenceMs = options.silenceMs ?? HOST_SILENCE_MS;
+  }
 
   /** Connects and greets. Rejects with NoHostError when nothing listens on the socket. */
-  static open(socketPath: string, client: ClientInfo): Promise<Handshake> {
+  static open(socketPath: string, client: ClientInfo, options: ConnectionOptions = {}): Promise<Handshake> {
     return new Promise((resolve, reject) => {
       const socket = connect(socketPath);
       socket.setEncoding("utf8");
@@ -97,7 +129,7 @@ export class HostConnection {
         settled = true;
         clearTimeout(timer);
         socket.removeAllListeners("error");
-        connection = new HostConnection(socket, message);
+        connection = new HostConnection(socket, message, options);
         connection.watch();
         resolve({ kind: "welcome", connection });
       });
@@ -133,6 +165,11 @@ export class HostConnection {
         if (!signal) return;
         const send = (): void => {
           if (!this.ended) this.socket.write(encodeMessage({ type: "signal", id, signal: kind }));
+          // Interrupt always wins: a host that does not answer the aborted call soon is not waited for.
+          if (kind === "abort") {
+            const timer = setTimeout(() => this.giveUp(id, "the job host did not confirm the stop in time (it may still be ending the command)."), ABORT_ANSWER_MS);
+            offs.push(() => clearTimeout(timer));
+          }
         };
         if (signal.aborted) send();
         else {
@@ -150,7 +187,54 @@ export class HostConnection {
       this.socket.write(frame);
       listen(options.signal, "abort");
       listen(options.yieldSignal, "yield");
+      this.watchLiveness();
     });
+  }
+
+  /** Ends one waiting call here, whatever the host does later (its answer is then ignored). */
+  private giveUp(id: number, why: string): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    pending.cleanup();
+    pending.reject(new Error(why));
+  }
+
+  /**
+   * While calls wait, the host must be heard from: after PROBE_AFTER_MS of quiet it is asked
+   * something small (the answer only proves it alive), after the silence limit it is given up on.
+   */
+  private watchLiveness(): void {
+    if (this.livenessTimer || this.ended) return;
+    const every = Math.max(20, Math.min(1_000, Math.floor(this.silenceMs / 4)));
+    this.livenessTimer = setInterval(() => {
+      if (this.pending.size === 0 || this.ended) {
+        clearInterval(this.livenessTimer);
+        this.livenessTimer = undefined;
+        return;
+      }
+      const quiet = Date.now() - this.heardAt;
+      if (quiet >= this.silenceMs) return this.stoppedAnswering();
+      if (quiet >= Math.min(PROBE_AFTER_MS, this.silenceMs / 2) && !this.probing) {
+        this.probing = true;
+        // An id no call uses: its answer only counts as being heard.
+        this.socket.write(encodeMessage({ type: "call", id: this.nextId++, method: "status", args: {} }));
+      }
+    }, every);
+    this.livenessTimer.unref();
+  }
+
+  /** The host said nothing for the silence limit while calls waited: they fail, and the connection goes. */
+  private stoppedAnswering(): void {
+    this.silent = true;
+    const why = `the job host (pid ${this.welcome.pid}) stopped answering: nothing from it for ${silenceText(this.silenceMs)}`;
+    for (const pending of this.pending.values()) {
+      pending.cleanup();
+      pending.reject(new HostSilentError(`${why.charAt(0).toUpperCase()}${why.slice(1)}. \`pitwall jobs\` shows it; \`pitwall jobs stop all\` stops it and its jobs, and the next command starts a new one.`));
+    }
+    this.pending.clear();
+    this.closed(why);
+    this.socket.destroy();
   }
 
   /** Closes the connection on purpose: the host treats it as this client leaving. */
@@ -175,6 +259,7 @@ export class HostConnection {
   private closed(why: string | undefined, broken = false): void {
     if (this.ended) return;
     this.ended = true;
+    clearInterval(this.livenessTimer);
     this.endedBecause = { why, broken };
     for (const pending of this.pending.values()) {
       pending.cleanup();
@@ -185,6 +270,8 @@ export class HostConnection {
   }
 
   private receive(line: string): void {
+    this.heardAt = Date.now();
+    this.probing = false;
     let message: unknown;
     try {
       message = JSON.parse(line);

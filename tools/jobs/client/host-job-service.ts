@@ -4,12 +4,14 @@
 // by the host's events, and paints screens the host has already parsed. No host is started until
 // something needs one (a bash call, bash_stream, a job of the person's); until then the tools that
 // only look at jobs answer as an empty registry would. If the host goes away unexpectedly, its jobs
-// are reported ended (its watchdog ended them) and the next job starts a new host, ids going on.
+// are reported ended (its watchdog ended them) and the next job starts a new host, ids going on. A
+// host that stops answering (HostConnection's silence limit) is reported as such, never as ended: its
+// jobs may be alive in it, and a later connection that is answered picks them up again.
 import { EventBus } from "../../event-bus.js";
 import { groupAlive, signalGroup, terminateGroup } from "../../process-group.js";
 import { processTempFolder } from "../../process/temp-folder.js";
 import type { AgentTool, ToolResult } from "../../tool.js";
-import type { JobEvent, JobInfo, TerminalSize, TriggerInfo, WatchAction } from "../events.js";
+import type { JobEvent, JobInfo, JobServiceEvent, TerminalSize, TriggerInfo, WatchAction } from "../events.js";
 import { JobRegistry } from "../registry/job-registry.js";
 import type { JobService, JobServiceInputs, JobTextKind, ServiceToolCall } from "../service.js";
 import { createJobTools } from "../model-tools/job-tools.js";
@@ -30,7 +32,12 @@ export interface HostJobServiceOptions {
   kind: HostClientKind;
   /** How long the host keeps jobs a dashboard leaves running, with no dashboard attached. */
   keepJobsMs: number;
+  /** How long a host may say nothing while a call waits (HOST_SILENCE_MS unless a test shortens it). */
+  silenceMs?: number;
 }
+
+/** Before each model request the host's notices are asked for; a host slower than this is not waited for. */
+const NOTICE_WAIT_MS = 1_000;
 
 /** What attaching to the folder's host at start found. */
 export type AttachOutcome = { kind: "none" } | { kind: "attached"; adopted: JobInfo[] } | { kind: "mismatch"; mismatch: Mismatch };
@@ -60,7 +67,9 @@ export class HostJobService implements JobService {
   private readonly infos = new Map<string, JobInfo>();
   /** The watch triggers of the jobs that have any, from the host's events. */
   private readonly jobTriggers = new Map<string, TriggerInfo[]>();
-  private readonly events = new EventBus<JobEvent>();
+  private readonly events = new EventBus<JobServiceEvent>();
+  /** The host stopped answering (set until a connection is answered again). */
+  private silent = false;
   private readonly feeds = new Map<number, OpenFeed>();
   private nextWatch = 1;
   private highestId = 0;
@@ -119,7 +128,7 @@ export class HostJobService implements JobService {
 
   // ---- the mirror --------------------------------------------------------------------------
 
-  subscribe(listener: (event: JobEvent) => void): () => void {
+  subscribe(listener: (event: JobServiceEvent) => void): () => void {
     return this.events.subscribe(listener);
   }
 
@@ -173,6 +182,7 @@ export class HostJobService implements JobService {
           nextId: this.highestId + 1,
         },
         ...(start ? { start: { settings: { ...this.settings }, keepJobsMs: this.options.keepJobsMs, env: this.env } } : {}),
+        ...(this.options.silenceMs !== undefined ? { silenceMs: this.options.silenceMs } : {}),
       });
       if (opened.kind === "none") return undefined;
       if (opened.kind === "mismatch") throw new HostVersionError(opened.mismatch);
@@ -189,6 +199,10 @@ export class HostJobService implements JobService {
 
   private connected(connection: HostConnection): void {
     this.connection = connection;
+    if (this.silent) {
+      this.silent = false;
+      this.events.emit({ type: "job_host_state", answering: true, detail: `The job host (pid ${connection.welcome.pid}) answers again.` });
+    }
     connection.handlers = {
       event: (event) => this.apply(event),
       screen: (watch, update) => this.feeds.get(watch)?.feed.apply(update),
@@ -223,6 +237,15 @@ export class HostJobService implements JobService {
     this.connection = undefined;
     if (why === undefined || this.shuttingDown) return;
     const pid = connection.welcome.pid;
+    if (connection.silent) {
+      // Its jobs are not known to have ended: they may be running in the stopped host.
+      this.silent = true;
+      const text = `${why.charAt(0).toUpperCase()}${why.slice(1)}. Its jobs may still be running in it; \`pitwall jobs\` shows it, \`pitwall jobs stop all\` stops it and its jobs. Its log is ${this.logPath}.`;
+      this.events.emit({ type: "job_host_state", answering: false, detail: text });
+      this.ownNotices.push(text);
+      for (const listener of this.problemListeners) listener(text);
+      return;
+    }
     if (broken) {
       const text = `The job host (pid ${pid}) ${why}: this pitwall stopped talking to it. Its log is ${this.logPath}.`;
       this.ownNotices.push(text);
@@ -360,16 +383,29 @@ export class HostJobService implements JobService {
     this.connect(true).catch(() => undefined);
   }
 
+  /**
+   * What the agent must hear before its next request. A host slower than NOTICE_WAIT_MS is not
+   * waited for (the request goes out, Esc acts at once): its answer, when it comes, waits here for
+   * the request after.
+   */
   async drainNotices(): Promise<string[]> {
-    const own = this.ownNotices.splice(0);
     const connection = this.connection?.open ? this.connection : undefined;
-    const fromHost = connection ? await connection.call("notices", {}).catch(() => []) : [];
-    return [...own, ...fromHost];
+    const fromHost = connection
+      ? connection.call("notices", {}).then(
+          (lines) => lines,
+          () => [],
+        )
+      : Promise.resolve([]);
+    const answered = await within(fromHost, NOTICE_WAIT_MS);
+    if (answered === undefined) void fromHost.then((lines) => this.ownNotices.push(...lines));
+    return [...this.ownNotices.splice(0), ...(answered ?? [])];
   }
 
   async summaryLines(): Promise<string[]> {
     const connection = this.connection?.open ? this.connection : undefined;
-    return connection ? connection.call("summary", {}).catch(() => []) : [];
+    if (!connection) return [];
+    const lines = connection.call("summary", {}).catch(() => []);
+    return (await within(lines, NOTICE_WAIT_MS)) ?? [];
   }
 
   // ---- ending ------------------------------------------------------------------------------
@@ -400,6 +436,19 @@ export class HostJobService implements JobService {
   private async endLeftovers(): Promise<void> {
     await Promise.all([...this.leftovers].filter((pgid) => groupAlive(pgid)).map((pgid) => terminateGroup(pgid, this.settings.killGraceMs)));
     this.leftovers.clear();
+  }
+}
+
+/** The promise's value if it settles within `ms`, otherwise undefined. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

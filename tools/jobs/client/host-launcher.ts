@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { HostConnection, NoHostError, type Handshake } from "./host-connection.js";
+import { HostConnection, NoHostError, type ConnectionOptions, type Handshake } from "./host-connection.js";
 import type { HostConfig } from "../host/host-main.js";
 import { checkHostDir, checkHostSocket, hostPaths, prepareHostDir, type HostPaths } from "../host/host-paths.js";
 import type { ClientInfo } from "../wire/handshake.js";
@@ -24,6 +24,8 @@ export interface OpenHostOptions {
   client: ClientInfo;
   /** Start a host when none answers, with this configuration and environment; without it, none is started. */
   start?: { settings: HostConfig["settings"]; keepJobsMs: number; env: NodeJS.ProcessEnv };
+  /** How long the host may say nothing while a call waits (HostConnection's default otherwise). */
+  silenceMs?: number;
 }
 
 export type OpenedHost = Handshake | { kind: "none" };
@@ -32,12 +34,12 @@ function isMissing(error: unknown): boolean {
   return error instanceof NoHostError || (error as NodeJS.ErrnoException).code === "ENOENT";
 }
 
-async function tryOpen(paths: HostPaths, client: ClientInfo): Promise<OpenedHost> {
+async function tryOpen(paths: HostPaths, client: ClientInfo, options: ConnectionOptions): Promise<OpenedHost> {
   try {
     checkHostDir(paths);
     // Nothing is sent (not even the hello) to a socket that is not ours.
     checkHostSocket(paths);
-    return await HostConnection.open(paths.socket, client);
+    return await HostConnection.open(paths.socket, client, options);
   } catch (error) {
     if (isMissing(error)) return { kind: "none" };
     throw error;
@@ -47,7 +49,8 @@ async function tryOpen(paths: HostPaths, client: ClientInfo): Promise<OpenedHost
 /** Connects to the host of `cwd`; starts it first when asked to and none answers. */
 export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
   const paths = hostPaths(options.home, options.cwd);
-  const found = await tryOpen(paths, options.client);
+  const connection = options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {};
+  const found = await tryOpen(paths, options.client, connection);
   if (found.kind !== "none" || !options.start) return found;
   const exited = startHost(paths, options.cwd, options.home, options.start);
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -55,11 +58,11 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
   void exited.then((why) => (early = why));
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-    const opened = await tryOpen(paths, options.client);
+    const opened = await tryOpen(paths, options.client, connection);
     if (opened.kind !== "none") return opened;
     if (early !== undefined) {
       // It may have exited because another host won the race: that one answers soon.
-      const again = await tryOpen(paths, options.client);
+      const again = await tryOpen(paths, options.client, connection);
       if (again.kind !== "none") return again;
       throw new Error(`The job host could not start (${early}). Its log: ${paths.log}\n${logTail(paths.log)}`);
     }
