@@ -408,7 +408,7 @@ describe("frames on the host's socket", () => {
       dashboard.onProblem((text) => problems.push(text));
       expect(await dashboard.attach()).toMatchObject({ kind: "attached" });
       await waitFor(() => problems.length > 0, "the client to drop the host", 30_000);
-      expect(problems[0]).toMatch(new RegExp(`The job host \\(pid 4244\\) it sent a message longer than ${MAX_FRAME_CHARS} characters: this pitwall stopped talking to it`));
+      expect(problems[0]).toMatch(new RegExp(`The job host \\(pid 4244\\) sent a message longer than ${MAX_FRAME_CHARS} characters: this pitwall stopped talking to it`));
       const { written, cutOff } = await sent!;
       expect(cutOff).toBe(true);
       expect(written).toBeLessThan(MAX_FRAME_CHARS + 2 * 1024 * 1024);

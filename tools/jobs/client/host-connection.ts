@@ -138,7 +138,7 @@ export class HostConnection {
           lines.push(chunk);
         } catch (error) {
           const what = error instanceof Error ? error.message : String(error);
-          if (connection) connection.fail(`it sent ${what}`);
+          if (connection) connection.fail(`sent ${what}`);
           else fail(new Error(`the job host sent ${what}`));
         }
       });
@@ -276,9 +276,9 @@ export class HostConnection {
     try {
       message = JSON.parse(line);
     } catch {
-      return this.fail("it sent a line that is not JSON");
+      return this.fail("sent a line that is not JSON");
     }
-    if (!checkHostMessage.check(message)) return this.fail(`it sent a message this pitwall does not understand (${checkHostMessage.problem(message)})`);
+    if (!checkHostMessage.check(message)) return this.fail(`sent a message this pitwall does not understand (${checkHostMessage.problem(message)})`);
     this.dispatch(message);
   }
 
@@ -306,7 +306,7 @@ export class HostConnection {
         const check = resultChecker(pending.method);
         if (!check.check(message.value)) {
           pending.reject(new Error(`The job host's answer to ${pending.method} is not understood (${check.problem(message.value)}).`));
-          return this.fail(`its answer to ${pending.method} did not match the protocol`);
+          return this.fail(`answered ${pending.method} in a way that does not match the protocol`);
         }
         pending.resolve(message.value);
         return;
