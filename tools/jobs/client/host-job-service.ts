@@ -140,9 +140,12 @@ export class HostJobService implements JobService {
     return this.infos.get(id);
   }
 
+  /** This client's running jobs: those its shutdown stops (another pitwall's here are not counted). */
   runningCount(): number {
+    const me = this.connection?.welcome.clientId;
+    if (me === undefined) return 0;
     let n = 0;
-    for (const info of this.infos.values()) if (info.status === "running") n++;
+    for (const info of this.infos.values()) if (info.status === "running" && info.owner === me) n++;
     return n;
   }
 

@@ -27,6 +27,7 @@ export const JobInfoSchema = Type.Object(
     stdinMode: Type.Union([Type.Literal("pty"), Type.Literal("pipe")]),
     restarts: Type.Integer(),
     toolCallId: Type.Optional(Type.String()),
+    owner: Type.Optional(Type.String()),
   },
   strict,
 );
