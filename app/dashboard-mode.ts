@@ -230,8 +230,12 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       sessionPath = wanted;
     }
 
+    // A project with skills or prompt templates of its own, and no remembered answer: asked once.
+    const { askProjectTrust } = await import("./trust-question.js");
+    const trustProject = quitEarly ? undefined : await askProjectTrust(options, settings, choose, (text) => view.chat.notice("warning", text));
+
     if (!quitEarly) {
-      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh, jobClient: "dashboard" });
+      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh, jobClient: "dashboard", trustProject });
       const { installJobCleanup } = await import("../tools/jobs/index.js");
       // A closed terminal or a crash leaves the jobs running in the job host, for the next pitwall.
       const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard, keepOn: { signals: ["SIGHUP"], crash: true } });

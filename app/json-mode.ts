@@ -16,6 +16,7 @@ import type { CliOptions } from "./cli-options.js";
 import { closeSession, createSetup, type Setup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
 import { installJobCleanup } from "../tools/jobs/index.js";
+import { expandPromptCommand } from "../agent/resources/prompt-commands.js";
 
 export type JsonCommand =
   | { type: "message"; content: string }
@@ -124,6 +125,15 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
     if ("problem" in command) {
       bus.emit({ type: "error", message: `Input line ${lineNumber} ${command.problem}.`, source: "input" });
       continue;
+    }
+    if ("content" in command) {
+      // A prompt template (/review src/app.ts) or /skill:name goes as the text it stands for.
+      const expanded = expandPromptCommand(command.content, setup.resources);
+      if (expanded && "problem" in expanded) {
+        bus.emit({ type: "error", message: `Input line ${lineNumber}: ${expanded.problem}`, source: "input" });
+        continue;
+      }
+      if (expanded) command.content = expanded.prompt;
     }
     // A steer or follow-up during a compaction has no run to join: it waits its turn as a message.
     // With nothing of ours running, a run a watch trigger started (wake) takes them too.
