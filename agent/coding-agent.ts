@@ -21,6 +21,7 @@ import type { PitwallEvent } from "./events.js";
 import type { Message, ThinkingLevel } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import { createProviderResolver, type Connections } from "./providers/connections.js";
+import { proxyCredentials } from "./providers/proxy.js";
 import type { StreamTimeouts } from "./providers/stall-guard.js";
 import type { RetryPolicy } from "./retry.js";
 import { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.js";
@@ -137,7 +138,8 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
   // Called only when a tool runs, once `sessions` (below) exists.
   const fileChanges = { snapshots: () => sessions.session?.snapshots, emit: (event: PitwallEvent) => bus.emit(event) };
-  const redact = secretRedaction(secrets);
+  // A proxy's password is redacted too; its variables stay in the tools' environment (npm needs them).
+  const redact = secretRedaction([...secrets, ...proxyCredentials(options.connections.anthropic.proxy ?? options.connections.openai.proxy)]);
   const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings).map((tool) =>
     redactingTool(FILE_CHANGING_TOOLS.has(tool.name) ? trackFileChanges(tool, options.cwd, fileChanges) : tool, redact),
   );
