@@ -17,6 +17,7 @@ import { closeSession, createSetup, type Setup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
 import { installJobCleanup } from "../tools/jobs/index.js";
 import { expandPromptCommand } from "../agent/resources/prompt-commands.js";
+import { localServerOffer, probeLocalServers } from "../agent/providers/local-servers.js";
 
 export type JsonCommand =
   | { type: "message"; content: string }
@@ -73,7 +74,11 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   });
   for (const warning of setup.warnings) bus.emit({ type: "error", message: warning, source: "config" });
   for (const warning of setup.sessionWarnings) bus.emit({ type: "error", message: warning, source: "session" });
-  if (setup.missingKey) bus.emit({ type: "error", message: setup.missingKey, source: "config" });
+  if (setup.missingKey) {
+    // A local server that is running is offered (never used without the person saying so).
+    const offer = localServerOffer(await probeLocalServers());
+    bus.emit({ type: "error", message: offer ? `${setup.missingKey} ${offer}` : setup.missingKey, source: "config" });
+  }
 
   // Messages, compactions, rewinds and forks run one after another, in the order they came.
   const waiting: Array<{ prompt: string } | { compact: string | undefined } | { rewind: RewindTarget; files: boolean } | { fork: true }> = [];

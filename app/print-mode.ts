@@ -13,6 +13,7 @@ import { describeToolCall } from "../tools/tool-call-summary.js";
 import { formatWait } from "../panes/text/format.js";
 import { closeSession, type Setup } from "./session-setup.js";
 import { expandPromptCommand } from "../agent/resources/prompt-commands.js";
+import { localServerOffer, probeLocalServers } from "../agent/providers/local-servers.js";
 
 // Control sequences never reach stdout: models occasionally echo them from tool output.
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[@-_]|[\u0000-\u0008\u000b-\u001f\u007f]/g;
@@ -29,7 +30,9 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
   };
   for (const warning of [...setup.warnings, ...setup.sessionWarnings]) note(`pitwall: ${warning}`);
   if (setup.missingKey) {
-    process.stderr.write(`pitwall: ${setup.missingKey}\n`);
+    // A local server that is running is offered (never used without the person saying so).
+    const offer = localServerOffer(await probeLocalServers());
+    process.stderr.write(`pitwall: ${setup.missingKey}\n${offer ? `pitwall: ${offer}\n` : ""}`);
     return 1;
   }
 

@@ -20,6 +20,7 @@ import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
 import { type HostClientKind, HostJobService } from "../tools/jobs/index.js";
 import { describeUnloaded, loadResources, type Resources } from "../agent/resources/project-resources.js";
 import { trustFile } from "./project-trust.js";
+import { proxyCredentials } from "../agent/providers/proxy.js";
 import { SLASH_COMMANDS } from "./slash-commands.js";
 
 export interface Setup {
@@ -131,7 +132,8 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     api: options.api,
   };
   const connections = resolveConnections(flags, env);
-  const secrets = [connections.anthropic.apiKey, connections.openai.apiKey].filter((k): k is string => Boolean(k));
+  // The proxy's password never reaches a session either.
+  const secrets = [connections.anthropic.apiKey, connections.openai.apiKey, ...proxyCredentials(connections.anthropic.proxy)].filter((k): k is string => Boolean(k));
   // Only what the model in force can be sent is loaded; older messages stay on disk.
   const budgetFor = (provider: string, model: string): number => {
     const budget = contextBudget(modelForBudget(options, config.provider, provider, model), context);
