@@ -85,6 +85,7 @@ export class KeyDispatcher {
         dismissError: () => c.interrupts.dismissError(),
         redraw: () => c.redraw(),
         suspend: () => c.suspend(),
+        editor: () => c.editInEditor(),
       },
       input: {
         submit: () => c.sending.submitInput("enter"),
