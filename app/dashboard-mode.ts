@@ -185,7 +185,9 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
         redraw,
         editText: async (text) => {
           const { editInEditor } = await import("./external-editor.js");
-          return editInEditor(text, env, {
+          // The editor gets what commands get: the environment without the provider keys.
+          const editorEnv = setup?.coding.toolEnv ?? { ...env, ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined };
+          return editInEditor(text, editorEnv, {
             leave: () => {
               scheduler.pause();
               screenInternals(screen).leave();

@@ -99,6 +99,25 @@ describe("notifications", () => {
   }, 40_000);
 });
 
+describe("prompt templates", () => {
+  test("Tab completes a template, its first line in the status line; Enter sends it filled", async () => {
+    const home = tempFolder("home");
+    mkdirSync(join(home, "prompts"), { recursive: true });
+    writeFileSync(join(home, "prompts", "review.md"), "Review $1 for bugs and say what you would change.\n");
+    const { t, llm } = await startDashboard({ home, replies: [{ kind: "reply", text: "reviewed it" }] });
+    t.type("/rev");
+    t.press("Tab");
+    await t.waitForText("/review · Review $1 for bugs");
+    t.type("src/app.ts");
+    t.press("Enter");
+    await t.waitForText("reviewed it");
+    const messages = llm.requests[0]!.json.messages as Array<{ role: string; content: string | Array<{ text?: string }> }>;
+    const last = messages.at(-1)!;
+    const text = typeof last.content === "string" ? last.content : last.content.map((p) => p.text ?? "").join("");
+    expect(text).toBe("Review src/app.ts for bugs and say what you would change.");
+  }, 40_000);
+});
+
 describe("project trust", () => {
   test("a project with skills of its own is asked about once; trusting it loads them now and next time", async () => {
     const home = tempFolder("home");
