@@ -139,11 +139,15 @@ describe("project trust", () => {
     await first.t.waitForExit();
     await first.done();
 
-    // Next time: no question; /skills lists it.
+    // Next time: no question; /skills lists it and /context counts it.
     const second = await startDashboard({ home, cwd });
     expect(second.t.screenText()).not.toContain("trust this project?");
     second.t.type("/skills");
     second.t.press("Enter");
     await second.t.waitForText("/skill:deploy");
+    // /context shows what the list of skills costs.
+    second.t.type("/context");
+    second.t.press("Enter");
+    await second.t.waitForText(/skills \(1\)\s+\d+/);
   }, 60_000);
 });
