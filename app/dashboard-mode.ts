@@ -28,6 +28,7 @@ import type { Setup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
 import { StartupTrace } from "./startup-trace.js";
 import type { QuitChoice } from "./quit-flow.js";
+import { Notifier } from "./notifications.js";
 
 const SESSION_IN_USE_CHOICES: StyledLine[] = [
   [{ text: "Continue in a copy (fork); the other pitwall keeps the original", attr: attr() }],
@@ -102,7 +103,22 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   // Keys typed before the key bindings have loaded wait for them.
   const early: InputEvent[] = [];
   let dispatch: ((event: InputEvent) => void) | undefined;
-  const decoder = new KeyDecoder((event) => (dispatch ? dispatch(event) : early.push(event)));
+  // Notifications need to know whether the person is looking: focus reports, and keys.
+  let notifier: Notifier | undefined;
+  let focusedAtStart: boolean | undefined;
+  const decoder = new KeyDecoder(
+    (event) => {
+      notifier?.keyPressed();
+      if (dispatch) dispatch(event);
+      else early.push(event);
+    },
+    {
+      onFocus: (focused) => {
+        if (notifier) notifier.focus(focused);
+        else focusedAtStart = focused;
+      },
+    },
+  );
   const onData = (data: string): void => decoder.feed(data);
   stdin.on("data", onData);
 
@@ -136,6 +152,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     const [{ resolveSettings }, { loadKeymap }] = await Promise.all([import("./settings.js"), import("./keys/keymap.js")]);
     settings = resolveSettings(options, env);
     trace.writeTo(settings.instrumentation.startupTrace);
+    notifier = new Notifier(settings.notify, { write: (bytes) => stdout.write(bytes), env });
+    if (focusedAtStart !== undefined) notifier.focus(focusedAtStart);
     const keymap = loadKeymap({ home: settings.home, configured: settings.keymap });
     const redraw = (): void => {
       screen.realloc();
@@ -165,6 +183,24 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
             },
           }),
         redraw,
+        editText: async (text) => {
+          const { editInEditor } = await import("./external-editor.js");
+          // The editor gets what commands get: the environment without the provider keys.
+          const editorEnv = setup?.coding.toolEnv ?? { ...env, ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined };
+          return editInEditor(text, editorEnv, {
+            leave: () => {
+              scheduler.pause();
+              screenInternals(screen).leave();
+              modes.suspend();
+            },
+            enter: () => {
+              modes.resume();
+              screenInternals(screen).enter();
+              scheduler.resume();
+              redraw();
+            },
+          });
+        },
       },
     );
     const c = controller;
@@ -230,14 +266,21 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       sessionPath = wanted;
     }
 
+    // A project with skills or prompt templates of its own, and no remembered answer: asked once.
+    const { askProjectTrust } = await import("./trust-question.js");
+    const trustProject = quitEarly ? undefined : await askProjectTrust(options, settings, choose, (text) => view.chat.notice("warning", text));
+
     if (!quitEarly) {
-      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh, jobClient: "dashboard" });
+      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh, jobClient: "dashboard", trustProject });
       const { installJobCleanup } = await import("../tools/jobs/index.js");
       // A closed terminal or a crash leaves the jobs running in the job host, for the next pitwall.
       const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard, keepOn: { signals: ["SIGHUP"], crash: true } });
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
       c.attach(setup);
+      const notify = notifier;
+      const stopNotifying = setup.coding.bus.subscribe((event) => notify.onEvent(event));
+      void quit.then(stopNotifying);
       trace.mark("agent loaded");
       // "ready" once the provider's SDK and the HTTP client are loaded: a prompt typed then goes out
       // at once. The markdown parser loads after that, when the first answer begins or after a

@@ -16,6 +16,8 @@ import type { CliOptions } from "./cli-options.js";
 import { closeSession, createSetup, type Setup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
 import { installJobCleanup } from "../tools/jobs/index.js";
+import { expandPromptCommand } from "../agent/resources/prompt-commands.js";
+import { localServerOffer, probeLocalServers } from "../agent/providers/local-servers.js";
 
 export type JsonCommand =
   | { type: "message"; content: string }
@@ -72,7 +74,11 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   });
   for (const warning of setup.warnings) bus.emit({ type: "error", message: warning, source: "config" });
   for (const warning of setup.sessionWarnings) bus.emit({ type: "error", message: warning, source: "session" });
-  if (setup.missingKey) bus.emit({ type: "error", message: setup.missingKey, source: "config" });
+  if (setup.missingKey) {
+    // A local server that is running is offered (never used without the person saying so).
+    const offer = localServerOffer(await probeLocalServers());
+    bus.emit({ type: "error", message: offer ? `${setup.missingKey} ${offer}` : setup.missingKey, source: "config" });
+  }
 
   // Messages, compactions, rewinds and forks run one after another, in the order they came.
   const waiting: Array<{ prompt: string } | { compact: string | undefined } | { rewind: RewindTarget; files: boolean } | { fork: true }> = [];
@@ -124,6 +130,15 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
     if ("problem" in command) {
       bus.emit({ type: "error", message: `Input line ${lineNumber} ${command.problem}.`, source: "input" });
       continue;
+    }
+    if ("content" in command) {
+      // A prompt template (/review src/app.ts) or /skill:name goes as the text it stands for.
+      const expanded = expandPromptCommand(command.content, setup.resources);
+      if (expanded && "problem" in expanded) {
+        bus.emit({ type: "error", message: `Input line ${lineNumber}: ${expanded.problem}`, source: "input" });
+        continue;
+      }
+      if (expanded) command.content = expanded.prompt;
     }
     // A steer or follow-up during a compaction has no run to join: it waits its turn as a message.
     // With nothing of ours running, a run a watch trigger started (wake) takes them too.

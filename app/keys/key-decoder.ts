@@ -121,6 +121,8 @@ function decodeCsi(params: string, final: string): string | undefined {
 export interface KeyDecoderOptions {
   /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
   escapeTimeoutMs?: number;
+  /** The terminal reported gaining (true) or losing focus (DECSET 1004's CSI I and CSI O); no key event. */
+  onFocus?: (focused: boolean) => void;
 }
 
 export class KeyDecoder {
@@ -134,7 +136,10 @@ export class KeyDecoder {
     options: KeyDecoderOptions = {},
   ) {
     this.escapeTimeout = options.escapeTimeoutMs ?? 30;
+    this.onFocus = options.onFocus;
   }
+
+  private readonly onFocus: ((focused: boolean) => void) | undefined;
 
   feed(data: string): void {
     if (this.escTimer) {
@@ -231,6 +236,10 @@ export class KeyDecoder {
       const params = b.slice(2, i);
       const length = i + 1;
       if (params.startsWith("<") && (final === "M" || final === "m")) return { length, event: decodeMouse(params.slice(1), final) };
+      if (params === "" && (final === "I" || final === "O")) {
+        this.onFocus?.(final === "I");
+        return { length };
+      }
       const name = decodeCsi(params.replace(/^[?>=]/, ""), final);
       return { length, event: name ? keyEvent(name) : undefined };
     }

@@ -46,6 +46,7 @@ export class RenderScheduler {
   private readonly originalRender: () => void;
   private readonly now: () => number;
   private stopped = false;
+  private paused = false;
   private rendering = false;
   readonly stats: FrameStats = { frames: 0, recent: [] };
   private readonly frameListeners = new Set<() => void>();
@@ -74,7 +75,7 @@ export class RenderScheduler {
   }
 
   private schedule(interval: number): void {
-    if (this.stopped || this.due) return;
+    if (this.stopped || this.paused || this.due) return;
     if (this.rendering) {
       this.pendingAfterFrame = true;
       this.pendingInterval = Math.min(this.pendingInterval, interval);
@@ -122,9 +123,19 @@ export class RenderScheduler {
     this.cancel();
   }
 
+  /** No frame is drawn until resume() (another program has the terminal: the person's editor). */
+  pause(): void {
+    this.paused = true;
+    this.cancel();
+  }
+
+  resume(): void {
+    this.paused = false;
+  }
+
   private frame(): void {
     const s = screenInternals(this.screen);
-    if (this.stopped || s.destroyed) return;
+    if (this.stopped || this.paused || s.destroyed) return;
     const started = this.now();
     this.rendering = true;
     try {
