@@ -90,7 +90,13 @@ export class Agent {
   private readonly getProvider: ProviderResolver;
   private abortController: AbortController | undefined;
   private yieldController: AbortController | undefined;
+  /** Set while a run, a compaction or a hold goes on (or is reserved); resolves, never rejects, when it is over. */
   private running: Promise<void> | undefined;
+  /**
+   * Set while a run's `agent_end` reaches the listeners; resolves once it has. The agent is idle
+   * then: what a listener starts (a prompt, a compaction, a hold) begins after that event.
+   */
+  private ending: Promise<void> | undefined;
   /** Set while `hold` runs: `running` is this, so nothing starts, and only the holder may replace the conversation. */
   private held: Promise<void> | undefined;
   /** Whether a trigger's wake may start a run, and which queued wakes start one once the agent is idle. */
@@ -187,17 +193,15 @@ export class Agent {
    */
   async compact(instructions?: string): Promise<ManualCompaction> {
     if (this.running) throw new AgentBusyError();
-    this.abortController = new AbortController();
-    const work = this.context.compactNow(this.messages, this.loopConfig(), this.abortController.signal, instructions?.trim() || undefined);
-    this.running = work.then(
-      () => undefined,
-      () => undefined,
-    );
+    const controller = new AbortController();
+    this.abortController = controller;
+    const over = this.reserve();
     try {
-      return await work;
+      if (this.ending) await this.ending;
+      return await this.context.compactNow(this.messages, this.loopConfig(), controller.signal, instructions?.trim() || undefined);
     } finally {
-      this.running = undefined;
-      this.abortController = undefined;
+      if (this.abortController === controller) this.abortController = undefined;
+      over();
     }
   }
 
@@ -225,15 +229,32 @@ export class Agent {
    */
   async hold<T>(work: () => Promise<T>): Promise<T> {
     this.assertIdle();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    this.running = this.held = held;
+    const over = this.reserve();
+    this.held = this.running;
     try {
+      if (this.ending) await this.ending;
       return await work();
     } finally {
-      this.running = this.held = undefined;
-      release();
+      this.held = undefined;
+      over();
     }
+  }
+
+  /**
+   * Marks the agent busy from now (`running`) and returns what ends it: clears `running` (when it is
+   * still this) and resolves it, so everyone waiting for idle goes on.
+   */
+  private reserve(): () => void {
+    let resolve!: () => void;
+    const busy = new Promise<void>((r) => (resolve = r));
+    this.running = busy;
+    let over = false;
+    return () => {
+      if (over) return;
+      over = true;
+      if (this.running === busy) this.running = undefined;
+      resolve();
+    };
   }
 
   appendMessage(message: Message): void {
@@ -249,6 +270,9 @@ export class Agent {
   /**
    * Runs one prompt to the end. Resolves when the agent is idle again; failures arrive as events.
    * Images go with the text (an ImageInputError, before anything is sent, for a text-only model).
+   * Throws AgentBusyError while a run, a compaction or a rewind goes on; from a listener of
+   * `agent_end` it is accepted (the agent is idle then) and its run starts once that event has
+   * reached every listener. promptWhenIdle() waits for the agent first.
    */
   async prompt(text: string, images?: ImageContent[]): Promise<void> {
     if (this.running) throw new AgentBusyError();
@@ -275,7 +299,8 @@ export class Agent {
       this.queue.add(item);
       return;
     }
-    if (trigger.action === "wake" && !this.running && this.wakes.mayWake()) {
+    // While a run's agent_end is delivered, a wake waits: whoever waited for that moment goes first.
+    if (trigger.action === "wake" && !this.running && !this.ending && this.wakes.mayWake()) {
       this.startWoken([userMessage(item, "trigger")]);
       return;
     }
@@ -288,10 +313,12 @@ export class Agent {
   }
 
   private async wakeWhenIdle(item: QueuedMessage): Promise<void> {
-    // Whoever else waited for the end of the run may start first (a prompt, a compaction, a
-    // rewind's hold): then this waits for that too, so nothing overlaps.
+    // Whoever else waited for the end of the run goes first (a prompt, a compaction, a rewind's
+    // hold: each starts within the microtasks that follow it): the wake waits for the next turn of
+    // the event loop, and for them too, so nothing overlaps and no prompt finds the agent busy.
     do {
       await untilIdle(this);
+      await new Promise((resolve) => setImmediate(resolve));
     } while (this.running);
     if (this.wakes.takeDeferred(item) && this.queue.includes(item) && this.wakes.mayWake()) this.startWoken([]);
   }
@@ -304,20 +331,34 @@ export class Agent {
     });
   }
 
+  /**
+   * Runs the loop with `initial`. The agent is busy from this call on, and idle again from the
+   * moment the run's `agent_end` is emitted. Started from a listener of the previous run's
+   * `agent_end`, the loop begins once that event has reached every listener. Rejects only when a
+   * hook threw.
+   */
   private async run(initial: UserMessage[]): Promise<void> {
     this.lastError = undefined;
-    this.abortController = new AbortController();
-    const signal = this.abortController.signal;
+    const controller = new AbortController();
+    this.abortController = controller;
+    const over = this.reserve();
+    const finish = (): void => {
+      if (this.abortController === controller) {
+        this.abortController = undefined;
+        this.yieldController = undefined;
+      }
+      over();
+    };
     const hooks: LoopHooks = {
       config: () => this.loopConfig(),
-      emit: (event) => this.bus.emit(event),
+      emit: (event) => (event.type === "agent_end" ? this.endRun(event, finish) : this.bus.emit(event)),
       takeSteering: () => this.queue.take("steer"),
       takeFollowUps: () => this.queue.take("follow_up"),
       takeNotices: () => this.notices.take(),
       batchYieldSignal: () => {
         this.yieldController = new AbortController();
         if (this.queue.hasSteer) this.yieldController.abort();
-        return AbortSignal.any([this.yieldController.signal, signal]);
+        return AbortSignal.any([this.yieldController.signal, controller.signal]);
       },
       onStreamMessage: (message) => {
         this.streamMessage = message;
@@ -328,13 +369,29 @@ export class Agent {
       prepareContext: (messages, runSignal) => this.context.beforeRequest(messages, this.loopConfig(), runSignal),
       recoverOverflow: (messages, runSignal) => this.context.afterOverflow(messages, this.loopConfig(), runSignal),
     };
-    const run = runAgentLoop(this.messages, initial, hooks, signal).then(() => undefined);
-    this.running = run.finally(() => {
-      this.running = undefined;
-      this.abortController = undefined;
-      this.yieldController = undefined;
-    });
-    await this.running;
+    try {
+      if (this.ending) await this.ending;
+      await runAgentLoop(this.messages, initial, hooks, controller.signal);
+    } finally {
+      // agent_end has done this already (it is the loop's last event, emitted however it ends).
+      finish();
+    }
+  }
+
+  /**
+   * A run's last event: the agent becomes idle, then `agent_end` reaches every listener. What a
+   * listener starts meanwhile waits for `ending`, so its events come after this one.
+   */
+  private endRun(event: Extract<PitwallEvent, { type: "agent_end" }>, finish: () => void): void {
+    finish();
+    let delivered!: () => void;
+    this.ending = new Promise<void>((resolve) => (delivered = resolve));
+    try {
+      this.bus.emit(event);
+    } finally {
+      this.ending = undefined;
+      delivered();
+    }
   }
 
   /** Delivered after the tool batch in flight finishes; nothing is skipped. Ends a background wait early. */
@@ -407,7 +464,21 @@ export class Agent {
   }
 }
 
-/** Resolves once no run is going, including runs started while waiting (a watch trigger's wake). */
+/**
+ * Resolves once no run is going, including runs started while waiting (a watch trigger's wake).
+ * Something else may still start before the caller's next step: to prompt then, use promptWhenIdle.
+ */
 export async function untilIdle(agent: Agent): Promise<void> {
   while (agent.state.isStreaming) await agent.waitForIdle().catch(() => undefined);
+}
+
+/**
+ * Waits until the agent is idle, then prompts, with nothing in between: a watch trigger's wake or
+ * anything else that waited for the same moment can never make the prompt find the agent busy.
+ * Settles as prompt() does.
+ */
+export async function promptWhenIdle(agent: Agent, text: string, images?: ImageContent[]): Promise<void> {
+  while (agent.state.isStreaming) await agent.waitForIdle().catch(() => undefined);
+  // Checked and started in one step: no other continuation runs between the test above and this.
+  return agent.prompt(text, images);
 }

@@ -6,7 +6,7 @@
 // Each reply is on stdout once, even when a dropped stream was retried: into a pipe or a file every
 // reply is written whole when it ends (what a script reading stdout needs); on a terminal it streams
 // as it arrives (what a person watching wants), and a retry starts a new line, said on stderr.
-import { untilIdle } from "../agent/agent.js";
+import { promptWhenIdle } from "../agent/agent.js";
 import type { PitwallEvent } from "../agent/events.js";
 import type { AssistantMessage } from "../agent/messages.js";
 import { describeToolCall } from "../tools/tool-call-summary.js";
@@ -85,9 +85,8 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
 
   try {
     for (const prompt of prompts) {
-      // A run a watch trigger started (wake) finishes first.
-      await untilIdle(agent);
-      await agent.prompt(prompt);
+      // A run a watch trigger started (wake) finishes first; nothing can start between it and the prompt.
+      await promptWhenIdle(agent, prompt);
       const last = lastAssistant(agent.state.messages);
       if (last?.stopReason === "error") {
         process.stderr.write(`pitwall: ${last.errorMessage ?? "the model request failed"}\n`);
