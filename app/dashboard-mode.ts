@@ -168,6 +168,9 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       },
     );
     const c = controller;
+    // A job in front that asked for mouse reports gets them: after each frame the terminal is asked
+    // for what the job needs (job-mouse.ts), and back to what --mouse says once it needs nothing.
+    scheduler.onFrame(() => modes.setMouse(c.jobControl.mouse.wanted()));
     const keys = new KeyDispatcher(c, () => scheduler.requestForInput());
     const quit = new Promise<QuitChoice>((resolve) => c.onQuit(resolve));
     // Set as soon as the person quits, so a quit from a picker skips loading the agent.

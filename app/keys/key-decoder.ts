@@ -26,8 +26,12 @@ export interface PasteEvent {
 }
 export interface MouseEvent {
   type: "mouse";
-  action: "wheelup" | "wheeldown" | "press" | "release";
+  /** "motion": the pointer moved (with a button held, or with none when any motion is reported). */
+  action: "wheelup" | "wheeldown" | "wheelleft" | "wheelright" | "press" | "release" | "motion";
+  /** 0 left, 1 middle, 2 right, 3 none (motion without a button). */
   button: number;
+  /** The button code as the terminal sent it (SGR's Cb: button, Shift 4, Alt 8, Ctrl 16, motion 32, wheel 64). */
+  code: number;
   /** 0-based cell coordinates. */
   x: number;
   y: number;
@@ -271,11 +275,14 @@ function addAlt(name: string): string {
   return `alt+${name}`;
 }
 
+const WHEEL = ["wheelup", "wheeldown", "wheelleft", "wheelright"] as const;
+
 function decodeMouse(params: string, final: string): MouseEvent | undefined {
   const [b, x, y] = params.split(";").map((v) => Number.parseInt(v, 10));
   if (b === undefined || x === undefined || y === undefined || [b, x, y].some((v) => !Number.isFinite(v))) return undefined;
-  const base = { type: "mouse" as const, button: b & 3, x: x - 1, y: y - 1 };
-  if (b & 64) return { ...base, action: (b & 1) === 0 ? "wheelup" : "wheeldown" };
+  const base = { type: "mouse" as const, button: b & 3, code: b, x: x - 1, y: y - 1 };
+  if (b & 64) return { ...base, action: WHEEL[b & 3]! };
+  if (b & 32) return { ...base, action: "motion" };
   return { ...base, action: final === "M" ? "press" : "release" };
 }
 

@@ -59,9 +59,22 @@ describe("key decoder", () => {
 
   test("SGR mouse: wheel and press with 0-based cells", async () => {
     expect(await decode("\x1b[<64;10;5M\x1b[<65;1;1M\x1b[<0;3;4M")).toEqual([
-      { type: "mouse", action: "wheelup", button: 0, x: 9, y: 4 },
-      { type: "mouse", action: "wheeldown", button: 1, x: 0, y: 0 },
-      { type: "mouse", action: "press", button: 0, x: 2, y: 3 },
+      { type: "mouse", action: "wheelup", button: 0, code: 64, x: 9, y: 4 },
+      { type: "mouse", action: "wheeldown", button: 1, code: 65, x: 0, y: 0 },
+      { type: "mouse", action: "press", button: 0, code: 0, x: 2, y: 3 },
+    ]);
+  });
+
+  test("SGR mouse: release, drag and bare motion, the sideways wheel, and the button code kept with its modifiers", async () => {
+    const events = await decode("[<2;5;6m[<32;7;8M[<35;9;9M[<66;1;1M[<67;1;1M[<20;2;2M");
+    expect(events.map((e) => (e.type === "mouse" ? [e.action, e.button, e.code] : e.type))).toEqual([
+      ["release", 2, 2],
+      ["motion", 0, 32],
+      ["motion", 3, 35],
+      ["wheelleft", 2, 66],
+      ["wheelright", 3, 67],
+      // Ctrl+Shift and the left button.
+      ["press", 0, 20],
     ]);
   });
 
