@@ -14,6 +14,8 @@ import { collectStartupGarbage } from "./startup-garbage.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
+import { updateDrawCapabilities } from "../panes/screen/blessed-patches/diff-draw.js";
+import { answersTruecolor, truecolorQuery } from "../panes/screen/outer-terminal.js";
 import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { screenInternals } from "../panes/screen/blessed-internals.js";
 import type { CliOptions } from "./cli-options.js";
@@ -74,6 +76,16 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   screen.on("resize", () => scheduler.frameNow());
 
   const modes = enableTerminalModes({ input: stdin, output: stdout, mouse: options.mouse });
+  // Whether the terminal keeps a job's 24-bit colours, where the environment does not say: the
+  // answer comes back as a reply among the keys (below).
+  const query = truecolorQuery(env);
+  if (query) stdout.write(query);
+  const onReply = (text: string): void => {
+    if (answersTruecolor(text) && updateDrawCapabilities(screen, { truecolor: true })) {
+      screen.realloc();
+      scheduler.frameNow();
+    }
+  };
   const releaseConsole = captureConsole((level, text) => {
     view.chat.notice(level, text);
     scheduler.request();
@@ -102,7 +114,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   // Keys typed before the key bindings have loaded wait for them.
   const early: InputEvent[] = [];
   let dispatch: ((event: InputEvent) => void) | undefined;
-  const decoder = new KeyDecoder((event) => (dispatch ? dispatch(event) : early.push(event)));
+  const decoder = new KeyDecoder((event) => (event.type === "reply" ? onReply(event.text) : dispatch ? dispatch(event) : early.push(event)));
   const onData = (data: string): void => decoder.feed(data);
   stdin.on("data", onData);
 

@@ -1,8 +1,9 @@
 // Turns the bytes a terminal sends into keys, pasted text and mouse events. pitwall reads stdin
 // itself instead of through blessed: blessed has no bracketed paste (a large paste would arrive as
 // thousands of key events) and cannot tell Shift+Enter apart. Understood: legacy xterm sequences,
-// SS3, modifyOtherKeys (CSI 27;m;k ~), the kitty keyboard protocol (CSI k;m u), SGR mouse and
-// bracketed paste. Runs of typed characters arrive as one text event.
+// SS3, modifyOtherKeys (CSI 27;m;k ~), the kitty keyboard protocol (CSI k;m u), SGR mouse,
+// bracketed paste, and the terminal's DCS answers to pitwall's questions. Runs of typed characters
+// arrive as one text event.
 //
 // Alt in xterm with metaSendsEscape off sets the eighth bit: Alt+1 arrives as "±" (0xB1, sent as
 // UTF-8). terminal-modes.ts turns metaSendsEscape on, so this is rare; as a fallback only the
@@ -36,7 +37,17 @@ export interface MouseEvent {
   x: number;
   y: number;
 }
-export type InputEvent = KeyEvent | TextEvent | PasteEvent | MouseEvent;
+/** The terminal's answer to a question pitwall asked (a DCS string: DECRQSS, XTGETTCAP): its body, from after ESC P to before ST. */
+export interface ReplyEvent {
+  type: "reply";
+  text: string;
+}
+export type InputEvent = KeyEvent | TextEvent | PasteEvent | MouseEvent | ReplyEvent;
+
+/** A terminal's DCS answer: DECRQSS (1$r… or 0$r), XTGETTCAP (1+r… or 0+r), XTVERSION (>|…), ended by ST or BEL. */
+const DCS_REPLY = /^\x1bP((?:[01][$+]r|>\|)[^\x1b\x07]*)(?:\x1b\\|\x07)/;
+/** The start of one, still arriving. */
+const DCS_REPLY_START = /^\x1bP(?:[01](?:[$+]r?)?|>|(?:[01][$+]r|>\|)[^\x1b\x07]*\x1b?)?$/;
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -237,6 +248,12 @@ export class KeyDecoder {
       if (params.startsWith("<") && (final === "M" || final === "m")) return { length, event: decodeMouse(params.slice(1), final) };
       const name = decodeCsi(params.replace(/^[?>=]/, ""), final);
       return { length, event: name ? keyEvent(name) : undefined };
+    }
+    if (second === "P") {
+      // An answer to a question pitwall asked; anything else is Alt+P.
+      const reply = DCS_REPLY.exec(b);
+      if (reply) return { length: reply[0].length, event: { type: "reply", text: reply[1]! } };
+      if (DCS_REPLY_START.test(b) && !flush) return "incomplete";
     }
     if (second === "O") {
       if (b.length < 3) return flush ? { length: 2, event: keyEvent("alt+O") } : "incomplete";

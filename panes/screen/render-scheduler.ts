@@ -51,6 +51,8 @@ export class RenderScheduler {
   private rendering = false;
   readonly stats: FrameStats = { frames: 0, recent: [] };
   private readonly frameListeners = new Set<() => void>();
+  /** The shape the terminal's cursor was last given (DECSCUSR; 0 the terminal's own). */
+  private cursorShape = 0;
 
   constructor(
     private readonly screen: Widgets.Screen,
@@ -129,9 +131,6 @@ export class RenderScheduler {
     this.stopped = true;
     this.cancel();
   }
-
-  /** The shape the terminal's cursor was last given (DECSCUSR; 0 the terminal's own). */
-  private cursorShape = 0;
 
   /** The bytes that give the cursor `shape`, or "" when it has it already. */
   private shapeFor(shape: number): string {

@@ -159,13 +159,29 @@ describe("job terminal fidelity", () => {
     expect(t.rawOutput).toContain("48;2;255;128;0");
   }, 40_000);
 
+  test("a terminal that answers the query with the 24-bit colour it was set gets a job's 24-bit colours too", async () => {
+    const { t, cwd } = await startDashboard();
+    // pitwall asked (DECRQSS after setting a 24-bit background); this terminal answers as xterm does.
+    expect(t.rawOutput).toContain("\x1b[0;48;2;1;2;3m\x1bP$qm\x1b\\");
+    t.type("\x1bP1$r0;48:2::1:2:3m\x1b\\");
+    writeFileSync(join(cwd, "paint.sh"), PAINT);
+    run(t, "bash paint.sh");
+    await t.waitForText("RGB BG");
+    await t.waitFor(() => t.findCell("RGB")?.fgRgb, 10_000, "the 24-bit colour");
+    expect(t.findCell("RGB")).toMatchObject({ fg: 0x00c800 });
+    // The answer was not typed into the input.
+    expect(t.screenText()).not.toContain("$r0");
+  }, 40_000);
+
   test("without it (no COLORTERM, no known terminal, no answer to the query) it is rounded to the nearest of the 256", async () => {
     const { t, cwd } = await startDashboard();
     writeFileSync(join(cwd, "paint.sh"), PAINT);
     run(t, "bash paint.sh");
     await t.waitForText("RGB BG");
     expect(t.findCell("RGB")).toMatchObject({ fgRgb: false, fg: 40, bold: true });
-    expect(t.rawOutput).not.toMatch(/[34]8;2;/);
+    expect(t.rawOutput).not.toContain("38;2;0;200;0");
+    expect(t.rawOutput).not.toContain("48;2;255;128;0");
+    expect(t.rawOutput).toContain("48;5;208");
   }, 40_000);
 
   test("a ZWJ sequence and an emoji with VS16 are painted whole, in the columns the job's emulator gave them", async () => {

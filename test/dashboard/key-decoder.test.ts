@@ -78,6 +78,17 @@ describe("key decoder", () => {
     ]);
   });
 
+  test("the terminal's DCS answers (DECRQSS, XTGETTCAP) are replies, never keys; Alt+Shift+P alone stays a key", async () => {
+    expect(await decode("\x1bP1$r0;48:2::1:2:3m\x1b\\x")).toEqual([
+      { type: "reply", text: "1$r0;48:2::1:2:3m" },
+      { type: "text", text: "x" },
+    ]);
+    // Split across reads, and ended with BEL.
+    expect(await decode("\x1bP", "1+r524742", "\x07")).toEqual([{ type: "reply", text: "1+r524742" }]);
+    expect(keys(await decode("\x1bP"))).toEqual(["alt+P"]);
+    expect(keys(await decode("\x1bPx"))).toEqual(["alt+P", "text:x"]);
+  });
+
   test("8-bit Alt (xterm without metaSendsEscape): C1 characters are Alt with a control key; Latin-1 letters stay text", async () => {
     expect(keys(await decode("\u008d", "\u0088"))).toEqual(["alt+enter", "alt+backspace"]);
     expect(keys(await decode("a\u008db"))).toEqual(["text:a", "alt+enter", "text:b"]);
