@@ -13,12 +13,16 @@ import type { PitwallEvent, QueueState } from "./events.js";
 import { MessageQueue, queued, triggerMessage, userMessage, type QueuedKind, type QueuedMessage } from "./message-queue.js";
 import type { AssistantMessage, ImageContent, Message, ThinkingLevel, TriggeredBy, UserMessage } from "./messages.js";
 import { ModelNotices, type NoticeSource } from "./model-notices.js";
+import { RunSlot, type SlotTicket } from "./run-slot.js";
+import { untilIdle } from "./when-idle.js";
 import type { ModelInfo } from "./models.js";
 import type { ProviderResolver } from "./providers/connections.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../tools/output-cap.js";
 import { type FiringMessage, WakePolicy } from "../tools/jobs/index.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
+// Waiting for the agent: part of its surface.
+export { promptWhenIdle, untilIdle } from "./when-idle.js";
 // The queue's shapes are part of the Agent's surface (dequeueLast, takeQueue).
 export type { QueuedKind, QueuedMessage } from "./message-queue.js";
 
@@ -90,15 +94,10 @@ export class Agent {
   private readonly getProvider: ProviderResolver;
   private abortController: AbortController | undefined;
   private yieldController: AbortController | undefined;
-  /** Set while a run, a compaction or a hold goes on (or is reserved); resolves, never rejects, when it is over. */
-  private running: Promise<void> | undefined;
-  /**
-   * Set while a run's `agent_end` reaches the listeners; resolves once it has. The agent is idle
-   * then: what a listener starts (a prompt, a compaction, a hold) begins after that event.
-   */
-  private ending: Promise<void> | undefined;
-  /** Set while `hold` runs: `running` is this, so nothing starts, and only the holder may replace the conversation. */
-  private held: Promise<void> | undefined;
+  /** What the agent is doing: a run, a compaction or a hold takes the slot; nothing else starts meanwhile. */
+  private readonly slot = new RunSlot();
+  /** Set while `hold` runs: it holds the slot, so nothing starts, and only the holder may replace the conversation. */
+  private held: SlotTicket | undefined;
   /** Whether a trigger's wake may start a run, and which queued wakes start one once the agent is idle. */
   private readonly wakes: WakePolicy<QueuedMessage>;
   private lastError: string | undefined;
@@ -135,7 +134,7 @@ export class Agent {
       thinkingLevel: this.thinkingLevel,
       tools: this.tools,
       messages: this.messages,
-      isStreaming: this.running !== undefined,
+      isStreaming: this.slot.taken,
       streamMessage: this.streamMessage,
       pendingToolCalls: this.pendingToolCalls,
       queue: this.queue.state,
@@ -192,16 +191,16 @@ export class Agent {
    * `instructions` tell the summary what to focus on. Resolves when done; events tell the rest.
    */
   async compact(instructions?: string): Promise<ManualCompaction> {
-    if (this.running) throw new AgentBusyError();
+    this.assertIdle();
     const controller = new AbortController();
     this.abortController = controller;
-    const over = this.reserve();
+    const ticket = this.slot.take();
     try {
-      if (this.ending) await this.ending;
+      if (this.slot.ending) await this.slot.afterEnd();
       return await this.context.compactNow(this.messages, this.loopConfig(), controller.signal, instructions?.trim() || undefined);
     } finally {
       if (this.abortController === controller) this.abortController = undefined;
-      over();
+      ticket.release();
     }
   }
 
@@ -215,8 +214,8 @@ export class Agent {
    * messages, and the older part of it still on disk, summarised before the next request.
    */
   resetConversation(messages: readonly Message[], olderHistory?: OlderHistory): void {
-    // Idle, or within hold (whose promise is `running` then).
-    if (this.running !== this.held) throw new AgentBusyError();
+    // Idle, or within hold.
+    if (this.slot.taken && !this.slot.holds(this.held)) throw new AgentBusyError();
     this.messages = [...messages];
     this.context.resetOlder(olderHistory);
   }
@@ -229,32 +228,15 @@ export class Agent {
    */
   async hold<T>(work: () => Promise<T>): Promise<T> {
     this.assertIdle();
-    const over = this.reserve();
-    this.held = this.running;
+    const ticket = this.slot.take();
+    this.held = ticket;
     try {
-      if (this.ending) await this.ending;
+      if (this.slot.ending) await this.slot.afterEnd();
       return await work();
     } finally {
       this.held = undefined;
-      over();
+      ticket.release();
     }
-  }
-
-  /**
-   * Marks the agent busy from now (`running`) and returns what ends it: clears `running` (when it is
-   * still this) and resolves it, so everyone waiting for idle goes on.
-   */
-  private reserve(): () => void {
-    let resolve!: () => void;
-    const busy = new Promise<void>((r) => (resolve = r));
-    this.running = busy;
-    let over = false;
-    return () => {
-      if (over) return;
-      over = true;
-      if (this.running === busy) this.running = undefined;
-      resolve();
-    };
   }
 
   appendMessage(message: Message): void {
@@ -275,7 +257,7 @@ export class Agent {
    * reached every listener. promptWhenIdle() waits for the agent first.
    */
   async prompt(text: string, images?: ImageContent[]): Promise<void> {
-    if (this.running) throw new AgentBusyError();
+    this.assertIdle();
     this.assertImagesAccepted(images);
     this.wakes.personSpoke();
     await this.run([userMessage({ text, images }, "prompt")]);
@@ -300,7 +282,7 @@ export class Agent {
       return;
     }
     // While a run's agent_end is delivered, a wake waits: whoever waited for that moment goes first.
-    if (trigger.action === "wake" && !this.running && !this.ending && this.wakes.mayWake()) {
+    if (trigger.action === "wake" && !this.slot.taken && !this.slot.ending && this.wakes.mayWake()) {
       this.startWoken([userMessage(item, "trigger")]);
       return;
     }
@@ -319,7 +301,7 @@ export class Agent {
     do {
       await untilIdle(this);
       await new Promise((resolve) => setImmediate(resolve));
-    } while (this.running);
+    } while (this.slot.taken);
     if (this.wakes.takeDeferred(item) && this.queue.includes(item) && this.wakes.mayWake()) this.startWoken([]);
   }
 
@@ -338,20 +320,20 @@ export class Agent {
    * hook threw.
    */
   private async run(initial: UserMessage[]): Promise<void> {
-    this.lastError = undefined;
     const controller = new AbortController();
     this.abortController = controller;
-    const over = this.reserve();
+    const ticket = this.slot.take();
     const finish = (): void => {
       if (this.abortController === controller) {
         this.abortController = undefined;
         this.yieldController = undefined;
       }
-      over();
+      ticket.release();
     };
     const hooks: LoopHooks = {
       config: () => this.loopConfig(),
-      emit: (event) => (event.type === "agent_end" ? this.endRun(event, finish) : this.bus.emit(event)),
+      // The agent is idle from agent_end on: what a listener starts there begins after it (run-slot.ts).
+      emit: (event) => (event.type === "agent_end" ? this.slot.endRun({ release: finish }, () => this.bus.emit(event)) : this.bus.emit(event)),
       takeSteering: () => this.queue.take("steer"),
       takeFollowUps: () => this.queue.take("follow_up"),
       takeNotices: () => this.notices.take(),
@@ -370,27 +352,12 @@ export class Agent {
       recoverOverflow: (messages, runSignal) => this.context.afterOverflow(messages, this.loopConfig(), runSignal),
     };
     try {
-      if (this.ending) await this.ending;
+      if (this.slot.ending) await this.slot.afterEnd();
+      this.lastError = undefined;
       await runAgentLoop(this.messages, initial, hooks, controller.signal);
     } finally {
       // agent_end has done this already (it is the loop's last event, emitted however it ends).
       finish();
-    }
-  }
-
-  /**
-   * A run's last event: the agent becomes idle, then `agent_end` reaches every listener. What a
-   * listener starts meanwhile waits for `ending`, so its events come after this one.
-   */
-  private endRun(event: Extract<PitwallEvent, { type: "agent_end" }>, finish: () => void): void {
-    finish();
-    let delivered!: () => void;
-    this.ending = new Promise<void>((resolve) => (delivered = resolve));
-    try {
-      this.bus.emit(event);
-    } finally {
-      this.ending = undefined;
-      delivered();
     }
   }
 
@@ -440,7 +407,7 @@ export class Agent {
   }
 
   waitForIdle(): Promise<void> {
-    return this.running ?? Promise.resolve();
+    return this.slot.whenFree();
   }
 
   private loopConfig(): LoopConfig {
@@ -456,29 +423,10 @@ export class Agent {
   }
 
   private assertIdle(): void {
-    if (this.running) throw new AgentBusyError();
+    if (this.slot.taken) throw new AgentBusyError();
   }
 
   private assertImagesAccepted(images: readonly ImageContent[] | undefined): void {
     if (images?.length && this.model.textOnly) throw new ImageInputError(this.model);
   }
-}
-
-/**
- * Resolves once no run is going, including runs started while waiting (a watch trigger's wake).
- * Something else may still start before the caller's next step: to prompt then, use promptWhenIdle.
- */
-export async function untilIdle(agent: Agent): Promise<void> {
-  while (agent.state.isStreaming) await agent.waitForIdle().catch(() => undefined);
-}
-
-/**
- * Waits until the agent is idle, then prompts, with nothing in between: a watch trigger's wake or
- * anything else that waited for the same moment can never make the prompt find the agent busy.
- * Settles as prompt() does.
- */
-export async function promptWhenIdle(agent: Agent, text: string, images?: ImageContent[]): Promise<void> {
-  while (agent.state.isStreaming) await agent.waitForIdle().catch(() => undefined);
-  // Checked and started in one step: no other continuation runs between the test above and this.
-  return agent.prompt(text, images);
 }
