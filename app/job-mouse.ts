@@ -6,7 +6,7 @@
 // (no job in front, a job that asked for nothing, a view scrolled back into the history) the
 // wheel scrolls the pane as always.
 import type { DashboardView } from "../panes/dashboard-view.js";
-import type { JobService, ScreenState } from "../tools/jobs/index.js";
+import type { JobService, MouseTracking, ScreenState } from "../tools/jobs/index.js";
 import type { MouseEvent } from "./keys/key-decoder.js";
 import { encodeMouse } from "./keys/pty-mouse.js";
 import { forThePerson } from "./person-errors.js";
@@ -20,7 +20,8 @@ export interface JobMouseHost {
   flash(text: string): void;
 }
 
-const LEVEL: Record<string, MouseLevel> = { none: "off", x10: "buttons", vt200: "buttons", drag: "drag", any: "any" };
+/** What pitwall's terminal must report for a job's tracking. */
+const LEVEL: Record<MouseTracking, MouseLevel> = { none: "off", x10: "buttons", vt200: "buttons", drag: "drag", any: "any" };
 
 export class JobMouse {
   /** A press went to the job: its drag and release follow it, even out of the pane. */
@@ -47,7 +48,7 @@ export class JobMouse {
   /** The mouse reports pitwall's terminal must send for the job in front ("off" when none wants them). */
   wanted(): MouseLevel {
     const target = this.target();
-    return target ? (LEVEL[target.modes.mouseTracking] ?? "off") : "off";
+    return target ? LEVEL[target.modes.mouseTracking] : "off";
   }
 
   /** Passes `event` to the job in front when it is the job's; true when it was (nothing else is to be done with it). */

@@ -46,5 +46,7 @@ export function encodeMouse(event: MouseEvent, col: number, row: number, modes: 
   if (event.action === "release") code |= 3;
   const bytes = [code + 32, col + 32, row + 32];
   if (bytes.some((b) => b > 255)) return undefined;
+  // Past column or row 95 a byte is above 127: the job's pty gets it as UTF-8, as a job in an
+  // xterm.js terminal (VS Code's) does; programs that click there ask for SGR anyway.
   return `\x1b[M${String.fromCharCode(...bytes)}`;
 }
