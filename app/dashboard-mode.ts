@@ -14,6 +14,8 @@ import { collectStartupGarbage } from "./startup-garbage.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
+import { updateDrawCapabilities } from "../panes/screen/blessed-patches/diff-draw.js";
+import { answersTruecolor, truecolorQuery } from "../panes/screen/outer-terminal.js";
 import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { screenInternals } from "../panes/screen/blessed-internals.js";
 import type { CliOptions } from "./cli-options.js";
@@ -75,6 +77,16 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   screen.on("resize", () => scheduler.frameNow());
 
   const modes = enableTerminalModes({ input: stdin, output: stdout, mouse: options.mouse });
+  // Whether the terminal keeps a job's 24-bit colours, where the environment does not say: the
+  // answer comes back as a reply among the keys (below).
+  const query = truecolorQuery(env);
+  if (query) stdout.write(query);
+  const onReply = (text: string): void => {
+    if (answersTruecolor(text) && updateDrawCapabilities(screen, { truecolor: true })) {
+      screen.realloc();
+      scheduler.frameNow();
+    }
+  };
   const releaseConsole = captureConsole((level, text) => {
     view.chat.notice(level, text);
     scheduler.request();
@@ -108,6 +120,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   let focusedAtStart: boolean | undefined;
   const decoder = new KeyDecoder(
     (event) => {
+      // The terminal's answer to a question (its colours), not a key.
+      if (event.type === "reply") return onReply(event.text);
       notifier?.keyPressed();
       if (dispatch) dispatch(event);
       else early.push(event);
@@ -204,6 +218,9 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       },
     );
     const c = controller;
+    // A job in front that asked for mouse reports gets them: after each frame the terminal is asked
+    // for what the job needs (job-mouse.ts), and back to what --mouse says once it needs nothing.
+    scheduler.onFrame(() => modes.setMouse(c.jobControl.mouse.wanted()));
     const keys = new KeyDispatcher(c, () => scheduler.requestForInput());
     const quit = new Promise<QuitChoice>((resolve) => c.onQuit(resolve));
     // Set as soon as the person quits, so a quit from a picker skips loading the agent.

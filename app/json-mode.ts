@@ -9,7 +9,7 @@
 // ends it cleanly too: the turn is aborted, every job is stopped, and the exit code is 0.
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { untilIdle } from "../agent/agent.js";
+import { promptWhenIdle, untilIdle } from "../agent/agent.js";
 import type { PitwallEvent } from "../agent/events.js";
 import { BranchError, type RewindTarget } from "../agent/session-control.js";
 import type { CliOptions } from "./cli-options.js";
@@ -85,21 +85,25 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   let running: Promise<void> | undefined;
   // Whether what runs is a prompt (a steer or follow-up can join it) rather than a compaction, rewind or fork.
   let promptRunning = false;
+  // What stops a command is said as an error event; the next command runs all the same.
+  const failed = (error: unknown): void => {
+    bus.emit({ type: "error", message: error instanceof Error ? error.message : String(error), source: error instanceof BranchError ? "input" : "session" });
+  };
+  const promptFailed = (error: unknown): void => {
+    bus.emit({ type: "error", message: `The message could not be run: ${error instanceof Error ? error.message : String(error)}`, source: "input" });
+  };
   const start = async (item: (typeof waiting)[number]): Promise<void> => {
-    // A run a watch trigger started (wake) finishes first.
-    await untilIdle(agent);
     promptRunning = "prompt" in item;
-    if ("prompt" in item) return agent.prompt(item.prompt);
-    // Their results are on the bus (branch_change, session_forked); what stops them is said as an error.
-    const failed = (error: unknown): void => {
-      bus.emit({ type: "error", message: error instanceof Error ? error.message : String(error), source: error instanceof BranchError ? "input" : "session" });
-    };
+    // A run a watch trigger started (wake) finishes first; nothing can start between it and the prompt.
+    if ("prompt" in item) return promptWhenIdle(agent, item.prompt).catch(promptFailed);
+    await untilIdle(agent);
+    // Their results are on the bus (branch_change, session_forked).
     if ("rewind" in item) return setup.coding.rewind(item.rewind, { files: item.files }).then(() => undefined, failed);
     if ("fork" in item) return setup.coding.fork().then(() => undefined, failed);
     return agent.compact(item.compact).then((result) => {
       // A compaction that ran or failed is on the bus already; one with nothing to do says why.
       if (result.note) bus.emit({ type: "error", message: result.note, source: "input" });
-    });
+    }, failed);
   };
   const runNext = (): void => {
     if (running) return;

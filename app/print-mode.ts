@@ -6,7 +6,7 @@
 // Each reply is on stdout once, even when a dropped stream was retried: into a pipe or a file every
 // reply is written whole when it ends (what a script reading stdout needs); on a terminal it streams
 // as it arrives (what a person watching wants), and a retry starts a new line, said on stderr.
-import { untilIdle } from "../agent/agent.js";
+import { promptWhenIdle } from "../agent/agent.js";
 import type { PitwallEvent } from "../agent/events.js";
 import type { AssistantMessage } from "../agent/messages.js";
 import { describeToolCall } from "../tools/tool-call-summary.js";
@@ -89,8 +89,6 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
 
   try {
     for (const prompt of prompts) {
-      // A run a watch trigger started (wake) finishes first.
-      await untilIdle(agent);
       // A prompt template (/review src/app.ts) or /skill:name goes as the text it stands for.
       const expanded = expandPromptCommand(prompt, setup.resources);
       if (expanded && "problem" in expanded) {
@@ -98,7 +96,8 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
         return 1;
       }
       if (expanded) note(`${prompt.trim().split(/\s/, 1)[0]}: ${expanded.from}`);
-      await agent.prompt(expanded ? expanded.prompt : prompt);
+      // A run a watch trigger started (wake) finishes first; nothing can start between it and the prompt.
+      await promptWhenIdle(agent, expanded ? expanded.prompt : prompt);
       const last = lastAssistant(agent.state.messages);
       if (last?.stopReason === "error") {
         process.stderr.write(`pitwall: ${last.errorMessage ?? "the model request failed"}\n`);

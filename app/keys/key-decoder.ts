@@ -1,8 +1,9 @@
 // Turns the bytes a terminal sends into keys, pasted text and mouse events. pitwall reads stdin
 // itself instead of through blessed: blessed has no bracketed paste (a large paste would arrive as
 // thousands of key events) and cannot tell Shift+Enter apart. Understood: legacy xterm sequences,
-// SS3, modifyOtherKeys (CSI 27;m;k ~), the kitty keyboard protocol (CSI k;m u), SGR mouse and
-// bracketed paste. Runs of typed characters arrive as one text event.
+// SS3, modifyOtherKeys (CSI 27;m;k ~), the kitty keyboard protocol (CSI k;m u), SGR mouse,
+// bracketed paste, and the terminal's DCS answers to pitwall's questions. Runs of typed characters
+// arrive as one text event.
 //
 // Alt in xterm with metaSendsEscape off sets the eighth bit: Alt+1 arrives as "±" (0xB1, sent as
 // UTF-8). terminal-modes.ts turns metaSendsEscape on, so this is rare; as a fallback only the
@@ -26,13 +27,27 @@ export interface PasteEvent {
 }
 export interface MouseEvent {
   type: "mouse";
-  action: "wheelup" | "wheeldown" | "press" | "release";
+  /** "motion": the pointer moved (with a button held, or with none when any motion is reported). */
+  action: "wheelup" | "wheeldown" | "wheelleft" | "wheelright" | "press" | "release" | "motion";
+  /** 0 left, 1 middle, 2 right, 3 none (motion without a button). */
   button: number;
+  /** The button code as the terminal sent it (SGR's Cb: button, Shift 4, Alt 8, Ctrl 16, motion 32, wheel 64). */
+  code: number;
   /** 0-based cell coordinates. */
   x: number;
   y: number;
 }
-export type InputEvent = KeyEvent | TextEvent | PasteEvent | MouseEvent;
+/** The terminal's answer to a question pitwall asked (a DCS string: DECRQSS, XTGETTCAP): its body, from after ESC P to before ST. */
+export interface ReplyEvent {
+  type: "reply";
+  text: string;
+}
+export type InputEvent = KeyEvent | TextEvent | PasteEvent | MouseEvent | ReplyEvent;
+
+/** A terminal's DCS answer: DECRQSS (1$r… or 0$r), XTGETTCAP (1+r… or 0+r), XTVERSION (>|…), ended by ST or BEL. */
+const DCS_REPLY = /^\x1bP((?:[01][$+]r|>\|)[^\x1b\x07]*)(?:\x1b\\|\x07)/;
+/** The start of one, still arriving. */
+const DCS_REPLY_START = /^\x1bP(?:[01](?:[$+]r?)?|>|(?:[01][$+]r|>\|)[^\x1b\x07]*\x1b?)?$/;
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -243,6 +258,12 @@ export class KeyDecoder {
       const name = decodeCsi(params.replace(/^[?>=]/, ""), final);
       return { length, event: name ? keyEvent(name) : undefined };
     }
+    if (second === "P") {
+      // An answer to a question pitwall asked; anything else is Alt+P.
+      const reply = DCS_REPLY.exec(b);
+      if (reply) return { length: reply[0].length, event: { type: "reply", text: reply[1]! } };
+      if (DCS_REPLY_START.test(b) && !flush) return "incomplete";
+    }
     if (second === "O") {
       if (b.length < 3) return flush ? { length: 2, event: keyEvent("alt+O") } : "incomplete";
       const name = SS3_LETTER[b[2]!];
@@ -280,11 +301,14 @@ function addAlt(name: string): string {
   return `alt+${name}`;
 }
 
+const WHEEL = ["wheelup", "wheeldown", "wheelleft", "wheelright"] as const;
+
 function decodeMouse(params: string, final: string): MouseEvent | undefined {
   const [b, x, y] = params.split(";").map((v) => Number.parseInt(v, 10));
   if (b === undefined || x === undefined || y === undefined || [b, x, y].some((v) => !Number.isFinite(v))) return undefined;
-  const base = { type: "mouse" as const, button: b & 3, x: x - 1, y: y - 1 };
-  if (b & 64) return { ...base, action: (b & 1) === 0 ? "wheelup" : "wheeldown" };
+  const base = { type: "mouse" as const, button: b & 3, code: b, x: x - 1, y: y - 1 };
+  if (b & 64) return { ...base, action: WHEEL[b & 3]! };
+  if (b & 32) return { ...base, action: "motion" };
   return { ...base, action: final === "M" ? "press" : "release" };
 }
 

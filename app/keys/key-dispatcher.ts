@@ -244,6 +244,8 @@ export class KeyDispatcher {
         v.input.paste(event.text);
         break;
       case "mouse": {
+        // A job in front that asked for the mouse takes it over its terminal.
+        if (this.jobs.mouse.forward(event)) break;
         const target = v.paneAt(event.x, event.y);
         if (event.action === "wheelup" || event.action === "wheeldown") {
           const rows = event.action === "wheelup" ? -3 : 3;
@@ -277,6 +279,8 @@ export class KeyDispatcher {
     }
     if (this.jobs.attachMode.attachedId !== undefined) {
       if (event.type !== "mouse") this.attachedInput(event);
+      // The mouse: the job's if it asked for it; otherwise only the wheel does something (it scrolls).
+      else if (!this.jobs.mouse.forward(event) && event.action.startsWith("wheel")) return false;
       return true;
     }
     const prompt = c.view.prompt;
