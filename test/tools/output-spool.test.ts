@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -58,6 +58,18 @@ describe("output spool", () => {
 });
 
 describe("the full-output file", () => {
+  it("is still saved when the process's temp folder was removed meanwhile (a temp cleaner): the folder is made again", async () => {
+    const first = processTempFolder();
+    rmSync(first, { recursive: true, force: true });
+    const spool = new OutputSpool(100, { filePrefix: "spool-test-" });
+    spool.write("x".repeat(1_000));
+    const result = spool.finish();
+    files.push(result.fullOutputPath!);
+    expect(dirname(result.fullOutputPath!)).toBe(processTempFolder());
+    expect(processTempFolder()).not.toBe(first);
+    expect(await readFile(result.fullOutputPath!, "utf8")).toBe("x".repeat(1_000));
+  });
+
   it("lives in the process's own temp folder and keeps head + tail within the budget, saying what was dropped", async () => {
     const spool = new OutputSpool(1_000, { filePrefix: "spool-test-", fileMaxChars: 100_000 });
     const line = (i: number): string => `line ${String(i).padStart(7, "0")}\n`; // 13 chars
