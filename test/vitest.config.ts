@@ -6,6 +6,7 @@
 // A new test file is in the full tier until it is listed here.
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const FAST = [
   "test/agent/connections.test.ts", "test/agent/context-files.test.ts", "test/agent/earlier-jobs.test.ts",
@@ -20,7 +21,7 @@ const FAST = [
   "test/dashboard/screen-painter.test.ts", "test/dashboard/slash-commands.test.ts",
   "test/dashboard/text-editing.test.ts", "test/dashboard/text-layout.test.ts",
   "test/dashboard/tool-output-follow.test.ts",
-  "test/jobs/emulator-skip.test.ts", "test/jobs/log-digest.test.ts", "test/jobs/log-skip.test.ts",
+  "test/jobs/emulator-skip.test.ts", "test/jobs/framing.test.ts", "test/jobs/log-digest.test.ts", "test/jobs/log-skip.test.ts",
   "test/jobs/plain-text-log.test.ts", "test/jobs/plain-text-stream.test.ts",
   "test/jobs/read-before-destroy.test.ts", "test/jobs/screen-watch.test.ts",
   "test/jobs/watch-triggers.test.ts", "test/jobs/watch-wake-policy.test.ts",
@@ -38,18 +39,40 @@ const FAST = [
   "test/unit/provider-errors.test.ts", "test/unit/retry.test.ts", "test/unit/text-width-fast-path.test.ts",
 ];
 
+/**
+ * The full tier's files first, longest first (vitest's order: by the last run's times when it has
+ * them, by file size on a fresh clone), then the fast tier's: many short files that fill the
+ * workers' gaps at the end instead of leaving one long file to run alone.
+ */
+class FullTierFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    return [...sorted.filter((file) => file.project.name !== "fast"), ...sorted.filter((file) => file.project.name === "fast")];
+  }
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
   test: {
     setupFiles: ["test/helpers/setup.ts"],
+    sequence: { sequencer: FullTierFirst },
+    maxWorkers: 3,
+    // Tests wait for conditions, not for time; this is only how long one may run before it counts as
+    // hung. `npm test` runs both tiers and the lint at once on what may be a loaded 2-core machine,
+    // where a test that takes 2 s alone can take several times that without anything being wrong.
+    testTimeout: 30_000,
     projects: [
       {
         extends: true,
-        test: { name: "fast", include: FAST, setupFiles: ["test/helpers/fast-tier-guard.ts"], pool: "threads", isolate: false },
+        // One worker process runs many fast files in turn (no fresh process or module graph per file),
+        // so a file costs what its tests cost. A worker is still a process of its own, so a test that
+        // compares timings can count its own CPU time (helpers/cpu-time.ts).
+        test: { name: "fast", include: FAST, setupFiles: ["test/helpers/fast-tier-guard.ts"], pool: "forks", isolate: false },
       },
-      // These start CLIs, ptys and dashboards: on a loaded 2-core machine one can take far longer
-      // than vitest's 5 s default without anything being wrong. Each still waits for conditions.
-      { extends: true, test: { name: "full", include: ["test/**/*.test.ts"], exclude: FAST, testTimeout: 30_000 } },
+      // These start CLIs, ptys, jobs and servers. They too share worker processes between files:
+      // a fresh process and module graph per file cost more CPU than all their tests. What a file
+      // starts it ends (afterEach and afterAll), and its temp folder is its own (helpers/setup.ts).
+      { extends: true, test: { name: "full", include: ["test/**/*.test.ts"], exclude: FAST, isolate: false } },
     ],
   },
 });
