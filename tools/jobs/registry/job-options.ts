@@ -59,4 +59,6 @@ export interface JobRegistryOptions {
   env: NodeJS.ProcessEnv;
   /** Marks every job's environment and tracks its process group, so a crash of pitwall still ends it. */
   marker?: ChildMarker;
+  /** How often groups a bash call left running are checked for being gone (5 s). */
+  adoptedCheckMs?: number;
 }

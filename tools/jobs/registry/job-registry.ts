@@ -58,7 +58,12 @@ export class JobRegistry {
     this.specs = new JobSpecs(this.cwd, this.settings, baseEnv, this.marker);
     this.stopper = new JobStopper(this.settings, this.marker);
     this.ttl = new TtlSweep(this.settings.ttlMs);
-    this.adopted = new AdoptedGroups({ marker: this.marker, killGraceMs: this.settings.killGraceMs, endEscapes: (mark) => this.stopper.endEscapes(mark) });
+    this.adopted = new AdoptedGroups({
+      marker: this.marker,
+      killGraceMs: this.settings.killGraceMs,
+      ...(options.adoptedCheckMs !== undefined ? { goneCheckMs: options.adoptedCheckMs } : {}),
+      endEscapes: (mark) => this.stopper.endEscapes(mark),
+    });
     this.watches = new JobWatches({
       debounceMs: this.settings.watchDebounceMs,
       emit: (event) => {
