@@ -4,6 +4,7 @@
 // tier that starts one anyway. "full" is every other file: jobs under real ptys, the CLI, the
 // dashboard end to end. `npm test` runs both, beside the lint (test/run-checks.ts), and so does CI.
 // A new test file is in the full tier until it is listed here.
+import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
@@ -40,14 +41,30 @@ const FAST = [
 ];
 
 /**
- * The full tier's files first, longest first (vitest's order: by the last run's times when it has
- * them, by file size on a fresh clone), then the fast tier's: many short files that fill the
- * workers' gaps at the end instead of leaving one long file to run alone.
+ * The files that take longest (most of them CPU: a 100 MB flood, emulators far behind, pitwall
+ * killed five ways), measured on a 2-core machine. They start first: one of them started last
+ * would run alone at the end while the other workers sit idle.
  */
-class FullTierFirst extends BaseSequencer {
+const LONGEST = [
+  "test/jobs/emulator-backpressure.test.ts", "test/jobs/job-flood.test.ts", "test/jobs/job-cleanup.test.ts",
+  "test/jobs/job-host.test.ts", "test/cli/code-cache.test.ts", "test/jobs/job-tools.test.ts",
+  "test/agent/large-tool-arguments.test.ts", "test/cli/print-mode.test.ts", "test/jobs/job-registry.test.ts",
+  "test/dashboard/e2e-panes.test.ts", "test/cli/session-resume.test.ts", "test/cli/json-mode.test.ts",
+];
+
+/**
+ * The order files start in: the longest first, then the rest of the full tier (longest first once
+ * vitest has timed a run here, largest first on a fresh clone), then the fast tier's many short
+ * files, which fill the workers' gaps at the end.
+ */
+class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    return [...sorted.filter((file) => file.project.name !== "fast"), ...sorted.filter((file) => file.project.name === "fast")];
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    const rank = (file: TestSpecification): number => {
+      if (file.project.name === "fast") return 2;
+      return LONGEST.includes(relative(root, file.moduleId)) ? 0 : 1;
+    };
+    return (await super.sort(files)).map((file, i) => ({ file, i })).sort((a, b) => rank(a.file) - rank(b.file) || a.i - b.i).map(({ file }) => file);
   }
 }
 
@@ -55,7 +72,7 @@ export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
   test: {
     setupFiles: ["test/helpers/setup.ts"],
-    sequence: { sequencer: FullTierFirst },
+    sequence: { sequencer: LongestFirst },
     maxWorkers: 3,
     // Tests wait for conditions, not for time; this is only how long one may run before it counts as
     // hung. `npm test` runs both tiers and the lint at once on what may be a loaded 2-core machine,
