@@ -66,6 +66,7 @@ export class JobRegistry {
     });
     this.watches = new JobWatches({
       debounceMs: this.settings.watchDebounceMs,
+      ...(options.watchTiming ? { timing: options.watchTiming } : {}),
       emit: (event) => {
         // Told to the agent of the client that owns the job; a job left running without one keeps
         // even a firing that asked to steer or wake, as a notice for the next client to take it over.
