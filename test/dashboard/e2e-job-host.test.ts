@@ -1,9 +1,11 @@
 // End to end with real processes: the jobs live in the folder's job host, so they outlive the
 // dashboard. Killed with SIGKILL, the dashboard's jobs are kept; `pitwall -c` attaches to them again
 // with their scrollback (read through the job terminal), the agent is told which still run, and ids
-// go on. Quitting with "k" keeps them too; with no dashboard attached they end after the grace period.
+// go on. Quitting with "k" keeps them too; with no dashboard attached they end after the grace period
+// (`pitwall jobs` says when), and while one is attached the grace clock does not run.
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
+import { cliEnv, runCli } from "../helpers/cli-process.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
 import { waitFor } from "../helpers/conditions.js";
 import { jobHostPids, reapJobHosts } from "../helpers/job-hosts.js";
@@ -102,9 +104,11 @@ describe("the job host", () => {
   test("quit with k keeps the jobs; the next pitwall attaches; with none attached they end after the grace period", async () => {
     const cwd = tempFolder("cwd");
     const home = tempFolder("home");
-    const env = { PITWALL_KEEP_JOBS_MINUTES: "0.05" };
+    // `pitwall jobs` from another terminal says whether the grace clock runs, and when it ends.
+    const jobsList = async (): Promise<string> => (await runCli(["jobs"], cliEnv({ extra: { PITWALL_HOME: home } }), { cwd })).stdout;
     try {
-      const first = await startDashboard({ cwd, home, env });
+      // The first pitwall's grace is a minute: longer than the second takes to start, however loaded the machine.
+      const first = await startDashboard({ cwd, home, env: { PITWALL_KEEP_JOBS_MINUTES: "1" } });
       command(first.t, "/run echo kept-job-says-hi; sleep 63.61");
       await first.t.waitForText(/│ kept-job-says-hi\s+│/);
       command(first.t, "/quit");
@@ -115,19 +119,24 @@ describe("the job host", () => {
       await first.done();
       expect(countLive("sleep 63.61")).toBe(1);
       const [hostPid] = jobHostPids(home);
+      // With no pitwall attached, the grace clock runs.
+      expect(await jobsList()).toMatch(/: 1 job, no pitwall attached; kept jobs end in \S+ unless a pitwall attaches\n/);
 
-      const second = await startDashboard({ cwd, home, env });
+      // The next pitwall's grace is a second (0.02 minutes): the one the host uses once it has left.
+      const second = await startDashboard({ cwd, home, env: { PITWALL_KEEP_JOBS_MINUTES: "0.02" } });
       await second.t.waitForText(/1 job kept running from an earlier pitwall, attached again: 1 echo/);
       await second.t.waitForText(/│ kept-job-says-hi\s+│/);
       // Attached, the grace clock does not run.
-      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      const attached = await jobsList();
+      expect(attached).toMatch(/: 1 job, attached: dashboard\n/);
+      expect(attached).not.toContain("kept jobs end in");
       expect(countLive("sleep 63.61")).toBe(1);
       command(second.t, "/quit");
       await second.t.waitForText("1 job running: quit and stop it? y/n · k keep it running");
       second.t.type("k");
       expect(await second.t.waitForExit()).toBe(0);
       await second.done();
-      // 3 s later nobody came back: the job ends, and the host with it.
+      // Nobody came back within the second's grace: the job ends, and the host with it.
       await waitFor(() => countLive("sleep 63.61") === 0, "the kept job to end after the grace period", 20_000);
       await waitFor(() => alivePids([hostPid!]).length === 0, "the host to exit", 10_000);
     } finally {

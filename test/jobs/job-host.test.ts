@@ -57,7 +57,8 @@ function folder(): Folder {
 }
 
 function client(where: Folder, kind: "dashboard" | "print" | "json" = "dashboard", keepJobsMs = 60_000): HostJobServiceType {
-  const inputs: JobServiceInputs = { cwd: where.cwd, env: process.env, settings: { killGraceMs: 500 }, marker: undefined, secrets: [] };
+  // The host takes its starter's settings: bash_stream calls come back once their job runs.
+  const inputs: JobServiceInputs = { cwd: where.cwd, env: process.env, settings: { killGraceMs: 500, minYieldMs: 50 }, marker: undefined, secrets: [] };
   const service = new HostJobService(inputs, { home: where.home, kind, keepJobsMs });
   services.push(service);
   return service;
@@ -72,7 +73,7 @@ const never = new AbortController().signal;
 const context = { yieldSignal: never };
 
 async function bashStream(service: HostJobServiceType, command: string): Promise<string> {
-  const result = await service.runTool({ tool: "bash_stream", toolCallId: `t${Math.random()}`, params: { command, yieldMs: 1_000 }, signal: never, onUpdate: () => undefined, context });
+  const result = await service.runTool({ tool: "bash_stream", toolCallId: `t${Math.random()}`, params: { command, yieldMs: 50 }, signal: never, onUpdate: () => undefined, context });
   const id = /job (\d+)/i.exec(result.content)?.[1];
   if (!id) throw new Error(`no job id in: ${result.content}`);
   return id;

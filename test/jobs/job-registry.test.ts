@@ -405,7 +405,8 @@ describe("JobRegistry and the child marker", () => {
       trackGroup: (pgid: number) => calls.push(`+${pgid}`),
       untrackGroup: (pgid: number) => calls.push(`-${pgid}`),
     };
-    const registry = new JobRegistry({ cwd: tempDir(), env: process.env, marker });
+    // Adopted groups are checked for being gone every 5 s by default; a tenth of a second here.
+    const registry = new JobRegistry({ cwd: tempDir(), env: process.env, marker, adoptedCheckMs: 100 });
     registries.push(registry);
     const job = registry.start({ command: 'echo "marker=$PITWALL_RUN"', startedBy: "agent" });
     await job.exited;

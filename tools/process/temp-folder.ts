@@ -3,7 +3,7 @@
 // processes that are gone (a crash before the watchdog existed, a machine that lost power) are
 // removed when the next pitwall starts, and so are the loose full-output files that pitwall versions
 // before these folders left in $TMPDIR (pitwall-bash-<time>-<hex>.log), once a day old.
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,13 +15,16 @@ const OLD_OUTPUT_AGE_MS = 24 * 60 * 60_000;
 
 let folder: string | undefined;
 
-/** This process's temp folder, made (mode 0700) on first use and removed when the process exits. */
+/**
+ * This process's temp folder, made (mode 0700) on first use and removed when the process exits.
+ * Made again if it went meanwhile (a temp cleaner's sweep during a long session), so a full output
+ * is never written into a folder that is gone.
+ */
 export function processTempFolder(): string {
-  if (folder !== undefined) return folder;
-  const made = mkdtempSync(join(tmpdir(), `pitwall-${process.pid}-`));
-  folder = made;
-  process.once("exit", () => rmSync(made, { recursive: true, force: true }));
-  return made;
+  if (folder !== undefined && existsSync(folder)) return folder;
+  if (folder === undefined) process.once("exit", () => folder !== undefined && rmSync(folder, { recursive: true, force: true }));
+  folder = mkdtempSync(join(tmpdir(), `pitwall-${process.pid}-`));
+  return folder;
 }
 
 function alive(pid: number): boolean {

@@ -32,6 +32,7 @@ export const HostConfigSchema = Type.Object(
       scrollback: Type.Optional(Type.Integer()),
       maxOutputChars: Type.Optional(Type.Integer()),
       defaultYieldMs: Type.Optional(Type.Integer()),
+      minYieldMs: Type.Optional(Type.Integer()),
       watchDebounceMs: Type.Optional(Type.Number()),
     }),
     keepJobsMs: Type.Number({ minimum: 0 }),

@@ -85,7 +85,7 @@ export function bashStreamDefinition(settings: JobSettings): ToolDefinition<type
     label: "Background shell",
     description: [
       "Run a shell command as a background job and wait for it a while. Use it for dev servers, file watchers, test watchers, builds and anything that may take more than a minute or must keep running; use bash for quick commands.",
-      `It waits up to yieldMs (default ${Math.round(settings.defaultYieldMs / 1000)} s, ${MIN_YIELD_MS / 1000}–${MAX_YIELD_MS / 1000} s). If the command finishes in that time you get its status, exit code and output. Otherwise you get status "running" with a job id and the output so far, and the job keeps running: read it with poll_process, type into it with write_stdin, stop it with kill_process, see all jobs with list_processes, page its log with get_process_log.`,
+      `It waits up to yieldMs (default ${Math.round(settings.defaultYieldMs / 1000)} s, ${settings.minYieldMs / 1000}–${MAX_YIELD_MS / 1000} s). If the command finishes in that time you get its status, exit code and output. Otherwise you get status "running" with a job id and the output so far, and the job keeps running: read it with poll_process, type into it with write_stdin, stop it with kill_process, see all jobs with list_processes, page its log with get_process_log.`,
       "Give readyPattern (e.g. \"listening on|ready in\") to return as soon as a server says it is up. When a job exits on its own later, you are told with its exit code and last lines, so you need not poll just to notice a crash.",
       "Give watch (e.g. [{\"pattern\": \"FAIL|Error\", \"action\": \"wake\"}]) to be told, with the matching lines and their context, when the job prints a line that matches after this call returns: no polling needed for a test watcher turning red or a server logging a stack trace (watch_process changes them later).",
       `Output shown to you is plain text (colours and progress-bar redraws resolved); past ${settings.maxOutputChars} characters it comes as a digest (errors and warnings first, stack traces whole, repeats folded, line numbers for get_process_log) unless digest is false (then head and tail). At most ${settings.maxJobs} jobs run at once. Runs under a terminal (stdinMode "pty") unless stdinMode is "pipe".`,
@@ -119,7 +119,7 @@ export function createBashStreamTool(registry: ToolJobs, settings: JobSettings =
         startedBy: "agent",
         toolCallId,
       });
-      const yieldMs = clampYieldMs(params.yieldMs, settings.defaultYieldMs);
+      const yieldMs = clampYieldMs(params.yieldMs, settings.defaultYieldMs, settings.minYieldMs);
       const stopLive = liveLines(job, onUpdate, maxChars);
       const wait = await waitForJob(job, {
         timeoutMs: yieldMs,

@@ -4,6 +4,7 @@ import type { ChildProcess } from "node:child_process";
 import type { JobStarter, TerminalSize } from "../events.js";
 import type { StdinMode } from "../process/job.js";
 import type { JobSettings } from "../settings.js";
+import type { WatchTiming } from "../watch/trigger-set.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 
 export type { TerminalSize } from "../events.js";
@@ -59,4 +60,8 @@ export interface JobRegistryOptions {
   env: NodeJS.ProcessEnv;
   /** Marks every job's environment and tracks its process group, so a crash of pitwall still ends it. */
   marker?: ChildMarker;
+  /** How often groups a bash call left running are checked for being gone (5 s). */
+  adoptedCheckMs?: number;
+  /** How watch triggers gather a burst and how short their window may be (tools/jobs/watch/trigger-set.ts). */
+  watchTiming?: Partial<WatchTiming>;
 }

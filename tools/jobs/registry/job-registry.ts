@@ -58,9 +58,15 @@ export class JobRegistry {
     this.specs = new JobSpecs(this.cwd, this.settings, baseEnv, this.marker);
     this.stopper = new JobStopper(this.settings, this.marker);
     this.ttl = new TtlSweep(this.settings.ttlMs);
-    this.adopted = new AdoptedGroups({ marker: this.marker, killGraceMs: this.settings.killGraceMs, endEscapes: (mark) => this.stopper.endEscapes(mark) });
+    this.adopted = new AdoptedGroups({
+      marker: this.marker,
+      killGraceMs: this.settings.killGraceMs,
+      ...(options.adoptedCheckMs !== undefined ? { goneCheckMs: options.adoptedCheckMs } : {}),
+      endEscapes: (mark) => this.stopper.endEscapes(mark),
+    });
     this.watches = new JobWatches({
       debounceMs: this.settings.watchDebounceMs,
+      ...(options.watchTiming ? { timing: options.watchTiming } : {}),
       emit: (event) => {
         // Told to the agent of the client that owns the job; a job left running without one keeps
         // even a firing that asked to steer or wake, as a notice for the next client to take it over.

@@ -11,6 +11,7 @@ import {
   clampDebounceMs,
   compileTrigger,
   MAX_TRIGGERS_PER_JOB,
+  MIN_WATCH_DEBOUNCE_MS,
   WatchError,
   type CompiledTrigger,
   type TriggerSpec,
@@ -21,10 +22,21 @@ export const SETTLE_MS = 250;
 /** …or this long after its first match, whichever comes first. */
 export const GATHER_MS = 1_000;
 
+/** How batches gather and how short a window may be: these defaults, unless the owner of the jobs sets others (a test's registry). */
+export interface WatchTiming {
+  settleMs: number;
+  gatherMs: number;
+  /** The shortest debounce window a trigger may have. */
+  minDebounceMs: number;
+}
+
+export const DEFAULT_WATCH_TIMING: Readonly<WatchTiming> = { settleMs: SETTLE_MS, gatherMs: GATHER_MS, minDebounceMs: MIN_WATCH_DEBOUNCE_MS };
+
 export interface TriggerSetOptions {
   /** The debounce window of triggers that do not set their own. */
   debounceMs: number;
   clock: Clock;
+  timing?: Partial<WatchTiming>;
   /** Contract: must not throw. */
   onFire(firing: TriggerFiring): void;
 }
@@ -41,9 +53,9 @@ class ActiveTrigger {
   ) {}
 
   /** When the pending batch may fire. */
-  dueAt(): number {
+  dueAt(timing: WatchTiming): number {
     const batch = this.batch!;
-    const settled = Math.min(batch.startedAt + GATHER_MS, batch.lastGrewAt + SETTLE_MS);
+    const settled = Math.min(batch.startedAt + timing.gatherMs, batch.lastGrewAt + timing.settleMs);
     return Math.max(this.quietUntil, settled);
   }
 }
@@ -54,7 +66,11 @@ export class TriggerSet {
   /** The last lines fed, for the context before a match that starts a batch. */
   private recent: LogLine[] = [];
 
-  constructor(private readonly options: TriggerSetOptions) {}
+  private readonly timing: WatchTiming;
+
+  constructor(private readonly options: TriggerSetOptions) {
+    this.timing = { ...DEFAULT_WATCH_TIMING, ...options.timing };
+  }
 
   get size(): number {
     return this.triggers.length;
@@ -71,7 +87,7 @@ export class TriggerSet {
       pattern: spec.pattern,
       action: spec.action,
       ignoreCase: compiled.ignoreCase,
-      debounceMs: clampDebounceMs(spec.debounceMs ?? this.options.debounceMs),
+      debounceMs: clampDebounceMs(spec.debounceMs ?? this.options.debounceMs, this.timing.minDebounceMs),
       setBy: spec.setBy,
       fired: 0,
     };
@@ -149,9 +165,9 @@ export class TriggerSet {
     trigger.cancelTimer = clock.schedule(() => {
       trigger.cancelTimer = undefined;
       if (!trigger.batch || !this.triggers.includes(trigger)) return;
-      if (clock.now() >= trigger.dueAt()) this.fire(trigger);
+      if (clock.now() >= trigger.dueAt(this.timing)) this.fire(trigger);
       else this.arm(trigger);
-    }, trigger.dueAt() - clock.now());
+    }, trigger.dueAt(this.timing) - clock.now());
   }
 
   private fire(trigger: ActiveTrigger): void {
