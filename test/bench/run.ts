@@ -12,6 +12,7 @@ import { removeTempDirs } from "../helpers/temp-dir.js";
 import { launch, ms, quantile, rssOf, typingLatencies, type Measurement, type Row } from "./bench-harness.js";
 import { bashRoundTrip } from "./bash-measurements.js";
 import { jobKeyLatency, jobMemory, jobThroughput } from "./job-measurements.js";
+import { day } from "./day.js";
 import { soak } from "./soak.js";
 import { startup, seqRoundTrip } from "./startup-measurements.js";
 import { largeArgument } from "./stream-measurements.js";
@@ -119,6 +120,7 @@ export const MEASUREMENTS: Array<{ name: string; run: Measurement }> = [
   { name: "job key latency", run: jobKeyLatency },
   { name: "job memory", run: jobMemory },
   { name: "soak", run: soak },
+  { name: "day", run: day },
   { name: "large argument", run: largeArgument },
 ];
 

@@ -2,7 +2,8 @@
 // dashboard. Killed with SIGKILL, the dashboard's jobs are kept; `pitwall -c` attaches to them again
 // with their scrollback (read through the job terminal), the agent is told which still run, and ids
 // go on. Quitting with "k" keeps them too; with no dashboard attached they end after the grace period
-// (`pitwall jobs` says when), and while one is attached the grace clock does not run.
+// (`pitwall jobs` says when), and while one is attached the grace clock does not run. An idle
+// dashboard starts its host in the background, so the first command waits for nothing.
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { cliEnv, runCli } from "../helpers/cli-process.js";
@@ -78,7 +79,7 @@ describe("the job host", () => {
     }
   }, 90_000);
 
-  test("no host runs until a prompt is typed; typing one starts it before Enter, and the first bash call uses it", async () => {
+  test("the host starts in the background once the dashboard is idle after ready, and the first bash call uses it; print mode starts none for a reply without commands", async () => {
     const cwd = tempFolder("cwd");
     const home = tempFolder("home");
     try {
@@ -89,12 +90,19 @@ describe("the job host", () => {
       });
       const { t } = session;
       await t.waitForText("● ready");
-      expect(jobHostPids(home)).toEqual([]);
+      // Nothing typed: the host starts by itself a moment after ready.
+      const [host] = await waitFor(() => (jobHostPids(home).length > 0 ? jobHostPids(home) : undefined), "the job host to start while the dashboard is idle", 15_000);
       t.type("run echo");
-      const [host] = await waitFor(() => (jobHostPids(home).length > 0 ? jobHostPids(home) : undefined), "the job host to start while the prompt is typed", 15_000);
       t.press("Enter");
       await t.waitForText("Ran it.");
       expect(jobHostPids(home)).toEqual([host]);
+
+      // Print mode starts the host only when a command needs it.
+      const printHome = tempFolder("home");
+      session.llm.enqueue({ kind: "reply", text: "No commands needed." });
+      const printed = await runCli(["-p", "just answer", "--no-session"], cliEnv({ anthropicBaseUrl: session.llm.anthropicBaseUrl, apiKey: "test-key", extra: { PITWALL_HOME: printHome } }), { cwd });
+      expect(printed.stdout).toContain("No commands needed.");
+      expect(jobHostPids(printHome)).toEqual([]);
       await session.done();
     } finally {
       reapJobHosts(home);
