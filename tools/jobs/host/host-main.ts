@@ -13,6 +13,7 @@ import { installJobCleanup } from "../registry/job-cleanup.js";
 import { JobRegistry } from "../registry/job-registry.js";
 import { checkHostDir, hostPaths } from "./host-paths.js";
 import { JobHostServer } from "./host-server.js";
+import { loadXterm } from "../terminal/job-terminal.js";
 import { checker } from "../wire/checker.js";
 import { pitwallVersion } from "../../pitwall-version.js";
 import { turnOffCoreDumps } from "../../process/core-dumps.js";
@@ -43,6 +44,7 @@ export type HostConfig = Static<typeof HostConfigSchema>;
 
 /** With no client in this long after starting, the host gives up (its starter died before connecting). */
 const FIRST_CLIENT_MS = 10_000;
+const PRELOAD_EMULATOR_AFTER_MS = 100;
 
 /** True when a live host answers on the socket. */
 function answers(socketPath: string): Promise<boolean> {
@@ -114,6 +116,9 @@ async function main(): Promise<void> {
   writeFileSync(paths.pidFile, `${process.pid}\n`);
   process.stderr.write(`job host ${process.pid} serving ${config.cwd} (pitwall ${pitwallVersion()})\n`);
   setTimeout(() => server.checkIdle(), FIRST_CLIENT_MS).unref();
+  // A host exists to run jobs, and a dashboard starts it before the first one: load the terminal
+  // emulator once the greeting is done rather than in the first job's start.
+  setTimeout(loadXterm, PRELOAD_EMULATOR_AFTER_MS).unref();
 }
 
 main().catch((error: unknown) => {
