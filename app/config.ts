@@ -1,6 +1,6 @@
 // ~/.pitwall/config.json: defaults for the provider, model, thinking level, base URL, keymap path,
 // the bash limits, how long kept jobs wait, the watch triggers' debounce window, the context window,
-// how long a silent server is waited for, and whether commands get the provider keys. Each field
+// how long a silent server is waited for, whether commands get the provider keys, and the theme. Each field
 // is checked against its TypeBox schema on its own: a bad file or field is reported and ignored,
 // never fatal. app/settings.ts puts the fields in their place (flags and the environment beat
 // them, they beat built-in defaults).
@@ -62,6 +62,8 @@ export const CONFIG_FIELDS = {
   hostSilenceMs: positiveMs,
   /** Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and jobs. */
   passKeysToTools: field(Type.Boolean(), "must be true or false"),
+  /** The terminal's background, when asking the terminal (OSC 11) is not wanted or not answered. */
+  theme: field(oneOf(["dark", "light"] as const), 'must be "dark" or "light"'),
 };
 
 type ConfigFields = typeof CONFIG_FIELDS;

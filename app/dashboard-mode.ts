@@ -23,6 +23,8 @@ import { imageFileAt, pastedImageFiles } from "./image-attachments.js";
 import { KeyDispatcher } from "./keys/key-dispatcher.js";
 import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
+import { initialTheme, TerminalTheme } from "./terminal-theme.js";
+import { frameWriter } from "../panes/screen/blessed-patches/diff-draw.js";
 import { suspendProcess } from "./suspend.js";
 import type { Setup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
@@ -49,7 +51,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   const stdin = process.stdin;
   const stdout = process.stdout;
 
-  const screen = createScreen({ output: stdout, env });
+  const screen = createScreen({ output: stdout, env, theme: initialTheme(env) });
   let setup: Setup | undefined;
   // Loaded after the first frame, with the rest of the agent.
   let sessionSetup: typeof import("./session-setup.js") | undefined;
@@ -102,7 +104,14 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   // Keys typed before the key bindings have loaded wait for them.
   const early: InputEvent[] = [];
   let dispatch: ((event: InputEvent) => void) | undefined;
-  const decoder = new KeyDecoder((event) => (dispatch ? dispatch(event) : early.push(event)));
+  const writer = frameWriter(screen);
+  const theme = writer ? new TerminalTheme({ writer, write: (data) => stdout.write(data), requestFrame: () => scheduler.request(), env }) : undefined;
+  const decoder = new KeyDecoder((event) => {
+    // The terminal's answers are not keys.
+    if (event.type === "report") theme?.report(event);
+    else if (dispatch) dispatch(event);
+    else early.push(event);
+  });
   const onData = (data: string): void => decoder.feed(data);
   stdin.on("data", onData);
 
@@ -127,6 +136,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   try {
     scheduler.frameNow();
     trace.mark("first frame");
+    // Asked after the first frame, which never waits for the answer.
+    theme?.ask();
 
     // The settings (config.json checked against its schema) and the key bindings load after the
     // first frame: their validation brings in TypeBox, which the tools need anyway.
@@ -135,6 +146,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     setupModule.catch(() => undefined);
     const [{ resolveSettings }, { loadKeymap }] = await Promise.all([import("./settings.js"), import("./keys/keymap.js")]);
     settings = resolveSettings(options, env);
+    theme?.configure(settings.theme);
     trace.writeTo(settings.instrumentation.startupTrace);
     const keymap = loadKeymap({ home: settings.home, configured: settings.keymap });
     const redraw = (): void => {

@@ -65,6 +65,8 @@ export interface Settings {
   /** How long the job host may say nothing while a call waits before pitwall gives up on it. */
   hostSilenceMs: number;
   instrumentation: Instrumentation;
+  /** PITWALL_THEME, else config.json's theme: the dashboard's colours are chosen for it instead of asking the terminal. */
+  theme?: "dark" | "light";
   /** What was wrong in config.json, one line each; shown, never fatal. */
   warnings: string[];
 }
@@ -168,6 +170,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     keepJobsMs: Math.round(keepJobsMinutes * 60_000),
     hostSilenceMs,
     instrumentation: { startupTrace: env.PITWALL_STARTUP_TRACE || undefined, frameStats: env.PITWALL_FRAME_STATS || undefined },
+    theme: pick<"dark" | "light" | undefined>(env, { env: ["PITWALL_THEME"], parse: (raw) => (raw === "dark" || raw === "light" ? raw : undefined), config: config.theme, fallback: undefined }),
     warnings,
   };
 }

@@ -2,7 +2,8 @@
 // itself instead of through blessed: blessed has no bracketed paste (a large paste would arrive as
 // thousands of key events) and cannot tell Shift+Enter apart. Understood: legacy xterm sequences,
 // SS3, modifyOtherKeys (CSI 27;m;k ~), the kitty keyboard protocol (CSI k;m u), SGR mouse and
-// bracketed paste. Runs of typed characters arrive as one text event.
+// bracketed paste. Runs of typed characters arrive as one text event. The terminal's answers to
+// questions (OSC reports such as the background colour) are reports, never typed text.
 //
 // Alt in xterm with metaSendsEscape off sets the eighth bit: Alt+1 arrives as "±" (0xB1, sent as
 // UTF-8). terminal-modes.ts turns metaSendsEscape on, so this is rare; as a fallback only the
@@ -32,7 +33,15 @@ export interface MouseEvent {
   x: number;
   y: number;
 }
-export type InputEvent = KeyEvent | TextEvent | PasteEvent | MouseEvent;
+/** The terminal answering a question pitwall asked (OSC 11: its background colour), never a key. */
+export interface ReportEvent {
+  type: "report";
+  /** The OSC number: 11 for the background. */
+  code: number;
+  /** What follows "code;": "rgb:ffff/ffff/ffff". */
+  value: string;
+}
+export type InputEvent = KeyEvent | TextEvent | PasteEvent | MouseEvent | ReportEvent;
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -233,6 +242,13 @@ export class KeyDecoder {
       if (params.startsWith("<") && (final === "M" || final === "m")) return { length, event: decodeMouse(params.slice(1), final) };
       const name = decodeCsi(params.replace(/^[?>=]/, ""), final);
       return { length, event: name ? keyEvent(name) : undefined };
+    }
+    if (second === "]") {
+      // An OSC report ("ESC ] 11 ; rgb:… ST"), ended by ST (ESC backslash) or BEL; Alt+] has no digits after it.
+      const report = /^\x1b\](\d+);([^\x07\x1b]*)(\x07|\x1b\\)/.exec(b);
+      if (report) return { length: report[0].length, event: { type: "report", code: Number(report[1]), value: report[2]! } };
+      if (/^\x1b\]\d+;[^\x07\x1b]*(\x1b)?$/.test(b)) return flush ? { length: b.length } : "incomplete";
+      if (/^\x1b\]\d*$/.test(b) && !flush) return "incomplete";
     }
     if (second === "O") {
       if (b.length < 3) return flush ? { length: 2, event: keyEvent("alt+O") } : "incomplete";

@@ -8,11 +8,14 @@
 // - on an 8-colour terminal (TERM=linux) draws grey as white: reduced the usual way it is black,
 //   and borders and hints vanish on the console's black;
 // - without colours (NO_COLOR) keeps bold, underline and reverse, and draws a background colour
-//   (a selection, the status line) as reverse video, so what stood out still does.
+//   (a selection, the status line) as reverse video, so what stood out still does;
+// - resolves pitwall's own colours for the theme (screen/palette.ts); a theme learned after the
+//   first frame repaints every cell.
 import type { Widgets } from "blessed";
 import { screenInternals, type CellRow, type ScreenInternals } from "../blessed-internals.js";
 import { blessedColors } from "../blessed-parts.js";
 import { Flag } from "../../text/styled-text.js";
+import { resolveColor, type Theme } from "../palette.js";
 import { graphemeWidth } from "../../text/text-width.js";
 
 const sgrCache = new Map<number, string>();
@@ -21,16 +24,17 @@ const { reduce: reduceColor } = blessedColors;
 /** `colors` for a terminal drawn without colours (NO_COLOR). */
 export const MONOCHROME = 1;
 
-function colorCode(color: number, base: number, colors: number): string {
-  const c = colors >= 256 ? color : colors <= 8 && color === 8 ? 7 : reduceColor(color, colors);
+function colorCode(color: number, base: number, colors: number, theme: Theme): string {
+  const resolved = resolveColor(color, theme, colors);
+  const c = colors >= 256 ? resolved : colors <= 8 && resolved === 8 ? 7 : reduceColor(resolved, colors);
   if (c < 8) return `${base + c}`;
   if (c < 16) return `${base + 60 + c - 8}`;
   return `${base + 8};5;${c}`;
 }
 
 /** The SGR sequence that sets exactly this attribute (starting from a reset). */
-export function sgrFor(attr: number, colors = 256): string {
-  const key = attr * 4 + (colors >= 256 ? 3 : colors >= 16 ? 2 : colors > MONOCHROME ? 1 : 0);
+export function sgrFor(attr: number, colors = 256, theme: Theme = "dark"): string {
+  const key = (attr * 4 + (colors >= 256 ? 3 : colors >= 16 ? 2 : colors > MONOCHROME ? 1 : 0)) * 2 + (theme === "light" ? 1 : 0);
   let s = sgrCache.get(key);
   if (s !== undefined) return s;
   const flags = (attr >> 18) & 0x1ff;
@@ -46,8 +50,8 @@ export function sgrFor(attr: number, colors = 256): string {
   } else if (flags & Flag.inverse) s += ";7";
   if (flags & Flag.strike) s += ";9";
   if (colors > MONOCHROME) {
-    if (fg !== 0x1ff) s += `;${colorCode(fg, 30, colors)}`;
-    if (bg !== 0x1ff) s += `;${colorCode(bg, 40, colors)}`;
+    if (fg !== 0x1ff) s += `;${colorCode(fg, 30, colors, theme)}`;
+    if (bg !== 0x1ff) s += `;${colorCode(bg, 40, colors, theme)}`;
   }
   s += "m";
   sgrCache.set(key, s);
@@ -68,7 +72,7 @@ function needsCursorFix(ch: string): boolean {
 }
 
 /** The bytes that bring the terminal from `olines` to `lines` for rows start..end; updates `olines`. */
-export function diffRows(s: ScreenInternals, start: number, end: number, colors: number = s.tput.colors): string {
+export function diffRows(s: ScreenInternals, start: number, end: number, colors: number = s.tput.colors, theme: Theme = "dark"): string {
   let out = "";
   let attr = -1;
   for (let y = start; y <= end; y++) {
@@ -95,7 +99,7 @@ export function diffRows(s: ScreenInternals, start: number, end: number, colors:
       }
       if (cursorX !== x) out += `\x1b[${y + 1};${x + 1}H`;
       if (cell[0] !== attr) {
-        out += sgrFor(cell[0], colors);
+        out += sgrFor(cell[0], colors, theme);
         attr = cell[0];
       }
       out += ch === "" ? " " : ch;
@@ -118,10 +122,39 @@ export function diffRows(s: ScreenInternals, start: number, end: number, colors:
   return out;
 }
 
-export function installDiffDraw(screen: Widgets.Screen, options: { monochrome?: boolean } = {}): void {
+/** What the frame writer can be told after it is installed. */
+export interface FrameWriter {
+  readonly theme: Theme;
+  /** Draws pitwall's colours for this theme from the next frame on (every cell is written again). */
+  setTheme(theme: Theme): void;
+}
+
+const writers = new WeakMap<Widgets.Screen, FrameWriter>();
+
+/** The frame writer installed on a screen (createScreen installs one). */
+export function frameWriter(screen: Widgets.Screen): FrameWriter | undefined {
+  return writers.get(screen);
+}
+
+export function installDiffDraw(screen: Widgets.Screen, options: { monochrome?: boolean; theme?: Theme } = {}): FrameWriter {
   const s = screenInternals(screen);
+  let theme: Theme = options.theme ?? "dark";
   s.draw = (start: number, end: number): void => {
-    const out = diffRows(s, start, end, options.monochrome ? MONOCHROME : s.tput.colors);
+    const out = diffRows(s, start, end, options.monochrome ? MONOCHROME : s.tput.colors, theme);
     if (out) s.program._write(out);
   };
+  const writer: FrameWriter = {
+    get theme() {
+      return theme;
+    },
+    setTheme(next: Theme): void {
+      if (next === theme) return;
+      theme = next;
+      // The cells did not change, their colours did: forget what the terminal shows.
+      for (const row of s.olines) for (const cell of row) cell[0] = -1;
+      for (const row of s.lines) row.dirty = true;
+    },
+  };
+  writers.set(screen, writer);
+  return writer;
 }
