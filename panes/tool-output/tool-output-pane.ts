@@ -19,6 +19,12 @@ import type { ToolCallRecord, ToolCallStore } from "./tool-calls.js";
 
 const DIM = attr({ fg: Color.grey });
 const ERROR = attr({ fg: Color.red });
+/** The empty pane's hint, the first wording that fits (the pane is one row high until a call runs). */
+const EMPTY_HINT = [
+  "Tool calls show their output here. Select one in the chat with Alt+Up / Alt+Down.",
+  "Tool calls show their output here (Alt+Up / Alt+Down select one).",
+  "Tool output shows here.",
+];
 /** A selected call holds the pane this long after the person last selected or scrolled it. */
 export const READING_HOLD_MS = 15_000;
 
@@ -206,7 +212,7 @@ export class ToolOutputPane extends ScrollingPane {
     if (!r) {
       this.title = "tool output";
       this.titleRight = "";
-      canvas.paintMessage("Tool calls show their output here. Select one in the chat with Alt+Up / Alt+Down.", DIM);
+      canvas.paintMessage(EMPTY_HINT, DIM);
       return;
     }
     this.title = r.title ?? `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
