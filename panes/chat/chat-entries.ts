@@ -11,7 +11,7 @@ import { attr, Color, type Span, type StyledLine } from "../text/styled-text.js"
 import { selectedRow } from "../text/selection.js";
 import { sanitizeText } from "../text/terminal-text.js";
 import { textWidth, truncateText } from "../text/text-width.js";
-import type { ToolCallStore } from "../tool-output/tool-calls.js";
+import type { ToolCallRecord, ToolCallStore } from "../tool-output/tool-calls.js";
 import { wrapLine } from "../text/wrap.js";
 
 export interface RenderContext {
@@ -36,6 +36,8 @@ const STYLE = {
   toolArg: attr(),
   ok: attr({ fg: Color.green }),
   fail: attr({ fg: Color.red }),
+  // Bright: an exit code in the plain red of most dark themes is dim on black.
+  exitFailed: attr({ fg: Color.brightRed }),
   running: attr({ fg: Color.yellow }),
   info: attr({ fg: Color.grey }),
   warning: attr({ fg: Color.yellow }),
@@ -119,9 +121,10 @@ export function imageLine(image: ImageContent): string {
 export class TextEntry extends ChatEntry {
   readonly markdown: MarkdownStream;
 
+  /** A finished message's text, or none for one about to stream. */
   constructor(text = "") {
     super();
-    this.markdown = new MarkdownStream(text);
+    this.markdown = new MarkdownStream(text, text !== "");
   }
 
   append(delta: string): void {
@@ -129,8 +132,10 @@ export class TextEntry extends ChatEntry {
     this.changed();
   }
 
+  /** The message's final text: all of it shows, nothing held back. */
   setText(text: string): void {
     this.markdown.setText(text);
+    this.markdown.finish();
     this.changed();
   }
 
@@ -194,7 +199,7 @@ export class ToolEntry extends ChatEntry {
         break;
       // A call loaded from a session has no timing: the mark alone, not a made-up 0.0s.
       case "done":
-        status = { text: withDuration("✓", record.durationMs), attr: STYLE.ok };
+        status = record.result?.runningJob !== undefined ? jobStatus(record, record.result.runningJob) : { text: withDuration("✓", record.durationMs), attr: STYLE.ok };
         break;
       case "error":
         status = { text: withDuration("✗", record.durationMs), attr: STYLE.fail };
@@ -290,6 +295,18 @@ export class NoticeEntry extends ChatEntry {
       .split("\n")
       .flatMap((l, i) => wrapLine([{ text: (i === 0 ? icon : "  ") + l, attr: a }], ctx.width, { indent: 2 }));
   }
+}
+
+/**
+ * A call whose command runs on as a job: a started job is up ("▶ job 1 up"), a bash call that
+ * outlived its wait was moved to one ("↷ moved to job 2"); once the job ends, how it ended.
+ */
+function jobStatus(record: ToolCallRecord, jobId: string): Span {
+  const end = record.jobEnd;
+  if (!end) return record.name === "bash" ? { text: `↷ moved to job ${jobId}`, attr: STYLE.ok } : { text: `▶ job ${jobId} up`, attr: STYLE.ok };
+  if (end.status === "killed") return { text: `job ${jobId} killed`, attr: STYLE.running };
+  const code = end.exitCode ?? 0;
+  return { text: `job ${jobId} exit ${code}`, attr: code === 0 ? STYLE.info : STYLE.exitFailed };
 }
 
 function withDuration(mark: string, durationMs: number | undefined): string {

@@ -12,6 +12,7 @@ import type { CommandEnd } from "../../tools/command-end.js";
 import type { FileTouch } from "../../tools/file-touch.js";
 import { toolCallsOf } from "../../agent/messages.js";
 import { TerminalTextLog } from "../text/terminal-text.js";
+import type { JobInfo } from "../../tools/jobs/index.js";
 
 export type ToolCallStatus = "pending" | "running" | "done" | "error";
 
@@ -49,6 +50,8 @@ export interface ToolCallRecord {
   followEnd?: boolean;
   /** The job a bash_stream call started. */
   jobId?: string;
+  /** How the job the call's command runs on as (result.runningJob) ended, once it has. */
+  jobEnd?: JobInfo;
 }
 
 export class ToolCallStore {
@@ -59,6 +62,8 @@ export class ToolCallStore {
   latestId: string | undefined;
   /** Running bash_stream calls by the id of the job they started. */
   private readonly jobCalls = new Map<string, ToolCallRecord>();
+  /** Finished calls whose command runs on as a job, by the job's id: told when it ends. */
+  private readonly runningOn = new Map<string, ToolCallRecord>();
 
   get(id: string): ToolCallRecord | undefined {
     return this.byId.get(id);
@@ -71,6 +76,7 @@ export class ToolCallStore {
   clear(): void {
     this.byId.clear();
     this.jobCalls.clear();
+    this.runningOn.clear();
     this.order.length = 0;
     this.latestId = undefined;
   }
@@ -151,8 +157,17 @@ export class ToolCallStore {
         record.status = event.isError ? "error" : "done";
         record.durationMs = event.durationMs;
         record.result = { content: event.content, details: event.details, file: event.file, command: event.command, runningJob: event.runningJob, isError: event.isError };
+        if (event.runningJob !== undefined) this.runningOn.set(event.runningJob, record);
         record.version++;
         this.latestId = record.id;
+        return record;
+      }
+      case "job_exited": {
+        const record = this.runningOn.get(event.job.id);
+        if (!record) return undefined;
+        this.runningOn.delete(event.job.id);
+        record.jobEnd = event.job;
+        record.version++;
         return record;
       }
       default:
