@@ -212,6 +212,7 @@ export class DashboardView {
       tab,
       jobCount,
       fileCount: this.files.list().length,
+      sideFocused: this.focus === "jobs" || this.focus === "files",
       toolOutput: this.toolOutput.currentId !== undefined,
       chatRows: (width) => this.chat.contentRows(width, rows),
     });

@@ -4,8 +4,9 @@
 // selected job's terminal under it and the files, the terminal at least 80 columns wide once there
 // is room for a readable chat beside it (about half the screen). Narrower than that, the side panes
 // get tabs instead of a column too thin for a log line: the chat tab keeps the tool output under
-// the chat. In the chat column the tool output takes every row the chat's text does not need yet,
-// up to the chat's share. Smaller than 80x24, down to 40x12, one pane at a time under a tab bar.
+// the chat. Focusing the jobs or the files pane shows the side column even empty, with its hints.
+// In the chat column the tool output takes every row the chat's text does not need yet, up to the
+// chat's share. Smaller than 80x24, down to 40x12, one pane at a time under a tab bar.
 // Below that, only a notice. The queue of messages shows in the input's border, so queuing one
 // moves nothing; a taller input takes rows from the bottom panes only. Neighbouring panes share a
 // border row or column (border-joints.ts joins them). A zoomed pane takes the whole upper area; a
@@ -43,6 +44,8 @@ export interface LayoutInput {
   jobCount?: number;
   /** Files touched (with none and no job, no side column). */
   fileCount?: number;
+  /** The person has the jobs or the files pane focused: the side column shows even with neither. */
+  sideFocused?: boolean;
   /** Whether the tool output has a call to show (without one it keeps a single row for its hint). */
   toolOutput?: boolean;
   /** Rows the chat's content takes at a text width (the tool output gets the rest of its share). */
@@ -121,7 +124,7 @@ export function computeLayout(input: LayoutInput): Layout {
     return { mode: "tooSmall", main: {}, input: NONE, status, overlay: overlayRect(cols, 0, rows - 1) };
   }
   const jobCount = input.jobCount ?? 0;
-  const side = jobCount > 0 || (input.fileCount ?? 0) > 0;
+  const side = jobCount > 0 || (input.fileCount ?? 0) > 0 || input.sideFocused === true;
   const small = cols < FULL_COLS || rows < FULL_ROWS;
   // Between 80 and SIDE_BY_SIDE_COLS a side column would squeeze a job's log lines: tabs instead.
   const mode: LayoutMode = small || (side && cols < SIDE_BY_SIDE_COLS && !input.zoomed) ? "tabs" : "full";
@@ -154,8 +157,9 @@ export function computeLayout(input: LayoutInput): Layout {
   const column = cols - width;
   const left = chatColumn({ left: 0, top: 0, width: column + 1, height: mainHeight }, chatMax, input);
   const right: Rect = { left: column, top: 0, width, height: mainHeight };
-  if (jobCount === 0) return { mode, ...base, main: { ...left, files: right } };
-  const filesHeight = (input.fileCount ?? 0) > 0 ? Math.max(FILES_MIN_ROWS, Math.round(mainHeight * FILES_SHARE)) : 0;
+  if (jobCount === 0 && (input.fileCount ?? 0) > 0) return { mode, ...base, main: { ...left, files: right } };
+  // The files share the column with the jobs when there are any (or neither is, but one is focused).
+  const filesHeight = (input.fileCount ?? 0) > 0 || jobCount === 0 ? Math.max(FILES_MIN_ROWS, Math.round(mainHeight * FILES_SHARE)) : 0;
   const jobsArea: Rect = { ...right, height: mainHeight - filesHeight + (filesHeight > 0 ? 1 : 0) };
   const { jobs, jobTerminal } = jobsColumn(jobsArea, jobCount, Math.floor(jobsArea.height / 3));
   const main: Partial<Record<MainPane, Rect>> = { ...left, jobs };

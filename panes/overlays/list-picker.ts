@@ -77,7 +77,7 @@ export class ListPicker extends PaneBox {
       textWidth(this.title) + 2,
       textWidth(this.footer),
       ...this.items.map((row) => textWidth(lineText(row)) + 2),
-      ...this.intro.map((line) => Math.min(textWidth(line), 72)),
+      ...this.intro.map((line) => textWidth(line)),
     );
     const cols = Math.max(20, Math.min(maxCols, widest));
     const intro = this.intro.flatMap((line) => wrapLine([{ text: line, attr: attr() }], cols)).length;

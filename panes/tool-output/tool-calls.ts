@@ -138,6 +138,13 @@ export class ToolCallStore {
         return record;
       }
       case "job_started": {
+        // A job restarted under its id is up again for the call that started it.
+        const started = this.runningOn.get(event.job.id);
+        if (started?.jobEnd) {
+          started.jobEnd = undefined;
+          started.version++;
+          return started;
+        }
         const record = event.job.toolCallId === undefined ? undefined : this.byId.get(event.job.toolCallId);
         if (!record || record.status !== "running") return undefined;
         record.jobId = event.job.id;
@@ -165,11 +172,13 @@ export class ToolCallStore {
       case "job_exited": {
         const record = this.runningOn.get(event.job.id);
         if (!record) return undefined;
-        this.runningOn.delete(event.job.id);
         record.jobEnd = event.job;
         record.version++;
         return record;
       }
+      case "job_removed":
+        this.runningOn.delete(event.jobId);
+        return undefined;
       default:
         return undefined;
     }

@@ -8,7 +8,7 @@ import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/d
 import { waitFor } from "../helpers/conditions.js";
 import { jobHostPids, reapJobHosts } from "../helpers/job-hosts.js";
 import { alivePids, countLive } from "../helpers/processes.js";
-import type { PitwallTerminal } from "../helpers/terminal-harness.js";
+import { wrapped, type PitwallTerminal } from "../helpers/terminal-harness.js";
 
 endDashboardsAfterEach();
 
@@ -27,7 +27,7 @@ describe("the job host", () => {
       command(first.t, "/run sleep 63.51");
       await first.t.waitForText(/▶ 1 sleep 63\.51/);
       command(first.t, "/run seq -f 'row %g' 1 400; echo flood-done; sleep 63.52");
-      await first.t.waitForText(/│ flood-done\s+│/);
+      await first.t.waitForText(/[│┤] flood-done\s+│/);
       const [hostPid] = jobHostPids(home);
       expect(hostPid).toBeGreaterThan(0);
       // pitwall runs as its bundle, and so does the host it started.
@@ -43,19 +43,19 @@ describe("the job host", () => {
 
       const second = await startDashboard({ cwd, home, args: ["-c"], replies: [{ kind: "reply", text: "Noted." }] });
       const { t, llm } = second;
-      const attached = await t.waitForText(/2 jobs kept running from an earlier pitwall, attached again: 1\s/);
-      expect(attached).toMatch(/│\s+sleep 63\.51 · 2 seq -f/);
+      const attached = await t.waitForText(new RegExp(`${wrapped("2 jobs kept running from an earlier pitwall, attached again: 1").source}\\s`));
+      expect(attached).toMatch(wrapped("sleep 63.51 · 2 seq -f"));
       await t.waitForText(/▶ 1 sleep 63\.51/);
       await t.waitForText(/2 seq -f 'row %g'/);
       // The screen as the host's emulator has it, and its scrollback back to the first row.
       t.press("Alt+3");
       t.press("Down");
-      await t.waitForText(/│ flood-done\s+│/);
+      await t.waitForText(/[│┤] flood-done\s+│/);
       t.press("Home");
-      const top = await t.waitForText(/│ row 1\s+│/);
-      expect(top).toMatch(/│ row 2\s+│/);
+      const top = await t.waitForText(/[│┤] row 1\s+│/);
+      expect(top).toMatch(/[│┤] row 2\s+│/);
       t.press("End");
-      await t.waitForText(/│ flood-done\s+│/);
+      await t.waitForText(/[│┤] flood-done\s+│/);
 
       command(t, "what is running?");
       await t.waitForText("Noted.");
@@ -106,7 +106,7 @@ describe("the job host", () => {
     try {
       const first = await startDashboard({ cwd, home, env });
       command(first.t, "/run echo kept-job-says-hi; sleep 63.61");
-      await first.t.waitForText(/│ kept-job-says-hi\s+│/);
+      await first.t.waitForText(/[│┤] kept-job-says-hi\s+│/);
       command(first.t, "/quit");
       await first.t.waitForText("1 job running: quit and stop it? y/n · k keep it running");
       first.t.type("k");
@@ -117,8 +117,8 @@ describe("the job host", () => {
       const [hostPid] = jobHostPids(home);
 
       const second = await startDashboard({ cwd, home, env });
-      await second.t.waitForText(/1 job kept running from an earlier pitwall, attached again: 1 echo/);
-      await second.t.waitForText(/│ kept-job-says-hi\s+│/);
+      await second.t.waitForText(/1 job kept running from an earlier pitwall, attached[\s│]+again: 1 echo/);
+      await second.t.waitForText(/[│┤] kept-job-says-hi\s+│/);
       // Attached, the grace clock does not run.
       await new Promise((resolve) => setTimeout(resolve, 4_000));
       expect(countLive("sleep 63.61")).toBe(1);
