@@ -198,7 +198,7 @@ export class DashboardView {
       "No jobs yet (/run starts one).",
       "No jobs yet.",
     ];
-    this.input.placeholder = `Ask pitwall to do something · / for commands${keys.help ? ` · ${keys.help} for keys` : ""}`;
+    this.input.placeholder = [`Ask pitwall to do something · / for commands${keys.help ? ` · ${keys.help} for keys` : ""}`, "Ask pitwall to do something · / for commands", "Ask pitwall to do something"];
   }
 
   private computeLayout(jobCount = this.jobs.list().length, zoomed = this.zoomed, tab = this.tab): Layout {

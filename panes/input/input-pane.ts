@@ -80,7 +80,8 @@ export class InputPane extends PaneBox {
    * back from the queue brings its images again.
    */
   private readonly chips = new Map<string, ImageAttachment>();
-  placeholder = "";
+  /** What the empty input says: the first wording that fits its row. */
+  placeholder: string | string[] = "";
   hint = "";
   private cursor: CursorPlacement | null = null;
   private scrollTop = 0;
@@ -233,7 +234,9 @@ export class InputPane extends PaneBox {
       const prompt = i === 0 ? "› " : "  ";
       out.push([{ text: prompt, attr: PROMPT }, ...this.withChips(text)]);
     }
-    if (b.isEmpty && this.placeholder) out[0] = [{ text: "› ", attr: PROMPT }, { text: this.placeholder, attr: PLACEHOLDER }];
+    const wordings = typeof this.placeholder === "string" ? [this.placeholder] : this.placeholder;
+    const placeholder = wordings.find((w) => textWidth(w) <= canvas.width - 2) ?? wordings[wordings.length - 1];
+    if (b.isEmpty && placeholder) out[0] = [{ text: "› ", attr: PROMPT }, { text: placeholder, attr: PLACEHOLDER }];
     canvas.paintRows(out);
     const r = rows[cursorRow]!;
     let x = 0;
