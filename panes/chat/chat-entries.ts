@@ -11,7 +11,7 @@ import { attr, Color, type Span, type StyledLine } from "../text/styled-text.js"
 import { selectedRow } from "../text/selection.js";
 import { sanitizeText } from "../text/terminal-text.js";
 import { textWidth, truncateText } from "../text/text-width.js";
-import type { ToolCallRecord, ToolCallStore } from "../tool-output/tool-calls.js";
+import { jobState, type ToolCallStore } from "../tool-output/tool-calls.js";
 import { wrapLine } from "../text/wrap.js";
 
 export interface RenderContext {
@@ -198,9 +198,12 @@ export class ToolEntry extends ChatEntry {
         status = { text: `${ctx.spinner} ${formatDuration(ctx.now - (record.startedAt ?? ctx.now))}`, attr: STYLE.running };
         break;
       // A call loaded from a session has no timing: the mark alone, not a made-up 0.0s.
-      case "done":
-        status = record.result?.runningJob !== undefined ? jobStatus(record, record.result.runningJob) : { text: withDuration("✓", record.durationMs), attr: STYLE.ok };
+      case "done": {
+        // A call whose command runs on as a job says how the job is, not a finished "✓".
+        const job = jobState(record);
+        status = job ? { text: job.text, attr: JOB_TONE[job.tone] } : { text: withDuration("✓", record.durationMs), attr: STYLE.ok };
         break;
+      }
       case "error":
         status = { text: withDuration("✗", record.durationMs), attr: STYLE.fail };
         break;
@@ -297,17 +300,8 @@ export class NoticeEntry extends ChatEntry {
   }
 }
 
-/**
- * A call whose command runs on as a job: a started job is up ("▶ job 1 up"), a bash call that
- * outlived its wait was moved to one ("↷ moved to job 2"); once the job ends, how it ended.
- */
-function jobStatus(record: ToolCallRecord, jobId: string): Span {
-  const end = record.jobEnd;
-  if (!end) return record.name === "bash" ? { text: `↷ moved to job ${jobId}`, attr: STYLE.ok } : { text: `▶ job ${jobId} up`, attr: STYLE.ok };
-  if (end.status === "killed") return { text: `job ${jobId} killed`, attr: STYLE.running };
-  const code = end.exitCode ?? 0;
-  return { text: `job ${jobId} exit ${code}`, attr: code === 0 ? STYLE.info : STYLE.exitFailed };
-}
+/** The chat's colours for a job's state. */
+const JOB_TONE = { up: STYLE.ok, ok: STYLE.info, failed: STYLE.exitFailed, killed: STYLE.running } as const;
 
 function withDuration(mark: string, durationMs: number | undefined): string {
   return durationMs === undefined ? mark : `${mark} ${formatDuration(durationMs)}`;

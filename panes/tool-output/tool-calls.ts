@@ -54,6 +54,21 @@ export interface ToolCallRecord {
   jobEnd?: JobInfo;
 }
 
+/**
+ * What a finished call whose command runs on as a job says about it: a started job is up ("▶ job 1
+ * up"), a bash call that outlived its wait was moved ("↷ moved to job 2"); once the job ended, how
+ * ("job 1 exit 1", "job 1 killed"). Undefined for any other call. `tone` picks the colour.
+ */
+export function jobState(record: ToolCallRecord): { text: string; tone: "up" | "ok" | "failed" | "killed" } | undefined {
+  const id = record.result?.runningJob;
+  if (id === undefined) return undefined;
+  const end = record.jobEnd;
+  if (!end) return { text: record.name === "bash" ? `↷ moved to job ${id}` : `▶ job ${id} up`, tone: "up" };
+  if (end.status === "killed") return { text: `job ${id} killed`, tone: "killed" };
+  const code = end.exitCode ?? 0;
+  return { text: `job ${id} exit ${code}`, tone: code === 0 ? "ok" : "failed" };
+}
+
 export class ToolCallStore {
   private readonly byId = new Map<string, ToolCallRecord>();
   /** Ids in the order the calls appeared. */

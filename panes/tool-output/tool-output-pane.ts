@@ -15,7 +15,7 @@ import { sanitizeText, TerminalTextLog } from "../text/terminal-text.js";
 import { truncateText } from "../text/text-width.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
 import { groupDigits } from "../../tools/digit-groups.js";
-import type { ToolCallRecord, ToolCallStore } from "./tool-calls.js";
+import { jobState, type ToolCallRecord, type ToolCallStore } from "./tool-calls.js";
 
 const DIM = attr({ fg: Color.grey });
 const ERROR = attr({ fg: Color.red });
@@ -216,7 +216,7 @@ export class ToolOutputPane extends ScrollingPane {
       return;
     }
     this.title = r.title ?? `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
-    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (r.result?.command?.aborted ? "■ stopped" : "✗ failed") : r.status === "done" ? "✓ done" : "waiting";
+    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (r.result?.command?.aborted ? "■ stopped" : "✗ failed") : r.status === "done" ? (jobState(r)?.text ?? "✓ done") : "waiting";
     const view = this.scroller.view(canvas.width, canvas.height);
     const newer = this.newerCall;
     const parts = newer

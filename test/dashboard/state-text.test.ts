@@ -64,6 +64,8 @@ describe("state text", () => {
     let rows = await show();
     expect(rows.find((r) => r.includes("bash_stream npm run dev"))).toMatch(/▶ job 1 up\s*│/);
     expect(rows.join("\n")).not.toMatch(/bash_stream npm run dev\s+✓/);
+    // The tool output's title says the same.
+    expect(rows.find((r) => r.includes("─ tool output: bash_stream"))).toContain("▶ job 1 up");
     emit({ type: "job_exited", job: job("1", "exited", { exitCode: 1, endedAt: Date.now() }) });
     rows = await show();
     expect(rows.find((r) => r.includes("bash_stream npm run dev"))).toMatch(/job 1 exit 1\s*│/);
