@@ -1,9 +1,10 @@
-// Whether the dashboard draws for a dark or a light terminal. PITWALL_THEME or config.json's `theme`
-// decides when set. Otherwise the terminal is asked for its background (OSC 11) just after the
-// first frame, which is never held back for it: COLORFGBG, or dark, is the guess until the answer
-// comes, and an answer later than BACKGROUND_QUERY_TIMEOUT_MS is ignored, so the colours settle
-// within half a second of the start and never change mid-session. Without colours (NO_COLOR) or on
-// the Linux console there is nothing to choose, and nothing is asked.
+// Whether the dashboard draws for a dark or a light terminal. The terminal is asked for its
+// background (OSC 11) just after the first frame, which is never held back for it: COLORFGBG, or
+// dark, is the guess until the answer comes, and an answer later than BACKGROUND_QUERY_TIMEOUT_MS is
+// ignored, so the colours settle within half a second of the start and never change mid-session.
+// A theme in the settings (config.json's `theme`, PITWALL_THEME: app/settings.ts), known a moment
+// after the first frame, wins over the answer. Without colours (NO_COLOR) or on the Linux console
+// there is nothing to choose, and nothing is asked.
 import type { ReportEvent } from "./keys/key-decoder.js";
 import type { FrameWriter } from "../panes/screen/blessed-patches/diff-draw.js";
 import { BACKGROUND_QUERY, BACKGROUND_QUERY_TIMEOUT_MS, themeForBackground, themeFromEnvironment, type Theme } from "../panes/screen/palette.js";
@@ -17,27 +18,19 @@ export interface TerminalThemeOptions {
   timeoutMs?: number;
 }
 
-/** PITWALL_THEME when it names a theme. */
-function themeFromVariable(env: NodeJS.ProcessEnv): Theme | undefined {
-  const value = env.PITWALL_THEME?.trim();
-  return value === "dark" || value === "light" ? value : undefined;
-}
-
-/** The theme of the first frame: PITWALL_THEME, else COLORFGBG's guess, else dark. */
+/** The theme of the first frame: COLORFGBG's guess, else dark. */
 export function initialTheme(env: NodeJS.ProcessEnv): Theme {
-  return themeFromVariable(env) ?? themeFromEnvironment(env) ?? "dark";
+  return themeFromEnvironment(env) ?? "dark";
 }
 
 export class TerminalTheme {
   /** Set once the person's setting is known: the terminal's answer no longer counts. */
-  private configured: boolean;
+  private configured = false;
   /** Until when an answer to the background query counts (undefined: not asked, or answered). */
   private deadline: number | undefined;
   private asked = false;
 
-  constructor(private readonly options: TerminalThemeOptions) {
-    this.configured = themeFromVariable(options.env) !== undefined;
-  }
+  constructor(private readonly options: TerminalThemeOptions) {}
 
   /** Whether colours can differ by theme here at all. */
   private get themable(): boolean {

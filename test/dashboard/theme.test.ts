@@ -114,13 +114,18 @@ describe("the terminal's background", () => {
     expect(late.set).toEqual([]);
   });
 
-  test("a theme in the settings wins over the terminal's answer; NO_COLOR, the Linux console and PITWALL_THEME ask nothing", () => {
+  test("a theme in the settings wins over the terminal's answer, whichever comes first; NO_COLOR and the Linux console ask nothing", () => {
     const configured = themeFor();
     configured.theme.ask(1000);
     configured.theme.configure("dark");
     configured.theme.report({ type: "report", code: 11, value: "rgb:ffff/ffff/ffff" }, 1100);
     expect(configured.set).toEqual(["dark"]);
-    for (const env of [{ NO_COLOR: "1", TERM: "xterm-256color" }, { TERM: "linux" }, { TERM: "xterm-256color", PITWALL_THEME: "light" }]) {
+    const answeredFirst = themeFor();
+    answeredFirst.theme.ask(1000);
+    answeredFirst.theme.report({ type: "report", code: 11, value: "rgb:ffff/ffff/ffff" }, 1100);
+    answeredFirst.theme.configure("dark");
+    expect(answeredFirst.set).toEqual(["light", "dark"]);
+    for (const env of [{ NO_COLOR: "1", TERM: "xterm-256color" }, { TERM: "linux" }]) {
       const quiet = themeFor(env);
       quiet.theme.ask(1000);
       expect(quiet.written, JSON.stringify(env)).toEqual([]);
