@@ -1,6 +1,7 @@
 // The agent loop: prompt → stream the reply (retrying failures) → run the tool calls → feed the
 // results back → repeat until the model stops calling tools. Steering messages are delivered after
-// the tool batch in flight; follow-ups only when the agent would otherwise stop.
+// the tool batch in flight (those queued before the run, after its prompt); follow-ups only when the
+// agent would otherwise stop.
 import type { AgentTool } from "../tools/tool.js";
 import { linkAbort } from "./abort-link.js";
 import type { ContextStep } from "./context/context-keeper.js";
@@ -60,7 +61,11 @@ export async function runAgentLoop(messages: Message[], initial: UserMessage[], 
   };
 
   hooks.emit({ type: "agent_start" });
-  let pending: UserMessage[] = [...hooks.takeSteering(), ...initial];
+  // What waited in the queue goes with the first request: a watch trigger's messages (what happened)
+  // before the prompt, the person's steers after it, in the order queued. A steer left by an
+  // aborted run so never goes ahead of the person's next message.
+  const queued = hooks.takeSteering();
+  let pending: UserMessage[] = [...queued.filter((m) => m.origin === "trigger"), ...initial, ...queued.filter((m) => m.origin !== "trigger")];
   try {
     outer: while (true) {
       while (true) {

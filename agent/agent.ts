@@ -13,12 +13,16 @@ import type { PitwallEvent, QueueState } from "./events.js";
 import { MessageQueue, queued, triggerMessage, userMessage, type QueuedKind, type QueuedMessage } from "./message-queue.js";
 import type { AssistantMessage, ImageContent, Message, ThinkingLevel, TriggeredBy, UserMessage } from "./messages.js";
 import { ModelNotices, type NoticeSource } from "./model-notices.js";
+import { RunSlot, type SlotTicket } from "./run-slot.js";
+import { untilIdle } from "./when-idle.js";
 import type { ModelInfo } from "./models.js";
 import type { ProviderResolver } from "./providers/connections.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../tools/output-cap.js";
 import { type FiringMessage, WakePolicy } from "../tools/jobs/index.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
+// Waiting for the agent: part of its surface.
+export { promptWhenIdle, untilIdle } from "./when-idle.js";
 // The queue's shapes are part of the Agent's surface (dequeueLast, takeQueue).
 export type { QueuedKind, QueuedMessage } from "./message-queue.js";
 
@@ -90,9 +94,10 @@ export class Agent {
   private readonly getProvider: ProviderResolver;
   private abortController: AbortController | undefined;
   private yieldController: AbortController | undefined;
-  private running: Promise<void> | undefined;
-  /** Set while `hold` runs: `running` is this, so nothing starts, and only the holder may replace the conversation. */
-  private held: Promise<void> | undefined;
+  /** What the agent is doing: a run, a compaction or a hold takes the slot; nothing else starts meanwhile. */
+  private readonly slot = new RunSlot();
+  /** Set while `hold` runs: it holds the slot, so nothing starts, and only the holder may replace the conversation. */
+  private held: SlotTicket | undefined;
   /** Whether a trigger's wake may start a run, and which queued wakes start one once the agent is idle. */
   private readonly wakes: WakePolicy<QueuedMessage>;
   private lastError: string | undefined;
@@ -129,7 +134,7 @@ export class Agent {
       thinkingLevel: this.thinkingLevel,
       tools: this.tools,
       messages: this.messages,
-      isStreaming: this.running !== undefined,
+      isStreaming: this.slot.taken,
       streamMessage: this.streamMessage,
       pendingToolCalls: this.pendingToolCalls,
       queue: this.queue.state,
@@ -186,18 +191,16 @@ export class Agent {
    * `instructions` tell the summary what to focus on. Resolves when done; events tell the rest.
    */
   async compact(instructions?: string): Promise<ManualCompaction> {
-    if (this.running) throw new AgentBusyError();
-    this.abortController = new AbortController();
-    const work = this.context.compactNow(this.messages, this.loopConfig(), this.abortController.signal, instructions?.trim() || undefined);
-    this.running = work.then(
-      () => undefined,
-      () => undefined,
-    );
+    this.assertIdle();
+    const controller = new AbortController();
+    this.abortController = controller;
+    const ticket = this.slot.take();
     try {
-      return await work;
+      if (this.slot.ending) await this.slot.afterEnd();
+      return await this.context.compactNow(this.messages, this.loopConfig(), controller.signal, instructions?.trim() || undefined);
     } finally {
-      this.running = undefined;
-      this.abortController = undefined;
+      if (this.abortController === controller) this.abortController = undefined;
+      ticket.release();
     }
   }
 
@@ -211,8 +214,8 @@ export class Agent {
    * messages, and the older part of it still on disk, summarised before the next request.
    */
   resetConversation(messages: readonly Message[], olderHistory?: OlderHistory): void {
-    // Idle, or within hold (whose promise is `running` then).
-    if (this.running !== this.held) throw new AgentBusyError();
+    // Idle, or within hold.
+    if (this.slot.taken && !this.slot.holds(this.held)) throw new AgentBusyError();
     this.messages = [...messages];
     this.context.resetOlder(olderHistory);
   }
@@ -225,14 +228,14 @@ export class Agent {
    */
   async hold<T>(work: () => Promise<T>): Promise<T> {
     this.assertIdle();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    this.running = this.held = held;
+    const ticket = this.slot.take();
+    this.held = ticket;
     try {
+      if (this.slot.ending) await this.slot.afterEnd();
       return await work();
     } finally {
-      this.running = this.held = undefined;
-      release();
+      this.held = undefined;
+      ticket.release();
     }
   }
 
@@ -249,9 +252,12 @@ export class Agent {
   /**
    * Runs one prompt to the end. Resolves when the agent is idle again; failures arrive as events.
    * Images go with the text (an ImageInputError, before anything is sent, for a text-only model).
+   * Throws AgentBusyError while a run, a compaction or a rewind goes on; from a listener of
+   * `agent_end` it is accepted (the agent is idle then) and its run starts once that event has
+   * reached every listener. promptWhenIdle() waits for the agent first.
    */
   async prompt(text: string, images?: ImageContent[]): Promise<void> {
-    if (this.running) throw new AgentBusyError();
+    this.assertIdle();
     this.assertImagesAccepted(images);
     this.wakes.personSpoke();
     await this.run([userMessage({ text, images }, "prompt")]);
@@ -275,7 +281,8 @@ export class Agent {
       this.queue.add(item);
       return;
     }
-    if (trigger.action === "wake" && !this.running && this.wakes.mayWake()) {
+    // While a run's agent_end is delivered, a wake waits: whoever waited for that moment goes first.
+    if (trigger.action === "wake" && !this.slot.taken && !this.slot.ending && this.wakes.mayWake()) {
       this.startWoken([userMessage(item, "trigger")]);
       return;
     }
@@ -288,11 +295,13 @@ export class Agent {
   }
 
   private async wakeWhenIdle(item: QueuedMessage): Promise<void> {
-    // Whoever else waited for the end of the run may start first (a prompt, a compaction, a
-    // rewind's hold): then this waits for that too, so nothing overlaps.
+    // Whoever else waited for the end of the run goes first (a prompt, a compaction, a rewind's
+    // hold: each starts within the microtasks that follow it): the wake waits for the next turn of
+    // the event loop, and for them too, so nothing overlaps and no prompt finds the agent busy.
     do {
       await untilIdle(this);
-    } while (this.running);
+      await new Promise((resolve) => setImmediate(resolve));
+    } while (this.slot.taken);
     if (this.wakes.takeDeferred(item) && this.queue.includes(item) && this.wakes.mayWake()) this.startWoken([]);
   }
 
@@ -304,20 +313,34 @@ export class Agent {
     });
   }
 
+  /**
+   * Runs the loop with `initial`. The agent is busy from this call on, and idle again from the
+   * moment the run's `agent_end` is emitted. Started from a listener of the previous run's
+   * `agent_end`, the loop begins once that event has reached every listener. Rejects only when a
+   * hook threw.
+   */
   private async run(initial: UserMessage[]): Promise<void> {
-    this.lastError = undefined;
-    this.abortController = new AbortController();
-    const signal = this.abortController.signal;
+    const controller = new AbortController();
+    this.abortController = controller;
+    const ticket = this.slot.take();
+    const finish = (): void => {
+      if (this.abortController === controller) {
+        this.abortController = undefined;
+        this.yieldController = undefined;
+      }
+      ticket.release();
+    };
     const hooks: LoopHooks = {
       config: () => this.loopConfig(),
-      emit: (event) => this.bus.emit(event),
+      // The agent is idle from agent_end on: what a listener starts there begins after it (run-slot.ts).
+      emit: (event) => (event.type === "agent_end" ? this.slot.endRun({ release: finish }, () => this.bus.emit(event)) : this.bus.emit(event)),
       takeSteering: () => this.queue.take("steer"),
       takeFollowUps: () => this.queue.take("follow_up"),
       takeNotices: () => this.notices.take(),
       batchYieldSignal: () => {
         this.yieldController = new AbortController();
         if (this.queue.hasSteer) this.yieldController.abort();
-        return AbortSignal.any([this.yieldController.signal, signal]);
+        return AbortSignal.any([this.yieldController.signal, controller.signal]);
       },
       onStreamMessage: (message) => {
         this.streamMessage = message;
@@ -328,13 +351,14 @@ export class Agent {
       prepareContext: (messages, runSignal) => this.context.beforeRequest(messages, this.loopConfig(), runSignal),
       recoverOverflow: (messages, runSignal) => this.context.afterOverflow(messages, this.loopConfig(), runSignal),
     };
-    const run = runAgentLoop(this.messages, initial, hooks, signal).then(() => undefined);
-    this.running = run.finally(() => {
-      this.running = undefined;
-      this.abortController = undefined;
-      this.yieldController = undefined;
-    });
-    await this.running;
+    try {
+      if (this.slot.ending) await this.slot.afterEnd();
+      this.lastError = undefined;
+      await runAgentLoop(this.messages, initial, hooks, controller.signal);
+    } finally {
+      // agent_end has done this already (it is the loop's last event, emitted however it ends).
+      finish();
+    }
   }
 
   /** Delivered after the tool batch in flight finishes; nothing is skipped. Ends a background wait early. */
@@ -383,7 +407,7 @@ export class Agent {
   }
 
   waitForIdle(): Promise<void> {
-    return this.running ?? Promise.resolve();
+    return this.slot.whenFree();
   }
 
   private loopConfig(): LoopConfig {
@@ -399,15 +423,10 @@ export class Agent {
   }
 
   private assertIdle(): void {
-    if (this.running) throw new AgentBusyError();
+    if (this.slot.taken) throw new AgentBusyError();
   }
 
   private assertImagesAccepted(images: readonly ImageContent[] | undefined): void {
     if (images?.length && this.model.textOnly) throw new ImageInputError(this.model);
   }
-}
-
-/** Resolves once no run is going, including runs started while waiting (a watch trigger's wake). */
-export async function untilIdle(agent: Agent): Promise<void> {
-  while (agent.state.isStreaming) await agent.waitForIdle().catch(() => undefined);
 }

@@ -21,9 +21,11 @@ import type { PitwallEvent } from "./events.js";
 import type { Message, ThinkingLevel } from "./messages.js";
 import type { ModelInfo } from "./models.js";
 import { createProviderResolver, type Connections } from "./providers/connections.js";
+import { proxyCredentials } from "./providers/proxy.js";
 import type { StreamTimeouts } from "./providers/stall-guard.js";
 import type { RetryPolicy } from "./retry.js";
 import { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.js";
+import type { Skill } from "./resources/skills.js";
 import { FILE_CHANGING_TOOLS, trackFileChanges } from "./file-change-tracking.js";
 import { SessionControl, type BranchChange, type RewindTarget, type SessionForked } from "./session-control.js";
 import type { SessionStore } from "./sessions/session-store.js";
@@ -60,6 +62,8 @@ export interface CodingAgentOptions {
   customPrompt?: string;
   /** Searched for a global AGENTS.md. */
   pitwallHome: string;
+  /** Skills listed in the system prompt (resources/project-resources.ts loads them); none when left out. */
+  skills?: readonly Skill[];
   settings?: Partial<CodingAgentSettings>;
   messages?: readonly Message[];
   /** A resumed session's older messages left on disk, summarised before the first request. */
@@ -134,7 +138,8 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
   // Called only when a tool runs, once `sessions` (below) exists.
   const fileChanges = { snapshots: () => sessions.session?.snapshots, emit: (event: PitwallEvent) => bus.emit(event) };
-  const redact = secretRedaction(secrets);
+  // A proxy's password is redacted too; its variables stay in the tools' environment (npm needs them).
+  const redact = secretRedaction([...secrets, ...proxyCredentials(options.connections.anthropic.proxy ?? options.connections.openai.proxy)]);
   const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings).map((tool) =>
     redactingTool(FILE_CHANGING_TOOLS.has(tool.name) ? trackFileChanges(tool, options.cwd, fileChanges) : tool, redact),
   );
@@ -148,7 +153,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const unsubscribeTurns = bus.subscribe((event) => {
     if (event.type === "message_start" && event.message.role === "assistant") prepareTools();
   });
-  const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt };
+  const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt, skills: options.skills };
   let systemPrompt = describeSystemPrompt(promptOptions);
   const agent = new Agent({
     bus,
@@ -187,7 +192,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     contextReport() {
       const state = agent.state;
       return {
-        breakdown: contextBreakdown({ systemPrompt: state.systemPrompt, tools: state.tools, messages: state.messages }, systemPrompt.contextFiles),
+        breakdown: contextBreakdown({ systemPrompt: state.systemPrompt, tools: state.tools, messages: state.messages }, systemPrompt.contextFiles, systemPrompt.skills),
         usage: agent.contextUsage(),
         olderPending: agent.olderPending,
       };

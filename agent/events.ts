@@ -137,9 +137,16 @@ export type ProblemEvent =
  *
  * A run (a prompt, or a trigger's wake):
  * - `agent_start` is its first event and `agent_end` its last, also when it fails, is aborted or a
- *   hook throws. Runs never overlap, nor does a run overlap /compact or a rewind. During `agent_end`
- *   the agent still counts as busy (state.isStreaming): start the next prompt after untilIdle(), not
- *   from there (and a trigger's wake that waited for the same moment may still start first).
+ *   hook throws. Runs never overlap, nor does a run overlap /compact or a rewind.
+ * - The agent is idle from the moment `agent_end` is emitted (state.isStreaming is false, nothing is
+ *   streaming or pending): a listener of `agent_end` may prompt(), compact() or rewind; what it
+ *   starts begins once `agent_end` has reached every listener, so its `agent_start` (or
+ *   `compaction_start`) comes after. A trigger's wake that arrives meanwhile, or waited for the run
+ *   to end, goes after whatever a listener or an `await untilIdle()` started then (its message is
+ *   queued and goes with that run); promptWhenIdle() prompts with nothing in between.
+ * - A run that is aborted or fails leaves what is still queued in the queue, in order. The next run
+ *   delivers a watch trigger's queued messages before its prompt (or wake), the person's queued
+ *   steers right after it, in its first request, and follow-ups when it would otherwise stop.
  * - Every `turn_start` is closed by a `turn_end` before the next `turn_start` or `agent_end`, unless a
  *   hook throws (a library's notice source that throws ends the run with `agent_end` alone).
  * - Messages a turn delivers leave the queue (`queue_update`) before its `turn_start`. Within a turn:

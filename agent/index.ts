@@ -1,6 +1,6 @@
 // The library entry: everything needed to run pitwall's agent headless (an editor extension, a web
 // server streaming events) without loading the dashboard.
-export { Agent, AgentBusyError, ImageInputError, type AgentOptions, type AgentState, type QueuedKind, type QueuedMessage } from "./agent.js";
+export { Agent, AgentBusyError, ImageInputError, promptWhenIdle, untilIdle, type AgentOptions, type AgentState, type QueuedKind, type QueuedMessage } from "./agent.js";
 export { createCodingAgent, UnknownToolError, type CodingAgent, type CodingAgentOptions, type CodingAgentSettings, type ToolSelection } from "./coding-agent.js";
 export { EventBus, type Listener } from "./event-bus.js";
 export { PITWALL_EVENT_TYPES, type AssistantDelta, type CompactionReason, type PitwallEvent, type PitwallEventType, type QueueState } from "./events.js";

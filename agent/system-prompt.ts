@@ -1,8 +1,10 @@
 // The system prompt: small on purpose. What the tools are, a few guidelines, the project's context
-// files in labelled blocks, then the date and working directory. `describeSystemPrompt` reports
+// files in labelled blocks, the skills (name, description and path only), then the date and working
+// directory. `describeSystemPrompt` reports
 // exactly what was loaded, for /context and --print-system-prompt.
 import type { AgentTool } from "../tools/tool.js";
 import { findContextFiles, type ContextFile } from "./context-files.js";
+import { skillsPromptSection, type Skill } from "./resources/skills.js";
 
 export interface SystemPromptOptions {
   cwd: string;
@@ -11,6 +13,8 @@ export interface SystemPromptOptions {
   pitwallHome: string;
   /** Replaces the built-in instructions (context files, date and directory are still appended). */
   customPrompt?: string;
+  /** Skills whose names, descriptions and paths are listed (the model reads a body with `read`). */
+  skills?: readonly Skill[];
   now?: Date;
 }
 
@@ -18,6 +22,8 @@ export interface SystemPromptReport {
   prompt: string;
   tokens: number;
   contextFiles: Array<{ path: string; tokens: number }>;
+  /** The skills listed in the prompt and what that list costs. */
+  skills: { count: number; tokens: number };
 }
 
 /** A rough count (4 characters a token) that is good enough to show sizes. */
@@ -61,12 +67,17 @@ export function describeSystemPrompt(options: SystemPromptOptions): SystemPrompt
         files.map(contextBlock).join("\n\n"),
     );
   }
+  // Without read the model could not open a skill: the list would only cost tokens.
+  const skills = options.tools.some((t) => t.name === "read") ? (options.skills ?? []) : [];
+  const skillsSection = skillsPromptSection(skills);
+  if (skillsSection) parts.push(skillsSection);
   parts.push(`Current date: ${now.toISOString().slice(0, 10)}\nWorking directory: ${options.cwd}`);
   const prompt = parts.join("\n\n");
   return {
     prompt,
     tokens: estimateTokens(prompt),
     contextFiles: files.map((f) => ({ path: f.path, tokens: estimateTokens(contextBlock(f)) })),
+    skills: { count: skills.length, tokens: skillsSection ? estimateTokens(skillsSection) : 0 },
   };
 }
 

@@ -41,6 +41,8 @@ export interface CliOptions {
   bashYieldMs?: number;
   /** --pass-keys: leave the provider keys in the environment of commands and jobs. */
   passKeys?: boolean;
+  /** --trust-project: load the project's own skills and prompt templates this run (see project-trust.ts). */
+  trustProject: boolean;
   printSystemPrompt: boolean;
   mouse: boolean;
   help: boolean;
@@ -93,6 +95,9 @@ export const HELP = `
     --bash-yield-ms <ms>      How long bash and bash_stream wait before yielding (default 60000; PITWALL_BASH_YIELD_MS)
     --pass-keys               Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and
                               jobs (removed by default; config.json: "passKeysToTools": true)
+    --trust-project           Load this project's own skills and prompt templates (.pitwall/skills,
+                              .agents/skills, .pitwall/prompts) for this run; the dashboard asks once
+                              and remembers the answer in ~/.pitwall/trust.json
     --print-system-prompt     Show the system prompt and what it loaded, then exit
     --mouse                   Let the mouse wheel scroll panes (the terminal's own selection stops working)
 
@@ -139,6 +144,7 @@ const FLAGS = {
   cwd: { type: "string" },
   bashYieldMs: { type: "string" },
   passKeys: { type: "boolean" },
+  trustProject: { type: "boolean" },
   printSystemPrompt: { type: "boolean" },
   mouse: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -253,6 +259,7 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     cwd,
     bashYieldMs,
     passKeys: f.passKeys,
+    trustProject: f.trustProject ?? false,
     printSystemPrompt: f.printSystemPrompt ?? false,
     mouse: f.mouse ?? false,
     help: f.help ?? false,

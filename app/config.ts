@@ -1,6 +1,7 @@
 // ~/.pitwall/config.json: defaults for the provider, model, thinking level, base URL, keymap path,
 // the bash limits, how long kept jobs wait, the watch triggers' debounce window, the context window,
-// how long a silent server is waited for, whether commands get the provider keys, and the theme. Each field
+// how long a silent server is waited for, whether commands get the provider keys, how the person
+// is notified, and the theme. Each field
 // is checked against its TypeBox schema on its own: a bad file or field is reported and ignored,
 // never fatal. app/settings.ts puts the fields in their place (flags and the environment beat
 // them, they beat built-in defaults).
@@ -10,6 +11,7 @@ import { Type, type Static, type TLiteral, type TSchema, type TUnion } from "@si
 import { Value } from "@sinclair/typebox/value";
 import { THINKING_LEVELS } from "../agent/messages.js";
 import { PROVIDER_NAMES } from "../agent/models.js";
+import { NOTIFY_MODES } from "./notifications.js";
 import { MAX_COMPACT_AT_PERCENT, MIN_COMPACT_AT_PERCENT, MIN_CONTEXT_WINDOW } from "../agent/context/context-budget.js";
 
 /** A field's schema and what its warning says when a value does not fit it. */
@@ -62,6 +64,10 @@ export const CONFIG_FIELDS = {
   hostSilenceMs: positiveMs,
   /** Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and jobs. */
   passKeysToTools: field(Type.Boolean(), "must be true or false"),
+  /** Terminal notifications while the person is not looking: off, a bell, or OSC 9/777 (app/notifications.ts). */
+  notify: field(oneOf(NOTIFY_MODES), `must be one of ${NOTIFY_MODES.join(", ")}`),
+  /** Where the terminal does not report focus: no key for this long counts as not looking. */
+  notifyIdleMs: positiveMs,
   /** The terminal's background, when asking the terminal (OSC 11) is not wanted or not answered. */
   theme: field(oneOf(["dark", "light"] as const), 'must be "dark" or "light"'),
 };

@@ -1,5 +1,5 @@
 // /context as a person reads it: how full the window is, where the window's size came from, when
-// compaction starts, and where the tokens go (system prompt, AGENTS.md, tools, summary, messages,
+// compaction starts, and where the tokens go (system prompt, AGENTS.md, skills, tools, summary, messages,
 // tool results).
 import type { ContextReport } from "../agent/coding-agent.js";
 import { formatTokens } from "../panes/text/format.js";
@@ -21,6 +21,7 @@ export function contextReportLines(report: ContextReport): string[] {
     "Where they go (estimated):",
     row("system prompt", breakdown.instructions),
     ...(breakdown.contextFiles.length === 0 ? ["  (no AGENTS.md or CLAUDE.md loaded)"] : breakdown.contextFiles.map((f) => row(f.path, f.tokens))),
+    breakdown.skills.count === 0 ? "  (no skills loaded)" : row(`skills (${breakdown.skills.count})`, breakdown.skills.tokens),
     row("tool definitions", breakdown.tools),
     row("summary", breakdown.summary),
     row("messages", breakdown.messages),

@@ -1,5 +1,5 @@
 // The dashboard's side of the slash commands (the SlashContext of slash-commands.ts): help, the
-// model and thinking level, /context, and the commands that belong to a flow (/session and /clear
+// model and thinking level, /context, /skills, and the commands that belong to a flow (/session and /clear
 // to the session, /compact to sending, /rewind, /tree, /fork and /export to the branches, the job
 // commands to job control, /quit). Each says in the chat what it did, or why not now.
 import { knownModelIds, resolveModel } from "../agent/models.js";
@@ -11,7 +11,8 @@ import type { DashboardCommon, NoticeLevel } from "./dashboard-common.js";
 import { keymapHelp } from "./keys/keymap-help.js";
 import type { SendFlow } from "./send-flow.js";
 import type { SessionFlow } from "./session-flow.js";
-import { SLASH_COMMANDS, type SlashContext, type SlashJobControl } from "./slash-commands.js";
+import { SLASH_COMMANDS, type PromptCommandInfo, type SlashContext, type SlashJobControl } from "./slash-commands.js";
+import { resourceListLines } from "./resource-list.js";
 
 export interface CommandFlows {
   readonly session: Pick<SessionFlow, "showSession" | "newSession">;
@@ -81,6 +82,18 @@ export class DashboardCommands implements SlashContext {
     const setup = this.common.setup();
     if (!setup) return this.notice("warning", "The agent is still loading.");
     this.notice("info", contextReportLines(setup.coding.contextReport()).join("\n"));
+  }
+
+  showSkills(): void {
+    const setup = this.common.setup();
+    if (!setup) return this.notice("warning", "The agent is still loading; try again in a moment.");
+    this.notice("info", resourceListLines(setup.resources, setup.coding.systemPrompt.skills.tokens, setup.unloadedNote).join("\n"));
+  }
+
+  promptCommands(): PromptCommandInfo[] {
+    const resources = this.common.setup()?.resources;
+    if (!resources) return [];
+    return [...resources.templates.map((t) => ({ name: t.name, description: t.description })), ...resources.skills.map((s) => ({ name: `skill:${s.name}`, description: s.description }))];
   }
 
   compact(instructions: string): void {

@@ -25,6 +25,7 @@ import { SessionFlow } from "./session-flow.js";
 import type { Setup } from "./session-setup.js";
 import { runSlash } from "./slash-commands.js";
 import { StatusFlash } from "./status-flash.js";
+import type { EditorOutcome } from "./external-editor.js";
 
 /** What the controller may do to the terminal itself (dashboard-mode.ts provides it). */
 export interface TerminalControl {
@@ -32,6 +33,8 @@ export interface TerminalControl {
   suspend(): boolean;
   /** Ctrl+L: draws the whole screen again. */
   redraw(): void;
+  /** Ctrl+G: the text in the person's editor, the dashboard stepped aside meanwhile. */
+  editText(text: string): Promise<EditorOutcome>;
 }
 
 export class DashboardController {
@@ -55,6 +58,8 @@ export class DashboardController {
   private readonly statusFlash: StatusFlash;
   private readonly requestFrame: () => void;
   private loaded: Setup | undefined;
+  /** The person's editor has the terminal (Ctrl+G). */
+  private editing = false;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -62,7 +67,11 @@ export class DashboardController {
     scheduler: RenderScheduler,
     readonly keymap: Keymap,
     jobControlOptions: JobControlOptions,
-    private readonly terminal: TerminalControl = { suspend: () => false, redraw: () => view.screen.realloc() },
+    private readonly terminal: TerminalControl = {
+      suspend: () => false,
+      redraw: () => view.screen.realloc(),
+      editText: () => Promise.resolve({ edited: false, message: "No terminal to run an editor in." }),
+    },
   ) {
     const first = (keys: readonly Key[]): string | undefined => (keys[0] === undefined ? undefined : displayKeyName(keys[0]));
     const helpKey = first(keymap.keysFor("global", "help"));
@@ -178,6 +187,22 @@ export class DashboardController {
   /** Ctrl+Z: suspends pitwall (its jobs keep running); says so when the shell cannot suspend it. */
   suspend(): void {
     if (!this.terminal.suspend()) this.flash("Ctrl+Z did nothing: the shell that started pitwall has no job control; pitwall keeps running", 5_000);
+  }
+
+  /** Ctrl+G: the input's text in the person's editor; what was saved comes back unsent. */
+  editInEditor(): void {
+    if (this.editing) return;
+    const input = this.view.input;
+    this.editing = true;
+    void this.terminal.editText(input.value).then((outcome) => {
+      this.editing = false;
+      if (outcome.edited) {
+        input.setText(outcome.text);
+        input.history.reset();
+        this.view.setFocus("input");
+      } else this.flash(outcome.message, 6_000);
+      this.requestFrame();
+    });
   }
 
   /** Ctrl+L: the whole screen drawn again. */

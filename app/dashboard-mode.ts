@@ -14,6 +14,8 @@ import { collectStartupGarbage } from "./startup-garbage.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
+import { frameWriter, updateDrawCapabilities } from "../panes/screen/blessed-patches/diff-draw.js";
+import { answersTruecolor, truecolorQuery } from "../panes/screen/outer-terminal.js";
 import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { screenInternals } from "../panes/screen/blessed-internals.js";
 import type { CliOptions } from "./cli-options.js";
@@ -24,12 +26,12 @@ import { KeyDispatcher } from "./keys/key-dispatcher.js";
 import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
 import { initialTheme, TerminalTheme } from "./terminal-theme.js";
-import { frameWriter } from "../panes/screen/blessed-patches/diff-draw.js";
 import { suspendProcess } from "./suspend.js";
 import type { Setup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
 import { StartupTrace } from "./startup-trace.js";
 import type { QuitChoice } from "./quit-flow.js";
+import { Notifier } from "./notifications.js";
 
 const SESSION_IN_USE_CHOICES: StyledLine[] = [
   [{ text: "Continue in a copy (fork); the other pitwall keeps the original", attr: attr() }],
@@ -76,6 +78,16 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   screen.on("resize", () => scheduler.frameNow());
 
   const modes = enableTerminalModes({ input: stdin, output: stdout, mouse: options.mouse });
+  // Whether the terminal keeps a job's 24-bit colours, where the environment does not say: the
+  // answer comes back as a reply among the keys (below).
+  const query = truecolorQuery(env);
+  if (query) stdout.write(query);
+  const onReply = (text: string): void => {
+    if (answersTruecolor(text) && updateDrawCapabilities(screen, { truecolor: true })) {
+      screen.realloc();
+      scheduler.frameNow();
+    }
+  };
   const releaseConsole = captureConsole((level, text) => {
     view.chat.notice(level, text);
     scheduler.request();
@@ -106,12 +118,25 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   let dispatch: ((event: InputEvent) => void) | undefined;
   const writer = frameWriter(screen);
   const theme = writer ? new TerminalTheme({ writer, write: (data) => stdout.write(data), requestFrame: () => scheduler.request(), env }) : undefined;
-  const decoder = new KeyDecoder((event) => {
-    // The terminal's answers are not keys.
-    if (event.type === "report") theme?.report(event);
-    else if (dispatch) dispatch(event);
-    else early.push(event);
-  });
+  // Notifications need to know whether the person is looking: focus reports, and keys.
+  let notifier: Notifier | undefined;
+  let focusedAtStart: boolean | undefined;
+  const decoder = new KeyDecoder(
+    (event) => {
+      // The terminal's answers to questions (its colours, its background), not keys.
+      if (event.type === "reply") return onReply(event.text);
+      if (event.type === "report") return void theme?.report(event);
+      notifier?.keyPressed();
+      if (dispatch) dispatch(event);
+      else early.push(event);
+    },
+    {
+      onFocus: (focused) => {
+        if (notifier) notifier.focus(focused);
+        else focusedAtStart = focused;
+      },
+    },
+  );
   const onData = (data: string): void => decoder.feed(data);
   stdin.on("data", onData);
 
@@ -148,6 +173,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     settings = resolveSettings(options, env);
     theme?.configure(settings.theme);
     trace.writeTo(settings.instrumentation.startupTrace);
+    notifier = new Notifier(settings.notify, { write: (bytes) => stdout.write(bytes), env });
+    if (focusedAtStart !== undefined) notifier.focus(focusedAtStart);
     const keymap = loadKeymap({ home: settings.home, configured: settings.keymap });
     const redraw = (): void => {
       screen.realloc();
@@ -177,9 +204,30 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
             },
           }),
         redraw,
+        editText: async (text) => {
+          const { editInEditor } = await import("./external-editor.js");
+          // The editor gets what commands get: the environment without the provider keys.
+          const editorEnv = setup?.coding.toolEnv ?? { ...env, ANTHROPIC_API_KEY: undefined, OPENAI_API_KEY: undefined };
+          return editInEditor(text, editorEnv, {
+            leave: () => {
+              scheduler.pause();
+              screenInternals(screen).leave();
+              modes.suspend();
+            },
+            enter: () => {
+              modes.resume();
+              screenInternals(screen).enter();
+              scheduler.resume();
+              redraw();
+            },
+          });
+        },
       },
     );
     const c = controller;
+    // A job in front that asked for mouse reports gets them: after each frame the terminal is asked
+    // for what the job needs (job-mouse.ts), and back to what --mouse says once it needs nothing.
+    scheduler.onFrame(() => modes.setMouse(c.jobControl.mouse.wanted()));
     const keys = new KeyDispatcher(c, () => scheduler.requestForInput());
     const quit = new Promise<QuitChoice>((resolve) => c.onQuit(resolve));
     // Set as soon as the person quits, so a quit from a picker skips loading the agent.
@@ -242,14 +290,21 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       sessionPath = wanted;
     }
 
+    // A project with skills or prompt templates of its own, and no remembered answer: asked once.
+    const { askProjectTrust } = await import("./trust-question.js");
+    const trustProject = quitEarly ? undefined : await askProjectTrust(options, settings, choose, (text) => view.chat.notice("warning", text));
+
     if (!quitEarly) {
-      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh, jobClient: "dashboard" });
+      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh, jobClient: "dashboard", trustProject });
       const { installJobCleanup } = await import("../tools/jobs/index.js");
       // A closed terminal or a crash leaves the jobs running in the job host, for the next pitwall.
       const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard, keepOn: { signals: ["SIGHUP"], crash: true } });
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
       c.attach(setup);
+      const notify = notifier;
+      const stopNotifying = setup.coding.bus.subscribe((event) => notify.onEvent(event));
+      void quit.then(stopNotifying);
       trace.mark("agent loaded");
       // "ready" once the provider's SDK and the HTTP client are loaded: a prompt typed then goes out
       // at once. The markdown parser loads after that, when the first answer begins or after a

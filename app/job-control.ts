@@ -1,6 +1,6 @@
 // What the person does to jobs, from the jobs pane's keys and from slash commands: start one (a
 // prompt, or /run), stop it (TERM then KILL) or kill it now, restart it, remove a finished one,
-// attach to it (attach-mode.ts), copy its screen or its whole log to the clipboard (OSC 52), tail
+// attach to it (attach-mode.ts; the mouse goes to a job that asked for it, job-mouse.ts), copy its screen or its whole log to the clipboard (OSC 52), tail
 // its log into the tool-output pane, set and remove watch triggers (/watch, the `w` key), and run a
 // one-off `!command` (person-shell.ts). Every action goes through the job service with `by: "person"`,
 // so the agent hears of it with its next request.
@@ -11,6 +11,7 @@ import { triggerOwner } from "../panes/chat/chat-entries.js";
 import type { CodingAgent } from "../agent/coding-agent.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
 import { AttachMode } from "./attach-mode.js";
+import { JobMouse } from "./job-mouse.js";
 import type { Telling } from "./dashboard-common.js";
 import { displayKeyName } from "./keys/key-names.js";
 import type { Keymap } from "./keys/keymap.js";
@@ -33,7 +34,7 @@ const KILL: ActionWords = { doing: "killing", done: "killed", verb: "kill" };
 const RESTART: ActionWords = { doing: "restarting", done: "restarted", verb: "restart" };
 
 /** The panes job control paints: the job list and terminal, the one-line prompt, the tool-output pane. */
-export type JobViews = Pick<DashboardView, "jobs" | "jobTerminal" | "jobTerminalSize" | "prompt" | "tools" | "toolOutput" | "setFocus" | "showAttached">;
+export type JobViews = Pick<DashboardView, "jobs" | "jobTerminal" | "jobTerminalSize" | "prompt" | "tools" | "toolOutput" | "setFocus" | "zoomed" | "tabbed" | "tab" | "showAttached">;
 
 /** What job control is given: the panes it paints, the keys it names, the agent's jobs, and ways to tell the person. */
 export interface JobControlHost extends Telling {
@@ -55,6 +56,8 @@ type PromptPurpose = { kind: "newJob" } | { kind: "watch"; jobId: string };
 
 export class JobControl {
   readonly attachMode: AttachMode;
+  /** The mouse over the job's terminal, when the job in front asked for it. */
+  readonly mouse: JobMouse;
   readonly shell: PersonShell;
   private promptFor: PromptPurpose | undefined;
 
@@ -79,6 +82,7 @@ export class JobControl {
       flash: (text) => host.flash(text),
       notice: (level, text) => host.notice(level, text),
     });
+    this.mouse = new JobMouse({ view, jobs: () => this.registry(), attachedId: () => this.attachMode.attachedId, flash: (text) => host.flash(text) });
     this.shell = new PersonShell({
       cwd: options.cwd,
       environment: () => {

@@ -9,13 +9,15 @@
 // ends it cleanly too: the turn is aborted, every job is stopped, and the exit code is 0.
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { untilIdle } from "../agent/agent.js";
+import { promptWhenIdle, untilIdle } from "../agent/agent.js";
 import type { PitwallEvent } from "../agent/events.js";
 import { BranchError, type RewindTarget } from "../agent/session-control.js";
 import type { CliOptions } from "./cli-options.js";
 import { closeSession, createSetup, type Setup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
 import { installJobCleanup } from "../tools/jobs/index.js";
+import { expandPromptCommand } from "../agent/resources/prompt-commands.js";
+import { localServerOffer, probeLocalServers } from "../agent/providers/local-servers.js";
 
 export type JsonCommand =
   | { type: "message"; content: string }
@@ -72,28 +74,36 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   });
   for (const warning of setup.warnings) bus.emit({ type: "error", message: warning, source: "config" });
   for (const warning of setup.sessionWarnings) bus.emit({ type: "error", message: warning, source: "session" });
-  if (setup.missingKey) bus.emit({ type: "error", message: setup.missingKey, source: "config" });
+  if (setup.missingKey) {
+    // A local server that is running is offered (never used without the person saying so).
+    const offer = localServerOffer(await probeLocalServers());
+    bus.emit({ type: "error", message: offer ? `${setup.missingKey} ${offer}` : setup.missingKey, source: "config" });
+  }
 
   // Messages, compactions, rewinds and forks run one after another, in the order they came.
   const waiting: Array<{ prompt: string } | { compact: string | undefined } | { rewind: RewindTarget; files: boolean } | { fork: true }> = [];
   let running: Promise<void> | undefined;
   // Whether what runs is a prompt (a steer or follow-up can join it) rather than a compaction, rewind or fork.
   let promptRunning = false;
+  // What stops a command is said as an error event; the next command runs all the same.
+  const failed = (error: unknown): void => {
+    bus.emit({ type: "error", message: error instanceof Error ? error.message : String(error), source: error instanceof BranchError ? "input" : "session" });
+  };
+  const promptFailed = (error: unknown): void => {
+    bus.emit({ type: "error", message: `The message could not be run: ${error instanceof Error ? error.message : String(error)}`, source: "input" });
+  };
   const start = async (item: (typeof waiting)[number]): Promise<void> => {
-    // A run a watch trigger started (wake) finishes first.
-    await untilIdle(agent);
     promptRunning = "prompt" in item;
-    if ("prompt" in item) return agent.prompt(item.prompt);
-    // Their results are on the bus (branch_change, session_forked); what stops them is said as an error.
-    const failed = (error: unknown): void => {
-      bus.emit({ type: "error", message: error instanceof Error ? error.message : String(error), source: error instanceof BranchError ? "input" : "session" });
-    };
+    // A run a watch trigger started (wake) finishes first; nothing can start between it and the prompt.
+    if ("prompt" in item) return promptWhenIdle(agent, item.prompt).catch(promptFailed);
+    await untilIdle(agent);
+    // Their results are on the bus (branch_change, session_forked).
     if ("rewind" in item) return setup.coding.rewind(item.rewind, { files: item.files }).then(() => undefined, failed);
     if ("fork" in item) return setup.coding.fork().then(() => undefined, failed);
     return agent.compact(item.compact).then((result) => {
       // A compaction that ran or failed is on the bus already; one with nothing to do says why.
       if (result.note) bus.emit({ type: "error", message: result.note, source: "input" });
-    });
+    }, failed);
   };
   const runNext = (): void => {
     if (running) return;
@@ -124,6 +134,15 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
     if ("problem" in command) {
       bus.emit({ type: "error", message: `Input line ${lineNumber} ${command.problem}.`, source: "input" });
       continue;
+    }
+    if ("content" in command) {
+      // A prompt template (/review src/app.ts) or /skill:name goes as the text it stands for.
+      const expanded = expandPromptCommand(command.content, setup.resources);
+      if (expanded && "problem" in expanded) {
+        bus.emit({ type: "error", message: `Input line ${lineNumber}: ${expanded.problem}`, source: "input" });
+        continue;
+      }
+      if (expanded) command.content = expanded.prompt;
     }
     // A steer or follow-up during a compaction has no run to join: it waits its turn as a message.
     // With nothing of ours running, a run a watch trigger started (wake) takes them too.

@@ -77,6 +77,10 @@ export async function printSystemPrompt(options: CliOptions, settings: Settings)
     process.stdout.write(`--- ${report.tokens} tokens (estimated) ---\n`);
     if (report.contextFiles.length === 0) process.stdout.write("No AGENTS.md or CLAUDE.md loaded.\n");
     for (const file of report.contextFiles) process.stdout.write(`loaded ${file.path} (${file.tokens} tokens)\n`);
+    for (const skill of setup.resources.skills) process.stdout.write(`skill ${skill.name}: ${skill.path}\n`);
+    if (report.skills.count > 0) process.stdout.write(`${report.skills.count} skill${report.skills.count === 1 ? "" : "s"} listed (${report.skills.tokens} tokens); their bodies are read when needed\n`);
+    for (const template of setup.resources.templates) process.stdout.write(`prompt template /${template.name}: ${template.path}\n`);
+    for (const warning of setup.warnings) process.stderr.write(`pitwall: ${warning}\n`);
     return 0;
   } finally {
     await setup.dispose();

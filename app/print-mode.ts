@@ -6,12 +6,14 @@
 // Each reply is on stdout once, even when a dropped stream was retried: into a pipe or a file every
 // reply is written whole when it ends (what a script reading stdout needs); on a terminal it streams
 // as it arrives (what a person watching wants), and a retry starts a new line, said on stderr.
-import { untilIdle } from "../agent/agent.js";
+import { promptWhenIdle } from "../agent/agent.js";
 import type { PitwallEvent } from "../agent/events.js";
 import type { AssistantMessage } from "../agent/messages.js";
 import { describeToolCall } from "../tools/tool-call-summary.js";
 import { formatWait } from "../panes/text/format.js";
 import { closeSession, type Setup } from "./session-setup.js";
+import { expandPromptCommand } from "../agent/resources/prompt-commands.js";
+import { localServerOffer, probeLocalServers } from "../agent/providers/local-servers.js";
 
 // Control sequences never reach stdout: models occasionally echo them from tool output.
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[@-_]|[\u0000-\u0008\u000b-\u001f\u007f]/g;
@@ -28,7 +30,9 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
   };
   for (const warning of [...setup.warnings, ...setup.sessionWarnings]) note(`pitwall: ${warning}`);
   if (setup.missingKey) {
-    process.stderr.write(`pitwall: ${setup.missingKey}\n`);
+    // A local server that is running is offered (never used without the person saying so).
+    const offer = localServerOffer(await probeLocalServers());
+    process.stderr.write(`pitwall: ${setup.missingKey}\n${offer ? `pitwall: ${offer}\n` : ""}`);
     return 1;
   }
 
@@ -85,9 +89,15 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
 
   try {
     for (const prompt of prompts) {
-      // A run a watch trigger started (wake) finishes first.
-      await untilIdle(agent);
-      await agent.prompt(prompt);
+      // A prompt template (/review src/app.ts) or /skill:name goes as the text it stands for.
+      const expanded = expandPromptCommand(prompt, setup.resources);
+      if (expanded && "problem" in expanded) {
+        process.stderr.write(`pitwall: ${expanded.problem}\n`);
+        return 1;
+      }
+      if (expanded) note(`${prompt.trim().split(/\s/, 1)[0]}: ${expanded.from}`);
+      // A run a watch trigger started (wake) finishes first; nothing can start between it and the prompt.
+      await promptWhenIdle(agent, expanded ? expanded.prompt : prompt);
       const last = lastAssistant(agent.state.messages);
       if (last?.stopReason === "error") {
         process.stderr.write(`pitwall: ${last.errorMessage ?? "the model request failed"}\n`);

@@ -1,4 +1,5 @@
-// What Enter does with the input: a slash command, a `!command` of the person's, or a message; a
+// What Enter does with the input: a slash command, a prompt template or /skill:name (sent as the
+// text it stands for), a `!command` of the person's, or a message; a
 // message is a prompt while the agent is idle, a steering message while it works (a follow-up with
 // Alt+Enter), with the images its chips stand for. What is sent before the agent has loaded, while
 // /compact runs or while the session moves (a rewind, a branch switch) waits and goes once it can.
@@ -7,6 +8,12 @@ import type { ImageAttachment } from "../panes/input/input-pane.js";
 import type { BranchFlow } from "./branch-flow.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 import type { QueueFlow } from "./queue-flow.js";
+import { expandPromptCommand } from "../agent/resources/prompt-commands.js";
+import { SLASH_COMMANDS } from "./slash-commands.js";
+
+/** `/name …` that is no built-in command: a prompt template or /skill:name, once the agent has loaded. */
+const PROMPT_COMMAND = /^\s*\/([A-Za-z][\w-]*(?::[\w-]+)?)(?:\s|$)/;
+const BUILT_IN = new Set(SLASH_COMMANDS.map((c) => c.name));
 
 export type SendKind = "enter" | "followUp";
 
@@ -59,9 +66,23 @@ export class SendFlow {
     this.common.requestFrame();
   }
 
-  send(text: string, kind: SendKind, images: ImageAttachment[] = []): void {
+  send(typed: string, kind: SendKind, images: ImageAttachment[] = []): void {
     const { view } = this.common;
-    if (this.host.command(text)) return;
+    const name = PROMPT_COMMAND.exec(typed)?.[1]?.toLowerCase();
+    let text = typed;
+    if (name !== undefined && !BUILT_IN.has(name)) {
+      const setup = this.common.setup();
+      // Templates and skills are known once the agent has loaded: the command waits for it.
+      if (!setup) {
+        this.waiting.push({ text, kind, images });
+        view.chat.notice("info", `Waiting for the agent to load: /${name} runs then.`);
+        return;
+      }
+      const expanded = expandPromptCommand(typed, setup.resources);
+      if (expanded && "problem" in expanded) return this.common.notice("error", expanded.problem);
+      if (expanded) text = expanded.prompt;
+    }
+    if (text === typed && this.host.command(text)) return;
     if (text.startsWith("!")) {
       const command = text.slice(1).trim();
       if (!command) this.common.notice("error", "Type a command after the !, e.g. !git status. It runs in the working directory; its output shows in the tool-output pane.");

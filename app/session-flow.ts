@@ -10,6 +10,7 @@ import { formatCost, formatTokens } from "../panes/text/format.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 import type { EventFlow } from "./dashboard-events.js";
 import type { Setup } from "./session-setup.js";
+import { localServerOffer, probeLocalServers } from "../agent/providers/local-servers.js";
 
 export class SessionFlow {
   private unwatchSession: (() => void) | undefined;
@@ -28,7 +29,16 @@ export class SessionFlow {
     for (const warning of [...setup.warnings, ...setup.sessionWarnings]) view.chat.notice("warning", warning);
     for (const warning of this.common.keymap.warnings) view.chat.notice("warning", warning);
     const missing = this.common.missingKey();
-    if (missing) view.chat.notice("warning", `${missing} Until then, prompts are not sent.`);
+    if (missing) {
+      view.chat.notice("warning", `${missing} Until then, prompts are not sent.`);
+      // The agent has loaded, long after the first frame: a local server that answers is offered.
+      void probeLocalServers().then((servers) => {
+        const offer = localServerOffer(servers);
+        if (!offer || !this.common.missingKey()) return;
+        view.chat.notice("info", offer);
+        this.common.requestFrame();
+      });
+    }
     const status = view.status.state;
     // "ready" once the provider is loaded too (providerReady): a prompt typed then goes out at once.
     status.phase = agent.state.isStreaming ? "working" : "starting";

@@ -18,6 +18,10 @@ import { ProcessGuard } from "../tools/process/process-guard.js";
 import { processTempFolder, removeStaleTempFolders } from "../tools/process/temp-folder.js";
 import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
 import { type HostClientKind, HostJobService } from "../tools/jobs/index.js";
+import { describeUnloaded, loadResources, type Resources } from "../agent/resources/project-resources.js";
+import { trustFile } from "./project-trust.js";
+import { proxyCredentials } from "../agent/providers/proxy.js";
+import { SLASH_COMMANDS } from "./slash-commands.js";
 
 export interface Setup {
   options: CliOptions;
@@ -47,6 +51,10 @@ export interface Setup {
   sessionWarnings: string[];
   /** Set when no provider is usable: the message says how to configure one. */
   missingKey: string | undefined;
+  /** The skills and prompt templates loaded (the project's only when it is trusted). */
+  resources: Resources;
+  /** The line that says which of the project's skills and templates were left unloaded, and why. */
+  unloadedNote: string | undefined;
 }
 
 export interface SetupChoices {
@@ -59,6 +67,34 @@ export interface SetupChoices {
    * one, print and JSON runs' jobs end with them. Left out: the jobs run in this process.
    */
   jobClient?: HostClientKind;
+  /** The person's answer to the dashboard's trust question, for this run (it is remembered elsewhere). */
+  trustProject?: boolean;
+}
+
+/** Whether this run loads the project's skills and templates, and if not, the line that says why. */
+export function projectTrust(options: CliOptions, settings: Settings, answer?: boolean): { trusted: boolean; why: string; warning?: string } {
+  if (options.trustProject) return { trusted: true, why: "" };
+  if (answer !== undefined) return { trusted: answer, why: "you chose not to trust this project for now" };
+  const file = trustFile(settings.home);
+  const choice = file.choice(options.cwd);
+  if (choice === "trusted") return { trusted: true, why: "" };
+  const why =
+    choice === "untrusted"
+      ? `you chose not to trust this project (remembered in ${file.path}; --trust-project loads them for one run)`
+      : "this project is not trusted yet: the dashboard asks once, or pass --trust-project";
+  return { trusted: false, why, warning: file.warning };
+}
+
+/** The skills and prompt templates of this run, with a line for each bad one and for what trust left out. */
+function setupResources(options: CliOptions, settings: Settings, answer: boolean | undefined, warnings: string[]): { resources: Resources; unloadedNote?: string } {
+  const trust = projectTrust(options, settings, answer);
+  const resources = loadResources({ home: settings.home, cwd: options.cwd, trustProject: trust.trusted, reservedCommands: new Set(SLASH_COMMANDS.map((c) => c.name)) });
+  warnings.push(...resources.warnings);
+  if (!resources.unloaded) return { resources };
+  if (trust.warning) warnings.push(trust.warning);
+  const unloadedNote = describeUnloaded(resources.unloaded, trust.why);
+  warnings.push(unloadedNote);
+  return { resources, unloadedNote };
 }
 
 /** The model whose window bounds what a resumed session loads: the one named on the command line, else the session's. */
@@ -96,7 +132,8 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     api: options.api,
   };
   const connections = resolveConnections(flags, env);
-  const secrets = [connections.anthropic.apiKey, connections.openai.apiKey].filter((k): k is string => Boolean(k));
+  // The proxy's password never reaches a session either.
+  const secrets = [connections.anthropic.apiKey, connections.openai.apiKey, ...proxyCredentials(connections.anthropic.proxy)].filter((k): k is string => Boolean(k));
   // Only what the model in force can be sent is loaded; older messages stay on disk.
   const budgetFor = (provider: string, model: string): number => {
     const budget = contextBudget(modelForBudget(options, config.provider, provider, model), context);
@@ -127,6 +164,8 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
   }
   const thinkingLevel = options.thinking ?? (resumed ? resumed.session.thinkingLevel : config.thinking) ?? "off";
 
+  const { resources, unloadedNote } = setupResources(options, settings, choices.trustProject, warnings);
+
   // Before anything is started: every child carries this run's marker from the first one on.
   const guard = ProcessGuard.start();
   guard.removeAfterCrash(processTempFolder());
@@ -142,6 +181,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       tools: options.tools ?? "default",
       customPrompt: options.systemPrompt,
       pitwallHome: home,
+      skills: resources.skills,
       settings: settings.agent,
       messages: resumed?.session.messages,
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
@@ -211,6 +251,8 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     warnings,
     sessionWarnings,
     missingKey: isConfigured(connections[model.provider]) ? undefined : missingKeyMessage(model.provider),
+    resources,
+    unloadedNote,
   };
 }
 

@@ -17,6 +17,7 @@ import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js
 import { clamp, clampDebounceMs, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS } from "../tools/jobs/index.js";
 import type { CliOptions } from "./cli-options.js";
 import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, type PitwallConfig } from "./config.js";
+import { DEFAULT_NOTIFY_IDLE_MS, NOTIFY_MODES, type NotifyMode, type NotifySettings } from "./notifications.js";
 
 /** Where pitwall keeps its files (config, keymap, sessions, job hosts, the code cache): PITWALL_HOME, or ~/.pitwall. */
 export function pitwallHome(env: NodeJS.ProcessEnv): string {
@@ -64,6 +65,8 @@ export interface Settings {
   keepJobsMs: number;
   /** How long the job host may say nothing while a call waits before pitwall gives up on it. */
   hostSilenceMs: number;
+  /** Terminal notifications while the person is not looking (the dashboard's). */
+  notify: NotifySettings;
   instrumentation: Instrumentation;
   /** PITWALL_THEME, else config.json's theme: the dashboard's colours are chosen for it instead of asking the terminal. */
   theme?: "dark" | "light";
@@ -150,6 +153,8 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
   const headerMs = pick(env, { env: ["PITWALL_HEADER_TIMEOUT_MS"], parse: positive, config: config.headerTimeoutMs, fallback: DEFAULT_STREAM_TIMEOUTS.headerMs });
   const idleMs = pick(env, { env: ["PITWALL_IDLE_TIMEOUT_MS"], parse: positive, config: config.idleTimeoutMs, fallback: DEFAULT_STREAM_TIMEOUTS.idleMs });
   const hostSilenceMs = pick(env, { env: ["PITWALL_HOST_SILENCE_MS"], parse: positive, config: config.hostSilenceMs, fallback: HOST_SILENCE_MS });
+  const notifyMode = pick<NotifyMode>(env, { env: ["PITWALL_NOTIFY"], parse: (raw) => NOTIFY_MODES.find((mode) => mode === raw.trim().toLowerCase()), config: config.notify, fallback: "osc" });
+  const notifyIdleMs = pick(env, { env: ["PITWALL_NOTIFY_IDLE_MS"], parse: positive, config: config.notifyIdleMs, fallback: DEFAULT_NOTIFY_IDLE_MS });
   return {
     home,
     sessionRoot: options.sessionDir ?? join(home, "sessions"),
@@ -169,6 +174,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     },
     keepJobsMs: Math.round(keepJobsMinutes * 60_000),
     hostSilenceMs,
+    notify: { mode: notifyMode, idleMs: notifyIdleMs },
     instrumentation: { startupTrace: env.PITWALL_STARTUP_TRACE || undefined, frameStats: env.PITWALL_FRAME_STATS || undefined },
     theme: pick<"dark" | "light" | undefined>(env, { env: ["PITWALL_THEME"], parse: (raw) => (raw === "dark" || raw === "light" ? raw : undefined), config: config.theme, fallback: undefined }),
     warnings,

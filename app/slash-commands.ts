@@ -1,7 +1,8 @@
-// Slash commands typed in the input (/help, /model, /thinking, /clear, /session, /new, /context, /compact,
+// Slash commands typed in the input (/help, /model, /thinking, /clear, /session, /skills, /new, /context, /compact,
 // /rewind, /tree, /fork, /export, /jobs, /tail, /kill, /restart, /run, /watch, /unwatch, /stop, /quit), their
-// completion on Tab, and the answer to an unknown command: shown in the chat, never sent to the
-// model. The commands act through a small interface the dashboard implements.
+// completion on Tab (prompt templates and /skill:name too, with their descriptions), and the answer
+// to an unknown command: shown in the chat, never sent to the model. The commands act through a
+// small interface the dashboard implements.
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
 import type { WatchAction } from "../tools/jobs/index.js";
 import { DEFAULT_PERSON_ACTION, parseWatchInput } from "./watch-input.js";
@@ -49,9 +50,19 @@ export interface SlashContext {
   fork(): void;
   /** Writes the current branch as Markdown to `file` ("" for the default name). */
   exportBranch(file: string): void;
+  /** /skills: lists the skills and prompt templates loaded, and what trust left out. */
+  showSkills(): void;
+  /** Prompt templates and skills as commands (/review, /skill:name), for completion; empty until loaded. */
+  promptCommands(): PromptCommandInfo[];
   modelIds(): string[];
   currentModel(): string;
   currentThinking(): ThinkingLevel;
+}
+
+/** A command that stands for a prompt: a template (/review) or a skill (/skill:name). */
+export interface PromptCommandInfo {
+  name: string;
+  description: string;
 }
 
 export interface SlashCommand {
@@ -102,6 +113,11 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     run: (ctx) => ctx.newSession(),
   },
   { name: "session", description: "Show the session file and its statistics", run: (ctx) => ctx.showSession() },
+  {
+    name: "skills",
+    description: "List the skills and prompt templates loaded (/skill:name puts a skill into the conversation, /name runs a template)",
+    run: (ctx) => ctx.showSkills(),
+  },
   { name: "new", description: "The same as /clear", run: (ctx) => ctx.newSession() },
   { name: "context", description: "Show how full the context window is and where the tokens go (system prompt, AGENTS.md, tools, messages, tool results, summary)", run: (ctx) => ctx.showContext() },
   {
@@ -249,6 +265,13 @@ export interface Completion {
   candidates: string[];
 }
 
+/** What a completion candidate that is a command (`/review`) does: a template's first line; undefined for other candidates. */
+export function describeCandidate(candidate: string, ctx: SlashContext): string | undefined {
+  if (!candidate.startsWith("/")) return undefined;
+  const name = candidate.slice(1);
+  return [...SLASH_COMMANDS, ...ctx.promptCommands()].find((c) => c.name === name)?.description;
+}
+
 function commonPrefix(words: string[]): string {
   if (words.length === 0) return "";
   let prefix = words[0]!;
@@ -258,10 +281,11 @@ function commonPrefix(words: string[]): string {
 
 /** Completes a command name or its argument; undefined when the text is not a command being typed. */
 export function completeSlash(text: string, ctx: SlashContext): Completion | undefined {
-  const nameOnly = /^\/([\w-]*)$/.exec(text);
+  const nameOnly = /^\/([\w:-]*)$/.exec(text);
   if (nameOnly) {
     const partial = nameOnly[1]!.toLowerCase();
-    const names = SLASH_COMMANDS.map((c) => c.name).filter((n) => n.startsWith(partial));
+    const commands = [...SLASH_COMMANDS, ...ctx.promptCommands()].filter((c) => c.name.toLowerCase().startsWith(partial));
+    const names = commands.map((c) => c.name);
     if (names.length === 0) return { text, candidates: [] };
     if (names.length === 1) return { text: `/${names[0]} `, candidates: names.map((n) => `/${n}`) };
     return { text: `/${commonPrefix(names)}`, candidates: names.map((n) => `/${n}`) };

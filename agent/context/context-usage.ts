@@ -72,6 +72,8 @@ export interface ContextBreakdown {
   /** The system prompt without the context files. */
   instructions: number;
   contextFiles: Array<{ path: string; tokens: number }>;
+  /** The list of skills in the system prompt (names, descriptions, paths). */
+  skills: { count: number; tokens: number };
   tools: number;
   /** The summary of compacted turns (0 when nothing was compacted). */
   summary: number;
@@ -80,11 +82,16 @@ export interface ContextBreakdown {
   toolResults: number;
 }
 
-export function contextBreakdown(input: ContextInput, contextFiles: Array<{ path: string; tokens: number }>): ContextBreakdown {
+export function contextBreakdown(
+  input: ContextInput,
+  contextFiles: Array<{ path: string; tokens: number }>,
+  skills: { count: number; tokens: number } = { count: 0, tokens: 0 },
+): ContextBreakdown {
   const filesTokens = contextFiles.reduce((sum, f) => sum + f.tokens, 0);
   const breakdown: ContextBreakdown = {
-    instructions: Math.max(0, estimateTextTokens(input.systemPrompt) - filesTokens),
+    instructions: Math.max(0, estimateTextTokens(input.systemPrompt) - filesTokens - skills.tokens),
     contextFiles,
+    skills,
     tools: estimateToolTokens(input.tools),
     summary: 0,
     messages: 0,

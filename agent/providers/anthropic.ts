@@ -16,6 +16,7 @@ import { toProviderError, type FailureContext } from "./errors.js";
 import { resultText, withoutImagesFor } from "./image-input.js";
 import { streamInto, type MessageBuilder } from "./message-builder.js";
 import { httpFetch } from "./http-fetch.js";
+import { proxyName } from "./proxy.js";
 import { DEFAULT_STREAM_TIMEOUTS, PATIENT_MS } from "./stall-guard.js";
 import type { AssistantStream, Provider, ProviderConnection, ProviderRequest } from "./provider.js";
 import { repairTranscript, safeToolCallId } from "./transcript.js";
@@ -38,13 +39,14 @@ export function createAnthropicProvider(connection: ProviderConnection): Provide
     maxRetries: 0, // the agent loop retries, so each attempt is visible as a retry event
     // Stalls are caught by our fetch; the SDK's own timer is only a backstop.
     timeout: Math.max(PATIENT_MS, timeouts.headerMs + 1_000),
-    fetch: httpFetch(timeouts),
+    fetch: httpFetch(timeouts, connection.proxy),
   });
   const failure = (model: string): FailureContext => ({
     label: "Anthropic",
     keyVariable: "ANTHROPIC_API_KEY",
     model,
     baseUrl: connection.baseUrl,
+    proxy: proxyName(connection.baseUrl ?? "https://api.anthropic.com", connection.proxy),
   });
 
   return {

@@ -5,6 +5,7 @@ import { prepareHttp } from "./http-fetch.js";
 import { openaiApiFor } from "./openai-api.js";
 import { ProviderError, type Provider, type ProviderConnection } from "./provider.js";
 import type { StreamTimeouts } from "./stall-guard.js";
+import { proxyFromEnv } from "./proxy.js";
 
 export type Connections = Record<ProviderName, ProviderConnection>;
 
@@ -18,13 +19,16 @@ export interface ConnectionFlags {
 
 /**
  * `--api-key` / `--base-url` apply to the chosen provider; otherwise the environment's variables.
+ * HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case) apply to both (proxy.ts).
  * How long a silent server is waited for is the agent's setting (createProviderResolver).
  */
 export function resolveConnections(flags: ConnectionFlags, env: NodeJS.ProcessEnv = process.env): Connections {
   const flagTarget = flags.provider ?? (flags.baseUrl ? "openai" : undefined);
+  const proxy = proxyFromEnv(env);
   const pick = (name: ProviderName, keyVar: string, urlVar: string): ProviderConnection => ({
     apiKey: (flagTarget === name || (!flagTarget && flags.apiKey) ? flags.apiKey : undefined) || env[keyVar] || undefined,
     baseUrl: (flagTarget === name ? flags.baseUrl : undefined) || env[urlVar] || undefined,
+    ...(proxy ? { proxy } : {}),
   });
   return {
     anthropic: pick("anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"),
@@ -86,7 +90,7 @@ async function load(name: ProviderName, connection: ProviderConnection, api: Ope
     };
   }
   // Without a base URL, the SDK talks to the provider's own https:// API.
-  await prepareHttp(connection.baseUrl);
+  await prepareHttp(connection.baseUrl, connection.proxy);
   if (name === "anthropic") {
     const { createAnthropicProvider } = await import("./anthropic.js");
     return createAnthropicProvider(connection);

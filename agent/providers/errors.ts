@@ -13,6 +13,8 @@ export interface FailureContext {
   keyVariable: string;
   model: string;
   baseUrl?: string;
+  /** The proxy requests go through, without its credentials (proxy.ts's describeProxy). */
+  proxy?: string;
 }
 
 interface HttpLikeError {
@@ -62,6 +64,13 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
       detail: serverMessage,
     });
   }
+  if (status === 407 && context.proxy) {
+    return new ProviderError(
+      `The proxy ${context.proxy} asks for credentials (407): put them in the proxy's URL (http://user:password@host:port in HTTPS_PROXY or HTTP_PROXY).`,
+      "http",
+      { status, retryable: false, detail: serverMessage },
+    );
+  }
   if (status !== undefined) {
     const retryAfterMs = retryAfterFrom(e.headers);
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
@@ -71,7 +80,7 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
   // An error event inside the stream (Anthropic sends overloaded_error this way).
   if (errorType) return inStreamError(`${errorType} ${errorCodeOf(e.error) ?? ""}`.trim(), serverMessage, context);
   const code = connectionCode(e);
-  const where = context.baseUrl ?? context.label;
+  const where = `${context.baseUrl ?? context.label}${context.proxy ? ` through the proxy ${context.proxy} (HTTPS_PROXY / HTTP_PROXY; NO_PROXY skips it)` : ""}`;
   if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
     return new ProviderError(
       `Could not reach ${where} (${code}): is the server running and is the address right? Check --base-url.`,

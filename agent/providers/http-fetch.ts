@@ -8,9 +8,11 @@
 // It also ends stalls (stall-guard.ts): one timer from sending the request to its headers, one
 // reset by every byte of the body while the reader waits for more.
 import * as http from "node:http";
+import type { RequestOptions as HttpsRequestOptions } from "node:https";
 import type { Readable } from "node:stream";
 import { HttpResponse } from "./http-response.js";
 import { StallError, type StreamTimeouts } from "./stall-guard.js";
+import { describeProxy, proxyFor, type ProxySettings } from "./proxy.js";
 
 type Fetch = typeof globalThis.fetch;
 type FetchInit = NonNullable<Parameters<Fetch>[1]>;
@@ -31,36 +33,66 @@ const KEEP_ALIVE = { keepAlive: true, timeout: 4_000, scheduling: "lifo" } as co
 interface Transport {
   request: typeof http.request;
   agent: http.Agent;
+  /** What each request to `url` adds to its options (the server's name to check through a tunnel). */
+  options?: (url: URL) => HttpsRequestOptions;
 }
 
 let plain: Transport | undefined;
 let secure: Promise<Transport> | undefined;
+/** Agents that go through a proxy, one per proxy and scheme. */
+const proxied = new Map<string, Promise<Transport>>();
 
-/** Loads what requests to `url` need (https brings TLS, ~10 ms), so that the first one need not. */
-export async function prepareHttp(url: string | undefined): Promise<void> {
-  await transport(new URL(url ?? "https://localhost/"));
+/** Loads what requests to `url` need (https brings TLS, ~10 ms; a proxy its agent), so that the first one need not. */
+export async function prepareHttp(url: string | undefined, proxy?: ProxySettings): Promise<void> {
+  await transport(new URL(url ?? "https://localhost/"), proxy);
 }
 
-async function transport(url: URL): Promise<Transport | undefined> {
+async function transport(url: URL, proxies?: ProxySettings): Promise<Transport | undefined> {
+  const proxy = proxyFor(url, proxies);
+  if (proxy) return throughProxy(url.protocol, proxy);
   if (url.protocol === "http:") return (plain ??= { request: http.request, agent: new http.Agent(KEEP_ALIVE) });
   if (url.protocol !== "https:") return undefined;
   secure ??= import("node:https").then((module) => ({ request: module.request, agent: new module.Agent(KEEP_ALIVE) }));
   return secure;
 }
 
-/** A fetch on node:http that fails stalled requests with a StallError (see stall-guard.ts). */
-export function httpFetch(timeouts: StreamTimeouts): Fetch {
+/** An agent that reaches `protocol` servers through `proxy`: a CONNECT tunnel for https, the absolute-URL form for http. */
+function throughProxy(protocol: string, proxy: URL): Promise<Transport> {
+  const key = `${protocol} ${proxy.href}`;
+  let made = proxied.get(key);
+  if (!made) {
+    if (proxy.protocol !== "http:" && proxy.protocol !== "https:") {
+      return Promise.reject(new TypeError("fetch failed", { cause: new Error(`the proxy ${describeProxy(proxy)} is not an http:// or https:// proxy, which is what pitwall speaks to`) }));
+    }
+    made =
+      protocol === "https:"
+        ? Promise.all([import("node:https"), import("node:tls"), import("https-proxy-agent")]).then(([https, tls, { HttpsProxyAgent }]) => ({
+            request: https.request,
+            agent: new HttpsProxyAgent(proxy, KEEP_ALIVE),
+            // The agent starts TLS inside the tunnel without the server's host when it is an IP
+            // address (a TLS server name cannot be one), and Node would then check the certificate
+            // against "localhost": the check is given the server's own name.
+            options: (url: URL) => ({ checkServerIdentity: (_host: string, cert: import("node:tls").PeerCertificate) => tls.checkServerIdentity(url.hostname.replace(/^\[(.*)\]$/, "$1"), cert) }),
+          }))
+        : import("http-proxy-agent").then(({ HttpProxyAgent }) => ({ request: http.request, agent: new HttpProxyAgent(proxy, KEEP_ALIVE) }));
+    proxied.set(key, made);
+  }
+  return made;
+}
+
+/** A fetch on node:http that fails stalled requests with a StallError (see stall-guard.ts), through `proxy` where it applies. */
+export function httpFetch(timeouts: StreamTimeouts, proxy?: ProxySettings): Fetch {
   return async (input, init = {}) => {
     // A Request carries its own method, headers and body; fetch knows what to do with those.
     if (typeof input !== "string" && !(input instanceof URL)) return globalThis.fetch(input, init);
     const url = new URL(input);
     const body = requestBody(init.body);
-    const via = await transport(url);
+    const via = await transport(url, proxy);
     if (body === undefined || !via) return globalThis.fetch(input, init);
     const headers = outgoingHeaders(init.headers);
     if (body.type && !("content-type" in headers)) headers["content-type"] = body.type;
     if (!("accept-encoding" in headers)) headers["accept-encoding"] = "gzip, deflate, br";
-    const response = await send({ url, via, method: (init.method ?? "GET").toUpperCase(), headers, body: body.bytes }, init, timeouts);
+    const response = await send({ url, via, method: (init.method ?? "GET").toUpperCase(), headers, body: body.bytes }, init, timeouts, proxy);
     // The SDKs and pitwall use what HttpResponse has of a Response (see http-response.ts).
     return response as unknown as Response;
   };
@@ -97,7 +129,7 @@ interface Outgoing {
   body: Buffer | null;
 }
 
-async function send(first: Outgoing, init: FetchInit, timeouts: StreamTimeouts): Promise<HttpResponse> {
+async function send(first: Outgoing, init: FetchInit, timeouts: StreamTimeouts, proxy: ProxySettings | undefined): Promise<HttpResponse> {
   const signal = init.signal ?? undefined;
   let request = first;
   for (let redirects = 0; ; redirects++) {
@@ -110,14 +142,14 @@ async function send(first: Outgoing, init: FetchInit, timeouts: StreamTimeouts):
     answer.destroy();
     if (init.redirect === "error") throw new TypeError("fetch failed", { cause: new Error(`redirected to ${location}, and redirects were refused`) });
     if (redirects === MAX_REDIRECTS) throw new TypeError("fetch failed", { cause: new Error(`more than ${MAX_REDIRECTS} redirects`) });
-    request = await redirected(request, status, location);
+    request = await redirected(request, status, location, proxy);
   }
 }
 
 /** The request a redirect asks for, as the Fetch standard makes it. */
-async function redirected(from: Outgoing, status: number, location: string): Promise<Outgoing> {
+async function redirected(from: Outgoing, status: number, location: string, proxy: ProxySettings | undefined): Promise<Outgoing> {
   const url = new URL(location, from.url);
-  const via = await transport(url);
+  const via = await transport(url, proxy);
   if (!via) throw new TypeError("fetch failed", { cause: new Error(`redirected to ${url.protocol} ${url.href}, which is not HTTP`) });
   const headers = { ...from.headers };
   let { method, body } = from;
@@ -138,7 +170,7 @@ function exchange(outgoing: Outgoing, signal: AbortSignal | undefined, headerMs:
       return;
     }
     const { url, via, method, headers, body } = outgoing;
-    const request = via.request(url, { method, headers: body ? { ...headers, "content-length": String(body.length) } : headers, agent: via.agent });
+    const request = via.request(url, { ...via.options?.(url), method, headers: body ? { ...headers, "content-length": String(body.length) } : headers, agent: via.agent });
     const settle = (): void => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);

@@ -8,6 +8,7 @@ import type { FailureContext } from "./errors.js";
 import { hostOf, isOfficialOpenAI } from "./openai-api.js";
 import type { ProviderConnection } from "./provider.js";
 import { httpFetch } from "./http-fetch.js";
+import { proxyName } from "./proxy.js";
 import { DEFAULT_STREAM_TIMEOUTS, PATIENT_MS } from "./stall-guard.js";
 
 /** `patient`: for requests that may stay silent for minutes (see PATIENT_MS). */
@@ -21,7 +22,7 @@ export function createOpenAIClient(connection: ProviderConnection, options: { pa
     maxRetries: 0, // the agent loop retries, so each attempt is visible as a retry event
     // Stalls are caught by our fetch; the SDK's own timer is only a backstop.
     timeout: Math.max(PATIENT_MS, timeouts.headerMs + 1_000),
-    fetch: httpFetch(timeouts),
+    fetch: httpFetch(timeouts, connection.proxy),
   });
 }
 
@@ -31,6 +32,7 @@ export function openaiFailureContext(connection: ProviderConnection, model: stri
     keyVariable: "OPENAI_API_KEY",
     model,
     baseUrl: connection.baseUrl,
+    proxy: proxyName(connection.baseUrl ?? "https://api.openai.com/v1", connection.proxy),
   };
 }
 

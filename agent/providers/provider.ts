@@ -6,6 +6,7 @@ import type { EventStream } from "../event-stream.js";
 import type { AssistantMessage, Message, ThinkingLevel } from "../messages.js";
 import type { ModelInfo, OpenAIApi, ProviderName } from "../models.js";
 import type { StreamTimeouts } from "./stall-guard.js";
+import type { ProxySettings } from "./proxy.js";
 
 export interface ToolSpec {
   name: string;
@@ -44,6 +45,8 @@ export interface ProviderConnection {
   timeouts?: StreamTimeouts;
   /** OpenAI only: `--api`, forcing Chat Completions or Responses whatever the model. */
   api?: OpenAIApi;
+  /** HTTPS_PROXY / HTTP_PROXY / NO_PROXY, when the environment sets a proxy. */
+  proxy?: ProxySettings;
 }
 
 export type ProviderErrorKind =

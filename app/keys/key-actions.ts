@@ -29,6 +29,7 @@ export const ACTIONS = {
     dismissError: "Dismiss the error in the status bar",
     redraw: "Redraw the whole screen",
     suspend: "Suspend pitwall (fg in the shell brings it back; jobs keep running)",
+    editor: "Edit the input in $VISUAL or $EDITOR (vi if neither); the saved text comes back into the input, unsent",
   },
   input: {
     submit: "Send; while the agent works, queue a steering message",

@@ -1,9 +1,9 @@
 // Turns the bytes a terminal sends into keys, pasted text and mouse events. pitwall reads stdin
 // itself instead of through blessed: blessed has no bracketed paste (a large paste would arrive as
 // thousands of key events) and cannot tell Shift+Enter apart. Understood: legacy xterm sequences,
-// SS3, modifyOtherKeys (CSI 27;m;k ~), the kitty keyboard protocol (CSI k;m u), SGR mouse and
-// bracketed paste. Runs of typed characters arrive as one text event. The terminal's answers to
-// questions (OSC reports such as the background colour) are reports, never typed text.
+// SS3, modifyOtherKeys (CSI 27;m;k ~), the kitty keyboard protocol (CSI k;m u), SGR mouse,
+// bracketed paste, and the terminal's answers to pitwall's questions (DCS replies, OSC reports such
+// as the background colour), never typed text. Runs of typed characters arrive as one text event.
 //
 // Alt in xterm with metaSendsEscape off sets the eighth bit: Alt+1 arrives as "±" (0xB1, sent as
 // UTF-8). terminal-modes.ts turns metaSendsEscape on, so this is rare; as a fallback only the
@@ -27,13 +27,22 @@ export interface PasteEvent {
 }
 export interface MouseEvent {
   type: "mouse";
-  action: "wheelup" | "wheeldown" | "press" | "release";
+  /** "motion": the pointer moved (with a button held, or with none when any motion is reported). */
+  action: "wheelup" | "wheeldown" | "wheelleft" | "wheelright" | "press" | "release" | "motion";
+  /** 0 left, 1 middle, 2 right, 3 none (motion without a button). */
   button: number;
+  /** The button code as the terminal sent it (SGR's Cb: button, Shift 4, Alt 8, Ctrl 16, motion 32, wheel 64). */
+  code: number;
   /** 0-based cell coordinates. */
   x: number;
   y: number;
 }
-/** The terminal answering a question pitwall asked (OSC 11: its background colour), never a key. */
+/** The terminal's answer to a question pitwall asked (a DCS string: DECRQSS, XTGETTCAP): its body, from after ESC P to before ST. */
+export interface ReplyEvent {
+  type: "reply";
+  text: string;
+}
+/** The terminal answering an OSC question pitwall asked (OSC 11: its background colour), never a key. */
 export interface ReportEvent {
   type: "report";
   /** The OSC number: 11 for the background. */
@@ -41,7 +50,12 @@ export interface ReportEvent {
   /** What follows "code;": "rgb:ffff/ffff/ffff". */
   value: string;
 }
-export type InputEvent = KeyEvent | TextEvent | PasteEvent | MouseEvent | ReportEvent;
+export type InputEvent = KeyEvent | TextEvent | PasteEvent | MouseEvent | ReplyEvent | ReportEvent;
+
+/** A terminal's DCS answer: DECRQSS (1$r… or 0$r), XTGETTCAP (1+r… or 0+r), XTVERSION (>|…), ended by ST or BEL. */
+const DCS_REPLY = /^\x1bP((?:[01][$+]r|>\|)[^\x1b\x07]*)(?:\x1b\\|\x07)/;
+/** The start of one, still arriving. */
+const DCS_REPLY_START = /^\x1bP(?:[01](?:[$+]r?)?|>|(?:[01][$+]r|>\|)[^\x1b\x07]*\x1b?)?$/;
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -130,6 +144,8 @@ function decodeCsi(params: string, final: string): string | undefined {
 export interface KeyDecoderOptions {
   /** How long a lone ESC waits for the rest of a sequence before it counts as the Escape key. */
   escapeTimeoutMs?: number;
+  /** The terminal reported gaining (true) or losing focus (DECSET 1004's CSI I and CSI O); no key event. */
+  onFocus?: (focused: boolean) => void;
 }
 
 export class KeyDecoder {
@@ -143,7 +159,10 @@ export class KeyDecoder {
     options: KeyDecoderOptions = {},
   ) {
     this.escapeTimeout = options.escapeTimeoutMs ?? 30;
+    this.onFocus = options.onFocus;
   }
+
+  private readonly onFocus: ((focused: boolean) => void) | undefined;
 
   feed(data: string): void {
     if (this.escTimer) {
@@ -240,6 +259,10 @@ export class KeyDecoder {
       const params = b.slice(2, i);
       const length = i + 1;
       if (params.startsWith("<") && (final === "M" || final === "m")) return { length, event: decodeMouse(params.slice(1), final) };
+      if (params === "" && (final === "I" || final === "O")) {
+        this.onFocus?.(final === "I");
+        return { length };
+      }
       const name = decodeCsi(params.replace(/^[?>=]/, ""), final);
       return { length, event: name ? keyEvent(name) : undefined };
     }
@@ -249,6 +272,12 @@ export class KeyDecoder {
       if (report) return { length: report[0].length, event: { type: "report", code: Number(report[1]), value: report[2]! } };
       if (/^\x1b\]\d+;[^\x07\x1b]*(\x1b)?$/.test(b)) return flush ? { length: b.length } : "incomplete";
       if (/^\x1b\]\d*$/.test(b) && !flush) return "incomplete";
+    }
+    if (second === "P") {
+      // An answer to a question pitwall asked; anything else is Alt+P.
+      const reply = DCS_REPLY.exec(b);
+      if (reply) return { length: reply[0].length, event: { type: "reply", text: reply[1]! } };
+      if (DCS_REPLY_START.test(b) && !flush) return "incomplete";
     }
     if (second === "O") {
       if (b.length < 3) return flush ? { length: 2, event: keyEvent("alt+O") } : "incomplete";
@@ -287,11 +316,14 @@ function addAlt(name: string): string {
   return `alt+${name}`;
 }
 
+const WHEEL = ["wheelup", "wheeldown", "wheelleft", "wheelright"] as const;
+
 function decodeMouse(params: string, final: string): MouseEvent | undefined {
   const [b, x, y] = params.split(";").map((v) => Number.parseInt(v, 10));
   if (b === undefined || x === undefined || y === undefined || [b, x, y].some((v) => !Number.isFinite(v))) return undefined;
-  const base = { type: "mouse" as const, button: b & 3, x: x - 1, y: y - 1 };
-  if (b & 64) return { ...base, action: (b & 1) === 0 ? "wheelup" : "wheeldown" };
+  const base = { type: "mouse" as const, button: b & 3, code: b, x: x - 1, y: y - 1 };
+  if (b & 64) return { ...base, action: WHEEL[b & 3]! };
+  if (b & 32) return { ...base, action: "motion" };
   return { ...base, action: final === "M" ? "press" : "release" };
 }
 

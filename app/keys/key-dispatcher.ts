@@ -10,7 +10,7 @@ import type { FocusTarget } from "../../panes/dashboard-view.js";
 import type { DashboardController } from "../dashboard-controller.js";
 import type { ActionOf, KeyContext } from "./key-actions.js";
 import { keyOfChar, knownKey, withoutAlt, type Key } from "./key.js";
-import { completeSlash } from "../slash-commands.js";
+import { completeSlash, describeCandidate } from "../slash-commands.js";
 import type { JobControl } from "../job-control.js";
 import { fullView } from "../../panes/files/files-preview.js";
 import type { TextBuffer } from "../../panes/input/text-buffer.js";
@@ -85,6 +85,7 @@ export class KeyDispatcher {
         dismissError: () => c.interrupts.dismissError(),
         redraw: () => c.redraw(),
         suspend: () => c.suspend(),
+        editor: () => c.editInEditor(),
       },
       input: {
         submit: () => c.sending.submitInput("enter"),
@@ -243,6 +244,8 @@ export class KeyDispatcher {
         v.input.paste(event.text);
         break;
       case "mouse": {
+        // A job in front that asked for the mouse takes it over its terminal.
+        if (this.jobs.mouse.forward(event)) break;
         const target = v.paneAt(event.x, event.y);
         if (event.action === "wheelup" || event.action === "wheeldown") {
           const rows = event.action === "wheelup" ? -3 : 3;
@@ -276,6 +279,8 @@ export class KeyDispatcher {
     }
     if (this.jobs.attachMode.attachedId !== undefined) {
       if (event.type !== "mouse") this.attachedInput(event);
+      // The mouse: the job's if it asked for it; otherwise only the wheel does something (it scrolls).
+      else if (!this.jobs.mouse.forward(event) && event.action.startsWith("wheel")) return false;
       return true;
     }
     const prompt = c.view.prompt;
@@ -352,7 +357,9 @@ export class KeyDispatcher {
     const text = input.buffer.text;
     if (this.completionIndex >= 0 && this.completionCandidates.length > 1) {
       this.completionIndex = (this.completionIndex + 1) % this.completionCandidates.length;
-      input.setText(this.withCandidate(this.completionBase, this.completionCandidates[this.completionIndex]!));
+      const candidate = this.completionCandidates[this.completionIndex]!;
+      input.setText(this.withCandidate(this.completionBase, candidate));
+      this.flashCandidate(candidate, `${this.completionIndex + 1}/${this.completionCandidates.length}`);
       return true;
     }
     const result = completeSlash(text, this.c.commands);
@@ -362,6 +369,7 @@ export class KeyDispatcher {
       return true;
     }
     input.setText(result.text);
+    if (result.candidates.length === 1) this.flashCandidate(result.candidates[0]!);
     if (result.candidates.length > 1) {
       this.c.flash(result.candidates.slice(0, 12).join("  ") + (result.candidates.length > 12 ? "  …" : ""), 4000);
       if (result.text === text) {
@@ -373,6 +381,12 @@ export class KeyDispatcher {
       }
     }
     return true;
+  }
+
+  /** A command picked by completion: what it does (a prompt template's first line) in the status line. */
+  private flashCandidate(candidate: string, position?: string): void {
+    const description = describeCandidate(candidate, this.c.commands);
+    if (description) this.c.flash(`${candidate} · ${description}${position ? ` (${position}, Tab for the next)` : ""}`, 6000);
   }
 
   private withCandidate(base: string, candidate: string): string {

@@ -103,15 +103,18 @@ export class JobTerminalPane extends PaneBox {
     return Math.min(state?.rows ?? this.inner.height, Math.max(1, this.inner.height));
   }
 
-  /** Where the terminal cursor goes while attached: the job's own cursor, when it is in view. */
+  /**
+   * Where the terminal cursor goes while attached, and its shape: the job's own cursor, when it is
+   * in view and the job has not hidden it.
+   */
   cursorPlacement(): CursorPlacement | null {
     if (!this.attached || !this.visible) return null;
     const state = this.current()?.state;
-    if (!state) return null;
+    if (!state?.cursorVisible) return null;
     if (state.viewportY !== state.baseY) return null;
     const inner = this.inner;
     if (state.cursorX >= inner.width || state.cursorY >= inner.height) return null;
-    return { x: inner.left + state.cursorX, y: inner.top + state.cursorY };
+    return { x: inner.left + state.cursorX, y: inner.top + state.cursorY, ...(state.cursorShape ? { shape: state.cursorShape } : {}) };
   }
 
   dispose(): void {

@@ -3,8 +3,11 @@
 // buffer, the terminal's colour count, leaving and entering the alternate screen. One typed view, so the rest of the code has no casts.
 import type { Widgets } from "blessed";
 
-/** One terminal cell: blessed's attribute number and the grapheme shown ('' = right half of a wide one). */
-export type Cell = [attr: number, ch: string];
+/**
+ * One terminal cell: blessed's attribute number and the grapheme shown ('' = right half of a wide
+ * one), and, while the attribute has Flag.extras, what it cannot hold (cell-extras.ts).
+ */
+export type Cell = [attr: number, ch: string, extras?: string];
 export type CellRow = Cell[] & { dirty?: boolean };
 
 export interface ProgramInternals {

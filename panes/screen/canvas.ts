@@ -47,24 +47,26 @@ export class Canvas {
     });
   }
 
-  private set(row: CellRow, x: number, a: number, ch: string): void {
+  private set(row: CellRow, x: number, a: number, ch: string, extras?: string): void {
     const cell: Cell | undefined = row[x];
     if (!cell) return;
-    if (cell[0] !== a || cell[1] !== ch) {
+    if (cell[0] !== a || cell[1] !== ch || (extras !== undefined && cell[2] !== extras)) {
       cell[0] = a;
       cell[1] = ch;
+      if (extras !== undefined) cell[2] = extras;
       row.dirty = true;
     }
   }
 
   /**
    * Sets one cell (coordinates relative to the canvas), clipped. `ch` is a single grapheme, or ''
-   * for the right half of a wide one: the caller keeps the pair together.
+   * for the right half of a wide one: the caller keeps the pair together. `extras` goes with an
+   * attribute that has Flag.extras (cell-extras.ts).
    */
-  cell(x: number, y: number, a: number, ch: string): void {
+  cell(x: number, y: number, a: number, ch: string, extras?: string): void {
     if (x < 0 || y < 0 || x >= this.rect.width || y >= this.rect.height) return;
     const row = this.lines[this.rect.top + y];
-    if (row) this.set(row, this.rect.left + x, a, ch);
+    if (row) this.set(row, this.rect.left + x, a, ch, extras);
   }
 
   /**

@@ -15,6 +15,8 @@ export const SYNC_END = "\x1b[?2026l";
 export interface CursorPlacement {
   x: number;
   y: number;
+  /** DECSCUSR's parameter (1–6: block, underline, bar, blinking or steady); absent: the terminal's own shape. */
+  shape?: number;
 }
 
 export interface FrameStats {
@@ -46,9 +48,12 @@ export class RenderScheduler {
   private readonly originalRender: () => void;
   private readonly now: () => number;
   private stopped = false;
+  private paused = false;
   private rendering = false;
   readonly stats: FrameStats = { frames: 0, recent: [] };
   private readonly frameListeners = new Set<() => void>();
+  /** The shape the terminal's cursor was last given (DECSCUSR; 0 the terminal's own). */
+  private cursorShape = 0;
 
   constructor(
     private readonly screen: Widgets.Screen,
@@ -74,7 +79,7 @@ export class RenderScheduler {
   }
 
   private schedule(interval: number): void {
-    if (this.stopped || this.due) return;
+    if (this.stopped || this.paused || this.due) return;
     if (this.rendering) {
       this.pendingAfterFrame = true;
       this.pendingInterval = Math.min(this.pendingInterval, interval);
@@ -117,14 +122,37 @@ export class RenderScheduler {
     return () => this.frameListeners.delete(listener);
   }
 
+  /** Stops drawing; a cursor shape a job asked for gives way to the terminal's own again. */
   stop(): void {
+    const s = screenInternals(this.screen);
+    if (!this.stopped && this.cursorShape !== 0 && !s.destroyed) {
+      s.program._write(this.shapeFor(0));
+      s.program.flush();
+    }
     this.stopped = true;
     this.cancel();
   }
 
+  /** No frame is drawn until resume() (another program has the terminal: the person's editor). */
+  pause(): void {
+    this.paused = true;
+    this.cancel();
+  }
+
+  resume(): void {
+    this.paused = false;
+  }
+
+  /** The bytes that give the cursor `shape`, or "" when it has it already. */
+  private shapeFor(shape: number): string {
+    if (shape === this.cursorShape) return "";
+    this.cursorShape = shape;
+    return `\x1b[${shape} q`;
+  }
+
   private frame(): void {
     const s = screenInternals(this.screen);
-    if (this.stopped || s.destroyed) return;
+    if (this.stopped || this.paused || s.destroyed) return;
     const started = this.now();
     this.rendering = true;
     try {
@@ -136,7 +164,9 @@ export class RenderScheduler {
       program._write(SYNC_START + "\x1b[?25l" + queued);
       this.originalRender();
       const cursor = this.options.cursor?.() ?? null;
-      program._write(cursor ? `\x1b[${cursor.y + 1};${cursor.x + 1}H\x1b[?25h` + SYNC_END : SYNC_END);
+      // The shape goes back to the terminal's own as soon as the cursor is not a job's that asked for one.
+      const shape = this.shapeFor(cursor?.shape ?? 0);
+      program._write(cursor ? `\x1b[${cursor.y + 1};${cursor.x + 1}H${shape}\x1b[?25h` + SYNC_END : shape + SYNC_END);
       program.flush();
     } finally {
       this.rendering = false;

@@ -1,12 +1,14 @@
 // Creates the blessed screen the way pitwall needs it: a fixed terminal type blessed can read
 // (its terminfo parser fails on current ncurses files and would drop to 8 colours inside tmux),
 // full Unicode, no mouse unless asked, and pitwall's frame writer (without colours when NO_COLOR
-// is set, as no-color.org asks: present and not empty). blessed never
+// is set, as no-color.org asks: present and not empty; with a job's 24-bit colours and underline
+// styles where the environment says the terminal draws them, outer-terminal.ts). blessed never
 // reads the keyboard: pitwall decodes stdin itself (key-decoder.ts), so blessed gets an idle stream.
 import type { Widgets } from "blessed";
 import { PassThrough } from "node:stream";
 import { blessedScreen } from "./blessed-parts.js";
 import { installDiffDraw } from "./blessed-patches/diff-draw.js";
+import { extraCapabilities } from "./outer-terminal.js";
 import type { Theme } from "./palette.js";
 
 export interface ScreenOptions {
@@ -38,6 +40,6 @@ export function createScreen(options: ScreenOptions): Widgets.Screen {
     title: "pitwall",
   } as unknown as Widgets.IScreenOptions);
   const noColor = options.env?.NO_COLOR;
-  installDiffDraw(screen, { monochrome: noColor !== undefined && noColor !== "", theme: options.theme ?? "dark" });
+  installDiffDraw(screen, { monochrome: noColor !== undefined && noColor !== "", theme: options.theme ?? "dark", ...extraCapabilities(options.env ?? {}) });
   return screen;
 }

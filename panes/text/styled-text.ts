@@ -82,6 +82,8 @@ export const Flag = {
   inverse: 8,
   strike: 16,
   dim: 32,
+  /** The cell carries more than this number holds: 24-bit colours, rarer styles (screen/cell-extras.ts). */
+  extras: 256,
 } as const;
 
 export interface Style {

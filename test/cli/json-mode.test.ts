@@ -88,6 +88,32 @@ describe("pitwall --json", () => {
     expect(JSON.stringify(events.items)).toContain("summary done");
   });
 
+  it("after an interrupt, what was queued goes after the next message: a steer in its first request, right after it; a follow-up after its reply", async () => {
+    llm.enqueue({ kind: "reply", text: "a long answer that keeps going", delayMs: 30, holdOpen: true }, { kind: "reply", text: "fresh start" }, { kind: "reply", text: "followed up" });
+    const { child, events, exited, send } = startJson();
+    send({ type: "message", content: "talk a lot" });
+    await events.waitFor((e) => e.type === "message_update", 15_000, "streaming to start");
+    send({ type: "steer", content: "also check the logs" });
+    send({ type: "follow_up", content: "then summarise" });
+    await events.waitFor((e) => e.type === "queue_update" && (e.steering as string[]).length === 1 && (e.followUp as string[]).length === 1, 15_000, "both to be queued");
+    send({ type: "interrupt" });
+    await events.waitFor((e) => e.type === "agent_end", 15_000, "the aborted run to end");
+    // Nothing of the queue was sent by the abort, and it is all still queued.
+    expect(llm.requests).toHaveLength(1);
+    const lastQueue = events.items.filter((e) => e.type === "queue_update").at(-1);
+    expect(lastQueue).toMatchObject({ steering: ["also check the logs"], followUp: ["then summarise"] });
+    send({ type: "message", content: "do something else" });
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(llm.requests).toHaveLength(3);
+    const first = llm.requests[1]!.transcript;
+    expect(first.indexOf("do something else")).toBeGreaterThan(-1);
+    expect(first.indexOf("also check the logs")).toBeGreaterThan(first.indexOf("do something else"));
+    expect(first).not.toContain("then summarise");
+    expect(llm.requests[2]!.transcript).toContain("then summarise");
+    expect(events.items.filter((e) => e.type === "error")).toEqual([]);
+  });
+
   for (const ending of ["a closed stdout (EPIPE)", "SIGHUP"] as const) {
     it(`${ending} ends it cleanly: exit 0, no stack, the job it started stopped`, async () => {
       llm.enqueue(

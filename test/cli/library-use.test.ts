@@ -82,4 +82,28 @@ describe("library use", () => {
     const messages = (llm.requests[3]!.json as { messages: Array<{ role: string }> }).messages;
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
   });
+  it("a listener may chain the next prompt on agent_end: the agent is idle then, and the prompt is accepted", async () => {
+    assertBuilt();
+    llm.enqueue({ kind: "reply", text: "first answer" }, { kind: "reply", text: "chained answer" });
+    const script = `
+      import { createCodingAgent, resolveConnections, resolveModel } from ${JSON.stringify(join(REPO_ROOT, "dist/agent/index.js"))};
+      const connections = resolveConnections({ provider: "anthropic", apiKey: "sk-test-0123456789", baseUrl: ${JSON.stringify(llm.anthropicBaseUrl)} });
+      const coding = createCodingAgent({ cwd: process.cwd(), model: resolveModel(undefined, "anthropic", "anthropic"), connections, pitwallHome: "/nonexistent" });
+      const ends = [];
+      let chained;
+      coding.agent.subscribe((event) => {
+        if (event.type !== "agent_end") return;
+        ends.push(coding.agent.state.isStreaming);
+        if (!chained) chained = coding.agent.prompt("and then?");
+      });
+      await coding.agent.prompt("first");
+      await chained;
+      await coding.dispose();
+      const replies = coding.agent.state.messages.filter((m) => m.role === "assistant").map((m) => m.content.map((c) => c.text).join(""));
+      console.log(JSON.stringify({ ends, replies }));
+    `;
+    const result = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000 });
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout.trim())).toEqual({ ends: [false, false], replies: ["first answer", "chained answer"] });
+  });
 });

@@ -1,9 +1,12 @@
 // What an attached job receives for each key (the classic xterm bytes, whatever protocol the
-// person's terminal speaks to pitwall), and the clipboard sequence (OSC 52).
+// person's terminal speaks to pitwall) and for the mouse (xterm's reports, in the tracking and
+// encoding the job asked for), and the clipboard sequence (OSC 52).
 import { describe, expect, test } from "vitest";
 import { osc52 } from "../../app/osc52.js";
 import { key } from "../../app/keys/key-names.js";
 import { encodeKey, encodePaste } from "../../app/keys/pty-keys.js";
+import { encodeMouse } from "../../app/keys/pty-mouse.js";
+import type { MouseEvent } from "../../app/keys/key-decoder.js";
 
 const APP = { applicationCursorKeys: true, bracketedPaste: true };
 
@@ -65,6 +68,44 @@ describe("keys for a job's pty", () => {
     expect(encodePaste("a\nb", APP)).toBe("\x1b[200~a\rb\x1b[201~");
     // A paste cannot end the bracket early.
     expect(encodePaste("x\x1b[201~y", APP)).toBe("\x1b[200~xy\x1b[201~");
+  });
+});
+
+describe("mouse reports for a job's pty", () => {
+  /** A mouse event as the decoder makes it from the person's terminal (SGR button code `code`). */
+  const mouse = (action: MouseEvent["action"], code: number): MouseEvent => ({ type: "mouse", action, button: code & 3, code, x: 0, y: 0 });
+  const SGR = { mouseEncoding: "sgr", mouseTracking: "vt200" } as const;
+  const X10 = { mouseEncoding: "default", mouseTracking: "vt200" } as const;
+
+  test("SGR 1006: the button code as sent, the job's 1-based cell, M for a press and m for a release", () => {
+    expect(encodeMouse(mouse("press", 0), 5, 3, SGR)).toBe("[<0;5;3M");
+    expect(encodeMouse(mouse("release", 2), 5, 3, SGR)).toBe("[<2;5;3m");
+    expect(encodeMouse(mouse("wheeldown", 65), 300, 90, SGR)).toBe("[<65;300;90M");
+    // Ctrl+Shift with the left button.
+    expect(encodeMouse(mouse("press", 20), 1, 1, SGR)).toBe("[<20;1;1M");
+  });
+
+  test("X10's bytes: code, column and row each plus 32; a release as button 3; nothing past column 223", () => {
+    expect(encodeMouse(mouse("press", 0), 5, 3, X10)).toBe("[M %#");
+    expect(encodeMouse(mouse("release", 2), 5, 3, X10)).toBe("[M#%#");
+    expect(encodeMouse(mouse("wheelup", 64), 1, 1, X10)).toBe("[M`!!");
+    expect(encodeMouse(mouse("press", 0), 224, 1, X10)).toBeUndefined();
+  });
+
+  test("the job's tracking decides what it gets: 9 presses only and no modifiers, 1000 no motion, 1002 drags, 1003 any motion", () => {
+    const as = (mouseTracking: "none" | "x10" | "vt200" | "drag" | "any") => ({ mouseEncoding: "sgr", mouseTracking }) as const;
+    const drag = mouse("motion", 32);
+    const hover = mouse("motion", 35);
+    expect(encodeMouse(mouse("press", 0), 1, 1, as("none"))).toBeUndefined();
+    expect(encodeMouse(mouse("press", 20), 1, 1, as("x10"))).toBe("[<0;1;1M");
+    expect([mouse("release", 0), mouse("wheelup", 64), drag].map((e) => encodeMouse(e, 1, 1, as("x10")))).toEqual([undefined, undefined, undefined]);
+    expect([mouse("release", 0), mouse("wheelup", 64), drag].map((e) => encodeMouse(e, 1, 1, as("vt200")))).toEqual(["[<0;1;1m", "[<64;1;1M", undefined]);
+    expect([drag, hover].map((e) => encodeMouse(e, 1, 1, as("drag")))).toEqual(["[<32;1;1M", undefined]);
+    expect(encodeMouse(hover, 1, 1, as("any"))).toBe("[<35;1;1M");
+  });
+
+  test("SGR pixels (1016) is never guessed at", () => {
+    expect(encodeMouse(mouse("press", 0), 1, 1, { mouseEncoding: "sgr-pixels", mouseTracking: "vt200" })).toBeUndefined();
   });
 });
 

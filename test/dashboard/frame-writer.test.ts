@@ -6,7 +6,8 @@ import { screenInternals } from "../../panes/screen/blessed-internals.js";
 import { sgrFor } from "../../panes/screen/blessed-patches/diff-draw.js";
 import { Canvas } from "../../panes/screen/canvas.js";
 import { RenderScheduler, SYNC_END, SYNC_START } from "../../panes/screen/render-scheduler.js";
-import { attr, PLAIN } from "../../panes/text/styled-text.js";
+import { attr, Flag, PLAIN } from "../../panes/text/styled-text.js";
+import { extrasKey } from "../../panes/screen/cell-extras.js";
 import { headlessScreen, type HeadlessScreen } from "../helpers/headless-screen.js";
 import { waitFor } from "../helpers/conditions.js";
 
@@ -121,5 +122,66 @@ describe("frame writer", () => {
     expect(sgrFor(attr({ italic: true, fg: 2 }))).toBe("\x1b[0;3;32m");
     expect(sgrFor(attr({ dim: true, strike: true }))).toBe("\x1b[0;2;9m");
     expect(sgrFor(attr({ fg: 196 }), 16)).toMatch(/^\x1b\[0;(3[0-7]|9[0-7])m$/);
+  });
+  /** Draws one frame of a cell with 24-bit colour and the rarer styles on a screen made for `env`; returns what was written. */
+  async function drawExtras(env: NodeJS.ProcessEnv): Promise<{ written: string; screen: HeadlessScreen }> {
+    h = headlessScreen(20, 3, { TERM: "xterm-256color", ...env });
+    const writes: string[] = [];
+    h.output.on("data", (chunk: Buffer) => writes.push(chunk.toString()));
+    const lines = screenInternals(h.screen).lines;
+    const canvas = new Canvas(lines, { left: 0, top: 0, width: 20, height: 3 });
+    // As the job terminal paints it: the 256-colour form in the attribute, the rest as extras.
+    canvas.cell(1, 1, attr({ fg: 208, underline: true }) | (Flag.extras << 18), "X", extrasKey({ fg: 0xff8000, underlineStyle: 3, blink: true, overline: true }));
+    const scheduler = new RenderScheduler(h.screen, { minIntervalMs: 0 });
+    scheduler.frameNow();
+    await h.settle();
+    scheduler.stop();
+    return { written: writes.join(""), screen: h };
+  }
+
+  test("a job's 24-bit colour reaches a terminal that has it (COLORTERM=truecolor) as is, and one without it as the nearest of the 256", async () => {
+    const truecolor = await drawExtras({ COLORTERM: "truecolor" });
+    expect(truecolor.written).toContain("38;2;255;128;0");
+    expect(truecolor.written).not.toContain("38;5;208");
+    const cell = truecolor.screen.terminal.buffer.active.getLine(1)!.getCell(1)!;
+    expect(cell.getChars()).toBe("X");
+    expect(cell.isFgRGB()).toBe(true);
+    expect(cell.getFgColor()).toBe(0xff8000);
+    h!.destroy();
+    const rounded = await drawExtras({});
+    expect(rounded.written).toContain("38;5;208");
+    expect(rounded.written).not.toContain("38;2;");
+    expect(rounded.screen.terminal.buffer.active.getLine(1)!.getCell(1)!.getFgColor()).toBe(208);
+  });
+
+  test("blink and overline always reach the terminal; an underline's style where the terminal draws them, else a plain underline", async () => {
+    const kitty = await drawExtras({ TERM: "xterm-kitty" });
+    expect(kitty.written).toMatch(/\x1b\[0;38;2;255;128;0;4:3;5;53mX/);
+    const cell = kitty.screen.terminal.buffer.active.getLine(1)!.getCell(1)!;
+    expect([cell.isBlink(), cell.isOverline(), cell.isUnderline()].map(Boolean)).toEqual([true, true, true]);
+    h!.destroy();
+    const plain = await drawExtras({});
+    expect(plain.written).toMatch(/\x1b\[0;4;38;5;208;5;53mX/);
+  });
+
+  test("a ZWJ sequence and an emoji with VS16 are written whole, each part in the columns the job's emulator gave it", async () => {
+    h = headlessScreen(20, 3);
+    const writes: string[] = [];
+    h.output.on("data", (chunk: Buffer) => writes.push(chunk.toString()));
+    const lines = screenInternals(h.screen).lines;
+    const canvas = new Canvas(lines, { left: 0, top: 0, width: 20, height: 3 });
+    // What the job terminal paints for "|👨‍👩‍👧❤️|": each emoji of the family two columns, the heart one.
+    const cells = ["|", "\u{1F468}\u200d", "", "\u{1F469}\u200d", "", "\u{1F467}", "", "\u2764\ufe0f", "|"];
+    cells.forEach((ch, x) => canvas.cell(x, 1, PLAIN, ch));
+    const scheduler = new RenderScheduler(h.screen, { minIntervalMs: 0 });
+    scheduler.frameNow();
+    await h.settle();
+    scheduler.stop();
+    const written = writes.join("");
+    expect(written).toContain("\u{1F468}\u200d");
+    expect(written).toContain("\u{1F469}\u200d");
+    expect(written).toContain("\u2764\ufe0f");
+    const row = h.terminal.buffer.active.getLine(1)!;
+    expect([0, 1, 3, 5, 7, 8].map((x) => row.getCell(x)!.getChars())).toEqual(["|", "\u{1F468}\u200d", "\u{1F469}\u200d", "\u{1F467}", "\u2764\ufe0f", "|"]);
   });
 });

@@ -59,10 +59,34 @@ describe("key decoder", () => {
 
   test("SGR mouse: wheel and press with 0-based cells", async () => {
     expect(await decode("\x1b[<64;10;5M\x1b[<65;1;1M\x1b[<0;3;4M")).toEqual([
-      { type: "mouse", action: "wheelup", button: 0, x: 9, y: 4 },
-      { type: "mouse", action: "wheeldown", button: 1, x: 0, y: 0 },
-      { type: "mouse", action: "press", button: 0, x: 2, y: 3 },
+      { type: "mouse", action: "wheelup", button: 0, code: 64, x: 9, y: 4 },
+      { type: "mouse", action: "wheeldown", button: 1, code: 65, x: 0, y: 0 },
+      { type: "mouse", action: "press", button: 0, code: 0, x: 2, y: 3 },
     ]);
+  });
+
+  test("SGR mouse: release, drag and bare motion, the sideways wheel, and the button code kept with its modifiers", async () => {
+    const events = await decode("[<2;5;6m[<32;7;8M[<35;9;9M[<66;1;1M[<67;1;1M[<20;2;2M");
+    expect(events.map((e) => (e.type === "mouse" ? [e.action, e.button, e.code] : e.type))).toEqual([
+      ["release", 2, 2],
+      ["motion", 0, 32],
+      ["motion", 3, 35],
+      ["wheelleft", 2, 66],
+      ["wheelright", 3, 67],
+      // Ctrl+Shift and the left button.
+      ["press", 0, 20],
+    ]);
+  });
+
+  test("the terminal's DCS answers (DECRQSS, XTGETTCAP) are replies, never keys; Alt+Shift+P alone stays a key", async () => {
+    expect(await decode("\x1bP1$r0;48:2::1:2:3m\x1b\\x")).toEqual([
+      { type: "reply", text: "1$r0;48:2::1:2:3m" },
+      { type: "text", text: "x" },
+    ]);
+    // Split across reads, and ended with BEL.
+    expect(await decode("\x1bP", "1+r524742", "\x07")).toEqual([{ type: "reply", text: "1+r524742" }]);
+    expect(keys(await decode("\x1bP"))).toEqual(["alt+P"]);
+    expect(keys(await decode("\x1bPx"))).toEqual(["alt+P", "text:x"]);
   });
 
   test("8-bit Alt (xterm without metaSendsEscape): C1 characters are Alt with a control key; Latin-1 letters stay text", async () => {

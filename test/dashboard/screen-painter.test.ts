@@ -1,6 +1,7 @@
 // The job terminal's screen: the emulator's rows encoded as plain data (as the job host sends them,
-// through JSON), painted into the screen's cell grid with colours and styles kept, wide characters
-// as a cell and its empty right half, the pane's edges respected. (The watch that sends only the rows
+// through JSON), painted into the screen's cell grid with colours and styles kept (24-bit colours
+// and the rarer styles as the cell's extras), graphemes whole, wide characters as a cell and its
+// empty right half, the pane's edges respected. (The watch that sends only the rows
 // that changed is test/jobs/screen-watch.test.ts.)
 import xtermHeadless from "@xterm/headless";
 import type { Terminal } from "@xterm/headless";
@@ -9,6 +10,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { CellRow } from "../../panes/screen/blessed-internals.js";
 import { Canvas } from "../../panes/screen/canvas.js";
 import { attr, bgOf, DEFAULT_COLOR, fgOf, Flag, flagsOf, Palette, PLAIN } from "../../panes/text/styled-text.js";
+import { parseExtras } from "../../panes/screen/cell-extras.js";
 import { paintScreen } from "../../panes/jobs/screen-painter.js";
 import { encodeRows, screenMeta, type ScreenState, screenText, terminalText } from "../../tools/jobs/index.js";
 
@@ -28,6 +30,11 @@ async function emulator(cols: number, rows: number, text: string, scrollback = 1
 
 function grid(width: number, height: number): CellRow[] {
   return Array.from({ length: height }, () => Array.from({ length: width }, () => [attr({ fg: Palette.magenta }), "#"] as [number, string]) as CellRow);
+}
+
+/** The extras a painted cell carries (24-bit colours, rarer styles), if its attribute says it has any. */
+function extrasOf(cell: CellRow[number]): ReturnType<typeof parseExtras> | undefined {
+  return (flagsOf(cell[0]) & Flag.extras) !== 0 && cell[2] !== undefined ? parseExtras(cell[2]) : undefined;
 }
 
 /** What the job host would send for the view from buffer line `top`, through JSON as on the socket. */
@@ -109,5 +116,34 @@ describe("the job screen painter", () => {
     const lines = grid(10, 1);
     paintTerminal(new Canvas(lines, { left: 0, top: 0, width: 10, height: 1 }), t, 0);
     expect(rowText(lines[0]!)).toBe("a      b  ");
+  });
+  test("a grapheme is painted whole at the emulator's width: a ZWJ sequence's joiners, VS16 and combining marks stay", async () => {
+    const family = "\u{1F468}\u200d\u{1F469}\u200d\u{1F467}";
+    const t = await emulator(20, 1, `a${family}b\u2764\ufe0fce\u0301\u{1F44B}\u{1F3FD}`);
+    const lines = grid(20, 1);
+    paintTerminal(new Canvas(lines, { left: 0, top: 0, width: 20, height: 1 }), t, 0);
+    // The emulator keeps each joiner with the emoji before it, each emoji two columns wide.
+    expect(lines[0]!.slice(0, 15).map((c) => c[1])).toEqual(["a", "\u{1F468}\u200d", "", "\u{1F469}\u200d", "", "\u{1F467}", "", "b", "\u2764\ufe0f", "c", "e\u0301", "\u{1F44B}", "", "\u{1F3FD}", ""]);
+    expect(rowText(lines[0]!)).toContain(family);
+  });
+
+  test("24-bit colours keep their exact value beside the rounded one; blink, overline and underline styles go with the cell", async () => {
+    const t = await emulator(10, 1, "\x1b[38;2;255;128;0;48;2;1;2;3mT\x1b[0m\x1b[5mB\x1b[0m\x1b[53mO\x1b[0m\x1b[4:3mC\x1b[4:2mD\x1b[0m\x1b[4mU\x1b[0mp");
+    const lines = grid(10, 1);
+    paintTerminal(new Canvas(lines, { left: 0, top: 0, width: 10, height: 1 }), t, 0);
+    const row = lines[0]!;
+    expect(rowText(row, 0, 7)).toBe("TBOCDUp");
+    // What a terminal without 24-bit colour gets, and the exact colours for one that has it.
+    expect(fgOf(row[0]![0])).toBe(208);
+    expect(extrasOf(row[0]!)).toEqual({ fg: 0xff8000, bg: 0x010203 });
+    expect(extrasOf(row[1]!)).toEqual({ blink: true });
+    expect(extrasOf(row[2]!)).toEqual({ overline: true });
+    expect(extrasOf(row[3]!)).toEqual({ underlineStyle: 3 });
+    expect(flagsOf(row[3]![0]) & Flag.underline).toBe(Flag.underline);
+    expect(extrasOf(row[4]!)).toEqual({ underlineStyle: 2 });
+    // A plain underline and plain text need nothing beyond the attribute.
+    expect(extrasOf(row[5]!)).toBeUndefined();
+    expect(flagsOf(row[5]![0])).toBe(Flag.underline);
+    expect(row[6]![0]).toBe(PLAIN);
   });
 });

@@ -1,7 +1,7 @@
 // Slash commands: parsing, completion, and unknown commands answered without reaching the model.
 import { describe, expect, test } from "vitest";
 import type { ThinkingLevel } from "../../agent/messages.js";
-import { completeSlash, parseSlash, runSlash, type SlashContext } from "../../app/slash-commands.js";
+import { completeSlash, describeCandidate, parseSlash, runSlash, type SlashContext } from "../../app/slash-commands.js";
 
 function context(): SlashContext & { log: string[] } {
   const log: string[] = [];
@@ -21,6 +21,12 @@ function context(): SlashContext & { log: string[] } {
     showTree: () => log.push("tree"),
     fork: () => log.push("fork"),
     exportBranch: (file) => log.push(`export [${file}]`),
+    showSkills: () => log.push("skills"),
+    promptCommands: () => [
+      { name: "review", description: "Review the given file for bugs" },
+      { name: "release", description: "Cut a release" },
+      { name: "skill:deploy", description: "Deploy the app" },
+    ],
     modelIds: () => ["claude-sonnet-5-5", "claude-opus-5", "gpt-5.4"],
     currentModel: () => "anthropic/claude-sonnet-5-5",
     currentThinking: () => "off",
@@ -65,6 +71,16 @@ describe("slash commands", () => {
     expect(ctx.log[2]).toMatch(/^warning: Unknown command \/modle \(did you mean \/model\?\).*not sent to the model/);
     // /clear starts a new conversation, as /new does.
     expect(ctx.log.slice(3)).toEqual(["help", "new", "quit", "session", "new", "context"]);
+  });
+
+  test("Tab completes prompt templates and /skill:name too, each with its description", () => {
+    const ctx = context();
+    expect(completeSlash("/rev", ctx)).toEqual({ text: "/review ", candidates: ["/review"] });
+    expect(completeSlash("/re", ctx)?.candidates).toEqual(["/rewind", "/restart", "/review", "/release"]);
+    expect(completeSlash("/skill:", ctx)).toEqual({ text: "/skill:deploy ", candidates: ["/skill:deploy"] });
+    expect(describeCandidate("/review", ctx)).toBe("Review the given file for bugs");
+    expect(describeCandidate("/skills", ctx)).toMatch(/^List the skills and prompt templates/);
+    expect(describeCandidate("claude-opus-5", ctx)).toBeUndefined();
   });
 
   test("Tab completes names, then arguments", () => {

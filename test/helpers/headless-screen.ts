@@ -18,7 +18,8 @@ export interface HeadlessScreen {
   destroy(): void;
 }
 
-export function headlessScreen(cols = 100, rows = 30): HeadlessScreen {
+/** `env` is the environment the screen reads (TERM, NO_COLOR, COLORTERM). */
+export function headlessScreen(cols = 100, rows = 30, env: NodeJS.ProcessEnv = { TERM: "xterm-256color" }): HeadlessScreen {
   const output = Object.assign(new PassThrough(), { columns: cols, rows, isTTY: true }) as PassThrough & { columns: number; rows: number };
   const terminal = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
   terminal.loadAddon(new unicode11.Unicode11Addon());
@@ -28,7 +29,7 @@ export function headlessScreen(cols = 100, rows = 30): HeadlessScreen {
     const text = chunk.toString("utf8");
     pending = pending.then(() => new Promise<void>((resolve) => terminal.write(text, resolve)));
   });
-  const screen = createScreen({ output, env: { TERM: "xterm-256color" } });
+  const screen = createScreen({ output, env });
   return {
     screen,
     output,

@@ -57,6 +57,10 @@ export const KEYS: Record<string, string> = {
   "Ctrl+]": "\x1d",
   "Ctrl+L": "\x0c",
   "Ctrl+Z": "\x1a",
+  "Ctrl+G": "\x07",
+  /** What a terminal with focus reporting on (DECSET 1004) sends when it gains or loses focus. */
+  "Focus in": "\x1b[I",
+  "Focus out": "\x1b[O",
   F12: "\x1b[24~",
 };
 

@@ -165,7 +165,9 @@ describe("the Markdown export", () => {
     expect(result).toEqual({ path: join(root, "out.md"), messages: 2, replaced: false });
     const text = readFileSync(join(root, "out.md"), "utf8");
     expect(text).toContain("## You · 2026-11-22 10:05\n\nhello <there> & all\n\n## pitwall · 10:06\n\nHi.\n\n");
-    expect((await exportSessionFile(store.path, root, "out.md", process.stdout)).replaced).toBe(true);
+    // A file that is there is replaced only when asked to.
+    await expect(exportSessionFile(store.path, root, "out.md", process.stdout)).rejects.toThrow(`${join(root, "out.md")} exists; it was not replaced`);
+    expect((await exportSessionFile(store.path, root, "out.md", process.stdout, { replace: true })).replaced).toBe(true);
     let written = "";
     const sink = new (await import("node:stream")).Writable({ write: (chunk: Buffer, _e, done) => ((written += chunk.toString()), done()) });
     expect((await exportSessionFile(store.path, root, "-", sink)).path).toBe("-");

@@ -36,6 +36,11 @@ export interface JobInfo {
   restarts: number;
   /** The bash_stream call that started it, so a pane can show the job's terminal for that call. */
   toolCallId?: string;
+  /**
+   * The client of the job host it belongs to, as the host names clients ("c3"; "local" for a
+   * registry in one process). Absent while nobody owns it: left running for the next pitwall.
+   */
+  owner?: string;
 }
 
 /** The terminal size of a job (its pty, its emulator). */

@@ -3,7 +3,10 @@
 //   the rest of its row (blessed's own table thinks 🚀 is one column);
 // - after a grapheme of several code points (where terminals disagree on the width) moves the
 //   cursor to the column it must be in, so the right border stays put whatever the terminal did;
-// - writes italic, strikethrough and dim, which blessed's attributes cannot express;
+// - writes italic, strikethrough and dim, which blessed's attributes cannot express, and a job's
+//   24-bit colours, blink, overline and underline styles (cell-extras.ts) as far as the terminal
+//   shows them (24-bit colour rounded to 256 otherwise);
+// - keeps the columns a job's emulator gave a grapheme (a wide one it counts narrow stays wide);
 // - always sends Unicode box drawing (no ACS switching), for a UTF-8 terminal;
 // - on an 8-colour terminal (TERM=linux) draws grey as white: reduced the usual way it is black,
 //   and borders and hints vanish on the console's black;
@@ -15,6 +18,7 @@ import type { Widgets } from "blessed";
 import { screenInternals, type CellRow, type ScreenInternals } from "../blessed-internals.js";
 import { blessedColors } from "../blessed-parts.js";
 import { Flag } from "../../text/styled-text.js";
+import { extrasSgr, type ExtraCapabilities } from "../cell-extras.js";
 import { resolveColor, type Theme } from "../palette.js";
 import { graphemeWidth } from "../../text/text-width.js";
 
@@ -71,10 +75,37 @@ function needsCursorFix(ch: string): boolean {
   return ch.length > 2 || (ch.length === 2 && !(ch.charCodeAt(0) >= 0xd800 && ch.charCodeAt(0) <= 0xdbff));
 }
 
+const EXTRAS = Flag.extras << 18;
+const extrasCache = new Map<string, string>();
+
+/** The SGR sequence for a cell whose attribute has Flag.extras (cell-extras.ts), as the terminal can show it. */
+function sgrForExtras(attr: number, extras: string, colors: number, can: ExtraCapabilities, theme: Theme): string {
+  const key = `${attr}|${extras}|${colors}|${can.truecolor ? 1 : 0}${can.styledUnderline ? 1 : 0}|${theme}`;
+  let s = extrasCache.get(key);
+  if (s === undefined) {
+    s = extrasSgr(attr, extras, (a) => sgrFor(a, colors, theme), colors > MONOCHROME, can);
+    if (extrasCache.size > 4096) extrasCache.clear();
+    extrasCache.set(key, s);
+  }
+  return s;
+}
+
+/** What the terminal is written for: its colours (MONOCHROME without), what it shows beyond them, its background. */
+export interface DrawTarget extends Partial<ExtraCapabilities> {
+  colors: number;
+  theme?: Theme;
+}
+
 /** The bytes that bring the terminal from `olines` to `lines` for rows start..end; updates `olines`. */
-export function diffRows(s: ScreenInternals, start: number, end: number, colors: number = s.tput.colors, theme: Theme = "dark"): string {
+export function diffRows(s: ScreenInternals, start: number, end: number, target: number | DrawTarget = s.tput.colors): string {
+  const colors = typeof target === "number" ? target : target.colors;
+  const can: ExtraCapabilities = typeof target === "number" ? { truecolor: false, styledUnderline: false } : { truecolor: target.truecolor === true, styledUnderline: target.styledUnderline === true };
+  const theme: Theme = typeof target === "number" ? "dark" : (target.theme ?? "dark");
   let out = "";
+  // The style last written: its attribute and extras, and its SGR sequence.
   let attr = -1;
+  let attrExtras: string | undefined;
+  let sgr = "";
   for (let y = start; y <= end; y++) {
     const line: CellRow | undefined = s.lines[y];
     const old: CellRow | undefined = s.olines[y];
@@ -85,26 +116,44 @@ export function diffRows(s: ScreenInternals, start: number, end: number, colors:
     for (let x = 0; x < n; ) {
       const cell = line[x]!;
       let ch = cell[1];
-      let w = ch === "" ? 1 : cellWidth(ch);
-      if (w === 2 && (x + 1 >= n || line[x + 1]![1] !== "")) {
+      const measured = ch === "" ? 1 : cellWidth(ch);
+      const wideInGrid = ch !== "" && x + 1 < n && line[x + 1]![1] === "";
+      let w = measured;
+      // Where terminals may count the columns differently, the cursor is put where the next cell goes.
+      let unsure = needsCursorFix(ch);
+      if (w === 2 && !wideInGrid) {
         // The right half was painted over (or there is no room): show a space instead.
         w = 1;
         ch = " ";
+        unsure = false;
+      } else if (w === 1 && wideInGrid) {
+        // A job's emulator counted it wide where our table does not: it keeps both columns.
+        w = 2;
+        unsure = true;
       }
+      const extras = (cell[0] & EXTRAS) !== 0 ? cell[2] : undefined;
       const o = old[x]!;
-      const same = o[0] === cell[0] && o[1] === ch && (w === 1 || (old[x + 1]![0] === line[x + 1]![0] && old[x + 1]![1] === ""));
+      const same = o[0] === cell[0] && o[1] === ch && (extras === undefined || o[2] === extras) && (w === 1 || (old[x + 1]![0] === line[x + 1]![0] && old[x + 1]![1] === ""));
       if (same) {
         x += w;
         continue;
       }
       if (cursorX !== x) out += `\x1b[${y + 1};${x + 1}H`;
-      if (cell[0] !== attr) {
-        out += sgrFor(cell[0], colors, theme);
+      if (cell[0] !== attr || extras !== attrExtras) {
         attr = cell[0];
+        attrExtras = extras;
+        const cellSgr = extras === undefined ? sgrFor(attr, colors, theme) : sgrForExtras(attr, extras, colors, can, theme);
+        if (cellSgr !== sgr) {
+          out += cellSgr;
+          sgr = cellSgr;
+        }
       }
+      // Both columns blank first: a terminal that draws it narrow leaves the second one clean.
+      if (w === 2 && measured === 1) out += `  \x1b[${x + 1}G`;
       out += ch === "" ? " " : ch;
       o[0] = cell[0];
       o[1] = ch;
+      if (extras !== undefined) o[2] = extras;
       if (w === 2) {
         const o2 = old[x + 1]!;
         o2[0] = line[x + 1]![0];
@@ -115,11 +164,17 @@ export function diffRows(s: ScreenInternals, start: number, end: number, colors:
       }
       x += w;
       cursorX = x;
-      if (needsCursorFix(ch) && x < n) out += `\x1b[${x + 1}G`;
+      if (unsure && x < n) out += `\x1b[${x + 1}G`;
     }
   }
   if (out) out += "\x1b[0m";
   return out;
+}
+
+export interface DiffDrawOptions extends Partial<ExtraCapabilities> {
+  monochrome?: boolean;
+  /** The theme of the first frame (FrameWriter.setTheme changes it). */
+  theme?: Theme;
 }
 
 /** What the frame writer can be told after it is installed. */
@@ -129,6 +184,7 @@ export interface FrameWriter {
   setTheme(theme: Theme): void;
 }
 
+const drawOptions = new WeakMap<Widgets.Screen, DiffDrawOptions>();
 const writers = new WeakMap<Widgets.Screen, FrameWriter>();
 
 /** The frame writer installed on a screen (createScreen installs one). */
@@ -136,20 +192,21 @@ export function frameWriter(screen: Widgets.Screen): FrameWriter | undefined {
   return writers.get(screen);
 }
 
-export function installDiffDraw(screen: Widgets.Screen, options: { monochrome?: boolean; theme?: Theme } = {}): FrameWriter {
+export function installDiffDraw(screen: Widgets.Screen, options: DiffDrawOptions = {}): FrameWriter {
   const s = screenInternals(screen);
-  let theme: Theme = options.theme ?? "dark";
+  const own = { ...options };
+  drawOptions.set(screen, own);
   s.draw = (start: number, end: number): void => {
-    const out = diffRows(s, start, end, options.monochrome ? MONOCHROME : s.tput.colors, theme);
+    const out = diffRows(s, start, end, { colors: own.monochrome ? MONOCHROME : s.tput.colors, truecolor: own.truecolor, styledUnderline: own.styledUnderline, theme: own.theme });
     if (out) s.program._write(out);
   };
   const writer: FrameWriter = {
     get theme() {
-      return theme;
+      return own.theme ?? "dark";
     },
     setTheme(next: Theme): void {
-      if (next === theme) return;
-      theme = next;
+      if (next === (own.theme ?? "dark")) return;
+      own.theme = next;
       // The cells did not change, their colours did: forget what the terminal shows.
       for (const row of s.olines) for (const cell of row) cell[0] = -1;
       for (const row of s.lines) row.dirty = true;
@@ -157,4 +214,21 @@ export function installDiffDraw(screen: Widgets.Screen, options: { monochrome?: 
   };
   writers.set(screen, writer);
   return writer;
+}
+
+/**
+ * What the terminal was found to show after the screen was made (a reply to a query). Returns true
+ * when that changed something: the screen must then be drawn again whole.
+ */
+export function updateDrawCapabilities(screen: Widgets.Screen, can: Partial<ExtraCapabilities>): boolean {
+  const own = drawOptions.get(screen);
+  if (!own) return false;
+  let changed = false;
+  for (const key of ["truecolor", "styledUnderline"] as const) {
+    if (can[key] !== undefined && can[key] !== (own[key] === true)) {
+      own[key] = can[key];
+      changed = true;
+    }
+  }
+  return changed;
 }

@@ -204,6 +204,7 @@ export abstract class Job {
     if (this.toolCallId !== undefined) info.toolCallId = this.toolCallId;
     if (this.restartedBy !== undefined) info.restartedBy = this.restartedBy;
     if (this.stopRequestedBy !== undefined) info.stopRequestedBy = this.stopRequestedBy;
+    if (this.owner !== undefined) info.owner = this.owner;
     return info;
   }
 

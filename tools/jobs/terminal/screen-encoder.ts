@@ -1,9 +1,11 @@
 // Reads a job's headless emulator into the plain screen data the jobs pane paints (screen-state.ts):
 // one row at a time, cell by cell, cells of one style joined into a run, a wide or composed
-// character a run of its own with its width, trailing blanks left out. Only the rows in view are
+// character (a ZWJ sequence's part, an emoji with VS16, a letter with its marks: every code point
+// the emulator keeps in the cell) a run of its own with its width, trailing blanks left out. Only the rows in view are
 // read, so the cost is the view's size, never the job's output.
 import type { IBufferCell, IBufferLine, Terminal } from "@xterm/headless";
-import { CellFlag, DEFAULT_CELL_COLOR, TRUE_COLOR, type ScreenMeta, type ScreenRow, type ScreenState } from "./screen-state.js";
+import { emulatorModes, underlineStyle } from "./emulator-modes.js";
+import { CellFlag, DEFAULT_CELL_COLOR, TRUE_COLOR, UNDERLINE_STYLE_SHIFT, type ScreenMeta, type ScreenRow, type ScreenState } from "./screen-state.js";
 
 function colorOf(isDefault: boolean, isRgb: boolean, value: number): number {
   if (isDefault) return DEFAULT_CELL_COLOR;
@@ -15,9 +17,15 @@ function flagsOf(cell: IBufferCell): number {
   if (cell.isBold()) flags |= CellFlag.bold;
   if (cell.isDim()) flags |= CellFlag.dim;
   if (cell.isItalic()) flags |= CellFlag.italic;
-  if (cell.isUnderline()) flags |= CellFlag.underline;
+  if (cell.isUnderline()) {
+    flags |= CellFlag.underline;
+    const style = underlineStyle(cell);
+    if (style > 1) flags |= style << UNDERLINE_STYLE_SHIFT;
+  }
   if (cell.isInverse()) flags |= CellFlag.inverse;
   if (cell.isStrikethrough()) flags |= CellFlag.strike;
+  if (cell.isBlink()) flags |= CellFlag.blink;
+  if (cell.isOverline()) flags |= CellFlag.overline;
   return flags;
 }
 
@@ -88,6 +96,7 @@ export function screenMeta(terminal: Terminal): ScreenMeta {
     cursorY: buffer.cursorY,
     applicationCursorKeys: terminal.modes.applicationCursorKeysMode,
     bracketedPaste: terminal.modes.bracketedPasteMode,
+    ...emulatorModes(terminal),
   };
 }
 

@@ -3,6 +3,9 @@
 // host, or in this process) produces it (screen-encoder.ts, screen-watch.ts); the jobs pane paints
 // it without knowing anything of xterm. It crosses the job host's socket as JSON, so it is compact:
 // a row sends only what differs from a blank row, and an update only the rows that changed.
+import type { MouseEncoding, MouseTracking } from "./emulator-modes.js";
+
+export type { MouseEncoding, MouseTracking } from "./emulator-modes.js";
 
 /** A colour: -1 the terminal's default, 0–255 the palette, TRUE_COLOR + 0xRRGGBB a 24-bit colour. */
 export const DEFAULT_CELL_COLOR = -1;
@@ -16,10 +19,23 @@ export const CellFlag = {
   underline: 8,
   inverse: 16,
   strike: 32,
+  blink: 64,
+  overline: 128,
 } as const;
 
 /**
- * Cells of one style. [fg, bg, flags, text]: each UTF-16 unit of `text` is one column. [fg, bg,
+ * An underline's style sits above the flags, as SGR 4's sub-parameter (2 double, 3 curly, 4 dotted,
+ * 5 dashed); 0 there is a plain underline (or none, without CellFlag.underline).
+ */
+export const UNDERLINE_STYLE_SHIFT = 8;
+
+export function underlineStyleOf(flags: number): number {
+  if ((flags & CellFlag.underline) === 0) return 0;
+  return (flags >> UNDERLINE_STYLE_SHIFT) & 7 || 1;
+}
+
+/**
+ * Cells of one style (flags: CellFlag, and the underline's style). [fg, bg, flags, text]: each UTF-16 unit of `text` is one column. [fg, bg,
  * flags, text, width]: one cell whose text is a grapheme (several code units, or a wide character)
  * taking `width` columns (1 or 2).
  */
@@ -38,9 +54,15 @@ export interface ScreenMeta {
   /** The cursor on the live screen (column, row from its top). */
   cursorX: number;
   cursorY: number;
+  /** Whether the job shows its cursor (it hides it with `?25l`), and its shape (DECSCUSR's parameter, 0: the terminal's own). */
+  cursorVisible: boolean;
+  cursorShape: number;
   /** The modes keys are encoded by while the person types into the job. */
   applicationCursorKeys: boolean;
   bracketedPaste: boolean;
+  /** The mouse reports the job asked for, and their encoding (emulator-modes.ts). */
+  mouseTracking: MouseTracking;
+  mouseEncoding: MouseEncoding;
 }
 
 export interface ScreenState extends ScreenMeta {
