@@ -357,6 +357,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     offGeneration();
     stdin.off("data", onData);
     decoder.dispose();
+    theme?.dispose();
     controller?.detach();
     view.jobTerminal.dispose();
     try {

@@ -1,7 +1,9 @@
 // Whether the dashboard draws for a dark or a light terminal. The terminal is asked for its
 // background (OSC 11) just after the first frame, which is never held back for it: COLORFGBG, or
-// dark, is the guess until the answer comes, and an answer later than BACKGROUND_QUERY_TIMEOUT_MS is
-// ignored, so the colours settle within half a second of the start and never change mid-session.
+// dark, is the guess until the answer comes, and an answer that had not come within
+// BACKGROUND_QUERY_TIMEOUT_MS is ignored, so the colours settle at the start and never change later.
+// The window closes only after input already waiting has been read: a terminal answers within
+// milliseconds, but pitwall's start (loading the settings) can keep the answer unread for longer.
 // A theme in the settings (config.json's `theme`, PITWALL_THEME: app/settings.ts), known a moment
 // after the first frame, wins over the answer. Without colours (NO_COLOR) or on the Linux console
 // there is nothing to choose, and nothing is asked.
@@ -26,9 +28,10 @@ export function initialTheme(env: NodeJS.ProcessEnv): Theme {
 export class TerminalTheme {
   /** Set once the person's setting is known: the terminal's answer no longer counts. */
   private configured = false;
-  /** Until when an answer to the background query counts (undefined: not asked, or answered). */
-  private deadline: number | undefined;
+  /** Whether an answer to the background query still counts (asked, not answered, not timed out). */
+  private listening = false;
   private asked = false;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: TerminalThemeOptions) {}
 
@@ -40,11 +43,26 @@ export class TerminalTheme {
   }
 
   /** Asks the terminal for its background (after the first frame). */
-  ask(now = Date.now()): void {
+  ask(): void {
     if (this.configured || !this.themable || this.asked) return;
     this.asked = true;
-    this.deadline = now + (this.options.timeoutMs ?? BACKGROUND_QUERY_TIMEOUT_MS);
+    this.listening = true;
     this.options.write(BACKGROUND_QUERY);
+    // Timers run before input is read in a turn of the event loop, so after a busy stretch the
+    // timer would fire before an answer that came in time is read: the window closes on the
+    // check phase that follows that read (setImmediate).
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      setImmediate(() => (this.listening = false));
+    }, this.options.timeoutMs ?? BACKGROUND_QUERY_TIMEOUT_MS);
+    this.timer.unref();
+  }
+
+  /** Stops listening (the dashboard is closing). */
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.listening = false;
   }
 
   /** The settings have loaded: a theme there wins over whatever the terminal says. */
@@ -55,10 +73,10 @@ export class TerminalTheme {
   }
 
   /** A report from the terminal; true when it was the answer to the background query. */
-  report(event: ReportEvent, now = Date.now()): boolean {
+  report(event: ReportEvent): boolean {
     if (event.code !== 11) return false;
-    const inTime = this.deadline !== undefined && now <= this.deadline;
-    this.deadline = undefined;
+    const inTime = this.listening;
+    this.listening = false;
     const theme = themeForBackground(event.value);
     if (inTime && !this.configured && theme !== undefined) this.apply(theme);
     return true;

@@ -31,7 +31,7 @@ export function resolveColor(color: number, theme: Theme, colors: number): numbe
 }
 
 /** How long the terminal gets to answer the background query before the theme stays as it is. */
-export const BACKGROUND_QUERY_TIMEOUT_MS = 500;
+export const BACKGROUND_QUERY_TIMEOUT_MS = 1000;
 
 /** OSC 11 with "?": the terminal answers with its background colour. */
 export const BACKGROUND_QUERY = "\x1b]11;?\x1b\\";

@@ -2,6 +2,7 @@
 // program's colours are left as they are, the selection is a neutral grey that keeps each row's
 // status colour, the terminal's answer to the background query picks the theme (in time, never
 // as typed keys), and a theme from the settings wins.
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { describe, expect, test, vi } from "vitest";
 import { KeyDecoder, type InputEvent } from "../../app/keys/key-decoder.js";
 import { TerminalTheme } from "../../app/terminal-theme.js";
@@ -102,32 +103,71 @@ describe("the terminal's background", () => {
   }
 
   test("asked once after the first frame; an answer in time sets the theme, a late one is ignored", () => {
-    const inTime = themeFor();
-    inTime.theme.ask(1000);
-    inTime.theme.ask(1001);
-    expect(inTime.written).toEqual([BACKGROUND_QUERY]);
-    expect(inTime.theme.report({ type: "report", code: 11, value: "rgb:ffff/ffff/ffff" }, 1200)).toBe(true);
-    expect(inTime.set).toEqual(["light"]);
-    const late = themeFor();
-    late.theme.ask(1000);
-    late.theme.report({ type: "report", code: 11, value: "rgb:ffff/ffff/ffff" }, 1600);
-    expect(late.set).toEqual([]);
+    vi.useFakeTimers();
+    try {
+      const inTime = themeFor();
+      inTime.theme.ask();
+      inTime.theme.ask();
+      expect(inTime.written).toEqual([BACKGROUND_QUERY]);
+      vi.advanceTimersByTime(200);
+      expect(inTime.theme.report({ type: "report", code: 11, value: "rgb:ffff/ffff/ffff" })).toBe(true);
+      expect(inTime.set).toEqual(["light"]);
+      const late = themeFor();
+      late.theme.ask();
+      vi.advanceTimersByTime(600);
+      late.theme.report({ type: "report", code: 11, value: "rgb:ffff/ffff/ffff" });
+      expect(late.set).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test("an answer that came in time still counts when a busy start reads it only after the timeout", async () => {
+    // The answer travels over a real socket, as the terminal's does over stdin.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const accepted = new Promise<Socket>((resolve) => server.once("connection", resolve));
+    const terminal = connect(port, "127.0.0.1");
+    const pitwallSide = await accepted;
+    try {
+      const busy = themeFor();
+      const reports: string[] = [];
+      pitwallSide.on("data", (data: Buffer) => {
+        reports.push(data.toString());
+        busy.theme.report({ type: "report", code: 11, value: data.toString() });
+      });
+      busy.theme.ask();
+      terminal.write("rgb:ffff/ffff/ffff");
+      // The start keeps the event loop busy past the timeout (as loading the settings can).
+      const until = Date.now() + 700;
+      while (Date.now() < until) {
+        /* busy */
+      }
+      await vi.waitFor(() => expect(reports).toHaveLength(1));
+      expect(busy.set).toEqual(["light"]);
+      busy.theme.dispose();
+    } finally {
+      terminal.destroy();
+      pitwallSide.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   test("a theme in the settings wins over the terminal's answer, whichever comes first; NO_COLOR and the Linux console ask nothing", () => {
     const configured = themeFor();
-    configured.theme.ask(1000);
+    configured.theme.ask();
     configured.theme.configure("dark");
-    configured.theme.report({ type: "report", code: 11, value: "rgb:ffff/ffff/ffff" }, 1100);
+    configured.theme.report({ type: "report", code: 11, value: "rgb:ffff/ffff/ffff" });
     expect(configured.set).toEqual(["dark"]);
     const answeredFirst = themeFor();
-    answeredFirst.theme.ask(1000);
-    answeredFirst.theme.report({ type: "report", code: 11, value: "rgb:ffff/ffff/ffff" }, 1100);
+    answeredFirst.theme.ask();
+    answeredFirst.theme.report({ type: "report", code: 11, value: "rgb:ffff/ffff/ffff" });
     answeredFirst.theme.configure("dark");
     expect(answeredFirst.set).toEqual(["light", "dark"]);
     for (const env of [{ NO_COLOR: "1", TERM: "xterm-256color" }, { TERM: "linux" }]) {
       const quiet = themeFor(env);
-      quiet.theme.ask(1000);
+      quiet.theme.ask();
       expect(quiet.written, JSON.stringify(env)).toEqual([]);
     }
   });
