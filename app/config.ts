@@ -1,7 +1,7 @@
 // ~/.pitwall/config.json: defaults for the provider, model, thinking level, base URL, keymap path,
 // the bash limits, how long kept jobs wait, the watch triggers' debounce window, the context window,
-// how long a silent server is waited for, whether commands get the provider keys, and how the
-// person is notified. Each field
+// how long a silent server is waited for, whether commands get the provider keys, how the person
+// is notified, and the theme. Each field
 // is checked against its TypeBox schema on its own: a bad file or field is reported and ignored,
 // never fatal. app/settings.ts puts the fields in their place (flags and the environment beat
 // them, they beat built-in defaults).
@@ -68,6 +68,8 @@ export const CONFIG_FIELDS = {
   notify: field(oneOf(NOTIFY_MODES), `must be one of ${NOTIFY_MODES.join(", ")}`),
   /** Where the terminal does not report focus: no key for this long counts as not looking. */
   notifyIdleMs: positiveMs,
+  /** The terminal's background, when asking the terminal (OSC 11) is not wanted or not answered. */
+  theme: field(oneOf(["dark", "light"] as const), 'must be "dark" or "light"'),
 };
 
 type ConfigFields = typeof CONFIG_FIELDS;

@@ -5,7 +5,6 @@
 import type { PitwallEvent } from "../agent/events.js";
 import type { Message } from "../agent/messages.js";
 import { describeStatus, failed, formatDuration, type JobInfo, runtime, shortCommand } from "../tools/jobs/index.js";
-import { formatWait } from "../panes/text/format.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 
 /** What the other flows hear of the events. */
@@ -74,7 +73,7 @@ export class EventFlow {
         this.jobEnded(event.job);
         break;
       case "retry":
-        status.retry = `retrying in ${formatWait(event.delayMs)}, attempt ${event.attempt}/${event.maxAttempts}`;
+        status.retry = { at: Date.now() + event.delayMs, attempt: event.attempt, maxAttempts: event.maxAttempts };
         break;
       case "error":
         status.error = event.message;

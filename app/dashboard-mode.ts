@@ -14,7 +14,7 @@ import { collectStartupGarbage } from "./startup-garbage.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
-import { updateDrawCapabilities } from "../panes/screen/blessed-patches/diff-draw.js";
+import { frameWriter, updateDrawCapabilities } from "../panes/screen/blessed-patches/diff-draw.js";
 import { answersTruecolor, truecolorQuery } from "../panes/screen/outer-terminal.js";
 import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { screenInternals } from "../panes/screen/blessed-internals.js";
@@ -25,6 +25,7 @@ import { imageFileAt, pastedImageFiles } from "./image-attachments.js";
 import { KeyDispatcher } from "./keys/key-dispatcher.js";
 import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
+import { initialTheme, TerminalTheme } from "./terminal-theme.js";
 import { suspendProcess } from "./suspend.js";
 import type { Setup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
@@ -63,7 +64,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   const stdin = process.stdin;
   const stdout = process.stdout;
 
-  const screen = createScreen({ output: stdout, env });
+  const screen = createScreen({ output: stdout, env, theme: initialTheme(env) });
   let setup: Setup | undefined;
   // Loaded after the first frame, with the rest of the agent.
   let sessionSetup: typeof import("./session-setup.js") | undefined;
@@ -126,13 +127,16 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   // Keys typed before the key bindings have loaded wait for them.
   const early: InputEvent[] = [];
   let dispatch: ((event: InputEvent) => void) | undefined;
+  const writer = frameWriter(screen);
+  const theme = writer ? new TerminalTheme({ writer, write: (data) => stdout.write(data), requestFrame: () => scheduler.request(), env }) : undefined;
   // Notifications need to know whether the person is looking: focus reports, and keys.
   let notifier: Notifier | undefined;
   let focusedAtStart: boolean | undefined;
   const decoder = new KeyDecoder(
     (event) => {
-      // The terminal's answer to a question (its colours), not a key.
+      // The terminal's answers to questions (its colours, its background), not keys.
       if (event.type === "reply") return onReply(event.text);
+      if (event.type === "report") return void theme?.report(event);
       notifier?.keyPressed();
       if (dispatch) dispatch(event);
       else early.push(event);
@@ -168,6 +172,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   try {
     scheduler.frameNow();
     trace.mark("first frame");
+    // Asked after the first frame, which never waits for the answer.
+    theme?.ask();
 
     // The settings (config.json checked against its schema) and the key bindings load after the
     // first frame: their validation brings in TypeBox, which the tools need anyway.
@@ -176,6 +182,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     setupModule.catch(() => undefined);
     const [{ resolveSettings }, { loadKeymap }] = await Promise.all([import("./settings.js"), import("./keys/keymap.js")]);
     settings = resolveSettings(options, env);
+    theme?.configure(settings.theme);
     trace.writeTo(settings.instrumentation.startupTrace);
     notifier = new Notifier(settings.notify, { write: (bytes) => stdout.write(bytes), env });
     if (focusedAtStart !== undefined) notifier.focus(focusedAtStart);
@@ -365,6 +372,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     offGeneration();
     stdin.off("data", onData);
     decoder.dispose();
+    theme?.dispose();
     controller?.detach();
     view.jobTerminal.dispose();
     try {

@@ -34,7 +34,7 @@ const KILL: ActionWords = { doing: "killing", done: "killed", verb: "kill" };
 const RESTART: ActionWords = { doing: "restarting", done: "restarted", verb: "restart" };
 
 /** The panes job control paints: the job list and terminal, the one-line prompt, the tool-output pane. */
-export type JobViews = Pick<DashboardView, "jobs" | "jobTerminal" | "jobTerminalSize" | "prompt" | "tools" | "toolOutput" | "setFocus" | "zoomed" | "tabbed" | "tab">;
+export type JobViews = Pick<DashboardView, "jobs" | "jobTerminal" | "jobTerminalSize" | "prompt" | "tools" | "toolOutput" | "setFocus" | "zoomed" | "tabbed" | "tab" | "showAttached">;
 
 /** What job control is given: the panes it paints, the keys it names, the agent's jobs, and ways to tell the person. */
 export interface JobControlHost extends Telling {
@@ -75,8 +75,7 @@ export class JobControl {
       },
       detachKeys: () => host.keymap.keysFor("attached", "detach"),
       setAttached: (hint) => {
-        view.jobTerminal.attachedHint = hint;
-        view.jobTerminal.setAccent(hint === undefined ? undefined : "yellow");
+        view.showAttached(hint);
         if (hint !== undefined) view.setFocus("jobs");
         requestFrame();
       },

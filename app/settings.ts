@@ -68,6 +68,8 @@ export interface Settings {
   /** Terminal notifications while the person is not looking (the dashboard's). */
   notify: NotifySettings;
   instrumentation: Instrumentation;
+  /** PITWALL_THEME, else config.json's theme: the dashboard's colours are chosen for it instead of asking the terminal. */
+  theme?: "dark" | "light";
   /** What was wrong in config.json, one line each; shown, never fatal. */
   warnings: string[];
 }
@@ -174,6 +176,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     hostSilenceMs,
     notify: { mode: notifyMode, idleMs: notifyIdleMs },
     instrumentation: { startupTrace: env.PITWALL_STARTUP_TRACE || undefined, frameStats: env.PITWALL_FRAME_STATS || undefined },
+    theme: pick<"dark" | "light" | undefined>(env, { env: ["PITWALL_THEME"], parse: (raw) => (raw === "dark" || raw === "light" ? raw : undefined), config: config.theme, fallback: undefined }),
     warnings,
   };
 }

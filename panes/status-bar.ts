@@ -3,7 +3,7 @@
 // last error until it is dismissed. Items give way by priority when the terminal is narrow.
 import type { Widgets } from "blessed";
 import type { Canvas } from "./screen/canvas.js";
-import { formatCost, formatDuration, formatTokens, spinnerFrame } from "./text/format.js";
+import { formatCost, formatDuration, formatRetry, formatTokens, spinnerFrame, type RetryWait } from "./text/format.js";
 import { PaneBox } from "./screen/pane-box.js";
 import { attr, Color, type Span, type StyledLine } from "./text/styled-text.js";
 import { sanitizeText } from "./text/terminal-text.js";
@@ -22,7 +22,8 @@ export interface StatusState {
   jobsUp: number;
   /** How full the context window is: "41% of 200k", coloured as it nears the compaction threshold. */
   context?: { percent: number; window: number; compactAt: number };
-  retry?: string;
+  /** A failed request waiting to be tried again: counted down on every frame. */
+  retry?: RetryWait;
   error?: string;
   /** A short-lived message ("press Ctrl+C again to quit"). */
   transient?: string;
@@ -36,13 +37,15 @@ export interface StatusState {
   helpKey: string;
 }
 
-const BAR = attr({ bg: Color.black, fg: Color.white });
-const SEP = attr({ bg: Color.black, fg: Color.grey });
-const WORKING = attr({ bg: Color.black, fg: Color.yellow, bold: true });
-const READY = attr({ bg: Color.black, fg: Color.green });
-const WARN = attr({ bg: Color.black, fg: Color.yellow });
+// On the bar's own faint grey (screen/palette.ts), in the terminal's text colour: never a black
+// stripe on a light terminal.
+const BAR = attr({ bg: Color.bar });
+const SEP = attr({ bg: Color.bar, fg: Color.grey });
+const WORKING = attr({ bg: Color.bar, fg: Color.yellow, bold: true });
+const READY = attr({ bg: Color.bar, fg: Color.green });
+const WARN = attr({ bg: Color.bar, fg: Color.yellow });
 const ERROR = attr({ bg: Color.red, fg: Color.white, bold: true });
-const HINT = attr({ bg: Color.black, fg: Color.grey });
+const HINT = attr({ bg: Color.bar, fg: Color.grey });
 // Not bold: many terminals draw bold black as grey, unreadable on yellow.
 const QUESTION = attr({ bg: Color.yellow, fg: Color.black });
 
@@ -56,7 +59,7 @@ function contextMeter(context: NonNullable<StatusState["context"]>): Span {
   const percent = Math.round(context.percent);
   const colour = context.percent >= context.compactAt ? Color.red : context.percent >= context.compactAt / 2 ? Color.yellow : Color.green;
   const window = formatTokens(context.window).replace(/\.0([kM])$/, "$1");
-  return { text: `${percent}% of ${window}`, attr: attr({ bg: Color.black, fg: colour }) };
+  return { text: `${percent}% of ${window}`, attr: attr({ bg: Color.bar, fg: colour }) };
 }
 
 export class StatusBar extends PaneBox {
@@ -82,7 +85,7 @@ export class StatusBar extends PaneBox {
     else items.push({ spans: [{ text: "● ready", attr: READY }], priority: 10 });
     if (s.transient) items.push({ spans: [{ text: s.transient, attr: WARN }], priority: 9 });
     if (s.error) items.push({ spans: [{ text: ` ✗ ${sanitizeText(s.error).replace(/\s+/g, " ")} `, attr: ERROR }], priority: 8 });
-    if (s.retry) items.push({ spans: [{ text: s.retry, attr: WARN }], priority: 8 });
+    if (s.retry) items.push({ spans: [{ text: formatRetry(s.retry, now), attr: WARN }], priority: 8 });
     if (s.sessionProblem) items.push({ spans: [{ text: ` ✗ ${s.sessionProblem} `, attr: ERROR }], priority: 9 });
     if (s.model) {
       const thinking = s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";

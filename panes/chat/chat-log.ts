@@ -211,7 +211,7 @@ export class ChatLog implements BlockSource {
       }
     });
     this.streaming.clear();
-    if (message.stopReason === "aborted") this.notice("warning", "Aborted: the reply above is what arrived before Esc.");
+    if (message.stopReason === "aborted") this.notice("warning", arrived(message) ? "Aborted: the reply above is what arrived before Esc." : "Aborted before any reply arrived.");
     else if (message.stopReason === "error") this.notice("error", message.errorMessage ?? "The model request failed.");
     else if (message.stopReason === "length") this.notice("warning", "The reply hit the model's output limit and was cut off.");
   }
@@ -220,4 +220,9 @@ export class ChatLog implements BlockSource {
     this.streaming = new Map();
     this.finishAssistant(message);
   }
+}
+
+/** Whether any of a reply had arrived: text, thinking or a tool call. */
+function arrived(message: AssistantMessage): boolean {
+  return message.content.some((part) => (part.type === "text" ? part.text.trim() !== "" : part.type === "thinking" ? part.thinking.trim() !== "" : true));
 }

@@ -60,6 +60,12 @@ export class ChatPane extends ScrollingPane {
     this.prepareContext(width);
   }
 
+  /** Rows the conversation takes at a text width, up to `max` (the layout gives the rest to the tool output). */
+  contentRows(width: number, max: number): number {
+    this.prepareContext(width);
+    return this.scroller.contentRows(width, max);
+  }
+
   toggleThinking(): void {
     this.thinkingExpanded = !this.thinkingExpanded;
   }

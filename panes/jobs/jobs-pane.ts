@@ -16,7 +16,8 @@ import { fitText, textWidth, truncateText } from "../text/text-width.js";
 
 const DIM = attr({ fg: Color.grey });
 const RUNNING = attr({ fg: Color.green });
-const FAILED = attr({ fg: Color.red });
+// Bright: the plain red of most dark themes is dim on black.
+const FAILED = attr({ fg: Color.brightRed });
 const KILLED = attr({ fg: Color.yellow });
 
 const UNSEEN = attr({ fg: Color.yellow, bold: true });
@@ -40,7 +41,8 @@ export class JobsPane extends PaneBox {
   private readonly unseen = new Set<string>();
   /** How many watch triggers each job has (jobs without any are absent). */
   private readonly triggers = new Map<string, number>();
-  emptyHint = "No jobs. Background shells the agent starts (bash_stream) show here.";
+  /** The empty list's hint: the first wording that fits the pane. */
+  emptyHint: string | string[] = ["No jobs. Background shells the agent starts (bash_stream) show here.", "No jobs yet."];
   /** Set while the job host does not answer: what the person reads about it. */
   private hostSilent: string | undefined;
   private scrollTop = 0;

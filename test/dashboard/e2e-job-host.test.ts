@@ -11,7 +11,7 @@ import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/d
 import { waitFor } from "../helpers/conditions.js";
 import { jobHostPids, reapJobHosts } from "../helpers/job-hosts.js";
 import { alivePids, countLive } from "../helpers/processes.js";
-import type { PitwallTerminal } from "../helpers/terminal-harness.js";
+import { wrapped, type PitwallTerminal } from "../helpers/terminal-harness.js";
 
 endDashboardsAfterEach();
 
@@ -30,7 +30,7 @@ describe("the job host", () => {
       command(first.t, "/run sleep 63.51");
       await first.t.waitForText(/▶ 1 sleep 63\.51/);
       command(first.t, "/run seq -f 'row %g' 1 400; echo flood-done; sleep 63.52");
-      await first.t.waitForText(/│ flood-done\s+│/);
+      await first.t.waitForText(/[│┤] flood-done\s+│/);
       const [hostPid] = jobHostPids(home);
       expect(hostPid).toBeGreaterThan(0);
       // pitwall runs as its bundle, and so does the host it started.
@@ -46,19 +46,19 @@ describe("the job host", () => {
 
       const second = await startDashboard({ cwd, home, args: ["-c"], replies: [{ kind: "reply", text: "Noted." }] });
       const { t, llm } = second;
-      const attached = await t.waitForText(/2 jobs kept running from an earlier pitwall, attached again: 1\s/);
-      expect(attached).toMatch(/│\s+sleep 63\.51 · 2 seq -f/);
+      const attached = await t.waitForText(new RegExp(`${wrapped("2 jobs kept running from an earlier pitwall, attached again: 1").source}\\s`));
+      expect(attached).toMatch(wrapped("sleep 63.51 · 2 seq -f"));
       await t.waitForText(/▶ 1 sleep 63\.51/);
       await t.waitForText(/2 seq -f 'row %g'/);
       // The screen as the host's emulator has it, and its scrollback back to the first row.
       t.press("Alt+3");
       t.press("Down");
-      await t.waitForText(/│ flood-done\s+│/);
+      await t.waitForText(/[│┤] flood-done\s+│/);
       t.press("Home");
-      const top = await t.waitForText(/│ row 1\s+│/);
-      expect(top).toMatch(/│ row 2\s+│/);
+      const top = await t.waitForText(/[│┤] row 1\s+│/);
+      expect(top).toMatch(/[│┤] row 2\s+│/);
       t.press("End");
-      await t.waitForText(/│ flood-done\s+│/);
+      await t.waitForText(/[│┤] flood-done\s+│/);
 
       command(t, "what is running?");
       await t.waitForText("Noted.");
@@ -118,7 +118,7 @@ describe("the job host", () => {
       // The first pitwall's grace is a minute: longer than the second takes to start, however loaded the machine.
       const first = await startDashboard({ cwd, home, env: { PITWALL_KEEP_JOBS_MINUTES: "1" } });
       command(first.t, "/run echo kept-job-says-hi; sleep 63.61");
-      await first.t.waitForText(/│ kept-job-says-hi\s+│/);
+      await first.t.waitForText(/[│┤] kept-job-says-hi\s+│/);
       command(first.t, "/quit");
       await first.t.waitForText("1 job running: quit and stop it? y/n · k keep it running");
       first.t.type("k");
@@ -132,8 +132,8 @@ describe("the job host", () => {
 
       // The next pitwall's grace is a second (0.02 minutes): the one the host uses once it has left.
       const second = await startDashboard({ cwd, home, env: { PITWALL_KEEP_JOBS_MINUTES: "0.02" } });
-      await second.t.waitForText(/1 job kept running from an earlier pitwall, attached again: 1 echo/);
-      await second.t.waitForText(/│ kept-job-says-hi\s+│/);
+      await second.t.waitForText(/1 job kept running from an earlier pitwall, attached[\s│]+again: 1 echo/);
+      await second.t.waitForText(/[│┤] kept-job-says-hi\s+│/);
       // Attached, the grace clock does not run.
       const attached = await jobsList();
       expect(attached).toMatch(/: 1 job, attached: dashboard\n/);

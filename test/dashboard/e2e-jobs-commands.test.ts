@@ -24,7 +24,7 @@ describe("job commands", () => {
     const { t, llm } = session;
     command(t, "/run seq -f 'out %g' 1 80; sleep 64.11");
     await t.waitForText(/▶ 1 seq -f 'out %g' 1 80; sl.*up/);
-    await t.waitForText(/│ out 80\s+│/);
+    await t.waitForText(/[│┤] out 80\s+│/);
 
     command(t, "/tail 1 5");
     let screen = await t.waitForText("/tail 1: last 5 lines of job 1");
@@ -143,7 +143,11 @@ describe("job commands", () => {
     await t.waitForText("── preview: big.txt");
     await t.waitForText(/│\s*1 big line 1\s/);
     t.press("PageDown");
-    screen = await t.waitForText(/│\s*\d+ big line (1[0-9]|[2-9]\d)\s/);
+    // The first line scrolls out of view; later ones show.
+    screen = await t.waitFor(() => {
+      const s = t.screenText();
+      return /│\s*\d+ big line (1[0-9]|[2-9]\d)\s/.test(s) && !/│\s+1 big line 1\s/.test(s) ? s : undefined;
+    }, 10_000, "the preview to scroll past its first line");
     expect(screen).not.toMatch(/│\s+1 big line 1\s/);
   }, 60_000);
 });

@@ -36,13 +36,15 @@ describe("jobs pane", () => {
     // The list shows it up, the status line counts it, its terminal shows its output as it comes.
     let screen = await t.waitForText(/▶ 1 bash server\.sh\s+up \d/);
     expect(screen).toContain("1 job up");
+    // The call's line in the chat reads as running, not as a finished "✓".
+    expect(screen).toMatch(/▸ bash_stream bash server\.sh\s+▶ job 1 up/);
     expect(screen).toContain("─ job 1: bash server.sh");
     // The job's screen comes from the job host, and may be painted a frame after the list.
     await t.waitForText("listening on 4321");
     await t.waitForText("tick 3");
     await t.waitForText("tick 6");
-    // The model's job started at the registry's 120x30; shown, its pty takes the pane's size (44 columns inside its border and margins).
-    await t.waitForText(/winch \d+ 44\b/);
+    // The model's job started at the registry's 120x30; shown, its pty takes the pane's size (56 columns inside its border and margins).
+    await t.waitForText(/winch \d+ 56\b/);
     expect(countLive("bash server.sh")).toBe(1);
 
     // The person stops it with x: the list shows it killed and the process is gone.
@@ -51,10 +53,12 @@ describe("jobs pane", () => {
     screen = await t.waitForText(/1 bash server\.sh\s+killed TERM/);
     await waitFor(() => countLive("bash server.sh") === 0, "the server to end");
     expect(screen).not.toContain("1 job up");
+    await t.waitForText(/▸ bash_stream bash server\.sh\s+job 1 killed/);
 
     // r brings it back under the same id, with a restart count, and its new output shows.
     t.type("r");
     await t.waitForText(/1 bash server\.sh\s+↻1 up \d/);
+    await t.waitForText(/▸ bash_stream bash server\.sh\s+▶ job 1 up/);
     await t.waitForText("tick 2");
     await waitFor(() => countLive("bash server.sh") === 1, "the server to run again");
 

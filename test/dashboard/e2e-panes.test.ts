@@ -93,6 +93,10 @@ describe("panes", () => {
     session = await startDashboard({ replies, args: ["--mouse"] });
     const { t } = session;
     expect(t.rawOutput).toContain("\x1b[?1000h");
+    // A job, so that the side column is there to be hidden by the zoom.
+    t.type("/run sleep 60");
+    t.press("Enter");
+    await t.waitForText("1 job up");
     t.type("many lines");
     t.press("Enter");
     await t.waitForText("line number 79");

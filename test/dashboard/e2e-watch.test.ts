@@ -27,7 +27,8 @@ function command(t: PitwallTerminal, text: string): void {
 
 describe("watching a job from the dashboard", () => {
   test("/watch wakes the idle agent with the lines; w sets a notify trigger; bad patterns are refused; /unwatch clears them", async () => {
-    const session = await startDashboard({ cols: 160, rows: 48, replies: [{ kind: "reply", text: "Woken: sums fails, fixing it." }, { kind: "reply", text: "The tests passed once." }] });
+    // Wide enough that the chat (half the width beside a job) shows each notice on one row.
+    const session = await startDashboard({ cols: 200, rows: 48, replies: [{ kind: "reply", text: "Woken: sums fails, fixing it." }, { kind: "reply", text: "The tests passed once." }] });
     const { t, llm, cwd } = session;
     writeFileSync(join(cwd, "watcher.sh"), WATCHER);
     command(t, "/run sh watcher.sh");
