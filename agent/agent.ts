@@ -3,7 +3,7 @@
 // steering (delivered after the tool batch in flight) and follow-up (delivered when it would stop).
 // What a watch trigger sends joins the same queues; whether its wake may start a run is the wake
 // policy's to say (tools/jobs/watch/wake-policy.ts).
-import type { AgentTool } from "../tools/tool.js";
+import type { AgentTool, YieldCause } from "../tools/tool.js";
 import { runAgentLoop, type LoopConfig, type LoopHooks } from "./agent-loop.js";
 import type { ContextSettings } from "./context/context-budget.js";
 import { ContextKeeper, type ContextUsage, type ManualCompaction } from "./context/context-keeper.js";
@@ -279,7 +279,7 @@ export class Agent {
       this.startWoken([userMessage(item, "trigger")]);
       return;
     }
-    this.yieldController?.abort();
+    this.yieldController?.abort(triggerYield(trigger));
     this.queue.add(item);
     if (trigger.action === "wake") {
       this.wakes.deferUntilIdle(item);
@@ -316,7 +316,8 @@ export class Agent {
       takeNotices: () => this.notices.take(),
       batchYieldSignal: () => {
         this.yieldController = new AbortController();
-        if (this.queue.hasSteer) this.yieldController.abort();
+        const waiting = this.queue.firstSteer;
+        if (waiting) this.yieldController.abort(waiting.trigger ? triggerYield(waiting.trigger) : PERSON_YIELD);
         return AbortSignal.any([this.yieldController.signal, signal]);
       },
       onStreamMessage: (message) => {
@@ -341,7 +342,7 @@ export class Agent {
   steer(text: string, images?: ImageContent[]): void {
     this.assertImagesAccepted(images);
     this.wakes.personSpoke();
-    this.yieldController?.abort();
+    this.yieldController?.abort(PERSON_YIELD);
     this.queue.add(queued("steer", text, images));
   }
 
@@ -405,6 +406,13 @@ export class Agent {
   private assertImagesAccepted(images: readonly ImageContent[] | undefined): void {
     if (images?.length && this.model.textOnly) throw new ImageInputError(this.model);
   }
+}
+
+/** Why a background wait ended early, for the tool to say (tools/tool.ts). */
+const PERSON_YIELD: YieldCause = { by: "person" };
+
+function triggerYield(trigger: TriggeredBy): YieldCause {
+  return { by: "trigger", jobId: trigger.jobId, triggerId: trigger.triggerId };
 }
 
 /** Resolves once no run is going, including runs started while waiting (a watch trigger's wake). */

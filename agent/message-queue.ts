@@ -32,8 +32,9 @@ export class MessageQueue {
     return { steering: this.items.filter((m) => m.kind === "steer").map((m) => m.text), followUp: this.items.filter((m) => m.kind === "follow_up").map((m) => m.text) };
   }
 
-  get hasSteer(): boolean {
-    return this.items.some((m) => m.kind === "steer");
+  /** The steer queued first, if any (whose it is says why a wait ends early). */
+  get firstSteer(): QueuedMessage | undefined {
+    return this.items.find((m) => m.kind === "steer");
   }
 
   includes(item: QueuedMessage): boolean {

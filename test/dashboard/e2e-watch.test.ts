@@ -81,7 +81,33 @@ describe("watching a job from the dashboard", () => {
     const next = await llm.waitForRequest(2, 20_000);
     expect(next.transcript).toMatch(/job 1 printed \(watch trigger 2 \/Tests: \\d\+ passed\/, set by the person, on: sh watcher\.sh\):\n[^]*> \d+ \|  Tests: 3 passed/);
     screen = await t.waitForText("The tests passed once.");
-    expect(screen).toContain("lines, shown above when it fired");
+    // The person's own trigger is "yours" on the screen (the model reads "set by the person").
+    expect(screen).toContain("set by you, on: sh watcher.sh): 4 lines,");
+    expect(screen).toContain("shown above when it fired");
     expect(screen.match(/> \d+ \|  Tests: 3 passed/g)).toHaveLength(1);
+  }, 60_000);
+
+  test("the chat names the agent's trigger as the agent's in the notice that told the model of its firing", async () => {
+    const session = await startDashboard({
+      cols: 160,
+      rows: 48,
+      replies: [
+        { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: "sh watcher.sh", readyPattern: "watching", watch: [{ pattern: "FAIL", action: "notify" }] } }] },
+        { kind: "reply", text: "Watching the tests." },
+        { kind: "reply", text: "Seen the failure." },
+      ],
+    });
+    const { t, llm, cwd } = session;
+    writeFileSync(join(cwd, "watcher.sh"), WATCHER);
+    command(t, "watch the tests");
+    await t.waitForText("Watching the tests.");
+    writeFileSync(join(cwd, "rerun-fail"), "");
+    await t.waitForText(/⚑ job 1 printed · trigger 1 \/FAIL\/ \(the agent's/);
+    command(t, "what failed?");
+    // The model reads its own trigger as set by "you".
+    expect((await llm.waitForRequest(3, 20_000)).transcript).toContain("job 1 printed (watch trigger 1 /FAIL/, set by you, on: sh watcher.sh):");
+    const screen = await t.waitForText("Seen the failure.");
+    expect(screen).toContain("job 1 printed (watch trigger 1 /FAIL/, set by the agent, on: sh watcher.sh): 6 lines, shown above");
+    expect(screen).not.toContain("set by you");
   }, 60_000);
 });

@@ -274,16 +274,22 @@ describe("notify firings waiting for the model's next request", () => {
     expect(notices.drain()[0]).toContain("The 3 between are left out.]");
   });
 
-  it("fold to their headlines for the chat, which showed their lines when they fired; other notices stay whole", () => {
+  it("fold to their headlines for the chat, which showed their lines when they fired, naming whose trigger as the person reads it; other notices stay whole", () => {
     const notices = new JobNotices();
     notices.personAction("The person started job 4: make");
     for (const n of [5, 9, 14]) notices.triggerFired(notifyFiring(1, n, `Error: at ${n}`));
+    const agents = notifyFiring(2, 20, "Error: the agent's");
+    notices.triggerFired({ ...agents, trigger: { ...agents.trigger, setBy: "agent" } });
     notices.personAction("The person stopped job 4 (make).");
-    expect(foldFirings(notices.drain().join("\n"))).toBe(
+    const drained = notices.drain().join("\n");
+    // The model reads them from its side: the agent's trigger is "set by you".
+    expect(drained).toContain("job 3 printed (watch trigger 2 /Error/, set by you, on: npm run dev):");
+    expect(foldFirings(drained)).toBe(
       [
         "The person started job 4: make",
-        "job 3 printed (watch trigger 1 /Error/, set by the person, on: npm run dev): 1 line, shown above when it fired",
-        "job 3 printed (watch trigger 1 /Error/, set by the person, on: npm run dev): 1 line, shown above when it fired",
+        "job 3 printed (watch trigger 1 /Error/, set by you, on: npm run dev): 1 line, shown above when it fired",
+        "job 3 printed (watch trigger 1 /Error/, set by you, on: npm run dev): 1 line, shown above when it fired",
+        "job 3 printed (watch trigger 2 /Error/, set by the agent, on: npm run dev): 1 line, shown above when it fired",
         "The person stopped job 4 (make).",
       ].join("\n"),
     );
