@@ -54,4 +54,19 @@ describe("what the model is told, through the job host", () => {
     for (const request of llm.requests) expect(request.transcript).not.toContain("the person sent a message");
     child.stdin.end();
   }, 90_000);
+
+  it("a reply cut by an interrupt goes back to the model marked as cut", async () => {
+    const cwd = tempDir("truth");
+    llm.enqueue({ kind: "reply", text: `Here is the plan: first we read the config, then we change the port and finally ${"we test it all again. ".repeat(20)}`, chunkSize: 4, delayMs: 50 }, { kind: "reply", text: "Understood." });
+    const { events, send, child } = startJson(cwd);
+    send({ type: "message", content: "make a plan" });
+    await events.waitFor(() => events.items.filter((e) => e.type === "message_update").length >= 12, 20_000, "the reply to stream");
+    send({ type: "interrupt" });
+    await events.waitFor((e) => e.type === "agent_end", 20_000, "the run to end");
+    send({ type: "message", content: "go on" });
+    await events.waitFor((e) => e.type === "agent_end" && JSON.stringify(e).includes("Understood."), 20_000, "the second run");
+    const next = llm.requests[1]!.transcript;
+    expect(next).toMatch(/assistant: Here is the plan: first we read the config[^\n]*\n\n\[cut off here: the person stopped this reply before it finished\]\nuser: go on/);
+    child.stdin.end();
+  }, 60_000);
 });
