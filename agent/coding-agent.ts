@@ -160,7 +160,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     messages: options.messages,
     retry: settings.retry,
     ...(settings.maxOutputChars !== undefined ? { maxOutputChars: settings.maxOutputChars } : {}),
-    noticeSources: [async () => (await jobs.drainNotices()).map(redact)],
+    noticeSources: [async () => (await jobs.drainNotices()).map((notice) => ({ ...notice, text: redact(notice.text) }))],
     context: settings.context,
     jobsForSummary: () => jobs.summaryLines(),
     olderHistory: options.olderHistory,
@@ -168,7 +168,9 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const sessions = new SessionControl(agent, bus);
   sessions.use(options.session);
   // What a job's watch triggers ask for (notify, steer, follow-up, wake) is done here, whoever set them.
-  const stopTriggers = deliverJobTriggers(bus, agent, redact);
+  // Subscribed after `unsubscribeJobs` forwards the service's events to the bus: a firing reaches
+  // every listener of the bus before what it causes.
+  const stopTriggers = deliverJobTriggers(jobs, agent, redact);
   return {
     agent,
     bus,

@@ -129,11 +129,13 @@ export type ProblemEvent =
  *
  * Delivery. The bus is synchronous: an event reaches every listener, in the order they subscribed,
  * before emit returns. An event emitted by a listener while another is delivered reaches every
- * listener first, so listeners subscribed after that one see it before its cause. Every front end
- * meets this once: a watch trigger's action is carried out inside its `job_triggered`
- * (job-trigger-actions.ts, subscribed before the front ends), so they see a wake's `agent_start` and
- * `turn_start`, a steer's or follow-up's `queue_update`, and the wake policy's `error` (wakes now
- * wait) before the `job_triggered` that caused them.
+ * listener first, so listeners subscribed after that one would see it before its cause. Where an
+ * event causes others, they are emitted once it has reached every listener, so causes come first:
+ * a session's save `error` (below), and a watch trigger's action, carried out by a listener of the
+ * job service itself once the `job_triggered` has reached every listener of the bus
+ * (job-trigger-actions.ts): a wake's `agent_start` and `turn_start`, a steer's or follow-up's
+ * `queue_update` and the wake policy's `error` (wakes now wait) come after the `job_triggered`
+ * that caused them.
  *
  * A run (a prompt, or a trigger's wake):
  * - `agent_start` is its first event and `agent_end` its last, also when it fails, is aborted or a
@@ -143,8 +145,10 @@ export type ProblemEvent =
  * - Every `turn_start` is closed by a `turn_end` before the next `turn_start` or `agent_end`, unless a
  *   hook throws (a library's notice source that throws ends the run with `agent_end` alone).
  * - Messages a turn delivers leave the queue (`queue_update`) before its `turn_start`. Within a turn:
- *   its user messages (queued steers, the prompt or follow-ups, then the notices), each a
- *   `message_start` directly followed by its `message_end`; then, when the context must shrink,
+ *   its user messages (queued steers, the prompt or follow-ups, in that order, and the notices put
+ *   among them in the order things happened: a notice goes before the first message queued after
+ *   what it tells; model-notices.ts), each a `message_start` directly followed by its `message_end`;
+ *   then, when the context must shrink,
  *   `compaction_start` … `compaction_end`; then the reply's `message_start`, `message_update`*,
  *   `message_end`; then its tool calls, in the reply's order; then `turn_end`.
  * - A failed attempt that will be tried again sends `retry` before the wait. If it had begun

@@ -1,6 +1,8 @@
 // What the model is told is true, read in the fake model server's request log: a real pitwall in
 // JSON mode, its jobs in a real job host. Who did what is named right, things arrive in the order
 // they happened, and a reply cut short is marked as cut.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliEnv, startCli } from "../helpers/cli-process.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
@@ -67,6 +69,26 @@ describe("what the model is told, through the job host", () => {
     await events.waitFor((e) => e.type === "agent_end" && JSON.stringify(e).includes("Understood."), 20_000, "the second run");
     const next = llm.requests[1]!.transcript;
     expect(next).toMatch(/assistant: Here is the plan: first we read the config[^\n]*\n\n\[cut off here: the person stopped this reply before it finished\]\nuser: go on/);
+    child.stdin.end();
+  }, 60_000);
+
+  it("a trigger's firing reaches every listener before the run it wakes: job_triggered comes before agent_start", async () => {
+    const cwd = tempDir("truth");
+    llm.enqueue(
+      { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: WATCHER, readyPattern: "watching for changes", watch: [{ pattern: "FAIL", action: "wake" }] } }] },
+      { kind: "reply", text: "Watching." },
+      { kind: "reply", text: "Woken." },
+    );
+    const { events, send, child } = startJson(cwd);
+    send({ type: "message", content: "watch the tests" });
+    await events.waitFor((e) => e.type === "agent_end", 30_000, "the first run to end");
+    writeFileSync(join(cwd, "rerun-fail"), "");
+    await events.waitFor((e) => e.type === "agent_end" && JSON.stringify(e).includes("Woken."), 30_000, "the woken run to end");
+    const types = events.items.map((e) => e.type);
+    const fired = types.indexOf("job_triggered");
+    const woke = types.indexOf("agent_start", types.indexOf("agent_end"));
+    expect(fired).toBeGreaterThan(-1);
+    expect(fired).toBeLessThan(woke);
     child.stdin.end();
   }, 60_000);
 });

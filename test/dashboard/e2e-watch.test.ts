@@ -110,4 +110,29 @@ describe("watching a job from the dashboard", () => {
     expect(screen).toContain("job 1 printed (watch trigger 1 /FAIL/, set by the agent, on: sh watcher.sh): 6 lines, shown above");
     expect(screen).not.toContain("set by you");
   }, 60_000);
+
+  test("a job and a trigger the person sets while the agent works reach the model before the trigger's lines", async () => {
+    const session = await startDashboard({
+      cols: 160,
+      rows: 48,
+      replies: [{ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { kind: "reply", text: "Saw the failure." }],
+    });
+    const { t, llm, cwd } = session;
+    writeFileSync(join(cwd, "watcher.sh"), WATCHER);
+    command(t, "wait a moment");
+    await t.waitForText(/▸ bash sleep 30/);
+    command(t, "/run sh watcher.sh");
+    await t.waitForText(/│ ?watching for changes/);
+    command(t, "/watch 1 FAIL steer");
+    await t.waitForText("Watching job 1 for /FAIL/ → steer");
+    writeFileSync(join(cwd, "rerun-fail"), "");
+    const next = (await llm.waitForRequest(2, 30_000)).transcript;
+    const started = next.indexOf("The person started job 1: sh watcher.sh");
+    const set = next.indexOf("The person set watch trigger 1 on job 1: /FAIL/ → steer");
+    const fired = next.indexOf("job 1 printed (watch trigger 1 /FAIL/, set by the person, on: sh watcher.sh):");
+    expect(started).toBeGreaterThan(-1);
+    expect(set).toBeGreaterThan(started);
+    expect(fired).toBeGreaterThan(set);
+    await t.waitForText("Saw the failure.");
+  }, 60_000);
 });

@@ -19,7 +19,7 @@ import type { JobServiceInputs } from "../../tools/jobs/service.js";
 import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
 import { waitFor } from "../helpers/conditions.js";
 import { alivePids, killPids, pidAlive } from "../helpers/processes.js";
-import { tempDir } from "./helpers.js";
+import { noticeTexts, tempDir } from "./helpers.js";
 
 // Run from dist, so the host the client starts is the compiled one next to it.
 const dist = (path: string): string => join(REPO_ROOT, "dist", path);
@@ -100,7 +100,7 @@ describe("the job host process", () => {
     const second = client(where);
     const outcome = await second.attach();
     expect(outcome).toMatchObject({ kind: "attached", adopted: [{ id, status: "running", command: "echo serving; sleep 1021" }] });
-    const notices = await second.drainNotices();
+    const notices = noticeTexts(await second.drainNotices());
     expect(notices.join("\n")).toMatch(/left running by an earlier pitwall[\s\S]*job 1 \(echo serving; sleep 1021, started by the agent\): running for/);
     expect((await second.text(id, "log")).join("\n")).toContain("serving");
     // Ids go on.
@@ -191,7 +191,7 @@ describe("the job host process", () => {
     await waitFor(() => problems.length > 0, "the client to notice");
     expect(problems[0]).toMatch(/The job host \(pid \d+\) stopped unexpectedly; job 1 ended with it/);
     expect(dashboard.get(id)).toMatchObject({ status: "killed" });
-    expect((await dashboard.drainNotices()).join("\n")).toContain("stopped unexpectedly");
+    expect(noticeTexts(await dashboard.drainNotices()).join("\n")).toContain("stopped unexpectedly");
     // The next job starts a new host; ids go on.
     expect(await bashStream(dashboard, "sleep 1053")).toBe("2");
     pids.push(dashboard.hostPid!, dashboard.get("2")!.pid);

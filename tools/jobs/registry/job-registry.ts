@@ -7,7 +7,7 @@
 // left behind (adopted-groups.ts).
 import { EventBus } from "../../event-bus.js";
 import type { JobEvent, JobInfo, JobStarter } from "../events.js";
-import { personActions, type JobNotices } from "./job-notices.js";
+import { personActions, type JobNotice, type JobNotices } from "./job-notices.js";
 import { NoticeBoard, UNOWNED } from "./notice-board.js";
 import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "../settings.js";
 import type { Job } from "../process/job.js";
@@ -199,8 +199,8 @@ export class JobRegistry {
     this.noticesOf(actor).personAction(text);
   }
 
-  /** What an agent must be told before its next request: one text per event since the last drain. */
-  drainNotices(actor: string = DEFAULT_ACTOR): string[] {
+  /** What an agent must be told before its next request: one notice per event since the last drain, with when it happened. */
+  drainNotices(actor: string = DEFAULT_ACTOR): JobNotice[] {
     return this.notices.drain(actor);
   }
 

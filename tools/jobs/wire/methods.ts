@@ -88,7 +88,7 @@ export const METHODS = {
   removeTriggers: { args: Type.Object({ id: Type.String(), trigger: Type.Optional(Type.Integer()) }, strict), result: Type.Array(TriggerInfoSchema) },
   /** Something else the person did (a command of their own), queued with their job actions. */
   note: { args: Type.Object({ text: Type.String() }, strict), result: Type.Null() },
-  notices: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
+  notices: { args: Type.Object({}, strict), result: Type.Array(Type.Object({ text: Type.String(), at: Type.Number() }, strict)) },
   summary: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
   status: { args: Type.Object({}, strict), result: HostStatusSchema },
   /** Stops and forgets this client's jobs (a dashboard quitting with "stop them", print and JSON mode ending). */
