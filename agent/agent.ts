@@ -16,7 +16,7 @@ import { ModelNotices, type NoticeSource } from "./model-notices.js";
 import type { ModelInfo } from "./models.js";
 import type { ProviderResolver } from "./providers/connections.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../tools/output-cap.js";
-import { type FiringMessage, WakePolicy } from "../tools/jobs/index.js";
+import { type FiringMessage, type WakeCount, WakePolicy } from "../tools/jobs/index.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
 // The queue's shapes are part of the Agent's surface (dequeueLast, takeQueue).
@@ -58,6 +58,8 @@ export interface AgentOptions {
   jobsForSummary?: () => string[] | Promise<string[]>;
   /** A resumed session's older messages left on disk: summarised before the first request. */
   olderHistory?: OlderHistory;
+  /** A resumed session's count of runs watch triggers started since the person's last message: the cap goes on from it. */
+  wakeCount?: WakeCount;
 }
 
 export class AgentBusyError extends Error {
@@ -110,7 +112,11 @@ export class Agent {
     this.maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
     this.notices = new ModelNotices(options.noticeSources ?? []);
     this.queue = new MessageQueue((state) => this.bus.emit({ type: "queue_update", ...state }));
-    this.wakes = new WakePolicy((message) => this.bus.emit({ type: "error", source: "input", message }));
+    this.wakes = new WakePolicy(
+      (message) => this.bus.emit({ type: "error", source: "input", message }),
+      (count) => this.bus.emit({ type: "wake_count", ...count }),
+    );
+    if (options.wakeCount) this.wakes.restore(options.wakeCount);
     this.context = new ContextKeeper({
       settings: options.context,
       emit: (event) => this.bus.emit(event),

@@ -82,7 +82,13 @@ export type CompactionEvent =
 export type AgentStateEvent =
   | ({ type: "queue_update" } & QueueState)
   | { type: "model_change"; provider: string; model: string }
-  | { type: "thinking_change"; level: ThinkingLevel };
+  | { type: "thinking_change"; level: ThinkingLevel }
+  /**
+   * The wake cap's count changed (tools/jobs/watch/wake-policy.ts): runs watch triggers started
+   * since the person's last message, and whether the person was told that wakes now wait. The
+   * session keeps it, so a resumed session goes on counting.
+   */
+  | { type: "wake_count"; unattended: number; told: boolean };
 
 /** One of the person's messages a rewind went back to: its text (and images) to send again, edited or not. */
 export interface RewoundPrompt {
@@ -173,6 +179,9 @@ export type ProblemEvent =
  *   outside any run: no `agent_start` around it, and no run starts before it ends.
  * - `branch_change` and `session_forked` come only while the agent is idle, never inside a run.
  * - `model_change` and `thinking_change` come when set, idle or not; the next request uses them.
+ * - `wake_count` comes when a trigger's wake starts a run (before its `agent_start`), when the
+ *   person is told that wakes now wait (before that `error`), and when the person's message sets the
+ *   count back to 0 (before the run or queue change that message makes).
  * - `error` from the session (source "session": a save failed) comes after the event being
  *   recorded has reached every listener, once until saving recovers.
  *
@@ -213,6 +222,7 @@ export const PITWALL_EVENT_TYPES = [
   "queue_update", // the steering and follow-up queues changed: all of both
   "model_change", // the model for the next request changed
   "thinking_change", // the thinking level for the next request changed
+  "wake_count", // the count of runs watch triggers started since the person's last message changed
   "file_change", // the agent's write or edit changed a file: its state before and after
   "branch_change", // the conversation moved to another point of the session's tree
   "session_forked", // the session is written to a new file from now on

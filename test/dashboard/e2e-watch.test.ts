@@ -6,7 +6,10 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { endDashboardsAfterEach, startDashboard } from "../helpers/dashboard-session.js";
+import type { FakeScript } from "../fake-llm/index.js";
+import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
+import { reapJobHosts } from "../helpers/job-hosts.js";
+import { MAX_UNATTENDED_WAKES } from "../../tools/jobs/index.js";
 import type { PitwallTerminal } from "../helpers/terminal-harness.js";
 
 endDashboardsAfterEach();
@@ -135,4 +138,42 @@ describe("watching a job from the dashboard", () => {
     expect(fired).toBeGreaterThan(set);
     await t.waitForText("Saw the failure.");
   }, 60_000);
+
+  test("the wake cap holds across -c: after five wakes, a resumed session's triggers wait for a message too", async () => {
+    const cwd = tempFolder("cwd");
+    const home = tempFolder("home");
+    const env = { PITWALL_WATCH_DEBOUNCE_MS: "1000" };
+    try {
+      const woken = Array.from({ length: MAX_UNATTENDED_WAKES }, (_, i): FakeScript => ({ kind: "reply", text: `Woken ${i + 1}.` }));
+      const first = await startDashboard({ cwd, home, env, cols: 160, rows: 48, replies: woken });
+      writeFileSync(join(cwd, "watcher.sh"), WATCHER);
+      command(first.t, "/run sh watcher.sh");
+      await first.t.waitForText(/│ ?watching for changes/);
+      command(first.t, "/watch 1 FAIL");
+      await first.t.waitForText("Watching job 1 for /FAIL/ → wake");
+      for (let i = 1; i <= MAX_UNATTENDED_WAKES; i++) {
+        writeFileSync(join(cwd, "rerun-fail"), "");
+        await first.t.waitForText(`Woken ${i}.`, 20_000);
+        await first.t.waitForText("● ready");
+      }
+      writeFileSync(join(cwd, "rerun-fail"), "");
+      await first.t.waitForText(/Watch triggers have woken the agent 5 times since your last message/, 20_000);
+      expect(first.llm.requests).toHaveLength(MAX_UNATTENDED_WAKES);
+      // Keep the watcher running in the job host, and continue the session.
+      first.t.press("Ctrl+D");
+      await first.t.waitForText("k keep it running");
+      first.t.type("k");
+      await first.t.waitForExit();
+      await first.done();
+
+      const second = await startDashboard({ cwd, home, env, cols: 160, rows: 48, args: ["-c"] });
+      await second.t.waitForText(/1 job kept running from an earlier pitwall, attached again/);
+      writeFileSync(join(cwd, "rerun-fail"), "");
+      // The firing waits in the queue for the person's message; no turn starts by itself.
+      await second.t.waitForText(/↳ steer: .*job 1 printed \(watch trigger 1 \/FAIL\//, 20_000);
+      expect(second.llm.requests).toHaveLength(0);
+    } finally {
+      reapJobHosts(home);
+    }
+  }, 120_000);
 });
