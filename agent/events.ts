@@ -231,7 +231,7 @@ export const PITWALL_EVENT_TYPES = [
   "job_started", // a background job started (or restarted under its id)
   "job_output", // a job printed: raw output, escape codes and all
   "job_yielded", // a bash_stream or bash call returned while its job runs on
-  "job_exited", // a job ended: its exit code or signal
+  "job_exited", // a job ended: its exit code or signal, whether this agent is told, whether it ended before this client attached
   "job_removed", // a finished job left the list
   "job_triggers_changed", // a job's watch triggers were added or removed: all of them now
   "job_triggered", // a watch trigger matched a job's output: the lines, with context

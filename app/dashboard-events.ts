@@ -4,7 +4,7 @@
 // asking is told in the chat. A run's start and end, and a fork, are handed on (EventHooks).
 import type { PitwallEvent } from "../agent/events.js";
 import type { Message } from "../agent/messages.js";
-import { describeStatus, failed, formatDuration, type JobInfo, runtime, shortCommand } from "../tools/jobs/index.js";
+import { describeStatus, failed, formatDuration, runtime, shortCommand } from "../tools/jobs/index.js";
 import { formatWait } from "../panes/text/format.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 
@@ -71,7 +71,7 @@ export class EventFlow {
         view.toolCallStarted();
         break;
       case "job_exited":
-        this.jobEnded(event.job);
+        this.jobEnded(event);
         break;
       case "retry":
         status.retry = `retrying in ${formatWait(event.delayMs)}, attempt ${event.attempt}/${event.maxAttempts}`;
@@ -154,21 +154,26 @@ export class EventFlow {
 
   /**
    * A job ended that nobody asked to stop (a server crashed): said in the chat, and flashed while
-   * the agent is idle. The person's own job that finished well is only its list row.
+   * the agent is idle. The person's own job that finished well is only its list row, and so is one
+   * that ended before this dashboard attached, unless its agent is to be told now. The chat says
+   * the agent is told only when it is (another pitwall's job is told to that pitwall's agent).
    */
-  private jobEnded(info: JobInfo): void {
+  private jobEnded(event: Extract<PitwallEvent, { type: "job_exited" }>): void {
+    const info = event.job;
     if (info.stopRequestedBy !== undefined) return;
     if (info.startedBy === "person" && !failed(info)) return;
+    if (event.earlier && !event.told) return;
     const { view } = this.common;
     // A bash_stream call still waiting on its job reports the end itself.
     if (info.toolCallId !== undefined && view.tools.get(info.toolCallId)?.status === "running") return;
     const what = `Job ${info.id} (${shortCommand(info.command, 60)}) ${describeStatus(info)} after ${formatDuration(runtime(info))}`;
-    if (!this.common.working()) this.common.flash(`job ${info.id} ${describeStatus(info)}`, 5_000);
+    if (!this.common.working() && !event.earlier) this.common.flash(`job ${info.id} ${describeStatus(info)}`, 5_000);
+    const told = event.told ? "\nThe agent is told with its next request." : "\nIt is another pitwall's job: this agent is not told.";
     // Its last line comes from where its log is (the job host, or this process).
     const jobs = this.common.setup()?.coding.jobs;
     const lastLine = jobs ? jobs.text(info.id, "tail", 1).then((lines) => lines[0]?.slice(0, 120), () => undefined) : Promise.resolve(undefined);
     void lastLine.then((last) => {
-      this.common.notice(failed(info) ? "warning" : "info", `${what}.${last ? `\nLast line: ${last}` : ""}\nThe agent is told with its next request.`);
+      this.common.notice(failed(info) ? "warning" : "info", `${what}.${last ? `\nLast line: ${last}` : ""}${told}`);
       this.common.requestFrame();
     });
   }

@@ -281,7 +281,7 @@ describe("version skew", () => {
           socket.write(`${JSON.stringify({ type: "mismatch", protocol: 0, version: "0.0.9", pid: 4242, jobs: [{ id: "3", command: "npm run dev", status: "running" }] })}\n`);
           socket.end();
         } else {
-          socket.write(`${JSON.stringify({ type: "welcome", protocol: PROTOCOL_VERSION, version: "0.1.0", pid: 4243, clientId: "c1", jobs: [], adopted: [], triggers: [] })}\n`);
+          socket.write(`${JSON.stringify({ type: "welcome", protocol: PROTOCOL_VERSION, version: "0.1.0", pid: 4243, clientId: "c1", jobs: [], adopted: [], exitsToTell: [], triggers: [] })}\n`);
           // An event this version does not know.
           socket.write(`${JSON.stringify({ type: "event", event: { type: "job_teleported", jobId: "1" } })}\n`);
         }
@@ -397,7 +397,7 @@ describe("frames on the host's socket", () => {
     const fake = createServer((socket) => {
       socket.setEncoding("utf8");
       socket.once("data", () => {
-        socket.write(`${JSON.stringify({ type: "welcome", protocol: PROTOCOL_VERSION, version: "0.1.0", pid: 4244, clientId: "c1", jobs: [], adopted: [], triggers: [] })}\n`);
+        socket.write(`${JSON.stringify({ type: "welcome", protocol: PROTOCOL_VERSION, version: "0.1.0", pid: 4244, clientId: "c1", jobs: [], adopted: [], exitsToTell: [], triggers: [] })}\n`);
         sent = flood(socket, 100 * 1024 * 1024);
       });
     });

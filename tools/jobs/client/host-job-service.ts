@@ -212,11 +212,13 @@ export class HostJobService implements JobService {
     // The host's jobs as it has them now: new ones appear, ones it no longer has are gone.
     const known = new Set(connection.welcome.jobs.map((info) => info.id));
     for (const id of [...this.infos.keys()]) if (!known.has(id)) this.apply({ type: "job_removed", jobId: id });
+    const toTell = new Set(connection.welcome.exitsToTell);
     for (const info of connection.welcome.jobs) {
       const before = this.infos.get(info.id);
       const sameRun = before?.startedAt === info.startedAt;
       if (!sameRun) this.apply({ type: "job_started", job: asStarted(info) });
-      if (info.status !== "running" && (!sameRun || before?.status === "running")) this.apply({ type: "job_exited", job: info });
+      // A job this client never saw running ended earlier: news only when its agent is still to be told.
+      if (info.status !== "running" && (!sameRun || before?.status === "running")) this.apply({ type: "job_exited", job: info, told: toTell.has(info.id), ...(sameRun ? {} : { earlier: true }) });
     }
     // Their watch triggers, as the host has them now.
     const watched = new Map(connection.welcome.triggers.map((entry) => [entry.jobId, entry.triggers]));
@@ -264,7 +266,8 @@ export class HostJobService implements JobService {
       }
       const now = Date.now();
       const ended = this.list().filter((info) => info.status === "running");
-      for (const info of ended) this.apply({ type: "job_exited", job: { ...info, status: "killed", signal: "SIGKILL", endedAt: now } });
+      // The notice below tells the agent they ended.
+      for (const info of ended) this.apply({ type: "job_exited", job: { ...info, status: "killed", signal: "SIGKILL", endedAt: now }, told: true });
       const ids = ended.map((info) => info.id);
       const text = `The job host (pid ${pid}) stopped unexpectedly${ids.length ? `; job${ids.length === 1 ? "" : "s"} ${ids.join(", ")} ended with it` : ""}. Its log is ${this.logPath}. A new job starts a new host.`;
       this.ownNotices.push({ text, at: Date.now() });

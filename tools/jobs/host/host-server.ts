@@ -198,7 +198,9 @@ export class JobHostServer implements HostContext, GreetingHost {
       }
       // A job's output comes before its exit.
       if (event.type === "job_exited" && info.output === "sampled") client.output.flush(event.job.id);
-      client.send({ type: "event", event });
+      // Only the owner's agent is told of an exit.
+      if (event.type === "job_exited" && event.told) client.send({ type: "event", event: { ...event, told: this.registry.get(event.job.id)?.owner === client.id } });
+      else client.send({ type: "event", event });
     }
     if (event.type === "job_removed" || event.type === "job_exited") this.checkIdle();
   }

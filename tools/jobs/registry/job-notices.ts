@@ -54,6 +54,11 @@ export class JobNotices {
     this.pending.push({ kind: "typed", job, at: Date.now() });
   }
 
+  /** The ids of jobs whose exit is still to be told. */
+  pendingExits(): string[] {
+    return this.pending.flatMap((entry) => (entry.kind === "exit" && !entry.job.finalDelivered ? [entry.job.id] : []));
+  }
+
   /** Moves what `other` still had to tell into this queue (a client took over another's jobs). */
   take(other: JobNotices): void {
     this.pending = [...this.pending, ...other.pending].sort((a, b) => a.at - b.at);

@@ -235,6 +235,11 @@ export class JobRegistry {
     this.notices.handOver(owner, UNOWNED);
   }
 
+  /** The jobs whose exit `owner`'s agent is still to be told. */
+  exitsToTell(owner: string): string[] {
+    return this.notices.of(owner).pendingExits();
+  }
+
   /** A client takes over every unowned job and what was to be told about them; returns those jobs. */
   adoptUnowned(owner: string): Job[] {
     const jobs = this.unowned();
@@ -351,7 +356,8 @@ export class JobRegistry {
 
   private ended(job: Job): void {
     untrackIfGone(this.marker, job.pid);
-    this.emit({ type: "job_exited", job: job.info });
+    // Told when nobody asked for the end (JobNotices.jobEnded keeps a notice then); the job host says it only to the owner.
+    this.emit({ type: "job_exited", job: job.info, told: !this.shuttingDown && job.stopRequestedBy === undefined });
     if (this.shuttingDown) return;
     this.noticesOf(job.owner ?? UNOWNED).jobEnded(job);
     if (this.jobs.get(job.id) !== job) return;
