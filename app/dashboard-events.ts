@@ -113,6 +113,14 @@ export class EventFlow {
     status.tokens = usage.tokens;
     status.cachedTokens = usage.cachedTokens;
     status.cost = usage.cost;
+    this.costKnownWhenNothingSpent();
+  }
+
+  /** Nothing spent yet with a model whose prices pitwall knows: the cost is $0.00, not unknown. */
+  private costKnownWhenNothingSpent(): void {
+    const status = this.common.view.status.state;
+    const model = this.common.setup()?.coding.agent.state.model;
+    if (status.cost === null && status.tokens === 0 && model?.pricing) status.cost = 0;
   }
 
   /** The status bar's context meter, from the agent's measure of the next request. */
@@ -130,6 +138,7 @@ export class EventFlow {
     status.model = agent.state.model.id;
     status.thinking = agent.state.thinkingLevel;
     status.unconfigured = this.common.missingKey() !== undefined;
+    this.costKnownWhenNothingSpent();
   }
 
   private countUsage(message: Message): void {
