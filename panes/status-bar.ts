@@ -86,7 +86,8 @@ export class StatusBar extends PaneBox {
       items.push({ spans: [{ text: `${spinnerFrame(now)} working${elapsed}`, attr: WORKING }], priority: 10 });
     } else if (s.unconfigured) items.push({ spans: [{ text: "○ no model configured", attr: WARN }], priority: 10 });
     else items.push({ spans: [{ text: "● ready", attr: READY }], priority: 10 });
-    if (s.transient) items.push({ spans: [{ text: s.transient, attr: WARN }], priority: 9 });
+    // One prompt at a time: a question replaces a passing hint (the Ctrl+C that led to it).
+    if (s.transient && !s.question) items.push({ spans: [{ text: s.transient, attr: WARN }], priority: 9 });
     if (s.error) items.push({ spans: [{ text: ` ✗ ${sanitizeText(s.error).replace(/\s+/g, " ")} `, attr: ERROR }], priority: 8, minWidth: ERROR_MIN_WIDTH });
     if (s.retry) items.push({ spans: [{ text: s.retry, attr: WARN }], priority: 8 });
     if (s.sessionProblem) items.push({ spans: [{ text: ` ✗ ${s.sessionProblem} `, attr: ERROR }], priority: 9 });
