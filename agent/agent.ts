@@ -112,10 +112,7 @@ export class Agent {
     this.maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
     this.notices = new ModelNotices(options.noticeSources ?? []);
     this.queue = new MessageQueue((state) => this.bus.emit({ type: "queue_update", ...state }));
-    this.wakes = new WakePolicy(
-      (message) => this.bus.emit({ type: "error", source: "input", message }),
-      (count) => this.bus.emit({ type: "wake_count", ...count }),
-    );
+    this.wakes = new WakePolicy((count, tell) => this.bus.emit({ type: "wake_count", ...count, ...(tell !== undefined ? { message: tell } : {}) }));
     if (options.wakeCount) this.wakes.restore(options.wakeCount);
     this.context = new ContextKeeper({
       settings: options.context,

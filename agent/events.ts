@@ -88,7 +88,13 @@ export type AgentStateEvent =
    * since the person's last message, and whether the person was told that wakes now wait. The
    * session keeps it, so a resumed session goes on counting.
    */
-  | { type: "wake_count"; unattended: number; told: boolean };
+  | {
+      type: "wake_count";
+      unattended: number;
+      told: boolean;
+      /** Set when wakes start to wait: what to tell the person (a notice; nothing failed). */
+      message?: string;
+    };
 
 /** One of the person's messages a rewind went back to: its text (and images) to send again, edited or not. */
 export interface RewoundPrompt {
@@ -140,8 +146,8 @@ export type ProblemEvent =
  * a session's save `error` (below), and a watch trigger's action, carried out by a listener of the
  * job service itself once the `job_triggered` has reached every listener of the bus
  * (job-trigger-actions.ts): a wake's `agent_start` and `turn_start`, a steer's or follow-up's
- * `queue_update` and the wake policy's `error` (wakes now wait) come after the `job_triggered`
- * that caused them.
+ * `queue_update` and the wake policy's `wake_count` come after the `job_triggered` that caused
+ * them.
  *
  * A run (a prompt, or a trigger's wake):
  * - `agent_start` is its first event and `agent_end` its last, also when it fails, is aborted or a
@@ -179,9 +185,10 @@ export type ProblemEvent =
  *   outside any run: no `agent_start` around it, and no run starts before it ends.
  * - `branch_change` and `session_forked` come only while the agent is idle, never inside a run.
  * - `model_change` and `thinking_change` come when set, idle or not; the next request uses them.
- * - `wake_count` comes when a trigger's wake starts a run (before its `agent_start`), when the
- *   person is told that wakes now wait (before that `error`), and when the person's message sets the
- *   count back to 0 (before the run or queue change that message makes).
+ * - `wake_count` comes when a trigger's wake starts a run (before its `agent_start`), when wakes
+ *   start to wait (with the `message` for the person, before the `queue_update` of the wake held),
+ *   and when the person's message sets the count back to 0 (before the run or queue change that
+ *   message makes).
  * - `error` from the session (source "session": a save failed) comes after the event being
  *   recorded has reached every listener, once until saving recovers.
  *

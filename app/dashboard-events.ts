@@ -83,6 +83,10 @@ export class EventFlow {
       case "queue_update":
         view.queue.set(event);
         break;
+      case "wake_count":
+        // Wakes now wait for the person: worth knowing, not a failure.
+        if (event.message) view.chat.notice("warning", event.message);
+        break;
       case "job_triggered": {
         const first = event.lines.find((line) => line.match)?.text.trim() ?? "";
         this.common.flash(`⚑ job ${event.jobId}: ${first.length > 60 ? `${first.slice(0, 59)}…` : first} (trigger ${event.trigger.id} → ${event.trigger.action})`, 5000);

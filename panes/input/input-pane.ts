@@ -10,7 +10,7 @@ import { InputHistory } from "./input-history.js";
 import { PaneBox } from "../screen/pane-box.js";
 import { attr, Color, type StyledLine } from "../text/styled-text.js";
 import { sanitizeText } from "../text/terminal-text.js";
-import { graphemes, graphemeWidth, isPrintableAscii } from "../text/text-width.js";
+import { graphemes, graphemeWidth, isPrintableAscii, textWidth } from "../text/text-width.js";
 import { TextBuffer } from "./text-buffer.js";
 
 const PROMPT = attr({ fg: Color.cyan, bold: true });
@@ -230,7 +230,7 @@ export class InputPane extends PaneBox {
       const prompt = i === 0 ? "› " : "  ";
       out.push([{ text: prompt, attr: PROMPT }, ...this.withChips(text)]);
     }
-    if (b.isEmpty && this.placeholder) out[0] = [{ text: "› ", attr: PROMPT }, { text: this.placeholder, attr: PLACEHOLDER }];
+    if (b.isEmpty && this.placeholder) out[0] = [{ text: "› ", attr: PROMPT }, { text: fitHint(this.placeholder, width), attr: PLACEHOLDER }];
     canvas.paintRows(out);
     const r = rows[cursorRow]!;
     let x = 0;
@@ -260,3 +260,24 @@ export class InputPane extends PaneBox {
     return spans;
   }
 }
+
+/**
+ * A hint of " · "-separated parts at a width: the parts that fit whole, in order; a first part too
+ * long for the width ends at its last whole word, with "…". Never a word cut in two.
+ */
+export function fitHint(text: string, width: number): string {
+  if (textWidth(text) <= width) return text;
+  const parts = text.split(" · ");
+  let fitted = parts[0]!;
+  for (const part of parts.slice(1)) {
+    const longer = `${fitted} · ${part}`;
+    if (textWidth(longer) > width) break;
+    fitted = longer;
+  }
+  if (textWidth(fitted) <= width) return fitted;
+  const words = fitted.split(" ");
+  while (words.length > 1 && textWidth(`${words.join(" ")}…`) > width) words.pop();
+  const cut = `${words.join(" ")}…`;
+  return textWidth(cut) <= width ? cut : "";
+}
+

@@ -108,5 +108,14 @@ describe("layout", () => {
       await session.done();
     }
   }, 60_000);
+
+  test("at 40x12 the input's placeholder ends at a whole word, keeping the parts that fit", async () => {
+    session = await startDashboard({ cols: 40, rows: 12 });
+    const { t } = session;
+    const screen = await t.waitForText("─ input");
+    const input = screen.split("\n").find((row) => row.startsWith("│ › "))!;
+    // "Ask pitwall to do something · / for commands · F1 for keys" does not fit: whole parts are left out, not a word cut.
+    expect(input).toMatch(/^│ › Ask pitwall to do something +│$/);
+  }, 40_000);
 });
 

@@ -171,10 +171,12 @@ describe("messages from watch triggers", () => {
     agent.deliverTriggered(firing("job 2 printed: FAIL run 7", 7), by("wake"));
     expect(agent.state.isStreaming).toBe(false);
     expect(agent.state.queue.steering).toHaveLength(1);
-    const held = events.filter((e) => e.type === "error");
+    // Said once, as a notice with the count (nothing failed: no error event).
+    const held = events.filter((e) => e.type === "wake_count" && e.message !== undefined);
     expect(held).toEqual([
-      expect.objectContaining({ message: expect.stringMatching(/^Watch triggers have woken the agent 5 times since your last message, so their next firings wait in the queue/) }),
+      expect.objectContaining({ unattended: MAX_UNATTENDED_WAKES, told: true, message: expect.stringMatching(/^Watch triggers have woken the agent 5 times since your last message, so their next firings wait in the queue/) }),
     ]);
+    expect(events.filter((e) => e.type === "error")).toEqual([]);
     await agent.prompt("what failed?");
     expect(sent(provider, MAX_UNATTENDED_WAKES).slice(-2)).toEqual([expect.stringMatching(/^trigger: job 2 printed: FAIL run 6\n\[Trigger 1 fired 2 times[^]*FAIL run 7$/), "prompt: what failed?"]);
     agent.deliverTriggered(firing("job 2 printed: FAIL run 8", 8), by("wake"));

@@ -25,13 +25,11 @@ export class WakePolicy<Wake> {
   private told = false;
 
   /**
-   * `tell` says something to the person (that wakes now wait); `changed` gets the count after every
-   * change (to keep it). Contract: neither throws.
+   * `changed` gets the count after every change (to keep it), and, when the change is that wakes
+   * now wait, the sentence to tell the person (a notice, not an error: nothing failed). Contract:
+   * must not throw.
    */
-  constructor(
-    private readonly tell: (message: string) => void,
-    private readonly changed: (count: WakeCount) => void = () => undefined,
-  ) {}
+  constructor(private readonly changed: (count: WakeCount, tell?: string) => void) {}
 
   /**
    * Whether a wake may start a run now. False once triggers have started MAX_UNATTENDED_WAKES runs
@@ -41,8 +39,8 @@ export class WakePolicy<Wake> {
     if (this.unattended < MAX_UNATTENDED_WAKES) return true;
     if (!this.told) {
       this.told = true;
-      this.changed(this.count);
-      this.tell(
+      this.changed(
+        this.count,
         `Watch triggers have woken the agent ${MAX_UNATTENDED_WAKES} times since your last message, so their next firings wait in the queue (merged, nothing lost) instead of starting more turns. Send a message to deliver them and let triggers wake the agent again; /unwatch removes a trigger.`,
       );
     }
