@@ -10,7 +10,7 @@ import { ContextKeeper, type ContextUsage, type ManualCompaction } from "./conte
 import type { OlderHistory } from "./context/compaction.js";
 import { EventBus } from "./event-bus.js";
 import type { PitwallEvent, QueueState } from "./events.js";
-import { MessageQueue, queued, triggerMessage, userMessage, type QueuedKind, type QueuedMessage } from "./message-queue.js";
+import { deliveredAsSteer, MessageQueue, queued, triggerMessage, userMessage, type QueuedKind, type QueuedMessage } from "./message-queue.js";
 import type { AssistantMessage, ImageContent, Message, ThinkingLevel, TriggeredBy, UserMessage } from "./messages.js";
 import { ModelNotices, type NoticeSource } from "./model-notices.js";
 import type { ModelInfo } from "./models.js";
@@ -302,19 +302,26 @@ export class Agent {
   /** Starts a run nobody awaits, with the queued steers (the loop takes them first) and `initial`. */
   private startWoken(initial: UserMessage[]): void {
     this.wakes.woke();
-    this.run(initial).catch((error: unknown) => {
+    this.run(initial, true).catch((error: unknown) => {
       this.bus.emit({ type: "error", message: `A watch trigger could not wake the agent: ${error instanceof Error ? error.message : String(error)}`, source: "input" });
     });
   }
 
-  private async run(initial: UserMessage[]): Promise<void> {
+  /** `woken`: a wake started this run, so the trigger messages it opens with woke the agent; any later one steered it. */
+  private async run(initial: UserMessage[], woken = false): Promise<void> {
+    let opening = woken;
     this.lastError = undefined;
     this.abortController = new AbortController();
     const signal = this.abortController.signal;
     const hooks: LoopHooks = {
       config: () => this.loopConfig(),
       emit: (event) => this.bus.emit(event),
-      takeSteering: () => this.queue.take("steer"),
+      takeSteering: () => {
+        const taken = this.queue.take("steer");
+        const wokeThisRun = opening;
+        opening = false;
+        return wokeThisRun ? taken : taken.map(deliveredAsSteer);
+      },
       takeFollowUps: () => this.queue.take("follow_up"),
       takeNotices: () => this.notices.take(),
       batchYieldSignal: () => {

@@ -112,3 +112,11 @@ export function userMessage(item: { text: string; images?: ImageContent[]; trigg
     timestamp: item.at ?? Date.now(),
   };
 }
+
+/**
+ * A wake trigger's message that a run took at a tool boundary or with the person's message (the
+ * agent was busy, or the wake was held): it steered that run and woke nothing, and says so.
+ */
+export function deliveredAsSteer(message: UserMessage): UserMessage {
+  return message.trigger?.action === "wake" ? { ...message, trigger: { ...message.trigger, action: "steer" } } : message;
+}

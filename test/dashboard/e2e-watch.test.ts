@@ -139,6 +139,27 @@ describe("watching a job from the dashboard", () => {
     await t.waitForText("Saw the failure.");
   }, 60_000);
 
+  test("a wake trigger that fires while the agent works steered it: the chat does not say it woke the agent", async () => {
+    const session = await startDashboard({
+      cols: 160,
+      rows: 48,
+      replies: [{ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }, { kind: "reply", text: "Saw the failure." }],
+    });
+    const { t, llm, cwd } = session;
+    writeFileSync(join(cwd, "watcher.sh"), WATCHER);
+    command(t, "/run sh watcher.sh");
+    await t.waitForText(/│ ?watching for changes/);
+    command(t, "/watch 1 FAIL");
+    await t.waitForText("Watching job 1 for /FAIL/ → wake");
+    command(t, "wait a moment");
+    await t.waitForText(/▸ bash sleep 30/);
+    writeFileSync(join(cwd, "rerun-fail"), "");
+    expect((await llm.waitForRequest(2, 30_000)).transcript).toContain("job 1 printed (watch trigger 1 /FAIL/, set by the person, on: sh watcher.sh):");
+    const screen = await t.waitForText("Saw the failure.");
+    expect(screen).toContain("⚑ job 1 steered the agent · trigger 1 /FAIL/ (yours)");
+    expect(screen).not.toContain("woke the agent");
+  }, 60_000);
+
   test("the wake cap holds across -c: after five wakes, a resumed session's triggers wait for a message too", async () => {
     const cwd = tempFolder("cwd");
     const home = tempFolder("home");

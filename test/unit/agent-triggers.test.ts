@@ -81,6 +81,8 @@ describe("messages from watch triggers", () => {
     release();
     await run;
     expect(sent(provider, 1)).toEqual(["prompt: work", "trigger: job 2 printed: FAIL sums"]);
+    // It steered the run that was going; it woke nothing (the chat's headline reads this).
+    expect(agent.state.messages.find((m) => m.role === "user" && m.origin === "trigger")).toMatchObject({ trigger: by("steer") });
     // Every continuation queued by the end of the run has had its turn.
     await new Promise((resolve) => setImmediate(resolve));
     expect(agent.state.isStreaming).toBe(false);
