@@ -2,6 +2,7 @@
 // (delivered after the tool batch in flight) and follow-ups (delivered when it would stop).
 import type { Widgets } from "blessed";
 import type { QueueState } from "../../agent/events.js";
+import { firingsForPerson } from "../../tools/jobs/index.js";
 import type { Canvas } from "../screen/canvas.js";
 import { PaneBox } from "../screen/pane-box.js";
 import { attr, Color, type StyledLine } from "../text/styled-text.js";
@@ -41,7 +42,8 @@ export class QueueView extends PaneBox {
     const shown = items.length > canvas.height ? items.slice(0, canvas.height - 1) : items;
     const rows: StyledLine[] = shown.map((item) => {
       const head = ` ↳ ${item.label}: `;
-      const text = sanitizeText(item.text).replace(/\s+/g, " ");
+      // A trigger's message is written for the model ("set by you" is the agent): the person reads whose it is.
+      const text = sanitizeText(firingsForPerson(item.text)).replace(/\s+/g, " ");
       return [
         { text: head, attr: item.attr },
         { text: truncateText(text, Math.max(0, canvas.width - head.length)), attr: attr() },

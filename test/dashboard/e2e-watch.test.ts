@@ -160,6 +160,37 @@ describe("watching a job from the dashboard", () => {
     expect(screen).not.toContain("woke the agent");
   }, 60_000);
 
+  test("a trigger's waiting message speaks to the person: the queue and the chat name the agent as its owner, for a firing merged into it too", async () => {
+    const session = await startDashboard({
+      cols: 160,
+      rows: 48,
+      replies: [
+        { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: "sh printer.sh", readyPattern: "watching", watch: [{ pattern: "FAIL", action: "follow-up", debounceMs: 1000 }] } }] },
+        { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "while [ ! -f go ]; do sleep 0.05; done; echo released" } }] },
+        { kind: "reply", text: "Released." },
+        { kind: "reply", text: "Read both failures." },
+      ],
+    });
+    const { t, llm, cwd } = session;
+    // Prints what the test puts in `next`, so each firing's line says which one it is.
+    writeFileSync(join(cwd, "printer.sh"), 'echo "watching for changes"\nwhile true; do if [ -f next ]; then cat next; rm next; fi; sleep 0.05; done\n');
+    command(t, "watch the tests");
+    await t.waitForText(/▸ bash while/);
+    writeFileSync(join(cwd, "next"), "FAIL first\n");
+    const queued = await t.waitForText("↳ follow-up: job 1 printed (watch trigger 1 /FAIL/, set by the agent, on: sh printer.sh):");
+    expect(queued).not.toContain("set by you");
+    // A second firing merges into the message still waiting (the status line flashes each firing).
+    writeFileSync(join(cwd, "next"), "FAIL second\n");
+    await t.waitForText("⚑ job 1: FAIL second (trigger 1 → follow-up)");
+    writeFileSync(join(cwd, "go"), "");
+    const request = await llm.waitFor((r) => r.transcript.includes("[Trigger 1 fired 2 times"), 20_000);
+    expect(request.transcript.match(/set by you, on: sh printer\.sh/g)).toHaveLength(2);
+    const screen = await t.waitForText("Read both failures.");
+    expect(screen).toContain("⚑ job 1 sent the agent a follow-up · trigger 1 /FAIL/ (the agent's)");
+    expect(screen).toContain("job 1 printed (watch trigger 1 /FAIL/, set by the agent, on: sh printer.sh):");
+    expect(screen).not.toContain("set by you");
+  }, 60_000);
+
   test("the wake cap holds across -c: after five wakes, a resumed session's triggers wait for a message too", async () => {
     const cwd = tempFolder("cwd");
     const home = tempFolder("home");

@@ -46,6 +46,14 @@ const SET_BY = /, set by (you|the person), on: /;
 function headlineForPerson(line: string): string {
   return line.replace(SET_BY, (_all, who: string) => `, set by ${who === "you" ? "the agent" : "you"}, on: `);
 }
+/** A trigger's message (one firing, or firings merged into it) with every headline as the person reads it. */
+export function firingsForPerson(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => (HEADLINE.test(line) ? headlineForPerson(line) : line))
+    .join("\n");
+}
+
 /** The lines firingText writes under a headline, and MergedFirings' note between two firings. */
 const LINE = /^(?:[> ] +\d+ \| |  …$)/;
 const NOTE = /^\[(?:\d+ more matching lines? not shown |Trigger \d+ fired )/;
