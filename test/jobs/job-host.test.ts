@@ -113,6 +113,18 @@ describe("the job host process", () => {
     expect(existsSync(hostPaths(where.home, where.cwd).socket)).toBe(false);
   }, 30_000);
 
+  it("the client's copy of a job's triggers counts their firings as the host does (the person's /watch list says 'fired 1×')", async () => {
+    const where = folder();
+    const service = client(where);
+    const id = await bashStream(service, "while [ ! -f fire ]; do sleep 0.05; done; echo FAIL once; sleep 1023");
+    pids.push(service.hostPid!, service.get(id)!.pid);
+    await service.addTrigger(id, { pattern: "FAIL", action: "notify" });
+    await waitFor(() => service.triggers(id).length === 1, "the trigger to reach the client");
+    expect(service.triggers(id)[0]!.fired).toBe(0);
+    writeFileSync(join(where.cwd, "fire"), "");
+    await waitFor(() => service.triggers(id)[0]!.fired === 1, "the client's copy to count the firing");
+  }, 30_000);
+
   it("prepare() starts the host in the background once; the next bash call uses it; a host with no jobs ends with its client", async () => {
     const where = folder();
     const service = client(where);

@@ -157,6 +157,10 @@ export class HostJobService implements JobService {
     } else if (event.type === "job_triggers_changed") {
       if (event.triggers.length > 0) this.jobTriggers.set(event.jobId, event.triggers);
       else this.jobTriggers.delete(event.jobId);
+    } else if (event.type === "job_triggered") {
+      // The firing carries the trigger as the host counts it: the person's /watch list says how often it fired.
+      const triggers = this.jobTriggers.get(event.jobId);
+      if (triggers) this.jobTriggers.set(event.jobId, triggers.map((t) => (t.id === event.trigger.id ? event.trigger : t)));
     }
     this.events.emit(event);
   }
