@@ -6,7 +6,7 @@
 import { toolEnvironment } from "../tools/tool-environment.js";
 import { redactingTool, secretRedaction } from "./secret-redaction.js";
 import { CODING_TOOL_NAMES, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
-import { type JobService, type JobServiceInputs, type JobSettings, LocalJobService, serviceTools } from "../tools/jobs/index.js";
+import { type JobService, type JobServiceInputs, type JobSettings, LocalJobService, serviceTools, type WakeCount } from "../tools/jobs/index.js";
 import type { AgentTool } from "../tools/tool.js";
 import type { ChildMarker } from "../tools/process/process-guard.js";
 import type { ToolSettings } from "../tools/tool-settings.js";
@@ -68,6 +68,8 @@ export interface CodingAgentOptions {
   messages?: readonly Message[];
   /** A resumed session's older messages left on disk, summarised before the first request. */
   olderHistory?: OlderHistory;
+  /** A resumed session's wake count (LoadedSession.wakes): the cap on triggers' wakes goes on from it. */
+  wakeCount?: WakeCount;
   /** Marks every child and tracks its group, so a crash of this process still ends them (ProcessGuard). */
   marker?: ChildMarker;
   /**
@@ -165,15 +167,18 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     messages: options.messages,
     retry: settings.retry,
     ...(settings.maxOutputChars !== undefined ? { maxOutputChars: settings.maxOutputChars } : {}),
-    noticeSources: [async () => (await jobs.drainNotices()).map(redact)],
+    noticeSources: [async () => (await jobs.drainNotices()).map((notice) => ({ ...notice, text: redact(notice.text) }))],
     context: settings.context,
     jobsForSummary: () => jobs.summaryLines(),
     olderHistory: options.olderHistory,
+    ...(options.wakeCount ? { wakeCount: options.wakeCount } : {}),
   });
   const sessions = new SessionControl(agent, bus);
   sessions.use(options.session);
   // What a job's watch triggers ask for (notify, steer, follow-up, wake) is done here, whoever set them.
-  const stopTriggers = deliverJobTriggers(bus, agent, redact);
+  // Subscribed after `unsubscribeJobs` forwards the service's events to the bus: a firing reaches
+  // every listener of the bus before what it causes.
+  const stopTriggers = deliverJobTriggers(jobs, agent, redact);
   return {
     agent,
     bus,

@@ -71,7 +71,7 @@ export class PersonShell {
           isError: result.exitCode !== 0,
         };
         const how = result.aborted ? "stopped by the person" : result.exitCode !== null ? `exit ${result.exitCode}` : `killed by ${result.signal ?? "a signal"}`;
-        host.tellAgent(`The person ran a shell command of their own (output not shown to you): ${command.length > 200 ? `${command.slice(0, 199)}…` : command} (${how}).`);
+        host.tellAgent(`The person ran a shell command of their own (its output is not in the conversation): ${command.length > 200 ? `${command.slice(0, 199)}…` : command} (${how}).`);
       },
       (error: unknown) => {
         record.status = "error";

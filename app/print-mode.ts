@@ -74,6 +74,9 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
       case "error":
         if (event.source === "session") note(`pitwall: ${event.message}`);
         break;
+      case "wake_count":
+        if (event.message) note(`pitwall: ${event.message}`);
+        break;
       case "retry":
         if (shownOfReply) {
           if (!atLineStart) out("\n");

@@ -185,6 +185,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       settings: settings.agent,
       messages: resumed?.session.messages,
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
+      ...(resumed?.session.wakes ? { wakeCount: resumed.session.wakes } : {}),
       marker: guard,
       ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs }) } : {}),
     });

@@ -45,6 +45,8 @@ function fitted(area: Rect, size: { cols: number; rows: number }): Rect {
 }
 
 export const FOCUS_ORDER: FocusTarget[] = ["input", "chat", "toolOutput", "jobs", "files"];
+/** How often a held tool-output pane checks whether the person still reads it while a newer call runs. */
+const HOLD_CHECK_MS = 1_000;
 
 export class DashboardView {
   readonly tools = new ToolCallStore();
@@ -67,11 +69,15 @@ export class DashboardView {
   /** The pane a small terminal shows: the last main pane that had focus. */
   tab: MainPane = "chat";
   layout: Layout | undefined;
+  private readonly requestFrame: () => void;
+  /** Looks again whether the person still reads the call that holds the tool-output pane. */
+  private holdCheck: NodeJS.Timeout | undefined;
 
   constructor(
     readonly screen: Widgets.Screen,
     options: DashboardViewOptions,
   ) {
+    this.requestFrame = options.requestFrame;
     this.chat = new ChatPane(screen, this.tools);
     this.toolOutput = new ToolOutputPane(screen, this.tools);
     this.jobs = new JobsPane(screen);
@@ -139,13 +145,28 @@ export class DashboardView {
 
   /** Back to the live tool call: the chat's selection and the tool-output pane's hold are dropped. */
   followLiveTool(): void {
+    clearTimeout(this.holdCheck);
+    this.holdCheck = undefined;
     this.chat.select(undefined);
     this.toolOutput.select(undefined);
   }
 
-  /** A new tool call started: the tool-output pane goes to it, unless the person is reading another call. */
+  /**
+   * A new tool call started: the tool-output pane goes to it, unless the person is reading another
+   * call; then it looks again every second, and goes to it once the reading is over (README: 15 s
+   * after the last pick or scroll, or while the pane has focus and is scrolled up).
+   */
   toolCallStarted(now = Date.now()): void {
-    if (this.toolOutput.held && !this.toolOutput.reading(now, this.focus === "toolOutput")) this.followLiveTool();
+    clearTimeout(this.holdCheck);
+    this.holdCheck = undefined;
+    if (!this.toolOutput.held || !this.toolOutput.newerCall) return;
+    if (!this.toolOutput.reading(now, this.focus === "toolOutput")) {
+      this.followLiveTool();
+      this.requestFrame();
+      return;
+    }
+    this.holdCheck = setTimeout(() => this.toolCallStarted(), HOLD_CHECK_MS);
+    this.holdCheck.unref();
   }
 
   /** Whether the terminal is small enough for one pane at a time. */

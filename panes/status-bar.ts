@@ -1,6 +1,7 @@
 // The status line at the bottom: what the agent is doing (with a spinner and the turn's elapsed
 // time), the model and thinking level, tokens and cost of the session, retries, jobs up, and the
-// last error until it is dismissed. Items give way by priority when the terminal is narrow.
+// last error until it is dismissed. When the line is too long, a long error is cut short first
+// (the full text is in the chat), then the help hint goes, then items by priority.
 import type { Widgets } from "blessed";
 import type { Canvas } from "./screen/canvas.js";
 import { formatCost, formatDuration, formatRetry, formatTokens, spinnerFrame, type RetryWait } from "./text/format.js";
@@ -52,7 +53,12 @@ const QUESTION = attr({ bg: Color.yellow, fg: Color.black });
 interface Item {
   spans: Span[];
   priority: number;
+  /** The item may be cut to this many columns (with "…") before anything is dropped for room. */
+  minWidth?: number;
 }
+
+/** An error is cut to no less than this on a line that has no room for all of it. */
+const ERROR_MIN_WIDTH = 24;
 
 /** Green while there is room, yellow past half of the compaction threshold, red from it on. */
 function contextMeter(context: NonNullable<StatusState["context"]>): Span {
@@ -83,8 +89,9 @@ export class StatusBar extends PaneBox {
       items.push({ spans: [{ text: `${spinnerFrame(now)} working${elapsed}`, attr: WORKING }], priority: 10 });
     } else if (s.unconfigured) items.push({ spans: [{ text: "○ no model configured", attr: WARN }], priority: 10 });
     else items.push({ spans: [{ text: "● ready", attr: READY }], priority: 10 });
-    if (s.transient) items.push({ spans: [{ text: s.transient, attr: WARN }], priority: 9 });
-    if (s.error) items.push({ spans: [{ text: ` ✗ ${sanitizeText(s.error).replace(/\s+/g, " ")} `, attr: ERROR }], priority: 8 });
+    // One prompt at a time: a question replaces a passing hint (the Ctrl+C that led to it).
+    if (s.transient && !s.question) items.push({ spans: [{ text: s.transient, attr: WARN }], priority: 9 });
+    if (s.error) items.push({ spans: [{ text: ` ✗ ${sanitizeText(s.error).replace(/\s+/g, " ")} `, attr: ERROR }], priority: 8, minWidth: ERROR_MIN_WIDTH });
     if (s.retry) items.push({ spans: [{ text: formatRetry(s.retry, now), attr: WARN }], priority: 8 });
     if (s.sessionProblem) items.push({ spans: [{ text: ` ✗ ${s.sessionProblem} `, attr: ERROR }], priority: 9 });
     if (s.model) {
@@ -105,6 +112,14 @@ export class StatusBar extends PaneBox {
     const hint: Span = { text: `${this.state.helpKey} help `, attr: HINT };
     const widthOf = (list: Item[]): number => list.reduce((w, it) => w + textWidth(it.spans.map((s) => s.text).join("")) + 3, 1);
     let withHint = true;
+    // A long error gives up its tail first: the model, the meter, tokens and cost stay.
+    for (const item of items) {
+      const over = widthOf(items) + textWidth(hint.text) - width;
+      if (over <= 0 || item.minWidth === undefined) continue;
+      const span = item.spans[item.spans.length - 1]!;
+      const own = textWidth(span.text);
+      if (own > item.minWidth) span.text = `${truncateText(span.text.trimEnd(), Math.max(item.minWidth, own - over) - 1)} `;
+    }
     while (items.length > 1 && widthOf(items) + (withHint ? textWidth(hint.text) : 0) > width) {
       if (withHint) {
         withHint = false;

@@ -3,7 +3,7 @@
 // the model's thinking (dimmed, collapsible), one line per tool call, and notices from pitwall.
 import type { ImageContent, TriggeredBy, UserOrigin } from "../../agent/messages.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
-import { foldFirings, patternLabel } from "../../tools/jobs/index.js";
+import { firingsForPerson, foldFirings, patternLabel } from "../../tools/jobs/index.js";
 import { formatDuration } from "../text/format.js";
 import { MarkdownStream } from "../markdown/markdown-stream.js";
 import { renderGeneration } from "../markdown/render-generation.js";
@@ -270,10 +270,10 @@ export class TriggerEntry extends ChatEntry {
 
 const DELIVERED: Record<TriggeredBy["action"], string> = { wake: "woke the agent", steer: "steered the agent", "follow-up": "sent the agent a follow-up" };
 
-/** The chat's entry for a message a watch trigger sent: its first line is the model's headline, the rest the lines. */
+/** The chat's entry for a message a watch trigger sent: its first line is the model's headline, the rest the lines (and the headlines of firings merged into it, for the person). */
 export function triggerMessageEntry(content: string, trigger: TriggeredBy): TriggerEntry {
   const headline = `job ${trigger.jobId} ${DELIVERED[trigger.action]} · trigger ${trigger.triggerId} ${patternLabel(trigger)} (${triggerOwner(trigger.setBy)})`;
-  return new TriggerEntry(headline, content.split("\n").slice(1));
+  return new TriggerEntry(headline, firingsForPerson(content).split("\n").slice(1));
 }
 
 /** Whose trigger it is, as the person reads it. */

@@ -235,8 +235,9 @@ export class InputPane extends PaneBox {
       out.push([{ text: prompt, attr: PROMPT }, ...this.withChips(text)]);
     }
     const wordings = typeof this.placeholder === "string" ? [this.placeholder] : this.placeholder;
+    // The first wording that fits whole; the shortest, cut at parts and words, when none does.
     const placeholder = wordings.find((w) => textWidth(w) <= canvas.width - 2) ?? wordings[wordings.length - 1];
-    if (b.isEmpty && placeholder) out[0] = [{ text: "› ", attr: PROMPT }, { text: placeholder, attr: PLACEHOLDER }];
+    if (b.isEmpty && placeholder) out[0] = [{ text: "› ", attr: PROMPT }, { text: fitHint(placeholder, width), attr: PLACEHOLDER }];
     canvas.paintRows(out);
     const r = rows[cursorRow]!;
     let x = 0;
@@ -269,3 +270,24 @@ export class InputPane extends PaneBox {
     return spans;
   }
 }
+
+/**
+ * A hint of " · "-separated parts at a width: the parts that fit whole, in order; a first part too
+ * long for the width ends at its last whole word, with "…". Never a word cut in two.
+ */
+export function fitHint(text: string, width: number): string {
+  if (textWidth(text) <= width) return text;
+  const parts = text.split(" · ");
+  let fitted = parts[0]!;
+  for (const part of parts.slice(1)) {
+    const longer = `${fitted} · ${part}`;
+    if (textWidth(longer) > width) break;
+    fitted = longer;
+  }
+  if (textWidth(fitted) <= width) return fitted;
+  const words = fitted.split(" ");
+  while (words.length > 1 && textWidth(`${words.join(" ")}…`) > width) words.pop();
+  const cut = `${words.join(" ")}…`;
+  return textWidth(cut) <= width ? cut : "";
+}
+

@@ -3,6 +3,7 @@
 // "↳ steer: text", each cut to share the border; those that do not fit are counted ("+2 more").
 // Drawn in the border, a message queued or delivered moves no row of the screen.
 import type { QueueState } from "../../agent/events.js";
+import { firingsForPerson } from "../../tools/jobs/index.js";
 import { attr, Color, type StyledLine } from "../text/styled-text.js";
 import { sanitizeText } from "../text/terminal-text.js";
 import { textWidth, truncateText } from "../text/text-width.js";
@@ -50,7 +51,8 @@ export class QueueView {
     const items: Item[] = [
       ...this.queue.steering.map((text) => ({ head: "↳ steer: ", text, attr: STEER })),
       ...this.queue.followUp.map((text) => ({ head: "↳ follow-up: ", text, attr: FOLLOW })),
-    ].map((item) => ({ ...item, text: sanitizeText(item.text).replace(/\s+/g, " ").trim() }));
+      // A trigger's message is written for the model ("set by you" is the agent): the person reads whose it is.
+    ].map((item) => ({ ...item, text: sanitizeText(firingsForPerson(item.text)).replace(/\s+/g, " ").trim() }));
     if (items.length === 0) return undefined;
     for (let shown = items.length; shown >= 1; shown--) {
       const more = shown < items.length ? `${SEPARATOR}+${items.length - shown} more` : "";

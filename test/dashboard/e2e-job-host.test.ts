@@ -4,7 +4,8 @@
 // go on. Quitting with "k" keeps them too; with no dashboard attached they end after the grace period
 // (`pitwall jobs` says when), and while one is attached the grace clock does not run. An idle
 // dashboard starts its host in the background, so the first command waits for nothing.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { cliEnv, runCli } from "../helpers/cli-process.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
@@ -179,4 +180,54 @@ describe("the job host", () => {
       reapJobHosts(home);
     }
   }, 60_000);
+
+  test("\"the agent is told\" only when it is: not again for an old exit on -c, not for another pitwall's job", async () => {
+    const cwd = tempFolder("cwd");
+    const home = tempFolder("home");
+    try {
+      const first = await startDashboard({ cwd, home, cols: 160, rows: 48, replies: [{ kind: "reply", text: "Seen the exit." }] });
+      command(first.t, "/run sleep 63.61");
+      await first.t.waitForText(/▶ 1 sleep 63\.61/);
+      command(first.t, "/run sh -c 'while [ ! -f go ]; do sleep 0.05; done; echo failing; exit 4'");
+      await first.t.waitForText(/2 sh -c/);
+
+      // A second dashboard in the same folder sees the jobs, not their news.
+      const second = await startDashboard({ cwd, home, cols: 160, rows: 48 });
+      await second.t.waitForText(/2 sh -c/);
+      writeFileSync(join(cwd, "go"), "");
+      await first.t.waitForText(/Job 2 \(sh -c[^)]*\) exited with code 4 after[^]*The agent is told with its next request\./);
+      const other = await second.t.waitForText(/Job 2 \(sh -c[^)]*\) exited with code 4/);
+      expect(other).not.toContain("The agent is told");
+      expect(other).toMatch(/It is another pitwall's job: this agent is not told\./);
+      await second.t.close();
+      await second.done();
+
+      // The first one's agent is told, once.
+      command(first.t, "what happened?");
+      await first.t.waitForText("Seen the exit.");
+      expect(first.llm.requests[0]!.transcript).toMatch(/Job 2 \(sh -c[^)]*\), started by the person, exited with code 4/);
+      first.t.press("Ctrl+D");
+      await first.t.waitForText("k keep it running");
+      first.t.type("k");
+      await first.t.waitForExit();
+      await first.done();
+
+      // -c: the old exit is in the list, not news again.
+      const third = await startDashboard({ cwd, home, cols: 160, rows: 48, args: ["-c"], replies: [{ kind: "reply", text: "Nothing new." }] });
+      await third.t.waitForText(/1 job kept running from an earlier pitwall, attached again/);
+      await third.t.waitForText(/2 sh -c.*exit 4/);
+      command(third.t, "anything new?");
+      const screen = await third.t.waitForText("Nothing new.");
+      expect(screen).not.toMatch(/Job 2 \(sh -c[^)]*\) exited/);
+      // The resumed conversation has the notice from before, and nothing repeats it.
+      expect(third.llm.requests[0]!.transcript.match(/exited with code 4/g)).toHaveLength(1);
+      third.t.press("Ctrl+D");
+      await third.t.waitForText("quit and stop it? y/n");
+      third.t.type("y");
+      await third.t.waitForExit();
+    } finally {
+      reapJobHosts(home);
+    }
+  }, 120_000);
 });
+

@@ -71,7 +71,7 @@ describe("job commands", () => {
     expect(request).toContain("The person stopped job 1 (seq -f 'out %g' 1 80; sleep 64.11).");
     expect(request).toContain("The person restarted job 1:");
     expect(request).toContain("The person removed job 1 (seq -f 'out %g' 1 80; sleep 64.11) from the list.");
-    expect(request).toContain("The person ran a shell command of their own (output not shown to you): echo bang-$((6*7)) (exit 0).");
+    expect(request).toContain("The person ran a shell command of their own (its output is not in the conversation): echo bang-$((6*7)) (exit 0).");
     expect(request).toContain("echo started-sleeping; sleep 64.12 (stopped by the person).");
     // The command's output is the person's: it is not in the conversation.
     expect(request).not.toContain("bang-42");

@@ -190,4 +190,18 @@ describe("job terminal", () => {
     await t.waitForText(/1 cat\s+exit 0/);
     expect(t.hasExited).toBe(false);
   }, 40_000);
+
+  test("a finished job's screen re-wraps in a narrower pane, as a running job's does, rather than being cut", async () => {
+    session = await startDashboard({ cols: 200, rows: 40 });
+    const { t } = session;
+    // One long line (about 70 columns) and an end marker; the job then exits.
+    run(t, "printf 'start-%s-end\\n' $(printf 'w%.0s' $(seq 1 60)); echo finished");
+    await t.waitForText(/▶ 1 printf.*exit 0/);
+    await t.waitForText(/│ finished +│/);
+    t.resize(100, 40);
+    // The pane is now narrower than the line: its end shows on the next row, wrapped.
+    const screen = await t.waitForText(/│ w+-end +│/);
+    expect(screen).toMatch(/│ start-w+ ?│/);
+  }, 60_000);
 });
+

@@ -110,4 +110,27 @@ describe("layout", () => {
     t.type("y");
     expect(await t.waitForExit()).toBe(0);
   }, 40_000);
+
+  test("after a long error the status line keeps the model, the context meter, tokens and cost, and cuts the error short", async () => {
+    for (const cols of [120, 160]) {
+      const session = await startDashboard({ cols, rows: 40, replies: [{ kind: "error", status: 429, message: "rate limited: too many requests for this organization, slow down", headers: { "retry-after": "300" } }] });
+      const { t } = session;
+      t.type("hello");
+      t.press("Enter");
+      const screen = await t.waitForText(/✗ /);
+      const status = screen.split("\n").at(-1)!;
+      expect(status, `at ${cols} columns`).toMatch(/^ ● ready · +✗ .*… +· claude-sonnet-5-5 · \d+% of 1M · \d+ tok · \$0\.00 +F1 help $/);
+      await session.done();
+    }
+  }, 60_000);
+
+  test("at 40x12 the input's placeholder ends at a whole word, keeping the parts that fit", async () => {
+    session = await startDashboard({ cols: 40, rows: 12 });
+    const { t } = session;
+    const screen = await t.waitForText("─ input");
+    const input = screen.split("\n").find((row) => row.startsWith("│ › "))!;
+    // "Ask pitwall to do something · / for commands · F1 for keys" does not fit: whole parts are left out, not a word cut.
+    expect(input).toMatch(/^│ › Ask pitwall to do something +│$/);
+  }, 40_000);
 });
+

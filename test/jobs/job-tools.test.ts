@@ -13,7 +13,7 @@ import type { CompletedJobDetails, RunningJobDetails } from "../../tools/jobs/mo
 import { JOB_TOOL_NAMES } from "../../tools/jobs/model-tools/job-tools.js";
 import { serviceTools } from "../../tools/jobs/service.js";
 import type { AgentTool, ToolResult } from "../../tools/tool.js";
-import { callContext, neverAborted } from "./helpers.js";
+import { callContext, neverAborted, noticeTexts } from "./helpers.js";
 import { makeJobs, type TestJobs, type Where } from "./job-services.js";
 import { waitFor } from "../helpers/conditions.js";
 import type { JobSettings } from "../../tools/jobs/settings.js";
@@ -78,7 +78,7 @@ describe("the job tools (through a job host)", () => {
     expect(result.content).toMatch(/^Job 1 \(pid \d+\) exited with code 2 after/);
     expect(result.content).toContain("stdout:\nhello\nstderr:\noops");
     // The tool delivered the end, so no notice follows.
-    expect(await jobs.drainNotices()).toEqual([]);
+    expect(noticeTexts(await jobs.drainNotices())).toEqual([]);
   });
 
   it("yields when a server prints its ready line, then poll_process sees the new lines", async () => {
@@ -254,13 +254,13 @@ describe.each<Where>(["host", "local"])("the job tools where the two services di
       readyPattern: "compiling",
     });
     expect((result.details as RunningJobDetails).status).toBe("running");
-    expect(await jobs.drainNotices()).toEqual([]);
+    expect(noticeTexts(await jobs.drainNotices())).toEqual([]);
     writeFileSync(join(cwd, "go"), "");
     await waitFor(() => !running("1"), "the job to exit", 15_000);
-    const notices = await jobs.drainNotices();
+    const notices = noticeTexts(await jobs.drainNotices());
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/^Job 1 \(echo 'compiling'.*\) exited with code 1 after [\d.]+m?s\. Last lines:\ncompiling\nError: Cannot find module \.\/server$/s);
-    expect(await jobs.drainNotices()).toEqual([]);
+    expect(noticeTexts(await jobs.drainNotices())).toEqual([]);
     // Polling afterwards still gives the final result.
     const poll = await call("poll_process", { jobId: "1" });
     expect(poll.details).toMatchObject({ status: "failed", exitCode: 1 });
@@ -279,7 +279,7 @@ describe.each<Where>(["host", "local"])("the job tools where the two services di
       final = await call("poll_process", { jobId: "1", maxDrainMs: 5_000 });
     }
     expect(final.details).toMatchObject({ status: "completed", exitCode: 0 });
-    expect(await jobs.drainNotices()).toEqual([]);
+    expect(noticeTexts(await jobs.drainNotices())).toEqual([]);
   });
 
   it("an aborted bash_stream leaves its job running and listed", async () => {
@@ -302,7 +302,8 @@ describe.each<Where>(["host", "local"])("the job tools where the two services di
     const steering = new AbortController();
     const pending = call("bash_stream", { command: "sleep 30", yieldMs: 60_000 }, { yieldSignal: steering.signal });
     await waitFor(() => running("1"), "the job to start");
-    steering.abort();
+    // As the Agent does for a steer the person queued: the reason says whose it was.
+    steering.abort({ by: "person" });
     // The window is 60 s and the job sleeps 30 s: only the steer can end the wait within the test's time.
     const result = await pending;
     expect(result.details).toMatchObject({ status: "running" });

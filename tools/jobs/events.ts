@@ -134,7 +134,17 @@ export type JobEvent =
       /** The last lines of plain-text output. */
       tail: string;
     }
-  | { type: "job_exited"; job: JobInfo }
+  | {
+      type: "job_exited";
+      job: JobInfo;
+      /**
+       * This client's agent is told of the exit with its next request: the job ended without anyone
+       * asking and is this client's (another pitwall's job, or one stopped on purpose, is not).
+       */
+      told?: boolean;
+      /** It ended before this client attached to the job host, which tells it now (ended earlier, not now). */
+      earlier?: boolean;
+    }
   | { type: "job_removed"; jobId: string }
   | WatchEvent;
 

@@ -66,7 +66,7 @@ export { encodeRows, screenMeta, terminalText } from "./terminal/screen-encoder.
 
 // Watch triggers: their limits and wording, and how firings that wait to be read merge.
 export { clampDebounceMs, DEFAULT_WATCH_DEBOUNCE_MS, isWatchAction, patternLabel } from "./watch/trigger-spec.js";
-export { firingLines, foldFirings } from "./watch/firing-text.js";
+export { firingLines, firingsForPerson, foldFirings } from "./watch/firing-text.js";
 export { firingMessage, MergedFirings, type FiringMessage } from "./watch/merged-firings.js";
 // When a trigger may wake the agent (the cap on runs started with nobody there).
 export { MAX_UNATTENDED_WAKES, WakePolicy, type WakeCount } from "./watch/wake-policy.js";

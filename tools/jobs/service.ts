@@ -5,6 +5,7 @@
 // that owns ptys, emulators and logs and outlives the dashboard. Every method that may have a socket
 // behind it is async; what the panes read synchronously (the list, a job's status) is kept current
 // from the job events.
+import type { JobNotice } from "./registry/job-notices.js";
 import type { JobServiceEvent, JobInfo, TerminalSize, TriggerInfo, WatchAction } from "./events.js";
 import { isJobToolName, jobToolDefinitions, type JobToolName } from "./model-tools/job-tools.js";
 import type { JobScreens } from "./terminal/screen-feed.js";
@@ -84,8 +85,8 @@ export interface JobService extends JobScreens {
    * the background now, while the model thinks, rather than with the first bash call.
    */
   prepare(): void;
-  /** What the agent must be told before its next request. */
-  drainNotices(): Promise<string[]>;
+  /** What the agent must be told before its next request, oldest first, each with when it happened. */
+  drainNotices(): Promise<JobNotice[]>;
   /** One line per job, for a compaction's summary. */
   summaryLines(): Promise<string[]>;
 

@@ -7,6 +7,7 @@
 // are reported ended (its watchdog ended them) and the next job starts a new host, ids going on. A
 // host that stops answering (HostConnection's silence limit) is reported as such, never as ended: its
 // jobs may be alive in it, and a later connection that is answered picks them up again.
+import type { JobNotice } from "../registry/job-notices.js";
 import { groupAlive, signalGroup, terminateGroup } from "../../process-group.js";
 import { processTempFolder } from "../../process/temp-folder.js";
 import type { AgentTool, ToolResult } from "../../tool.js";
@@ -71,7 +72,7 @@ export class HostJobService implements JobService {
   private readonly feeds = new Map<number, OpenFeed>();
   private nextWatch = 1;
   /** What the agent must hear that the host cannot tell it (the host went away). */
-  private readonly ownNotices: string[] = [];
+  private readonly ownNotices: JobNotice[] = [];
   /** Groups the person's `!command`s left running (they are this process's, not the host's). */
   private readonly leftovers = new Set<number>();
   /** Answers the looking tools before any host exists, as an empty registry would. */
@@ -213,13 +214,13 @@ export class HostJobService implements JobService {
       this.silent = true;
       const text = `${why.charAt(0).toUpperCase()}${why.slice(1)}. Its jobs may still be running in it; \`pitwall jobs\` shows it, \`pitwall jobs stop all\` stops it and its jobs. Its log is ${this.logPath}.`;
       this.mirror.emit({ type: "job_host_state", answering: false, detail: text });
-      this.ownNotices.push(text);
+      this.ownNotices.push({ text, at: Date.now() });
       for (const listener of this.problemListeners) listener(text);
       return;
     }
     if (broken) {
       const text = `The job host (pid ${pid}) ${why}: this pitwall stopped talking to it. Its log is ${this.logPath}.`;
-      this.ownNotices.push(text);
+      this.ownNotices.push({ text, at: Date.now() });
       for (const listener of this.problemListeners) listener(text);
       return;
     }
@@ -234,7 +235,7 @@ export class HostJobService implements JobService {
       }
       const ids = this.mirror.endRunning();
       const text = `The job host (pid ${pid}) stopped unexpectedly${ids.length ? `; job${ids.length === 1 ? "" : "s"} ${ids.join(", ")} ended with it` : ""}. Its log is ${this.logPath}. A new job starts a new host.`;
-      this.ownNotices.push(text);
+      this.ownNotices.push({ text, at: Date.now() });
       for (const listener of this.problemListeners) listener(text);
     })();
   }
@@ -335,8 +336,9 @@ export class HostJobService implements JobService {
   notePersonAction(text: string): void {
     // In the host's queue, in order with the person's job actions; with no host there are none.
     const connection = this.connection?.open ? this.connection : undefined;
-    if (connection) void connection.call("note", { text }).catch(() => this.ownNotices.push(text));
-    else this.ownNotices.push(text);
+    const at = Date.now();
+    if (connection) void connection.call("note", { text }).catch(() => this.ownNotices.push({ text, at }));
+    else this.ownNotices.push({ text, at });
   }
 
   adoptGroup(pgid: number): void {
@@ -356,7 +358,7 @@ export class HostJobService implements JobService {
    * waited for (the request goes out, Esc acts at once): its answer, when it comes, waits here for
    * the request after.
    */
-  async drainNotices(): Promise<string[]> {
+  async drainNotices(): Promise<JobNotice[]> {
     const connection = this.connection?.open ? this.connection : undefined;
     const fromHost = connection
       ? connection.call("notices", {}).then(
@@ -366,7 +368,7 @@ export class HostJobService implements JobService {
       : Promise.resolve([]);
     const answered = await within(fromHost, NOTICE_WAIT_MS);
     if (answered === undefined) void fromHost.then((lines) => this.ownNotices.push(...lines));
-    return [...this.ownNotices.splice(0), ...(answered ?? [])];
+    return [...this.ownNotices.splice(0), ...(answered ?? [])].sort((a, b) => a.at - b.at);
   }
 
   async summaryLines(): Promise<string[]> {

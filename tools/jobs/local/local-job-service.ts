@@ -2,6 +2,7 @@
 // tool whose long calls the registry adopts as jobs. What createCodingAgent uses unless it is given
 // another JobService (the dashboard, print and JSON modes give a client of the job host); the job
 // host itself runs the same registry and tools for its clients.
+import type { JobNotice } from "../registry/job-notices.js";
 import { bashAdopter } from "../model-tools/bash-adoption.js";
 import type { JobEvent, JobInfo, TerminalSize, TriggerInfo, WatchAction } from "../events.js";
 import { jobSnapshotLines } from "../format.js";
@@ -130,7 +131,7 @@ export class LocalJobService implements JobService {
     // The jobs run in this process: nothing to start.
   }
 
-  async drainNotices(): Promise<string[]> {
+  async drainNotices(): Promise<JobNotice[]> {
     return this.registry.drainNotices();
   }
 

@@ -7,7 +7,7 @@ import { endCursor } from "../log/job-output-reader.js";
 import { clampYieldMs, MAX_YIELD_MS, MIN_YIELD_MS, type JobSettings } from "../settings.js";
 import { waitForJob, type WaitResult } from "./job-wait.js";
 import type { Job } from "../process/job.js";
-import type { AgentTool, ToolDefinition, ToolUpdate } from "../../tool.js";
+import { yieldCauseText, type AgentTool, type ToolDefinition, type ToolUpdate } from "../../tool.js";
 import { compileSearchPattern, type LineMatcher } from "../../search-pattern.js";
 import { watchAfterWait, watchList, watchProblem } from "../watch/watch-params.js";
 import type { ToolJobs } from "./tool-jobs.js";
@@ -66,12 +66,12 @@ function liveLines(job: Job, onUpdate: (update: ToolUpdate) => void, maxChars: n
   };
 }
 
-function whyStillRunning(wait: WaitResult, yieldMs: number): string {
+function whyStillRunning(wait: WaitResult, yieldMs: number, yieldSignal: AbortSignal): string {
   switch (wait.end) {
     case "ready":
       return `The ready pattern matched: ${JSON.stringify(wait.match ?? "")}.`;
     case "steering":
-      return "Stopped waiting because the person sent a message.";
+      return `Stopped waiting because ${yieldCauseText(yieldSignal)}.`;
     case "aborted":
       return "The call was aborted; the job was not stopped.";
     default:
@@ -133,7 +133,7 @@ export function createBashStreamTool(registry: ToolJobs, settings: JobSettings =
       const withWatching = <R extends { content: string }>(result: R): R => (watching ? { ...result, content: `${result.content}\n${watching}` } : result);
       if (!job.running) return withWatching(finalResult(job, maxChars, params.digest));
       registry.reportYield(toolCallId, job, tailText(job.log));
-      return withWatching(runningResult(job, maxChars, whyStillRunning(wait, yieldMs), params.digest));
+      return withWatching(runningResult(job, maxChars, whyStillRunning(wait, yieldMs, context.yieldSignal), params.digest));
     },
   };
 }

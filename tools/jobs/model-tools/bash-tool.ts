@@ -162,7 +162,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
           if (running) {
             // The line being written goes with the output so far; the job carries on from there.
             plain.end();
-            return adoptedResult({ adopter, running, why: outcome as YieldReason, toolCallId, params, cwd, spool, timeoutMs, summary: truncationNote });
+            return adoptedResult({ adopter, running, why: outcome as YieldReason, toolCallId, params, cwd, spool, timeoutMs, summary: truncationNote, yieldSignal: context.yieldSignal });
           }
           run = typeof outcome === "string" ? await shellRun.result : outcome;
         } else {

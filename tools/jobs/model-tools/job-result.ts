@@ -7,6 +7,7 @@ import type { ToolResult } from "../../tool.js";
 import type { CommandEnd } from "../../command-end.js";
 import type { PlainTextLog } from "../log/plain-text-log.js";
 import { digestOfLog, wantsDigest } from "../digest/job-log-digest.js";
+import { bodyByteCapFor } from "../../output-cap.js";
 
 export interface CompletedJobDetails {
   status: "completed" | "failed";
@@ -93,9 +94,12 @@ function outputText(job: Job, maxOutputChars: number, digest: boolean | undefine
 
 function outputBody(job: Job, maxOutputChars: number): { body: string; truncated: boolean } {
   if (job.stdoutLog && job.stderrLog && job.stderrLog.totalChars > 0) {
-    const budget = job.stdoutLog.totalChars > 0 ? Math.floor(maxOutputChars / 2) : maxOutputChars;
-    const out = job.stdoutLog.capped(budget);
-    const err = job.stderrLog.capped(budget);
+    // Each stream gets half of the characters and half of the bytes when both printed.
+    const both = job.stdoutLog.totalChars > 0;
+    const budget = both ? Math.floor(maxOutputChars / 2) : maxOutputChars;
+    const bytes = both ? Math.floor(bodyByteCapFor(maxOutputChars) / 2) : bodyByteCapFor(maxOutputChars);
+    const out = job.stdoutLog.capped(budget, bytes);
+    const err = job.stderrLog.capped(budget, bytes);
     const parts = [];
     if (job.stdoutLog.totalChars > 0) parts.push(`stdout:\n${out.text}`);
     parts.push(`stderr:\n${err.text}`);

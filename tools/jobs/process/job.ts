@@ -186,6 +186,11 @@ export abstract class Job {
     return this.feed.pauses;
   }
 
+  /** Characters of a flood the emulator never parsed: they would have left its scrollback unseen (emulator-skip.ts). */
+  get emulatorSkipped(): number {
+    return this.feed.skipped;
+  }
+
   get info(): JobInfo {
     const info: JobInfo = {
       id: this.id,

@@ -7,7 +7,7 @@
 // left behind (adopted-groups.ts).
 import { EventBus } from "../../event-bus.js";
 import type { JobEvent, JobInfo, JobStarter } from "../events.js";
-import { personActions, type JobNotices } from "./job-notices.js";
+import { personActions, type JobNotice, type JobNotices } from "./job-notices.js";
 import { NoticeBoard, UNOWNED } from "./notice-board.js";
 import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "../settings.js";
 import type { Job } from "../process/job.js";
@@ -205,8 +205,8 @@ export class JobRegistry {
     this.noticesOf(actor).personAction(text);
   }
 
-  /** What an agent must be told before its next request: one text per event since the last drain. */
-  drainNotices(actor: string = DEFAULT_ACTOR): string[] {
+  /** What an agent must be told before its next request: one notice per event since the last drain, with when it happened. */
+  drainNotices(actor: string = DEFAULT_ACTOR): JobNotice[] {
     return this.notices.drain(actor);
   }
 
@@ -239,6 +239,11 @@ export class JobRegistry {
     for (const job of this.owned(owner)) job.owner = undefined;
     this.adopted.handOver(owner, undefined);
     this.notices.handOver(owner, UNOWNED);
+  }
+
+  /** The jobs whose exit `owner`'s agent is still to be told. */
+  exitsToTell(owner: string): string[] {
+    return this.notices.of(owner).pendingExits();
   }
 
   /** A client takes over every unowned job and what was to be told about them; returns those jobs. */
@@ -357,7 +362,8 @@ export class JobRegistry {
 
   private ended(job: Job): void {
     untrackIfGone(this.marker, job.pid);
-    this.emit({ type: "job_exited", job: job.info });
+    // Told when nobody asked for the end (JobNotices.jobEnded keeps a notice then); the job host says it only to the owner.
+    this.emit({ type: "job_exited", job: job.info, told: !this.shuttingDown && job.stopRequestedBy === undefined });
     if (this.shuttingDown) return;
     this.noticesOf(job.owner ?? UNOWNED).jobEnded(job);
     if (this.jobs.get(job.id) !== job) return;

@@ -45,6 +45,8 @@ class ActiveTrigger {
   batch: MatchBatch | undefined;
   /** No firing before this time (the end of the last firing's debounce window). */
   quietUntil = 0;
+  /** The last line its last firing showed: the next firing's context starts after it (0 after a restart). */
+  shownUpTo = 0;
   cancelTimer: (() => void) | undefined;
 
   constructor(
@@ -124,7 +126,7 @@ export class TriggerSet {
       let grew = false;
       lines.forEach((line, i) => {
         if (trigger.compiled.line.test(line.text)) {
-          trigger.batch ??= new MatchBatch(now);
+          trigger.batch ??= new MatchBatch(now, trigger.shownUpTo);
           trigger.batch.addMatch(line, this.before(lines, i), now);
           grew = true;
         } else {
@@ -142,7 +144,10 @@ export class TriggerSet {
    */
   restarted(): void {
     this.recent = [];
-    for (const trigger of this.triggers) if (trigger.batch) this.fire(trigger);
+    for (const trigger of this.triggers) {
+      if (trigger.batch) this.fire(trigger);
+      trigger.shownUpTo = 0;
+    }
   }
 
   /** Cancels every timer; pending batches are dropped. */
@@ -177,6 +182,7 @@ export class TriggerSet {
     trigger.cancelTimer = undefined;
     const now = this.options.clock.now();
     trigger.quietUntil = now + trigger.info.debounceMs;
+    trigger.shownUpTo = batch.lastLine;
     trigger.info.fired++;
     this.options.onFire({
       trigger: { ...trigger.info },

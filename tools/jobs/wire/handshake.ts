@@ -10,7 +10,7 @@ import { checker } from "./checker.js";
 import { JobInfoSchema, strict, TriggerInfoSchema } from "./job-shapes.js";
 
 /** Bumped whenever a message after the handshake changes shape. */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 export const ClientKindSchema = Type.Union([Type.Literal("dashboard"), Type.Literal("print"), Type.Literal("json"), Type.Literal("cli")]);
 export type ClientKind = Static<typeof ClientKindSchema>;
@@ -49,6 +49,8 @@ const WelcomeSchema = Type.Object({
   jobs: Type.Array(JobInfoSchema),
   /** The ids of the jobs this client took over (left running by a client before it). */
   adopted: Type.Array(Type.String()),
+  /** Of the jobs that ended, those whose exit this client's agent is now to be told (they ended while no pitwall owned them). */
+  exitsToTell: Type.Array(Type.String()),
   /** The watch triggers of the jobs that have any. */
   triggers: Type.Array(Type.Object({ jobId: Type.String(), triggers: Type.Array(TriggerInfoSchema) }, strict)),
 });

@@ -54,7 +54,7 @@ export const JobEventSchema = Type.Union([
     { type: Type.Literal("job_yielded"), toolCallId: Type.String(), jobId: Type.String(), pid: Type.Integer(), startedAt: Type.Number(), tail: Type.String() },
     strict,
   ),
-  Type.Object({ type: Type.Literal("job_exited"), job: JobInfoSchema }, strict),
+  Type.Object({ type: Type.Literal("job_exited"), job: JobInfoSchema, told: Type.Optional(Type.Boolean()), earlier: Type.Optional(Type.Boolean()) }, strict),
   Type.Object({ type: Type.Literal("job_removed"), jobId: Type.String() }, strict),
   Type.Object(
     {

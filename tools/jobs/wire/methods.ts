@@ -88,7 +88,7 @@ export const METHODS = {
   removeTriggers: { args: Type.Object({ id: Type.String(), trigger: Type.Optional(Type.Integer()) }, strict), result: Type.Array(TriggerInfoSchema) },
   /** Something else the person did (a command of their own), queued with their job actions. */
   note: { args: Type.Object({ text: Type.String() }, strict), result: Type.Null() },
-  notices: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
+  notices: { args: Type.Object({}, strict), result: Type.Array(Type.Object({ text: Type.String(), at: Type.Number() }, strict)) },
   summary: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
   status: { args: Type.Object({}, strict), result: HostStatusSchema },
   /** Stops and forgets this client's jobs (a dashboard quitting with "stop them", print and JSON mode ending). */
@@ -114,8 +114,16 @@ export type MethodResult<M extends MethodName> = M extends keyof ResultOverrides
 // ---- messages after the handshake --------------------------------------------------------------
 
 const CallSchema = Type.Object({ type: Type.Literal("call"), id: Type.Integer(), method: Type.String(), args: Type.Unknown() }, strict);
-/** The person aborted the call (Esc), or queued a steering message (a waiting tool returns early). */
-const SignalMessageSchema = Type.Object({ type: Type.Literal("signal"), id: Type.Integer(), signal: Type.Union([Type.Literal("abort"), Type.Literal("yield")]) }, strict);
+/** Who queued the steering message behind a yield (tools/tool.ts, YieldCause). */
+const YieldCauseSchema = Type.Union([
+  Type.Object({ by: Type.Literal("person") }, strict),
+  Type.Object({ by: Type.Literal("trigger"), jobId: Type.String(), triggerId: Type.Integer() }, strict),
+]);
+/** The person aborted the call (Esc), or a steering message was queued (a waiting tool returns early, saying whose it was). */
+const SignalMessageSchema = Type.Object(
+  { type: Type.Literal("signal"), id: Type.Integer(), signal: Type.Union([Type.Literal("abort"), Type.Literal("yield")]), cause: Type.Optional(YieldCauseSchema) },
+  strict,
+);
 export const ClientMessageSchema = Type.Union([CallSchema, SignalMessageSchema]);
 export type ClientMessage = Static<typeof ClientMessageSchema>;
 
