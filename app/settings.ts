@@ -15,7 +15,9 @@ import { DEFAULT_STREAM_TIMEOUTS } from "../agent/providers/stall-guard.js";
 import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
 import { clamp, clampDebounceMs, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS } from "../tools/jobs/index.js";
-import type { CliOptions } from "./cli-options.js";
+import type { CliOptions, SandboxChoice } from "./cli-options.js";
+import { sandboxPolicy } from "../tools/sandbox/index.js";
+import type { ServiceSandbox } from "../tools/jobs/index.js";
 import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, type PitwallConfig } from "./config.js";
 
 /** Where pitwall keeps its files (config, keymap, sessions, job hosts, the code cache): PITWALL_HOME, or ~/.pitwall. */
@@ -64,6 +66,8 @@ export interface Settings {
   keepJobsMs: number;
   /** How long the job host may say nothing while a call waits before pitwall gives up on it. */
   hostSilenceMs: number;
+  /** The sandbox as the person set it (also in agent.sandbox): the flag beats config.json beats `workspace`. */
+  sandbox: ServiceSandbox;
   instrumentation: Instrumentation;
   /** What was wrong in config.json, one line each; shown, never fatal. */
   warnings: string[];
@@ -148,6 +152,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
   const headerMs = pick(env, { env: ["PITWALL_HEADER_TIMEOUT_MS"], parse: positive, config: config.headerTimeoutMs, fallback: DEFAULT_STREAM_TIMEOUTS.headerMs });
   const idleMs = pick(env, { env: ["PITWALL_IDLE_TIMEOUT_MS"], parse: positive, config: config.idleTimeoutMs, fallback: DEFAULT_STREAM_TIMEOUTS.idleMs });
   const hostSilenceMs = pick(env, { env: ["PITWALL_HOST_SILENCE_MS"], parse: positive, config: config.hostSilenceMs, fallback: HOST_SILENCE_MS });
+  const sandbox = resolveSandbox(options, env, home, config);
   return {
     home,
     sessionRoot: options.sessionDir ?? join(home, "sessions"),
@@ -164,10 +169,34 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
       streamTimeouts: { headerMs, idleMs },
       context: { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt },
       passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
+      sandbox,
     },
     keepJobsMs: Math.round(keepJobsMinutes * 60_000),
     hostSilenceMs,
+    sandbox,
     instrumentation: { startupTrace: env.PITWALL_STARTUP_TRACE || undefined, frameStats: env.PITWALL_FRAME_STATS || undefined },
     warnings,
   };
+}
+
+/**
+ * The sandbox from the flag and config.json only: no variable sets the profile, and nothing in a
+ * project's folder is read for it (config.json is in pitwall's home, read-only to commands).
+ * PITWALL_BWRAP names the bubblewrap program (tests point it at one that is missing).
+ */
+function resolveSandbox(options: CliOptions, env: NodeJS.ProcessEnv, home: string, config: PitwallConfig): ServiceSandbox {
+  const choice: SandboxChoice = options.sandbox ?? config.sandbox ?? "workspace";
+  const policy = sandboxPolicy({
+    profile: choice === "required" ? "workspace" : choice,
+    required: choice === "required",
+    home: env.HOME || homedir(),
+    pitwallHome: home,
+    ...(options.sessionDir ? { sessionRoot: options.sessionDir } : {}),
+    ...(config.sandboxWritable ? { writable: config.sandboxWritable } : {}),
+    ...(config.sandboxHidden ? { hidden: config.sandboxHidden } : {}),
+    ...(env.XDG_RUNTIME_DIR ? { runtimeDir: env.XDG_RUNTIME_DIR } : {}),
+    ...(env.SSH_AUTH_SOCK ? { sshAuthSock: env.SSH_AUTH_SOCK } : {}),
+    ...(env.PITWALL_BWRAP ? { bwrap: env.PITWALL_BWRAP } : {}),
+  });
+  return { policy, personProfile: config.personSandbox ?? "off" };
 }

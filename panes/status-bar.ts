@@ -1,6 +1,6 @@
 // The status line at the bottom: what the agent is doing (with a spinner and the turn's elapsed
-// time), the model and thinking level, tokens and cost of the session, retries, jobs up, and the
-// last error until it is dismissed. Items give way by priority when the terminal is narrow.
+// time), the model and thinking level, tokens and cost of the session, retries, jobs up, commands
+// running unfenced, and the last error until it is dismissed. Items give way by priority when the terminal is narrow.
 import type { Widgets } from "blessed";
 import type { Canvas } from "./screen/canvas.js";
 import { formatCost, formatDuration, formatTokens, spinnerFrame } from "./text/format.js";
@@ -33,6 +33,8 @@ export interface StatusState {
   unconfigured?: boolean;
   /** Set while part of the conversation could not be written to the session file. */
   sessionProblem?: string;
+  /** Set when commands cannot be fenced here: "unfenced" (they run as you) or "no sandbox: commands refused". */
+  sandbox?: string;
   helpKey: string;
 }
 
@@ -84,6 +86,7 @@ export class StatusBar extends PaneBox {
     if (s.error) items.push({ spans: [{ text: ` ✗ ${sanitizeText(s.error).replace(/\s+/g, " ")} `, attr: ERROR }], priority: 8 });
     if (s.retry) items.push({ spans: [{ text: s.retry, attr: WARN }], priority: 8 });
     if (s.sessionProblem) items.push({ spans: [{ text: ` ✗ ${s.sessionProblem} `, attr: ERROR }], priority: 9 });
+    if (s.sandbox) items.push({ spans: [{ text: `⚠ ${s.sandbox}`, attr: WARN }], priority: 7.5 });
     if (s.model) {
       const thinking = s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
       items.push({ spans: [{ text: `${s.model}${thinking}`, attr: BAR }], priority: 7 });

@@ -8,6 +8,7 @@ import type { Readable } from "node:stream";
 import { DEFAULT_KILL_GRACE_MS, groupAlive, terminateGroup } from "./process-group.js";
 import { launchShell } from "./process/child-launch.js";
 import type { ChildMarker } from "./process/process-guard.js";
+import type { CommandFence } from "./sandbox/index.js";
 
 export interface ShellRunOptions {
   shell: string;
@@ -25,6 +26,8 @@ export interface ShellRunOptions {
   drainIdleMs?: number;
   /** Marks the command's environment and tracks its group while it runs (see ProcessGuard). */
   marker?: ChildMarker;
+  /** The sandbox around the command: bwrap and its arguments go before the shell. */
+  fence?: Pick<CommandFence, "prefix">;
 }
 
 export interface ShellRunResult {
@@ -70,7 +73,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
 
 export function startShellCommand(options: ShellRunOptions): ShellRun {
   const startedAt = Date.now();
-  const { file, args } = launchShell(options.shell, options.command);
+  const { file, args } = launchShell(options.shell, options.command, options.fence?.prefix);
   const env = Object.fromEntries(
     Object.entries({ ...(options.env ?? process.env), ...options.marker?.env }).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );

@@ -20,15 +20,17 @@ export interface Launch {
 
 /**
  * How to run `file args…` so that it inherits only descriptors 0–2. Without bash on the machine the
- * program is run as is (and may inherit pty masters; the README says so).
+ * program is run as is (and may inherit pty masters; the README says so). `wrapper` goes before the
+ * program (the sandbox: bwrap and its arguments); the descriptors are closed before it runs.
  */
-export function launch(file: string, args: readonly string[]): Launch {
-  if (LAUNCHER === undefined) return { file, args: [...args] };
+export function launch(file: string, args: readonly string[], wrapper: readonly string[] = []): Launch {
+  const [program, ...rest] = [...wrapper, file, ...args] as [string, ...string[]];
+  if (LAUNCHER === undefined) return { file: program, args: rest };
   // pitwall's own core dumps are off (core-dumps.ts); its children get the person's settings back.
-  return { file: LAUNCHER, args: ["-c", `${childRestore()}${CLOSE_INHERITED_FDS}`, "pitwall-launch", file, ...args] };
+  return { file: LAUNCHER, args: ["-c", `${childRestore()}${CLOSE_INHERITED_FDS}`, "pitwall-launch", program, ...rest] };
 }
 
-/** `shell -c command` through the launcher. */
-export function launchShell(shell: string, command: string): Launch {
-  return launch(shell, ["-c", command]);
+/** `shell -c command` through the launcher, inside `wrapper` when given. */
+export function launchShell(shell: string, command: string, wrapper: readonly string[] = []): Launch {
+  return launch(shell, ["-c", command], wrapper);
 }

@@ -3,7 +3,7 @@
 // processes that are gone (a crash before the watchdog existed, a machine that lost power) are
 // removed when the next pitwall starts, and so are the loose full-output files that pitwall versions
 // before these folders left in $TMPDIR (pitwall-bash-<time>-<hex>.log), once a day old.
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,8 +20,35 @@ export function processTempFolder(): string {
   if (folder !== undefined) return folder;
   const made = mkdtempSync(join(tmpdir(), `pitwall-${process.pid}-`));
   folder = made;
-  process.once("exit", () => rmSync(made, { recursive: true, force: true }));
+  process.once("exit", () => removeTree(made));
   return made;
+}
+
+/**
+ * Removes a folder and all in it, even folders a command made read-only (the sandbox's private /tmp
+ * is in here); never throws, since it runs as the process exits.
+ */
+export function removeTree(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+    return;
+  } catch {
+    // A folder without write permission: open them up, then try again.
+  }
+  const openUp = (dir: string): void => {
+    try {
+      chmodSync(dir, 0o700);
+      for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) openUp(join(dir, entry.name));
+    } catch {
+      // Not ours to change: the removal says what is left.
+    }
+  };
+  openUp(path);
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // Left for the next pitwall's removeStaleTempFolders.
+  }
 }
 
 function alive(pid: number): boolean {

@@ -13,7 +13,7 @@ import { processTempFolder } from "../../process/temp-folder.js";
 import type { AgentTool, ToolResult } from "../../tool.js";
 import type { JobEvent, JobInfo, JobServiceEvent, TerminalSize, TriggerInfo, WatchAction } from "../events.js";
 import { JobRegistry } from "../registry/job-registry.js";
-import type { JobService, JobServiceInputs, JobTextKind, ServiceToolCall } from "../service.js";
+import type { JobService, JobServiceInputs, JobTextKind, ServiceSandbox, ServiceToolCall } from "../service.js";
 import { createJobTools } from "../model-tools/job-tools.js";
 import { ScreenFeed, type JobScreen } from "../terminal/screen-feed.js";
 import type { HostConnection } from "./host-connection.js";
@@ -21,7 +21,10 @@ import { openHost } from "./host-launcher.js";
 import { hostPaths } from "../host/host-paths.js";
 import { processAlive, stopHostProcess } from "./host-stop.js";
 import type { ClientKind, Mismatch } from "../wire/handshake.js";
+import { HostVersionError } from "./host-version-error.js";
+import { within } from "./settle-within.js";
 import { resolveJobSettings, type JobSettings } from "../settings.js";
+import { withProfile, type SandboxProfile } from "../../sandbox/index.js";
 
 /** The clients that run an agent (`pitwall jobs` is the other kind). */
 export type HostClientKind = Exclude<ClientKind, "cli">;
@@ -42,15 +45,6 @@ const NOTICE_WAIT_MS = 1_000;
 /** What attaching to the folder's host at start found. */
 export type AttachOutcome = { kind: "none" } | { kind: "attached"; adopted: JobInfo[] } | { kind: "mismatch"; mismatch: Mismatch };
 
-export class HostVersionError extends Error {
-  constructor(readonly mismatch: Mismatch) {
-    super(
-      `A job host of another pitwall version (${mismatch.version}, protocol ${mismatch.protocol}, pid ${mismatch.pid}) runs in this folder with ${mismatch.jobs.length} job${mismatch.jobs.length === 1 ? "" : "s"}. ` +
-        "This pitwall cannot use it: stop it with `pitwall jobs stop all` (its jobs end), then try again.",
-    );
-  }
-}
-
 interface OpenFeed {
   feed: ScreenFeed;
   jobId: string;
@@ -62,6 +56,7 @@ export class HostJobService implements JobService {
   private readonly cwd: string;
   private readonly env: Record<string, string>;
   private readonly secrets: string[];
+  private readonly sandbox: ServiceSandbox | undefined;
   private connection: HostConnection | undefined;
   private connecting: Promise<HostConnection | undefined> | undefined;
   private readonly infos = new Map<string, JobInfo>();
@@ -90,6 +85,7 @@ export class HostJobService implements JobService {
     this.settings = resolveJobSettings(inputs.settings);
     this.env = Object.fromEntries(Object.entries(inputs.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
     this.secrets = [...inputs.secrets];
+    this.sandbox = inputs.sandbox;
   }
 
   /** The host's log file (for messages about it). */
@@ -298,6 +294,8 @@ export class HostJobService implements JobService {
         env: this.env,
         secrets: this.secrets,
         ...(call.tool === "bash" ? { outputDir: processTempFolder() } : {}),
+        // Commands see bash's full-output files (in this process's temp folder) through the private /tmp.
+        ...(this.sandbox ? { sandbox: { policy: this.sandbox.policy, visible: [processTempFolder()] } } : {}),
       },
       { onUpdate: (chunk) => call.onUpdate({ chunk }), signal: call.signal, yieldSignal: call.context.yieldSignal },
     );
@@ -308,7 +306,8 @@ export class HostJobService implements JobService {
   async start(command: string, size?: TerminalSize): Promise<JobInfo> {
     const connection = await this.connect(true);
     if (!connection) throw new Error("The job host could not be started.");
-    const info = await connection.call("start", { command, env: this.env, ...(size ? { size } : {}) });
+    const sandbox = this.sandbox ? { sandbox: withProfile(this.sandbox.policy, this.sandbox.personProfile) } : {};
+    const info = await connection.call("start", { command, env: this.env, ...(size ? { size } : {}), ...sandbox });
     // The event may come after the answer: the pane can select the job at once.
     if (!this.infos.has(info.id)) this.apply({ type: "job_started", job: info });
     return info;
@@ -318,8 +317,8 @@ export class HostJobService implements JobService {
     return (await this.require()).call("kill", { id, ...(signal ? { signal } : {}) });
   }
 
-  async restart(id: string, size?: TerminalSize): Promise<JobInfo> {
-    return (await this.require()).call("restart", { id, ...(size ? { size } : {}) });
+  async restart(id: string, size?: TerminalSize, profile?: SandboxProfile): Promise<JobInfo> {
+    return (await this.require()).call("restart", { id, ...(size ? { size } : {}), ...(profile ? { profile } : {}) });
   }
 
   async remove(id: string): Promise<boolean> {
@@ -436,19 +435,6 @@ export class HostJobService implements JobService {
   private async endLeftovers(): Promise<void> {
     await Promise.all([...this.leftovers].filter((pgid) => groupAlive(pgid)).map((pgid) => terminateGroup(pgid, this.settings.killGraceMs)));
     this.leftovers.clear();
-  }
-}
-
-/** The promise's value if it settles within `ms`, otherwise undefined. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -17,6 +17,8 @@ import { checker } from "../wire/checker.js";
 import { pitwallVersion } from "../../pitwall-version.js";
 import { turnOffCoreDumps } from "../../process/core-dumps.js";
 import { ProcessGuard } from "../../process/process-guard.js";
+import { processTempFolder } from "../../process/temp-folder.js";
+import { CommandSandbox } from "../../sandbox/index.js";
 
 export const HostConfigSchema = Type.Object(
   {
@@ -79,9 +81,16 @@ async function main(): Promise<void> {
   if (await answers(paths.socket)) process.exit(0);
   rmSync(paths.socket, { force: true });
 
-  // The host writes no temp files: bash's full-output files go to the client's temp folder.
+  // bash's full-output files go to the client's temp folder; the host's own holds the sandbox's
+  // private /tmp, made with the first fenced command and removed with the host (after a crash, by
+  // its watchdog).
   const guard = ProcessGuard.start();
-  const registry = new JobRegistry({ cwd: config.cwd, env: process.env, settings: config.settings, marker: guard });
+  const sandbox = new CommandSandbox(() => {
+    const folder = processTempFolder();
+    guard.removeAfterCrash(folder);
+    return folder;
+  });
+  const registry = new JobRegistry({ cwd: config.cwd, env: process.env, settings: config.settings, marker: guard, sandbox });
   const finish = (): void => {
     rmSync(paths.pidFile, { force: true });
     rmSync(paths.socket, { force: true });

@@ -6,13 +6,14 @@ import { terminateGroup } from "../../process-group.js";
 import type { OutputSpool, SpooledOutput } from "../../output-spool.js";
 import type { RunningShell } from "../../shell-process.js";
 import type { BashToolDetails, BashToolParams } from "./bash-schema.js";
+import type { CommandFence } from "../../sandbox/index.js";
 
 /** Who owns a bash call that outlived its wait. */
 export interface BashCallAdopter {
   /** How long a call may run before it becomes a job. */
   yieldMs(): number;
   /** Contract: returns the job's id and pid, or throws (the command is then stopped: nobody would watch it). */
-  adopt(call: { toolCallId: string; command: string; cwd: string; running: RunningShell; priorOutput: string; killAfterMs?: number }): { id: string; pid: number };
+  adopt(call: { toolCallId: string; command: string; cwd: string; running: RunningShell; priorOutput: string; killAfterMs?: number; fence?: CommandFence }): { id: string; pid: number };
 }
 
 /** Once a steer is queued, a command gets this much longer to finish on its own before it becomes a job. */
@@ -57,6 +58,8 @@ export interface AdoptedCall {
   timeoutMs: number | undefined;
   /** The bash tool's note on a truncated output (where the full output is). */
   summary: (spooled: SpooledOutput) => string | undefined;
+  /** The sandbox the command runs in: the job keeps it. */
+  fence?: CommandFence;
 }
 
 /** Hands the command to the adopter and builds the call's result: the output so far and the job it became. */
@@ -69,7 +72,15 @@ export function adoptedResult(call: AdoptedCall): { content: string; details: Ba
   const killAfterMs = call.timeoutMs === undefined ? undefined : Math.max(0, call.timeoutMs - elapsedMs);
   let job: { id: string; pid: number };
   try {
-    job = adopter.adopt({ toolCallId: call.toolCallId, command: params.command, cwd: call.cwd, running, priorOutput, ...(killAfterMs !== undefined ? { killAfterMs } : {}) });
+    job = adopter.adopt({
+      toolCallId: call.toolCallId,
+      command: params.command,
+      cwd: call.cwd,
+      running,
+      priorOutput,
+      ...(killAfterMs !== undefined ? { killAfterMs } : {}),
+      ...(call.fence ? { fence: call.fence } : {}),
+    });
   } catch (error) {
     void terminateGroup(running.pid);
     throw new Error(`The command could not become a background job and was stopped: ${error instanceof Error ? error.message : String(error)}`);

@@ -10,7 +10,7 @@ import { checker } from "./checker.js";
 import { JobInfoSchema, strict, TriggerInfoSchema } from "./job-shapes.js";
 
 /** Bumped whenever a message after the handshake changes shape. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 export const ClientKindSchema = Type.Union([Type.Literal("dashboard"), Type.Literal("print"), Type.Literal("json"), Type.Literal("cli")]);
 export type ClientKind = Static<typeof ClientKindSchema>;
