@@ -27,7 +27,7 @@ export interface ShellRunOptions {
   /** Marks the command's environment and tracks its group while it runs (see ProcessGuard). */
   marker?: ChildMarker;
   /** The sandbox around the command: bwrap and its arguments go before the shell. */
-  fence?: Pick<CommandFence, "prefix">;
+  fence?: Pick<CommandFence, "wrapper">;
 }
 
 export interface ShellRunResult {
@@ -73,7 +73,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
 
 export function startShellCommand(options: ShellRunOptions): ShellRun {
   const startedAt = Date.now();
-  const { file, args } = launchShell(options.shell, options.command, options.fence?.prefix);
+  const { file, args } = launchShell(options.shell, options.command, options.fence?.wrapper);
   const env = Object.fromEntries(
     Object.entries({ ...(options.env ?? process.env), ...options.marker?.env }).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );

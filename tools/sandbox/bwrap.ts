@@ -9,9 +9,15 @@ import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { FencePlan } from "./fence-plan.js";
+import { RELAYED_SIGNALS } from "../process/child-launch.js";
 import type { SandboxProfile } from "./profiles.js";
 
-export type Availability = { ok: true; program: string } | { ok: false; reason: string; fix: string };
+/**
+ * Whether commands can be fenced here. `resetSignals` goes between bwrap's `--` and the command:
+ * bwrap is started with the job's signals ignored (so it outlives them, process/child-launch.ts),
+ * and this sets them back to their defaults for the command.
+ */
+export type Availability = { ok: true; program: string; resetSignals: string[] } | { ok: false; reason: string; fix: string };
 
 const PROBE_TIMEOUT_MS = 5_000;
 const INSTALL = "install bubblewrap (Debian and Ubuntu: apt install bubblewrap; Fedora: dnf install bubblewrap)";
@@ -60,8 +66,16 @@ export function bwrapAvailability(given?: string): Promise<Availability> {
   return probe;
 }
 
+/** coreutils' env (8.31 or later) resets the signals bwrap was started with ignored. */
+function resetSignalsCommand(): string[] | undefined {
+  const env = ["/usr/bin/env", "/bin/env"].find(executable);
+  return env === undefined ? undefined : [env, `--default-signal=${RELAYED_SIGNALS.join(",")}`];
+}
+
 function runProbe(program: string): Promise<Availability> {
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", ...(asRoot() ? ["--cap-drop", "ALL"] : []), "--", "/bin/sh", "-c", "exit 0"];
+  const reset = resetSignalsCommand();
+  if (reset === undefined) return Promise.resolve({ ok: false, reason: "env (coreutils) is not in /usr/bin or /bin", fix: "install coreutils" });
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net", ...(asRoot() ? ["--cap-drop", "ALL"] : []), "--", ...reset, "/bin/sh", "-c", "exit 0"];
   return new Promise((resolve) => {
     let stderr = "";
     let settled = false;
@@ -81,8 +95,11 @@ function runProbe(program: string): Promise<Availability> {
     });
     child.once("error", (error) => done({ ok: false, reason: `${program} could not be run (${error.message})`, fix: INSTALL }));
     child.once("close", (code) => {
-      if (code === 0) return done({ ok: true, program });
+      if (code === 0) return done({ ok: true, program, resetSignals: reset });
       const said = stderr.trim().split("\n")[0] ?? "";
+      if (/default-signal/.test(said)) {
+        return done({ ok: false, reason: `env cannot reset signals (${said}): coreutils 8.31 or later is needed`, fix: "update coreutils" });
+      }
       const namespaces = /namespace|uid map|Operation not permitted|Permission denied/i.test(said);
       done({
         ok: false,

@@ -5,10 +5,10 @@
 // hidden files are replaced by. When bwrap cannot make a sandbox here the command runs unfenced and
 // says why, or, when the policy requires the sandbox, is refused.
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
 import { bwrapArguments, bwrapAvailability, type Availability } from "./bwrap.js";
 import { FencePlan } from "./fence-plan.js";
+import type { LaunchWrapper } from "../process/child-launch.js";
 import type { SandboxPolicy, SandboxProfile } from "./profiles.js";
 
 export interface FenceRequest {
@@ -29,8 +29,8 @@ export interface CommandFence {
   state: "fenced" | "off" | "unfenced";
   /** Why the fence asked for could not be made, and how to fix it (state "unfenced"). */
   unfencedBecause?: string;
-  /** Put before the command's program: bwrap and its arguments (its variables too); empty when not fenced. */
-  prefix: string[];
+  /** What the command runs inside: bwrap, its arguments (its variables too), where it names its child. Absent when not fenced. */
+  wrapper?: LaunchWrapper;
   /** The mounts (state "fenced"): what the fence allows, to attribute failures to it. */
   plan?: FencePlan;
   /** What it was made from: a restart makes it again. */
@@ -66,11 +66,11 @@ export class CommandSandbox {
   /** How to run a command for `request`. Throws SandboxUnavailableError when it must be fenced and cannot be. */
   async fence(request: FenceRequest): Promise<CommandFence> {
     const profile = requestedProfile(request);
-    if (profile === "off") return { profile, state: "off", prefix: [], request };
+    if (profile === "off") return { profile, state: "off", request };
     const available = await this.availability(request.policy);
     if (!available.ok) {
       if (request.policy.required) throw new SandboxUnavailableError(available);
-      return { profile, state: "unfenced", unfencedBecause: `${available.reason}; to fence commands, ${available.fix}`, prefix: [], request };
+      return { profile, state: "unfenced", unfencedBecause: `${available.reason}; to fence commands, ${available.fix}`, request };
     }
     const places = this.ownPlaces();
     const plan = new FencePlan({
@@ -78,13 +78,13 @@ export class CommandSandbox {
       policy: request.policy,
       privateTmp: places.tmp,
       emptyFile: places.empty,
-      visible: [homedir(), ...(request.visible ?? [])],
+      visible: [request.policy.home, ...(request.visible ?? [])],
     });
     const cwd = request.cwd ?? request.root;
     return {
       profile,
       state: "fenced",
-      prefix: [available.program, ...bwrapArguments(plan, profile, cwd)],
+      wrapper: { prefix: [available.program, ...bwrapArguments(plan, profile, cwd), ...available.resetSignals] },
       plan,
       request,
     };

@@ -8,7 +8,6 @@
 // The output is read raw, as it comes, up to a budget of bytes a second: a command that floods
 // megabytes is scanned in part rather than slowed down (a job's plain-text log does not even split
 // a flood into lines unless someone asks for them).
-import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { CommandFence } from "./command-sandbox.js";
 import type { FenceHit, FenceHitKind } from "./fence-hit.js";
@@ -34,6 +33,15 @@ const MAX_CARRY = 4_096;
 /** The scanning budget: 2 MiB a second, 1 MiB at once. */
 const BYTES_PER_SECOND = 2 * 1024 * 1024;
 const BURST_BYTES = 1024 * 1024;
+
+/** The deepest of `path` and its folders, below `mount`, that exists outside; undefined when none does. */
+function deepestExisting(path: string, mount: string): string | undefined {
+  for (let at = path; at !== mount && at.startsWith(mount); at = dirname(at)) {
+    if (existsOutside(at)) return at;
+    if (dirname(at) === at) break;
+  }
+  return undefined;
+}
 
 export interface FenceScannerOptions {
   bytesPerSecond?: number;
@@ -134,8 +142,9 @@ export class FenceScanner {
   }
 
   private absolute(named: string): string {
-    if (named === "~") return homedir();
-    if (named.startsWith("~/")) return join(homedir(), named.slice(2));
+    const home = this.fence.request.policy.home;
+    if (named === "~") return home;
+    if (named.startsWith("~/")) return join(home, named.slice(2));
     return isAbsolute(named) ? resolve(named) : resolve(this.cwd, named);
   }
 
@@ -152,16 +161,24 @@ export class FenceScanner {
   }
 
   /**
-   * A path the fence hides (or one in the real /tmp, which the private one covers) that exists
-   * outside, or whose folder does (a file being made there).
+   * A hidden path that exists outside (a hidden folder is seen empty, so only the path itself
+   * counts); or, under the private /tmp, the deepest folder on the way that exists outside: the
+   * real /tmp's folders are not there inside, whatever the command meant to do in them.
    */
   private notThere(line: string): void {
     for (const path of this.paths(line)) {
       const real = realPath(path);
       const place = this.plan.placeReal(real);
-      if ((place.access === "hidden" || place.access === "private") && (existsOutside(real) || existsOutside(dirname(real)))) {
+      if (place.access === "hidden" && existsOutside(real)) {
         this.record("hidden", path, place.why, line);
         return;
+      }
+      if (place.access === "private") {
+        const folder = deepestExisting(real, place.mount);
+        if (folder !== undefined) {
+          this.record("hidden", folder, place.why, line);
+          return;
+        }
       }
     }
   }

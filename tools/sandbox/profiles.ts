@@ -26,6 +26,8 @@ export interface SandboxPolicy {
   profile: SandboxProfile;
   /** Refuse to run a command the fence cannot be put around (no bubblewrap), rather than run it unfenced. */
   required: boolean;
+  /** The person's home folder: seen read-only (even under /tmp), and what `~` means in messages. */
+  home: string;
   /** Writable besides the working directory and the private /tmp: the build caches. Absolute. */
   writable: string[];
   /** Empty inside the sandbox: secrets, and sockets through which a command could act outside it. Absolute. */
@@ -81,6 +83,7 @@ export function sandboxPolicy(options: PolicyOptions): SandboxPolicy {
   return {
     profile: options.profile,
     required: options.required ?? false,
+    home: resolve(options.home),
     writable: [...new Set((options.writable ?? DEFAULT_WRITABLE).map(expand))],
     hidden: [...new Set(hidden)],
     protected: [...new Set(protectedPaths)],

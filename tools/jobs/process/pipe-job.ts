@@ -21,7 +21,7 @@ export class PipeJob extends Job {
   constructor(spec: JobSpec) {
     super(spec);
     // Through the launcher: the job inherits no pty master (nor anything else) of ours.
-    const launch = launchShell(spec.shell, spec.command, spec.fence?.prefix);
+    const launch = launchShell(spec.shell, spec.command, spec.fence?.wrapper);
     const child =
       spec.adopt?.child ??
       spawnChild(launch.file, launch.args, {

@@ -38,7 +38,7 @@ export class PtyJob extends Job {
   constructor(spec: JobSpec) {
     super(spec);
     // Through the launcher: the job inherits no pty master (nor anything else) of ours.
-    const launch = launchShell(spec.shell, spec.command, spec.fence?.prefix);
+    const launch = launchShell(spec.shell, spec.command, spec.fence?.wrapper);
     const ptyProcess = spawnPty(launch.file, launch.args, {
       name: spec.env.TERM ?? "xterm-256color",
       cols: spec.cols,

@@ -18,6 +18,7 @@ export const SandboxPolicySchema = Type.Object(
   {
     profile: SandboxProfileSchema,
     required: Type.Boolean(),
+    home: Type.String(),
     writable: Type.Array(Type.String()),
     hidden: Type.Array(Type.String()),
     protected: Type.Array(Type.String()),
