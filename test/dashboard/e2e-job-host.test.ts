@@ -134,4 +134,32 @@ describe("the job host", () => {
       reapJobHosts(home);
     }
   }, 90_000);
+
+  test("two dashboards in one folder: the quit question counts only this dashboard's jobs, and y stops only them", async () => {
+    const cwd = tempFolder("cwd");
+    const home = tempFolder("home");
+    try {
+      const first = await startDashboard({ cwd, home });
+      command(first.t, "/run sleep 63.61");
+      await first.t.waitForText(/▶ 1 sleep 63\.61/);
+      const second = await startDashboard({ cwd, home });
+      command(second.t, "/run sleep 63.62");
+      command(second.t, "/run sleep 63.63");
+      // Each sees all three jobs of the folder's host.
+      await first.t.waitForText(/3 sleep 63\.63/);
+      first.t.press("Ctrl+D");
+      await first.t.waitForText("1 job running: quit and stop it? y/n · k keep it running");
+      first.t.type("y");
+      await first.t.waitForExit();
+      await waitFor(() => countLive("sleep 63.61") === 0, "the first dashboard's job to end");
+      expect(countLive("sleep 63.62")).toBe(1);
+      expect(countLive("sleep 63.63")).toBe(1);
+      second.t.press("Ctrl+D");
+      await second.t.waitForText("2 jobs running: quit and stop them? y/n · k keep them running");
+      second.t.type("y");
+      await second.t.waitForExit();
+    } finally {
+      reapJobHosts(home);
+    }
+  }, 60_000);
 });

@@ -43,6 +43,11 @@ export interface JobInfo {
   unfenced?: boolean;
   /** How many things the fence has stopped it doing (each path or address once). */
   fenceHits?: number;
+  /**
+   * The client of the job host it belongs to, as the host names clients ("c3"; "local" for a
+   * registry in one process). Absent while nobody owns it: left running for the next pitwall.
+   */
+  owner?: string;
 }
 
 /** The terminal size of a job (its pty, its emulator). */

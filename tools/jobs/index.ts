@@ -22,8 +22,7 @@ export {
 // The jobs as the rest of pitwall uses them: one JobService, in this process or in the job host.
 export { serviceTools, type JobService, type JobServiceInputs, type JobTextKind, type ServiceSandbox, type ServiceToolName } from "./service.js";
 export { LocalJobService, type LocalJobServiceOptions } from "./local/local-job-service.js";
-export { HostJobService, type AttachOutcome, type HostClientKind, type HostJobServiceOptions } from "./client/host-job-service.js";
-export { HostVersionError } from "./client/host-version-error.js";
+export { HostJobService, HostVersionError, type AttachOutcome, type HostClientKind, type HostJobServiceOptions } from "./client/host-job-service.js";
 export { installJobCleanup } from "./registry/job-cleanup.js";
 
 // The in-process registry and the model's job tools over it (library users, tests).

@@ -64,6 +64,7 @@ export interface JobService extends JobScreens {
   /** Every job known now, oldest first. */
   list(): JobInfo[];
   get(id: string): JobInfo | undefined;
+  /** The running jobs this client would stop when it shuts down (in one process: all of them). */
   runningCount(): number;
 
   /** Runs a model tool call where the jobs are. */

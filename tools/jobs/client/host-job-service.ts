@@ -7,22 +7,20 @@
 // are reported ended (its watchdog ended them) and the next job starts a new host, ids going on. A
 // host that stops answering (HostConnection's silence limit) is reported as such, never as ended: its
 // jobs may be alive in it, and a later connection that is answered picks them up again.
-import { EventBus } from "../../event-bus.js";
 import { groupAlive, signalGroup, terminateGroup } from "../../process-group.js";
 import { processTempFolder } from "../../process/temp-folder.js";
 import type { AgentTool, ToolResult } from "../../tool.js";
-import type { JobEvent, JobInfo, JobServiceEvent, TerminalSize, TriggerInfo, WatchAction } from "../events.js";
+import type { JobInfo, JobServiceEvent, TerminalSize, TriggerInfo, WatchAction } from "../events.js";
 import { JobRegistry } from "../registry/job-registry.js";
 import type { JobService, JobServiceInputs, JobTextKind, ServiceSandbox, ServiceToolCall } from "../service.js";
 import { createJobTools } from "../model-tools/job-tools.js";
 import { ScreenFeed, type JobScreen } from "../terminal/screen-feed.js";
 import type { HostConnection } from "./host-connection.js";
+import { JobMirror } from "./job-mirror.js";
 import { openHost } from "./host-launcher.js";
 import { hostPaths } from "../host/host-paths.js";
 import { processAlive, stopHostProcess } from "./host-stop.js";
 import type { ClientKind, Mismatch } from "../wire/handshake.js";
-import { HostVersionError } from "./host-version-error.js";
-import { within } from "./settle-within.js";
 import { resolveJobSettings, type JobSettings } from "../settings.js";
 import { withProfile, type SandboxProfile } from "../../sandbox/index.js";
 
@@ -45,6 +43,15 @@ const NOTICE_WAIT_MS = 1_000;
 /** What attaching to the folder's host at start found. */
 export type AttachOutcome = { kind: "none" } | { kind: "attached"; adopted: JobInfo[] } | { kind: "mismatch"; mismatch: Mismatch };
 
+export class HostVersionError extends Error {
+  constructor(readonly mismatch: Mismatch) {
+    super(
+      `A job host of another pitwall version (${mismatch.version}, protocol ${mismatch.protocol}, pid ${mismatch.pid}) runs in this folder with ${mismatch.jobs.length} job${mismatch.jobs.length === 1 ? "" : "s"}. ` +
+        "This pitwall cannot use it: stop it with `pitwall jobs stop all` (its jobs end), then try again.",
+    );
+  }
+}
+
 interface OpenFeed {
   feed: ScreenFeed;
   jobId: string;
@@ -59,15 +66,12 @@ export class HostJobService implements JobService {
   private readonly sandbox: ServiceSandbox | undefined;
   private connection: HostConnection | undefined;
   private connecting: Promise<HostConnection | undefined> | undefined;
-  private readonly infos = new Map<string, JobInfo>();
-  /** The watch triggers of the jobs that have any, from the host's events. */
-  private readonly jobTriggers = new Map<string, TriggerInfo[]>();
-  private readonly events = new EventBus<JobServiceEvent>();
+  /** The host's jobs as this client knows them, from its events. */
+  private readonly mirror = new JobMirror();
   /** The host stopped answering (set until a connection is answered again). */
   private silent = false;
   private readonly feeds = new Map<number, OpenFeed>();
   private nextWatch = 1;
-  private highestId = 0;
   /** What the agent must hear that the host cannot tell it (the host went away). */
   private readonly ownNotices: string[] = [];
   /** Groups the person's `!command`s left running (they are this process's, not the host's). */
@@ -114,7 +118,7 @@ export class HostJobService implements JobService {
     try {
       const connection = await this.connect(false);
       if (!connection) return { kind: "none" };
-      const adopted = connection.welcome.adopted.map((id) => this.infos.get(id)).filter((info): info is JobInfo => info !== undefined);
+      const adopted = connection.welcome.adopted.map((id) => this.mirror.get(id)).filter((info): info is JobInfo => info !== undefined);
       return { kind: "attached", adopted };
     } catch (error) {
       if (error instanceof HostVersionError) return { kind: "mismatch", mismatch: error.mismatch };
@@ -125,35 +129,21 @@ export class HostJobService implements JobService {
   // ---- the mirror --------------------------------------------------------------------------
 
   subscribe(listener: (event: JobServiceEvent) => void): () => void {
-    return this.events.subscribe(listener);
+    return this.mirror.subscribe(listener);
   }
 
   list(): JobInfo[] {
-    return [...this.infos.values()];
+    return this.mirror.list();
   }
 
   get(id: string): JobInfo | undefined {
-    return this.infos.get(id);
+    return this.mirror.get(id);
   }
 
+  /** This client's running jobs: those its shutdown stops (another pitwall's here are not counted). */
   runningCount(): number {
-    let n = 0;
-    for (const info of this.infos.values()) if (info.status === "running") n++;
-    return n;
-  }
-
-  private apply(event: JobEvent): void {
-    if (event.type === "job_started" || event.type === "job_exited") {
-      this.infos.set(event.job.id, event.job);
-      this.highestId = Math.max(this.highestId, Number(event.job.id) || 0);
-    } else if (event.type === "job_removed") {
-      this.infos.delete(event.jobId);
-      this.jobTriggers.delete(event.jobId);
-    } else if (event.type === "job_triggers_changed") {
-      if (event.triggers.length > 0) this.jobTriggers.set(event.jobId, event.triggers);
-      else this.jobTriggers.delete(event.jobId);
-    }
-    this.events.emit(event);
+    const me = this.connection?.welcome.clientId;
+    return me === undefined ? 0 : this.mirror.runningOwnedBy(me);
   }
 
   // ---- the connection ----------------------------------------------------------------------
@@ -175,7 +165,7 @@ export class HostJobService implements JobService {
           pid: process.pid,
           output: this.options.kind === "json" ? "all" : this.options.kind === "dashboard" ? "sampled" : "none",
           keepJobsMs: this.options.keepJobsMs,
-          nextId: this.highestId + 1,
+          nextId: this.mirror.highestId + 1,
         },
         ...(start ? { start: { settings: { ...this.settings }, keepJobsMs: this.options.keepJobsMs, env: this.env } } : {}),
         ...(this.options.silenceMs !== undefined ? { silenceMs: this.options.silenceMs } : {}),
@@ -197,27 +187,15 @@ export class HostJobService implements JobService {
     this.connection = connection;
     if (this.silent) {
       this.silent = false;
-      this.events.emit({ type: "job_host_state", answering: true, detail: `The job host (pid ${connection.welcome.pid}) answers again.` });
+      this.mirror.emit({ type: "job_host_state", answering: true, detail: `The job host (pid ${connection.welcome.pid}) answers again.` });
     }
     connection.handlers = {
-      event: (event) => this.apply(event),
+      event: (event) => this.mirror.apply(event),
       screen: (watch, update) => this.feeds.get(watch)?.feed.apply(update),
       closed: (why, broken) => this.lost(connection, why, broken),
     };
-    // The host's jobs as it has them now: new ones appear, ones it no longer has are gone.
-    const known = new Set(connection.welcome.jobs.map((info) => info.id));
-    for (const id of [...this.infos.keys()]) if (!known.has(id)) this.apply({ type: "job_removed", jobId: id });
-    for (const info of connection.welcome.jobs) {
-      const before = this.infos.get(info.id);
-      const sameRun = before?.startedAt === info.startedAt;
-      if (!sameRun) this.apply({ type: "job_started", job: asStarted(info) });
-      if (info.status !== "running" && (!sameRun || before?.status === "running")) this.apply({ type: "job_exited", job: info });
-    }
-    // Their watch triggers, as the host has them now.
-    const watched = new Map(connection.welcome.triggers.map((entry) => [entry.jobId, entry.triggers]));
-    for (const id of new Set([...this.jobTriggers.keys(), ...watched.keys()])) {
-      if (this.infos.has(id)) this.apply({ type: "job_triggers_changed", jobId: id, triggers: watched.get(id) ?? [] });
-    }
+    // The host's jobs and their triggers as it has them now.
+    this.mirror.reconcile(connection.welcome);
     // Screens open before a reconnection watch again.
     for (const [watch, open] of this.feeds) void connection.call("watch", { id: open.jobId, watch }).catch(() => undefined);
     // It may have ended already, right after its greeting.
@@ -237,7 +215,7 @@ export class HostJobService implements JobService {
       // Its jobs are not known to have ended: they may be running in the stopped host.
       this.silent = true;
       const text = `${why.charAt(0).toUpperCase()}${why.slice(1)}. Its jobs may still be running in it; \`pitwall jobs\` shows it, \`pitwall jobs stop all\` stops it and its jobs. Its log is ${this.logPath}.`;
-      this.events.emit({ type: "job_host_state", answering: false, detail: text });
+      this.mirror.emit({ type: "job_host_state", answering: false, detail: text });
       this.ownNotices.push(text);
       for (const listener of this.problemListeners) listener(text);
       return;
@@ -257,10 +235,7 @@ export class HostJobService implements JobService {
           // Reported below.
         }
       }
-      const now = Date.now();
-      const ended = this.list().filter((info) => info.status === "running");
-      for (const info of ended) this.apply({ type: "job_exited", job: { ...info, status: "killed", signal: "SIGKILL", endedAt: now } });
-      const ids = ended.map((info) => info.id);
+      const ids = this.mirror.endRunning();
       const text = `The job host (pid ${pid}) stopped unexpectedly${ids.length ? `; job${ids.length === 1 ? "" : "s"} ${ids.join(", ")} ended with it` : ""}. Its log is ${this.logPath}. A new job starts a new host.`;
       this.ownNotices.push(text);
       for (const listener of this.problemListeners) listener(text);
@@ -309,7 +284,7 @@ export class HostJobService implements JobService {
     const sandbox = this.sandbox ? { sandbox: withProfile(this.sandbox.policy, this.sandbox.personProfile) } : {};
     const info = await connection.call("start", { command, env: this.env, ...(size ? { size } : {}), ...sandbox });
     // The event may come after the answer: the pane can select the job at once.
-    if (!this.infos.has(info.id)) this.apply({ type: "job_started", job: info });
+    if (!this.mirror.get(info.id)) this.mirror.apply({ type: "job_started", job: info });
     return info;
   }
 
@@ -335,7 +310,7 @@ export class HostJobService implements JobService {
 
   open(id: string): JobScreen | undefined {
     const connection = this.connection;
-    const info = this.infos.get(id);
+    const info = this.mirror.get(id);
     if (!connection?.open || !info) return undefined;
     const watch = this.nextWatch++;
     const feed = new ScreenFeed(id, info.command, {
@@ -360,7 +335,7 @@ export class HostJobService implements JobService {
   }
 
   triggers(id: string): TriggerInfo[] {
-    return this.jobTriggers.get(id) ?? [];
+    return this.mirror.triggers(id);
   }
 
   notePersonAction(text: string): void {
@@ -438,8 +413,15 @@ export class HostJobService implements JobService {
   }
 }
 
-/** A job as it was when it started (for a job_started event of a job that has since ended). */
-function asStarted(info: JobInfo): JobInfo {
-  const { endedAt: _endedAt, exitCode: _exitCode, signal: _signal, ...rest } = info;
-  return { ...rest, status: "running" };
+/** The promise's value if it settles within `ms`, otherwise undefined. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

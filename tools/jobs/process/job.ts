@@ -217,6 +217,7 @@ export abstract class Job {
     if (this.fence !== undefined) info.sandbox = this.fence.profile;
     if (this.fence?.state === "unfenced") info.unfenced = true;
     if (this.fenceHits.length > 0) info.fenceHits = this.fenceHits.length;
+    if (this.owner !== undefined) info.owner = this.owner;
     return info;
   }
 

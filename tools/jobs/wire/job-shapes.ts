@@ -58,6 +58,7 @@ export const JobInfoSchema = Type.Object(
     sandbox: Type.Optional(SandboxProfileSchema),
     unfenced: Type.Optional(Type.Boolean()),
     fenceHits: Type.Optional(Type.Integer({ minimum: 0 })),
+    owner: Type.Optional(Type.String()),
   },
   strict,
 );
