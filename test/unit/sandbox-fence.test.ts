@@ -169,6 +169,14 @@ describe("what is put down to the fence", () => {
     expect(await scan(fenced(policy, cwd, "workspace"), ...lines)).toEqual([]);
   });
 
+  it("pieces together a line cut between two chunks of output", () => {
+    const { cwd, outside, policy } = layout();
+    const scanner = new FenceScanner(fenced(policy, cwd));
+    scanner.write(`first line\ntouch: cannot touch '${join(outside, "cut.txt")}': Read-only fi`);
+    scanner.write("le system\nlast line\n");
+    expect(scanner.hits.map((hit) => hit.target)).toEqual([join(outside, "cut.txt")]);
+  });
+
   it("reads a flood in part, within its budget, rather than slow it down", () => {
     const { cwd, outside, policy } = layout();
     let now = 0;

@@ -13,7 +13,7 @@ import { pitwallVersion } from "../../tools/pitwall-version.js";
 import { CommandSandbox, sandboxPolicy } from "../../tools/sandbox/index.js";
 import { waitFor } from "../helpers/conditions.js";
 import { tempDir } from "../helpers/temp-dir.js";
-import { requireBubblewrap } from "./sandbox-fixture.js";
+import { requireBubblewrap } from "../sandbox/sandbox-fixture.js";
 
 const closers: Array<() => Promise<void>> = [];
 
