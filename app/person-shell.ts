@@ -2,7 +2,8 @@
 // like the bash tool runs the agent's (own process group, stdin closed), its output streaming into
 // the tool-output pane. It is not part of the conversation; the agent is told in one line that the
 // person ran it and how it ended (not its output), since it may have changed what the agent sees.
-// Esc stops it while the agent is idle; quitting stops it too.
+// It runs under the person's sandbox profile (off unless config.json's personSandbox says otherwise);
+// what the fence stops is said in the chat. Esc stops it while the agent is idle; quitting stops it too.
 import { resolveShell } from "../tools/shell.js";
 import { runShellCommand } from "../tools/shell-process.js";
 import type { ToolCallRecord, ToolCallStore } from "../panes/tool-output/tool-calls.js";

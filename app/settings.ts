@@ -1,5 +1,6 @@
 // Every setting pitwall runs with, resolved once per run: a flag beats the environment, the
-// environment beats ~/.pitwall/config.json, the config beats the built-in default. Every mode
+// environment beats ~/.pitwall/config.json, the config beats the built-in default (the sandbox's
+// profile alone is never taken from the environment: resolveSandbox). Every mode
 // resolves them here and passes the one Settings object down (createSetup, the coding agent, the
 // providers, the job registry, bash and grep). This file is the only one that reads a PITWALL_ or
 // PI_BASH_ variable; the few read before the rest can load (the launcher's code cache, the home
@@ -14,10 +15,9 @@ import type { CodingAgentSettings } from "../agent/coding-agent.js";
 import { DEFAULT_STREAM_TIMEOUTS } from "../agent/providers/stall-guard.js";
 import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
-import { clamp, clampDebounceMs, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS } from "../tools/jobs/index.js";
+import { clamp, clampDebounceMs, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS, type ServiceSandbox } from "../tools/jobs/index.js";
 import type { CliOptions, SandboxChoice } from "./cli-options.js";
 import { sandboxPolicy } from "../tools/sandbox/index.js";
-import type { ServiceSandbox } from "../tools/jobs/index.js";
 import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, type PitwallConfig } from "./config.js";
 
 /** Where pitwall keeps its files (config, keymap, sessions, job hosts, the code cache): PITWALL_HOME, or ~/.pitwall. */
