@@ -150,8 +150,8 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   },
   {
     name: "restart",
-    args: "<id> [workspace|strict|off]",
-    description: "Run a job's command again (same folder and environment, same id), under another sandbox profile when given",
+    args: "<id> [profile]",
+    description: "Run a job again as it was, or under another sandbox profile",
     run: (ctx, args) => {
       const [id, profile, ...rest] = args.split(/\s+/).filter((part) => part);
       if (id === undefined || rest.length > 0 || (profile !== undefined && !isSandboxProfile(profile))) {

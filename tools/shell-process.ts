@@ -73,11 +73,11 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
 
 export function startShellCommand(options: ShellRunOptions): ShellRun {
   const startedAt = Date.now();
-  const { file, args } = launchShell(options.shell, options.command, options.fence?.wrapper);
+  const { file, args, env: launchEnv } = launchShell(options.shell, options.command, options.fence?.wrapper);
   const env = Object.fromEntries(
     Object.entries({ ...(options.env ?? process.env), ...options.marker?.env }).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
-  const child = spawn(file, args, { cwd: options.cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(file, args, { cwd: options.cwd, env: { ...env, ...launchEnv }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const pgid = child.pid;
   if (pgid !== undefined) options.marker?.trackGroup(pgid);
   const streams: Readable[] = [child.stdout, child.stderr];

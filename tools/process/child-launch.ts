@@ -38,12 +38,22 @@ const RELAY = [
   "exit $status",
 ].join("; ");
 
+/**
+ * Inside a wrapper, the command comes in PITWALL_COMMAND rather than on the command line, so that it
+ * shows once in `ps` (as the command's own), not also on the launcher's and bwrap's lines; this
+ * takes it out of the environment and runs `$1 -c command`.
+ */
+const FROM_ENVIRONMENT = 'c=$PITWALL_COMMAND; unset PITWALL_COMMAND; exec "$1" -c "$c"';
+const COMMAND_VARIABLE = "PITWALL_COMMAND";
+
 /** bash is needed: dash and POSIX sh cannot name descriptors above 9 in a redirection. */
 const LAUNCHER = ["/bin/bash", "/usr/bin/bash"].find((path) => existsSync(path));
 
 export interface Launch {
   file: string;
   args: string[];
+  /** Added to the environment it is started with. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -74,5 +84,6 @@ export function launch(file: string, args: readonly string[], wrapper?: LaunchWr
 
 /** `shell -c command` through the launcher, inside `wrapper` when given. */
 export function launchShell(shell: string, command: string, wrapper?: LaunchWrapper): Launch {
-  return launch(shell, ["-c", command], wrapper);
+  if (wrapper === undefined || wrapper.prefix.length === 0 || LAUNCHER === undefined) return launch(shell, ["-c", command], wrapper);
+  return { ...launch(LAUNCHER, ["-c", FROM_ENVIRONMENT, "pitwall-command", shell], wrapper), env: { [COMMAND_VARIABLE]: command } };
 }

@@ -55,7 +55,7 @@ export function requestedProfile(request: FenceRequest): SandboxProfile {
 export class CommandSandbox {
   private places: { tmp: string; empty: string } | undefined;
 
-  /** `folder`: the process's temp folder, removed when it exits. */
+  /** `folder`: a private folder of the process (made if need be), removed when it exits. */
   constructor(private readonly folder: () => string) {}
 
   /** Whether bwrap can make a sandbox here (probed once). */
@@ -94,6 +94,7 @@ export class CommandSandbox {
   private ownPlaces(): { tmp: string; empty: string } {
     if (this.places) return this.places;
     const base = this.folder();
+    mkdirSync(base, { recursive: true, mode: 0o700 });
     const tmp = join(base, "sandbox-tmp");
     mkdirSync(tmp, { recursive: true, mode: 0o700 });
     const empty = join(base, "sandbox-empty");

@@ -7,6 +7,7 @@
 // Usage (by host-launcher.ts only): node host-main.js '<json: HostConfig>' (dist/bundle/job-host.cjs
 // when pitwall runs as its bundle)
 import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { connect } from "node:net";
 import { Type, type Static } from "@sinclair/typebox";
 import { installJobCleanup } from "../registry/job-cleanup.js";
@@ -17,7 +18,7 @@ import { checker } from "../wire/checker.js";
 import { pitwallVersion } from "../../pitwall-version.js";
 import { turnOffCoreDumps } from "../../process/core-dumps.js";
 import { ProcessGuard } from "../../process/process-guard.js";
-import { processTempFolder } from "../../process/temp-folder.js";
+import { removeTree } from "../../process/temp-folder.js";
 import { CommandSandbox } from "../../sandbox/index.js";
 
 export const HostConfigSchema = Type.Object(
@@ -81,15 +82,15 @@ async function main(): Promise<void> {
   if (await answers(paths.socket)) process.exit(0);
   rmSync(paths.socket, { force: true });
 
-  // bash's full-output files go to the client's temp folder; the host's own holds the sandbox's
-  // private /tmp, made with the first fenced command and removed with the host (after a crash, by
-  // its watchdog).
+  // bash's full-output files go to the client's temp folder. The sandbox's private /tmp is in the
+  // host's own folder (never in TMPDIR, so a client leaves nothing there): made with the first
+  // fenced command, removed with the host (after a crash, by its watchdog, or by the next host).
   const guard = ProcessGuard.start();
-  const sandbox = new CommandSandbox(() => {
-    const folder = processTempFolder();
-    guard.removeAfterCrash(folder);
-    return folder;
-  });
+  const sandboxFolder = join(paths.dir, "sandbox");
+  removeTree(sandboxFolder);
+  process.once("exit", () => removeTree(sandboxFolder));
+  guard.removeAfterCrash(sandboxFolder);
+  const sandbox = new CommandSandbox(() => sandboxFolder);
   const registry = new JobRegistry({ cwd: config.cwd, env: process.env, settings: config.settings, marker: guard, sandbox });
   const finish = (): void => {
     rmSync(paths.pidFile, { force: true });

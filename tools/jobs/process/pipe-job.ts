@@ -26,7 +26,7 @@ export class PipeJob extends Job {
       spec.adopt?.child ??
       spawnChild(launch.file, launch.args, {
         cwd: spec.cwd,
-        env: spec.env,
+        env: { ...spec.env, ...launch.env },
         detached: true,
         stdio: ["pipe", "pipe", "pipe"],
       });

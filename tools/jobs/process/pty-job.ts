@@ -44,7 +44,7 @@ export class PtyJob extends Job {
       cols: spec.cols,
       rows: spec.rows,
       cwd: spec.cwd,
-      env: spec.env,
+      env: { ...spec.env, ...launch.env },
     });
     this.pty = ptyProcess;
     this.pid = ptyProcess.pid;
