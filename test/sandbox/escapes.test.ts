@@ -172,5 +172,7 @@ describe("the model asking for a profile", () => {
     expect(tighten.content).toContain("strict");
     const started = agent.events.find((event) => event.type === "job_started" && event.job.command === "echo $PITWALL_SANDBOX");
     expect(started?.type === "job_started" && started.job.sandbox).toBe("strict");
+    const listed = await call(llm, agent, "list_processes", {});
+    expect(listed.content).toMatch(/started by you, sandbox strict, pid \d+: echo \$PITWALL_SANDBOX/);
   });
 });
