@@ -83,6 +83,18 @@ describe("stopping a sandboxed job", () => {
     expect(infoOf(agent, id)).toMatchObject({ status: "exited", exitCode: 0 });
   });
 
+  it("takes input through its terminal, and Ctrl+C ends it as it would unfenced", async () => {
+    const agent = agentWith();
+    const started = await call(llm, agent, "bash_stream", { command: "read -r line; echo \"got $line\"; echo waiting; sleep 600", readyPattern: "never", yieldMs: 1_000 });
+    const id = started.details!.jobId as string;
+    await call(llm, agent, "write_stdin", { jobId: id, data: "hello\n" });
+    await waitFor(async () => (await agent.coding.jobs.text(id, "log")).includes("waiting") || undefined, "the job to answer its input");
+    expect(await agent.coding.jobs.text(id, "log")).toContain("got hello");
+    await call(llm, agent, "write_stdin", { jobId: id, data: "\u0003" });
+    await waitFor(() => infoOf(agent, id).status !== "running" || undefined, "Ctrl+C to end the job");
+    expect(infoOf(agent, id)).toMatchObject({ status: "killed", signal: "SIGINT" });
+  });
+
   it("reports a command that TERM ended as killed by it, as unfenced", async () => {
     const agent = agentWith();
     const started = await call(llm, agent, "bash_stream", { command: "echo serving; sleep 600", readyPattern: "serving", yieldMs: 10_000 });
