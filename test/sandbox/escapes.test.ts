@@ -1,7 +1,7 @@
 // Escape attempts, each made as the model would make it (a tool call through the agent), against
 // folders the test made outside the working directory: each must fail, the model must read that it
 // was the sandbox, and the same work inside the working directory must succeed.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -84,6 +84,23 @@ describe("git's own files", () => {
     expect(readFileSync(join(agent.cwd, ".git", "config"), "utf8")).not.toContain("hooksPath");
     const commit = await bash("echo change >> README.md && git -c user.name=agent -c user.email=agent@example.com commit -qam change && git log --oneline | wc -l");
     expect(commit).toMatchObject({ isError: false, content: "2" });
+  });
+
+  it("a submodule's hook and config (in .git/modules) cannot be written either; its objects can", async () => {
+    // A submodule's git folder as `git submodule add` leaves it, made from outside the sandbox.
+    const submodule = join(agent.cwd, ".git", "modules", "vendor", "lib");
+    mkdirSync(join(submodule, "hooks"), { recursive: true });
+    mkdirSync(join(submodule, "objects"), { recursive: true });
+    writeFileSync(join(submodule, "HEAD"), "ref: refs/heads/main\n");
+    writeFileSync(join(submodule, "config"), "[core]\n");
+    const hook = await bash("printf '#!/bin/sh\\necho pwned\\n' > .git/modules/vendor/lib/hooks/post-checkout");
+    expect(hook.isError).toBe(true);
+    expect(hook.content).toContain(".git/hooks stays read-only");
+    expect(existsSync(join(submodule, "hooks", "post-checkout"))).toBe(false);
+    const config = await bash("printf '[core]\\n\\tfsmonitor = touch pwned\\n' >> .git/modules/vendor/lib/config");
+    expect(config.isError).toBe(true);
+    expect(readFileSync(join(submodule, "config"), "utf8")).toBe("[core]\n");
+    expect(await bash("echo x > .git/modules/vendor/lib/objects/new && cat .git/modules/vendor/lib/objects/new")).toMatchObject({ isError: false, content: "x" });
   });
 });
 

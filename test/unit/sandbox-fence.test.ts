@@ -61,6 +61,23 @@ describe("where a path stands in the workspace profile", () => {
     expect(plan.placement(join(cwd, ".pitwall", "config.json"))).toMatchObject({ access: "read-only", why: expect.stringContaining("pitwall's own files") });
   });
 
+  it("keeps the hooks and config of submodules (.git/modules, names with slashes, nested) read-only too", () => {
+    const { cwd, policy } = layout();
+    const outer = join(cwd, ".git", "modules", "vendor", "lib");
+    const inner = join(outer, "modules", "deep");
+    for (const gitDir of [outer, inner]) {
+      mkdirSync(join(gitDir, "hooks"), { recursive: true });
+      writeFileSync(join(gitDir, "HEAD"), "ref: refs/heads/main\n");
+      writeFileSync(join(gitDir, "config"), "[core]\n");
+    }
+    const plan = new FencePlan({ cwd, policy });
+    for (const gitDir of [outer, inner]) {
+      expect(plan.placement(join(gitDir, "hooks", "pre-commit")).why).toMatch(/^\.git\/hooks stays read-only/);
+      expect(plan.placement(join(gitDir, "config")).why).toMatch(/^\.git\/config stays read-only/);
+      expect(plan.placement(join(gitDir, "objects", "ab")).access).toBe("writable");
+    }
+  });
+
   it("hides secrets, folders and files alike, and lets builds write the caches that exist", () => {
     const { cwd, home, policy } = layout();
     const plan = new FencePlan({ cwd, policy });

@@ -1,10 +1,10 @@
 // The fence around one working directory as a list of mounts, in the order bubblewrap makes them:
 // everything read-only, a private /tmp, the writable roots, what stays read-only inside them
-// (.git/hooks, .git/config, pitwall's own files), then the hidden paths as empty mounts. The same
+// (.git/hooks, .git/config and the same of each submodule, pitwall's own files), then the hidden paths as empty mounts. The same
 // list answers where a path stands (placement: the last mount that covers it decides, as in the
 // kernel), which is how the in-process tools follow the profile and how a failure is attributed to
 // the fence exactly. Every path is taken as the kernel sees it: real paths, symlinks resolved.
-import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import type { SandboxPolicy } from "./profiles.js";
 
@@ -49,6 +49,10 @@ export const WHY = {
   pitwall: "pitwall's own files (config, sessions, job hosts) stay read-only",
   hidden: "hidden: secrets and outside sockets are empty in the sandbox",
 } as const;
+
+/** How deep and how wide .git/modules is searched for submodules' git folders (a fence per command stays cheap). */
+const MAX_SUBMODULE_DEPTH = 6;
+const MAX_SUBMODULE_ENTRIES = 200;
 
 export interface FencePlanInput {
   /** The command's working directory: the main writable root. */
@@ -156,12 +160,50 @@ export class FencePlan {
     }
     if (info.isDirectory()) {
       this.mounts.push({ kind: "writable", path: git, why: WHY.cwd });
-      const hooks = join(git, "hooks");
-      if (isFolder(hooks)) this.mounts.push({ kind: "read-only", path: hooks, why: WHY.gitHooks });
-      else if (!existsSync(hooks)) this.mounts.push({ kind: "empty-folder", path: hooks, why: WHY.gitHooks });
-      if (existsSync(join(git, "config"))) this.mounts.push({ kind: "read-only", path: join(git, "config"), why: WHY.gitConfig });
+      this.pinGitDir(git);
+      this.pinSubmodules(join(git, "modules"), 0);
     } else if (info.isFile()) {
       this.mounts.push({ kind: "read-only", path: git, why: WHY.gitFile });
+    }
+  }
+
+  /** A git folder's hooks and config, read-only (a missing hooks folder an empty read-only one). */
+  private pinGitDir(gitDir: string): void {
+    const hooks = join(gitDir, "hooks");
+    if (isFolder(hooks)) this.mounts.push({ kind: "read-only", path: hooks, why: WHY.gitHooks });
+    else if (!existsSync(hooks)) this.mounts.push({ kind: "empty-folder", path: hooks, why: WHY.gitHooks });
+    if (existsSync(join(gitDir, "config"))) this.mounts.push({ kind: "read-only", path: join(gitDir, "config"), why: WHY.gitConfig });
+  }
+
+  /**
+   * The submodules' git folders (.git/modules/<name>, names may have slashes, their own modules/
+   * nested): git runs their hooks and reads their config when it works in a submodule, the
+   * superproject's `git status` included. Those that exist now; one a command registers later is
+   * the README's limit.
+   */
+  private pinSubmodules(folder: string, depth: number): void {
+    if (depth > MAX_SUBMODULE_DEPTH || !isFolder(folder)) return;
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      return;
+    }
+    for (const name of names.slice(0, MAX_SUBMODULE_ENTRIES)) {
+      const path = join(folder, name);
+      let stat;
+      try {
+        stat = lstatSync(path);
+      } catch {
+        continue;
+      }
+      if (!stat.isDirectory()) continue;
+      if (existsSync(join(path, "HEAD"))) {
+        this.pinGitDir(path);
+        this.pinSubmodules(join(path, "modules"), depth + 1);
+      } else {
+        this.pinSubmodules(path, depth + 1);
+      }
     }
   }
 
