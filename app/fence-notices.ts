@@ -4,9 +4,16 @@
 // it. The jobs pane marks the job's row itself (from its JobInfo).
 import type { PitwallEvent } from "../agent/events.js";
 import { shortCommand, type ServiceSandbox } from "../tools/jobs/index.js";
-import { bwrapAvailability, fenceHitsOf, fenceNoticeForPerson, type FenceHit, type SandboxProfile } from "../tools/sandbox/index.js";
+import { bwrapAvailability, fenceHitsOf, fenceNoticeForPerson, type Availability, type FenceHit, type SandboxProfile } from "../tools/sandbox/index.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 import { displayKeyName } from "./keys/key-names.js";
+
+/** What the person is told, once, when no sandbox can be made here: what happens to commands, why, and how to fix it. */
+export function unfencedMessage(available: Extract<Availability, { ok: false }>, required: boolean): string {
+  return required
+    ? `Commands will not run: --sandbox required, and no sandbox can be made here: ${available.reason}. To fix it, ${available.fix}.`
+    : `Commands run unfenced, with your permissions: ${available.reason}. To fence them, ${available.fix}. (--sandbox required refuses to run commands instead.)`;
+}
 
 export class FenceNotices {
   /** "<whose>\0<target>": what was told already. */
@@ -21,12 +28,7 @@ export class FenceNotices {
     if (available.ok) return;
     const required = sandbox.policy.required;
     this.common.view.status.state.sandbox = required ? "no sandbox: commands refused" : "unfenced";
-    this.common.notice(
-      "warning",
-      required
-        ? `Commands will not run: --sandbox required, and no sandbox can be made here: ${available.reason}. To fix it, ${available.fix}.`
-        : `Commands run unfenced, with your permissions: ${available.reason}. To fence them, ${available.fix}. (--sandbox required refuses to run commands instead.)`,
-    );
+    this.common.notice("warning", unfencedMessage(available, required));
     this.common.requestFrame();
   }
 
