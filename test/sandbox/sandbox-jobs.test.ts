@@ -123,6 +123,19 @@ describe("where no sandbox can be made", () => {
     expect(infoOf(agent, job.details!.jobId as string)).toMatchObject({ sandbox: "workspace", unfenced: true });
   });
 
+  it("write, edit and read still follow the profile: they run in pitwall's own process", async () => {
+    const agent = agentWith("workspace", { bwrap: "/nonexistent/bwrap" });
+    const write = await call(llm, agent, "write", { file_path: join(agent.home, "written.txt"), content: "outside\n" });
+    expect(write.isError).toBe(true);
+    expect(write.content).toContain("the sandbox (profile workspace) keeps it read-only (outside the writable roots)");
+    expect(existsSync(join(agent.home, "written.txt"))).toBe(false);
+    const read = await call(llm, agent, "read", { file_path: join(agent.home, ".ssh", "id_rsa") });
+    expect(read.isError).toBe(true);
+    expect(read.content).toContain("the sandbox (profile workspace) hides it");
+    expect(await call(llm, agent, "write", { file_path: "inside.txt", content: "inside\n" })).toMatchObject({ isError: false });
+    expect(readFileSync(join(agent.cwd, "inside.txt"), "utf8")).toBe("inside\n");
+  });
+
   it("with the sandbox required, commands are refused with what to do", async () => {
     const agent = agentWith("workspace", { bwrap: "/nonexistent/bwrap", required: true });
     const bash = await call(llm, agent, "bash", { command: `echo refused > ${agent.home}/refused.txt` });
