@@ -104,6 +104,29 @@ describe("git's own files", () => {
   });
 });
 
+describe("pitwall's own files", () => {
+  it("a command cannot loosen the sandbox through config.json or reach the job hosts, even inside the working directory", async () => {
+    const inside = fencedAgent(llm, "workspace", { pitwallHomeInCwd: true });
+    try {
+      const config = join(inside.cwd, ".pitwall", "config.json");
+      mkdirSync(join(inside.cwd, ".pitwall", "hosts", "abc"), { recursive: true });
+      writeFileSync(config, '{ "sandbox": "workspace" }\n');
+      writeFileSync(join(inside.cwd, ".pitwall", "hosts", "abc", "host.pid"), "1\n");
+      const loosen = await call(llm, inside, "bash", { command: `echo '{ "sandbox": "off" }' > .pitwall/config.json` });
+      expect(loosen.isError).toBe(true);
+      expect(loosen.content).toContain(`stopped writing ${config} (pitwall's own files`);
+      const write = await call(llm, inside, "write", { file_path: ".pitwall/config.json", content: '{ "sandbox": "off" }\n' });
+      expect(write.isError).toBe(true);
+      expect(write.content).toContain("pitwall's own files (config, sessions, job hosts) stay read-only");
+      expect(readFileSync(config, "utf8")).toBe('{ "sandbox": "workspace" }\n');
+      expect(await call(llm, inside, "bash", { command: "ls -A .pitwall/hosts | wc -l" })).toMatchObject({ isError: false, content: "0" });
+      expect(await call(llm, inside, "bash", { command: "echo kept > settings.json && cat settings.json" })).toMatchObject({ isError: false, content: "kept" });
+    } finally {
+      await inside.coding.dispose();
+    }
+  });
+});
+
 describe("secrets", () => {
   it("a fake ~/.ssh/id_rsa under the test HOME cannot be read, by bash or by read; other files of HOME can", async () => {
     const catKey = await bash("cat ~/.ssh/id_rsa");

@@ -33,7 +33,15 @@ export async function requireBubblewrap(): Promise<void> {
   if (!available.ok) throw new Error(`These tests need a working bubblewrap: ${available.reason}; ${available.fix}.`);
 }
 
-export function fencedAgent(llm: FakeLlm, profile: SandboxProfile = "workspace", options: { personProfile?: SandboxProfile; required?: boolean; bwrap?: string } = {}): FencedAgent {
+export interface FencedAgentOptions {
+  personProfile?: SandboxProfile;
+  required?: boolean;
+  bwrap?: string;
+  /** pitwall's home (config.json, hosts/) inside the working directory rather than in the test HOME. */
+  pitwallHomeInCwd?: boolean;
+}
+
+export function fencedAgent(llm: FakeLlm, profile: SandboxProfile = "workspace", options: FencedAgentOptions = {}): FencedAgent {
   const base = tempDir("sandbox");
   const cwd = join(base, "work");
   const home = join(base, "home");
@@ -49,7 +57,7 @@ export function fencedAgent(llm: FakeLlm, profile: SandboxProfile = "workspace",
   writeFileSync(join(cwd, "README.md"), "# a project\n");
   git("add", "README.md");
   git("commit", "-q", "-m", "first");
-  const pitwallHome = join(home, ".pitwall");
+  const pitwallHome = options.pitwallHomeInCwd ? join(cwd, ".pitwall") : join(home, ".pitwall");
   const policy = sandboxPolicy({ profile, required: options.required ?? false, home, pitwallHome, ...(options.bwrap ? { bwrap: options.bwrap } : {}) });
   const coding = createCodingAgent({
     cwd,
