@@ -45,6 +45,7 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
     atLineStart = text.endsWith("\n");
   };
   const unsubscribe = agent.subscribe((event: PitwallEvent) => {
+    sandboxNotes.event(event);
     switch (event.type) {
       case "message_update":
         if (live && event.delta.kind === "text_delta") {
@@ -63,7 +64,6 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
         break;
       case "tool_execution_end":
         if (event.isError) note(`✗ ${event.toolName}: ${firstLine(event.content)}`);
-        sandboxNotes.result(event.toolName, event.details);
         break;
       case "compaction_start":
         note(`compacting the conversation (${event.reason})…`);

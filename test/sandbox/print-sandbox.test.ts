@@ -40,6 +40,21 @@ describe("pitwall -p and the sandbox", () => {
     expect(readFileSync(join(project, "inside.txt"), "utf8")).toBe("three\n");
   });
 
+  it("says on stderr what the fence stopped a job doing", async () => {
+    await requireBubblewrap();
+    const home = tempDir("home");
+    const project = tempDir("project");
+    llm.enqueue(
+      { kind: "reply", text: "Starting.", toolCalls: [{ name: "bash_stream", arguments: { command: `echo job > "$HOME/job.txt"; echo finished`, yieldMs: 20_000 } }] },
+      { kind: "reply", text: "Done." },
+    );
+    const result = await runCli(["-p", "run it", "--cwd", project], cliEnv({ home, apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl }));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Starting.\nDone.\n");
+    expect(occurrences(result.stderr, `pitwall: The sandbox (workspace) stopped job 1 (echo job > "$HOME/job.txt"; echo finished): writing ${home}/job.txt (outside the writable roots)`)).toBe(1);
+    expect(existsSync(join(home, "job.txt"))).toBe(false);
+  });
+
   it("without bubblewrap, says once on stderr that commands run unfenced and how to fix it, and runs them", async () => {
     const home = tempDir("home");
     const project = tempDir("project");
