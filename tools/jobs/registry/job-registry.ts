@@ -77,7 +77,7 @@ export class JobRegistry {
         const owner = this.jobs.get(event.jobId)?.owner ?? UNOWNED;
         recordWatchNotices(event, this.noticesOf(owner));
         if (owner === UNOWNED && event.type === "job_triggered" && event.trigger.action !== "notify") this.noticesOf(UNOWNED).triggerFired(event);
-        this.emit(event);
+        this.events.emit(event);
       },
     });
   }
@@ -317,7 +317,7 @@ export class JobRegistry {
 
   /** Publishes that a bash_stream call yielded while its job runs on. */
   reportYield(toolCallId: string, job: Job, tail: string): void {
-    this.emit({ type: "job_yielded", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
+    this.events.emit({ type: "job_yielded", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
   }
 
   /**
@@ -387,10 +387,10 @@ export class JobRegistry {
     this.watches.attach(job);
     watchFence(job, (hit) => {
       // A late hit (a name resolved outside) of a run that was replaced or removed meanwhile is dropped.
-      if (this.jobs.get(job.id) === job) this.emit({ type: "job_fenced", jobId: job.id, command: job.command, hit });
+      if (this.jobs.get(job.id) === job) this.events.emit({ type: "job_fenced", jobId: job.id, command: job.command, hit });
     });
     job.onOutput((chunk, stream) => {
-      for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
+      for (const piece of splitChunk(chunk)) this.events.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
     });
     job.log.onLine(
       (line, lineNumber) => {
@@ -399,14 +399,14 @@ export class JobRegistry {
       () => this.lineObservers.size > 0,
     );
     void job.exited.then(() => this.ended(job));
-    this.emit({ type: "job_started", job: job.info });
+    this.events.emit({ type: "job_started", job: job.info });
     return job;
   }
 
   private ended(job: Job): void {
     untrackIfGone(this.marker, job.pid);
     // Told when nobody asked for the end (JobNotices.jobEnded keeps a notice then); the job host says it only to the owner.
-    this.emit({ type: "job_exited", job: job.info, told: !this.shuttingDown && job.stopRequestedBy === undefined });
+    this.events.emit({ type: "job_exited", job: job.info, told: !this.shuttingDown && job.stopRequestedBy === undefined });
     if (this.shuttingDown) return;
     this.noticesOf(job.owner ?? UNOWNED).jobEnded(job);
     if (this.jobs.get(job.id) !== job) return;
@@ -420,7 +420,7 @@ export class JobRegistry {
     this.ttl.clear(job.id);
     this.jobs.delete(job.id);
     this.watches.forget(job.id);
-    this.emit({ type: "job_removed", jobId: job.id });
+    this.events.emit({ type: "job_removed", jobId: job.id });
     if (!endLeftovers) {
       job.dispose();
     } else if (groupAlive(job.pid)) {
@@ -441,10 +441,6 @@ export class JobRegistry {
     const job = this.jobs.get(id);
     if (!job) throw new NoSuchJobError(id, [...this.jobs.keys()]);
     return job;
-  }
-
-  private emit(event: JobEvent): void {
-    this.events.emit(event);
   }
 }
 
