@@ -212,6 +212,9 @@ export type ProblemEvent =
  *   restarts fires before the new run's `job_started`. Nothing of a job follows its `job_removed`
  *   but what its leftover processes still print, and the `job_triggers_changed` that says its
  *   triggers went (an empty list, no `by`) comes just before it.
+ * - `job_fenced` comes after the `job_output` that showed the failure (when output is sent whole),
+ *   once per path or address in a run of the job; a check that must ask outside (a host name
+ *   resolved) may put it after `job_exited`, never after `job_removed` or a restart's `job_started`.
  * - `job_host_state` comes from a client of the host, never across its socket: `answering: false`
  *   after the calls that waited on a silent host have failed, `answering: true` when a later
  *   connection is answered. It says nothing about the jobs, which may run on in the stopped host.
@@ -249,6 +252,7 @@ export const PITWALL_EVENT_TYPES = [
   "job_removed", // a finished job left the list
   "job_triggers_changed", // a job's watch triggers were added or removed: all of them now
   "job_triggered", // a watch trigger matched a job's output: the lines, with context
+  "job_fenced", // the sandbox stopped a job doing something: what, and why (once per path and run)
   "job_host_state", // the job host stopped answering, or answers again
 ] as const;
 

@@ -2,8 +2,8 @@
 // (dashboard-common.ts), never this controller: bus events into the panes and the status line
 // (dashboard-events.ts), the session as shown (session-flow.ts), sending (send-flow.ts), the queue
 // (queue-flow.ts), Esc and Ctrl+C (interrupt-flow.ts), the slash commands (dashboard-commands.ts),
-// the person's jobs (job-control.ts), the session's branches (branch-flow.ts) and quitting
-// (quit-flow.ts). This file makes them and wires them together. Before the agent has loaded the
+// the person's jobs (job-control.ts), the session's branches (branch-flow.ts), what the sandbox
+// stopped (fence-notices.ts) and quitting (quit-flow.ts). This file makes them and wires them together. Before the agent has loaded the
 // person can already type; what they send waits until it is ready.
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
@@ -12,6 +12,7 @@ import { BranchFlow } from "./branch-flow.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 import { DashboardCommands } from "./dashboard-commands.js";
 import { EventFlow } from "./dashboard-events.js";
+import { FenceNotices } from "./fence-notices.js";
 import { InterruptFlow } from "./interrupt-flow.js";
 import { JobControl, type JobControlOptions } from "./job-control.js";
 import type { ActionOf } from "./keys/key-actions.js";
@@ -54,6 +55,8 @@ export class DashboardController {
   readonly jobControl: JobControl;
   /** Rewind, /tree, /fork, /export. */
   readonly branches: BranchFlow;
+  /** Commands running unfenced, and what the fence stopped. */
+  readonly fence: FenceNotices;
   private readonly quitFlow: QuitFlow;
   private readonly statusFlash: StatusFlash;
   private readonly requestFrame: () => void;
@@ -114,7 +117,8 @@ export class DashboardController {
       requestFrame,
     });
     const quit = (): void => this.quit();
-    this.jobControl = new JobControl({ ...common, coding: () => this.loaded?.coding }, jobControlOptions);
+    this.fence = new FenceNotices(common);
+    this.jobControl = new JobControl({ ...common, coding: () => this.loaded?.coding, fenced: (hit, command) => this.fence.personCommand(hit, command) }, jobControlOptions);
     this.branches = new BranchFlow({
       view,
       coding: () => this.loaded?.coding,
@@ -149,7 +153,11 @@ export class DashboardController {
   /** Connects a ready setup: its events, its resumed conversation, its warnings, then what was sent meanwhile. */
   attach(setup: Setup): void {
     this.loaded = setup;
-    this.unsubscribe = setup.coding.bus.subscribe((event) => this.events.onEvent(event));
+    this.unsubscribe = setup.coding.bus.subscribe((event) => {
+      this.events.onEvent(event);
+      this.fence.handle(event);
+    });
+    if (setup.coding.sandbox) void this.fence.announce(setup.coding.sandbox);
     this.session.agentLoaded(setup);
     this.sending.agentLoaded();
     this.requestFrame();

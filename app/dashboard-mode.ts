@@ -9,6 +9,7 @@ import { basename } from "node:path";
 import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
 import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
+import { sessionHistory } from "./chat-history.js";
 import { saveCodeCache } from "./code-cache.js";
 import { collectStartupGarbage } from "./startup-garbage.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
@@ -316,6 +317,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
       c.attach(setup);
+      view.chat.readOlderFrom(sessionHistory(setup.coding), () => scheduler.request());
       const notify = notifier;
       const stopNotifying = setup.coding.bus.subscribe((event) => notify.onEvent(event));
       void quit.then(stopNotifying);

@@ -1,7 +1,8 @@
 // The status line at the bottom: what the agent is doing (with a spinner and the turn's elapsed
-// time), the model and thinking level, tokens and cost of the session, retries, jobs up, and the
-// last error until it is dismissed. When the line is too long, a long error is cut short first
-// (the full text is in the chat), then the help hint goes, then items by priority.
+// time), the model and thinking level, tokens and cost of the session, retries, jobs up, commands
+// running unfenced, and the last error until it is dismissed. When the line is too long, a long
+// error is cut short first (the full text is in the chat), then the help hint goes, then items by
+// priority.
 import type { Widgets } from "blessed";
 import type { Canvas } from "./screen/canvas.js";
 import { formatCost, formatDuration, formatRetry, formatTokens, spinnerFrame, type RetryWait } from "./text/format.js";
@@ -35,6 +36,8 @@ export interface StatusState {
   unconfigured?: boolean;
   /** Set while part of the conversation could not be written to the session file. */
   sessionProblem?: string;
+  /** Set when commands cannot be fenced here: "unfenced" (they run as you) or "no sandbox: commands refused". */
+  sandbox?: string;
   helpKey: string;
 }
 
@@ -94,6 +97,7 @@ export class StatusBar extends PaneBox {
     if (s.error) items.push({ spans: [{ text: ` ✗ ${sanitizeText(s.error).replace(/\s+/g, " ")} `, attr: ERROR }], priority: 8, minWidth: ERROR_MIN_WIDTH });
     if (s.retry) items.push({ spans: [{ text: formatRetry(s.retry, now), attr: WARN }], priority: 8 });
     if (s.sessionProblem) items.push({ spans: [{ text: ` ✗ ${s.sessionProblem} `, attr: ERROR }], priority: 9 });
+    if (s.sandbox) items.push({ spans: [{ text: `⚠ ${s.sandbox}`, attr: WARN }], priority: 7.5 });
     if (s.model) {
       const thinking = s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
       items.push({ spans: [{ text: `${s.model}${thinking}`, attr: BAR }], priority: 7 });

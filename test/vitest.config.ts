@@ -16,7 +16,7 @@ const FAST = [
   "test/app/cli-options.test.ts", "test/app/config.test.ts", "test/app/settings.test.ts",
   "test/cli/model-examples.test.ts",
   "test/context/context-parts.test.ts",
-  "test/dashboard/attach-encoding.test.ts", "test/dashboard/chat-pane.test.ts",
+  "test/dashboard/attach-encoding.test.ts", "test/dashboard/chat-history.test.ts", "test/dashboard/chat-pane.test.ts",
   "test/dashboard/files-preview.test.ts", "test/dashboard/frame-writer.test.ts",
   "test/dashboard/image-chips.test.ts", "test/dashboard/key-decoder.test.ts", "test/dashboard/keymap.test.ts",
   "test/dashboard/markdown.test.ts", "test/dashboard/quit-flow.test.ts",

@@ -1,6 +1,9 @@
 // The jobs pane: every background job, whoever started it, with its status coloured, its runtime,
 // a mark for output the person has not seen yet, a ⚑ for a job with watch triggers (with their
-// count when more than one), and a selection the job keys act on. Built from job events only, so it
+// count when more than one), a ⊘ for a job the sandbox stopped doing something (with the count of
+// things), its sandbox profile when it is not the usual one for who started it (the agent's run under
+// workspace, the person's off) or "unfenced" when no sandbox could be made, and a selection the job
+// keys act on. Built from job events only, so it
 // knows nothing of the registry. The selected job's terminal is painted below the list by
 // JobTerminalPane.
 import type { Widgets } from "blessed";
@@ -24,6 +27,15 @@ const UNSEEN = attr({ fg: Color.yellow, bold: true });
 const PERSON = attr({ fg: Color.magenta });
 const WATCHED = attr({ fg: Color.cyan, bold: true });
 const HOST_SILENT = attr({ fg: Color.red, bold: true });
+const FENCED = attr({ fg: Color.red, bold: true });
+
+/** The profile word a row shows: only when it is not the usual one for who started the job. */
+function profileTag(job: JobInfo): string {
+  if (job.unfenced) return "unfenced ";
+  if (job.sandbox === undefined) return "";
+  const usual = job.startedBy === "person" ? "off" : "workspace";
+  return job.sandbox === usual ? "" : `${job.sandbox} `;
+}
 
 export function jobStatusText(job: JobInfo, now: number): { text: string; attr: number } {
   if (job.status === "running") return { text: `up ${formatDuration(now - job.startedAt)}`, attr: RUNNING };
@@ -80,6 +92,12 @@ export class JobsPane extends PaneBox {
       case "job_host_state":
         this.hostSilent = event.answering ? undefined : event.detail;
         return true;
+      case "job_fenced": {
+        // The count on the row; a job_started or job_exited later brings the host's own count.
+        const job = this.jobs.get(event.jobId);
+        if (job) this.jobs.set(job.id, { ...job, fenceHits: (job.fenceHits ?? 0) + 1 });
+        return job !== undefined;
+      }
       default:
         return false;
     }
@@ -137,9 +155,14 @@ export class JobsPane extends PaneBox {
       const restarts = job.restarts > 0 ? `↻${job.restarts} ` : "";
       const triggers = this.triggers.get(job.id) ?? 0;
       const watched = triggers > 0 ? `⚑${triggers > 1 ? triggers : ""} ` : "";
+      const fenced = job.fenceHits ? `⊘${job.fenceHits > 1 ? job.fenceHits : ""} ` : "";
+      const profile = profileTag(job);
       const head = `${selected ? "▶" : " "}`;
       const id = `${job.id.padStart(idWidth)} `;
-      const room = Math.max(1, width - textWidth(head) - 1 - textWidth(id) - textWidth(watched) - textWidth(restarts) - textWidth(status.text) - 1);
+      const room = Math.max(
+        1,
+        width - textWidth(head) - 1 - textWidth(id) - textWidth(watched) - textWidth(fenced) - textWidth(profile) - textWidth(restarts) - textWidth(status.text) - 1,
+      );
       const command = fitText(truncateText(sanitizeText(job.command).replace(/\s+/g, " "), room), room);
       const unseen = this.unseen.has(job.id);
       const row: StyledLine = [
@@ -148,6 +171,8 @@ export class JobsPane extends PaneBox {
         { text: id, attr: selected ? attr({ fg: Color.cyan, bold: true }) : job.startedBy === "person" ? PERSON : DIM },
         { text: `${command} `, attr: attr() },
         { text: watched, attr: WATCHED },
+        { text: fenced, attr: FENCED },
+        { text: profile, attr: job.unfenced ? KILLED : DIM },
         { text: restarts, attr: DIM },
         status,
       ];

@@ -105,6 +105,11 @@ export class BlockScroller {
     if (this.block >= end) this.following = true;
   }
 
+  /** The block at the top of a scrolled view (undefined while following the bottom). */
+  get topBlock(): number | undefined {
+    return this.following ? undefined : this.block;
+  }
+
   toTop(): void {
     this.following = false;
     this.block = this.source.first();

@@ -69,6 +69,9 @@ export function jobState(record: ToolCallRecord): { text: string; tone: "up" | "
   return { text: `job ${id} exit ${code}`, tone: code === 0 ? "ok" : "failed" };
 }
 
+/** The person's own views (`!command`, `/tail`, a file opened) kept for going back to. */
+const PERSONAL_KEPT = 50;
+
 export class ToolCallStore {
   private readonly byId = new Map<string, ToolCallRecord>();
   /** Ids in the order the calls appeared. */
@@ -93,6 +96,7 @@ export class ToolCallStore {
     this.jobCalls.clear();
     this.runningOn.clear();
     this.order.length = 0;
+    this.personal.length = 0;
     this.latestId = undefined;
   }
 
@@ -111,11 +115,15 @@ export class ToolCallStore {
   }
 
   private personalCount = 0;
+  /** The person's views, oldest first: only the last PERSONAL_KEPT stay (they are not in the session). */
+  private readonly personal: string[] = [];
 
   /** A record for something the person asked to see; never the latest call, never in the chat. */
   addPersonal(title: string, options: { lines?: StyledLine[]; followEnd?: boolean } = {}): ToolCallRecord {
     const { lines, followEnd } = options;
     const id = `person-${++this.personalCount}`;
+    this.personal.push(id);
+    if (this.personal.length > PERSONAL_KEPT) this.byId.delete(this.personal.shift()!);
     const record: ToolCallRecord = {
       id,
       name: "person",
@@ -199,8 +207,22 @@ export class ToolCallStore {
     }
   }
 
-  /** Rebuilds records from a conversation (a resumed session). */
-  loadMessages(messages: readonly Message[]): void {
+  /**
+   * Lets go of calls the chat no longer shows (it reads them back from the session file when the
+   * person scrolls to them). A running call and the latest stay.
+   */
+  forget(ids: readonly string[]): void {
+    const gone = new Set(ids.filter((id) => id !== this.latestId && this.byId.get(id)?.status !== "running"));
+    if (gone.size === 0) return;
+    for (const id of gone) this.byId.delete(id);
+    for (const [job, record] of this.runningOn) if (gone.has(record.id)) this.runningOn.delete(job);
+    const kept = this.order.filter((id) => !gone.has(id));
+    this.order.length = 0;
+    this.order.push(...kept);
+  }
+
+  /** Rebuilds records from a conversation (a resumed session; `latest: false`, older calls read back). */
+  loadMessages(messages: readonly Message[], options: { latest?: boolean } = {}): void {
     for (const m of messages) {
       if (m.role === "assistant") {
         for (const call of toolCallsOf(m)) this.ensure(call.id, call.name, call.arguments);
@@ -209,7 +231,7 @@ export class ToolCallStore {
         record.status = m.isError ? "error" : "done";
         record.result = { content: m.content, details: m.details, file: m.file, command: m.command, isError: m.isError };
         record.version++;
-        this.latestId = record.id;
+        if (options.latest !== false) this.latestId = record.id;
       }
     }
   }

@@ -107,4 +107,20 @@ describe("settings", () => {
     ]);
     expect(s.agent.jobs.defaultYieldMs).toBe(60_000);
   });
+
+  it("take the sandbox from --sandbox over config.json, workspace by default; never from the environment", () => {
+    const home = homeWith({ sandbox: "strict", personSandbox: "workspace", sandboxWritable: ["~/.npm", "/opt/cache"], sandboxHidden: ["~/.config/secret"] });
+    const fromConfig = resolve([], { PITWALL_HOME: home, HOME: "/home/someone" });
+    expect(fromConfig.sandbox.policy).toMatchObject({ profile: "strict", required: false, home: "/home/someone", writable: ["/home/someone/.npm", "/opt/cache"] });
+    expect(fromConfig.sandbox.policy.hidden).toEqual(expect.arrayContaining(["/home/someone/.ssh", "/home/someone/.config/secret", join(home, "hosts")]));
+    expect(fromConfig.sandbox.policy.protected).toContain(home);
+    expect(fromConfig.sandbox.personProfile).toBe("workspace");
+    expect(fromConfig.agent.sandbox).toBe(fromConfig.sandbox);
+    expect(resolve(["--sandbox", "off"], { PITWALL_HOME: home }).sandbox.policy.profile).toBe("off");
+    expect(resolve(["--sandbox", "required"], { PITWALL_HOME: home }).sandbox.policy).toMatchObject({ profile: "workspace", required: true });
+    const defaults = resolve([], { PITWALL_HOME: homeWith(), PITWALL_SANDBOX: "off" });
+    expect(defaults.sandbox.policy.profile).toBe("workspace");
+    expect(defaults.sandbox.personProfile).toBe("off");
+    expect(defaults.sandbox.policy.writable).toContain(join(process.env.HOME ?? "", ".npm"));
+  });
 });

@@ -123,9 +123,18 @@ describe("chat pane", () => {
       const { view, scheduler, show } = setup(120, 40);
       const messages: Message[] = [];
       for (let i = 0; i < pairs; i++) {
-        messages.push({ role: "user", content: `question ${i}`, timestamp: 0 });
-        messages.push(assistant(`Answer **${i}** with some \`code\` and a longer sentence that wraps around the pane at least once or twice.`));
+        messages.push({ role: "user", content: `question ${i}`, timestamp: 2 * i });
+        messages.push({ ...assistant(`Answer **${i}** with some \`code\` and a longer sentence that wraps around the pane at least once or twice.`), timestamp: 2 * i + 1 });
       }
+      // What the chat lets go of comes back from the session file; here, from the same messages.
+      view.chat.readOlderFrom(
+        async (isStart, max) => {
+          const at = messages.findIndex(isStart);
+          const before = messages.slice(0, at);
+          return { messages: max === undefined ? before : before.slice(-max), more: max !== undefined && before.length > max };
+        },
+        () => undefined,
+      );
       view.chat.loadMessages(messages);
       await show();
       // Warm up, then time frames that each scroll a few rows (short conversations scroll within themselves).
@@ -139,6 +148,8 @@ describe("chat pane", () => {
       frames(50);
       const perFrame = frames(300);
       view.chat.toTop();
+      // Home in a conversation whose start the chat let go of reads it back first.
+      while (view.chat.log.hasOlder) await new Promise((resolve) => setImmediate(resolve));
       expect(await show()).toContain("question 0");
       h!.destroy();
       h = undefined;

@@ -195,8 +195,8 @@ describe("the job host", () => {
       const second = await startDashboard({ cwd, home, cols: 160, rows: 48 });
       await second.t.waitForText(/2 sh -c/);
       writeFileSync(join(cwd, "go"), "");
-      await first.t.waitForText(/Job 2 \(sh -c[^)]*\) exited with code 4 after[^]*The agent is told with its next request\./);
-      const other = await second.t.waitForText(/Job 2 \(sh -c[^)]*\) exited with code 4/);
+      await first.t.waitForText(/Job 2 \(sh -c[^)]*\)[\s│]+exited with code 4 after[^]*The agent is told with its next request\./);
+      const other = await second.t.waitForText(/Job 2 \(sh -c[^)]*\)[\s│]+exited with code 4/);
       expect(other).not.toContain("The agent is told");
       expect(other).toMatch(/It is another pitwall's job: this agent is not told\./);
       await second.t.close();

@@ -198,7 +198,9 @@ describe("job terminal", () => {
     run(t, "printf 'start-%s-end\\n' $(printf 'w%.0s' $(seq 1 60)); echo finished");
     await t.waitForText(/▶ 1 printf.*exit 0/);
     await t.waitForText(/│ finished +│/);
-    t.resize(100, 40);
+    t.resize(64, 40);
+    // At 64 columns the panes are tabs: the jobs' tab shows the job's terminal, 60 columns wide.
+    t.press("Alt+3");
     // The pane is now narrower than the line: its end shows on the next row, wrapped.
     const screen = await t.waitForText(/│ w+-end +│/);
     expect(screen).toMatch(/│ start-w+ ?│/);

@@ -10,7 +10,7 @@ import type { FakeScript } from "../fake-llm/index.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
 import { reapJobHosts } from "../helpers/job-hosts.js";
 import { MAX_UNATTENDED_WAKES } from "../../tools/jobs/index.js";
-import type { PitwallTerminal } from "../helpers/terminal-harness.js";
+import { wrapped, type PitwallTerminal } from "../helpers/terminal-harness.js";
 
 endDashboardsAfterEach();
 
@@ -111,7 +111,7 @@ describe("watching a job from the dashboard", () => {
     // The model reads its own trigger as set by "you".
     expect((await llm.waitForRequest(3, 20_000)).transcript).toContain("job 1 printed (watch trigger 1 /FAIL/, set by you, on: sh watcher.sh):");
     const screen = await t.waitForText("Seen the failure.");
-    expect(screen).toContain("job 1 printed (watch trigger 1 /FAIL/, set by the agent, on: sh watcher.sh): 6 lines, shown above");
+    expect(screen).toMatch(wrapped("job 1 printed (watch trigger 1 /FAIL/, set by the agent, on: sh watcher.sh): 6 lines, shown above"));
     expect(screen).not.toContain("set by you");
   }, 60_000);
 
@@ -187,8 +187,8 @@ describe("watching a job from the dashboard", () => {
     const request = await llm.waitFor((r) => r.transcript.includes("[Trigger 1 fired 2 times"), 20_000);
     expect(request.transcript.match(/set by you, on: sh printer\.sh/g)).toHaveLength(2);
     const screen = await t.waitForText("Read both failures.");
-    expect(screen).toContain("⚑ job 1 sent the agent a follow-up · trigger 1 /FAIL/ (the agent's)");
-    expect(screen).toContain("job 1 printed (watch trigger 1 /FAIL/, set by the agent, on: sh printer.sh):");
+    expect(screen).toMatch(wrapped("⚑ job 1 sent the agent a follow-up · trigger 1 /FAIL/ (the agent's)"));
+    expect(screen).toMatch(wrapped("job 1 printed (watch trigger 1 /FAIL/, set by the agent, on: sh printer.sh):"));
     expect(screen).not.toContain("set by you");
   }, 60_000);
 

@@ -20,7 +20,7 @@ export {
 } from "./events.js";
 
 // The jobs as the rest of pitwall uses them: one JobService, in this process or in the job host.
-export { serviceTools, type JobService, type JobServiceInputs, type JobTextKind, type ServiceToolName } from "./service.js";
+export { serviceTools, type JobService, type JobServiceInputs, type JobTextKind, type ServiceSandbox, type ServiceToolName } from "./service.js";
 export { LocalJobService, type LocalJobServiceOptions } from "./local/local-job-service.js";
 export { HostJobService, HostVersionError, type AttachOutcome, type HostClientKind, type HostJobServiceOptions } from "./client/host-job-service.js";
 export { installJobCleanup } from "./registry/job-cleanup.js";

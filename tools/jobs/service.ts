@@ -13,6 +13,15 @@ import { bashToolDefinition } from "./model-tools/bash-tool.js";
 import type { ChildMarker } from "../process/process-guard.js";
 import type { AgentTool, ToolCallContext, ToolDefinition, ToolResult, ToolUpdate } from "../tool.js";
 import type { JobSettings } from "./settings.js";
+import type { SandboxPolicy, SandboxProfile } from "../sandbox/index.js";
+
+/** The sandbox a JobService runs commands in, as the person set it. */
+export interface ServiceSandbox {
+  /** The model's commands run under its profile (or a stricter one the model asks for). */
+  policy: SandboxPolicy;
+  /** The profile of the jobs the person starts (`off` unless they set another). */
+  personProfile: SandboxProfile;
+}
 
 /** The tools that run where the jobs are: bash (a long call becomes a job) and the seven job tools. */
 export type ServiceToolName = "bash" | JobToolName;
@@ -38,6 +47,8 @@ export interface JobServiceInputs {
   settings: Partial<JobSettings>;
   marker: ChildMarker | undefined;
   secrets: readonly string[];
+  /** Without one, commands run as the person (a library's choice). */
+  sandbox?: ServiceSandbox;
 }
 
 /** What the person may read of a job: its whole kept log, its last lines, or the rows of its view. */
@@ -63,7 +74,8 @@ export interface JobService extends JobScreens {
   // The person's actions (the agent hears of them with its next request).
   start(command: string, size?: TerminalSize): Promise<JobInfo>;
   kill(id: string, signal?: NodeJS.Signals): Promise<JobInfo>;
-  restart(id: string, size?: TerminalSize): Promise<JobInfo>;
+  /** Runs the job again; under `profile` (the person's choice) when given, else under its own. */
+  restart(id: string, size?: TerminalSize, profile?: SandboxProfile): Promise<JobInfo>;
   remove(id: string): Promise<boolean>;
   write(id: string, data: string, options?: { eof?: boolean }): Promise<void>;
   /** A job's text as lines: the kept log, its last `count` lines, or the `count` rows of its view. */

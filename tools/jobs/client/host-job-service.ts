@@ -13,7 +13,7 @@ import { processTempFolder } from "../../process/temp-folder.js";
 import type { AgentTool, ToolResult } from "../../tool.js";
 import type { JobInfo, JobServiceEvent, TerminalSize, TriggerInfo, WatchAction } from "../events.js";
 import { JobRegistry } from "../registry/job-registry.js";
-import type { JobService, JobServiceInputs, JobTextKind, ServiceToolCall } from "../service.js";
+import type { JobService, JobServiceInputs, JobTextKind, ServiceSandbox, ServiceToolCall } from "../service.js";
 import { createJobTools } from "../model-tools/job-tools.js";
 import { ScreenFeed, type JobScreen } from "../terminal/screen-feed.js";
 import type { HostConnection } from "./host-connection.js";
@@ -23,6 +23,7 @@ import { hostPaths } from "../host/host-paths.js";
 import { processAlive, stopHostProcess } from "./host-stop.js";
 import type { ClientKind, Mismatch } from "../wire/handshake.js";
 import { resolveJobSettings, type JobSettings } from "../settings.js";
+import { withProfile, type SandboxProfile } from "../../sandbox/index.js";
 
 /** The clients that run an agent (`pitwall jobs` is the other kind). */
 export type HostClientKind = Exclude<ClientKind, "cli">;
@@ -63,6 +64,7 @@ export class HostJobService implements JobService {
   private readonly cwd: string;
   private readonly env: Record<string, string>;
   private readonly secrets: string[];
+  private readonly sandbox: ServiceSandbox | undefined;
   private connection: HostConnection | undefined;
   private connecting: Promise<HostConnection | undefined> | undefined;
   /** The host's jobs as this client knows them, from its events. */
@@ -88,6 +90,7 @@ export class HostJobService implements JobService {
     this.settings = resolveJobSettings(inputs.settings);
     this.env = Object.fromEntries(Object.entries(inputs.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
     this.secrets = [...inputs.secrets];
+    this.sandbox = inputs.sandbox;
   }
 
   /** The host's log file (for messages about it). */
@@ -267,6 +270,8 @@ export class HostJobService implements JobService {
         env: this.env,
         secrets: this.secrets,
         ...(call.tool === "bash" ? { outputDir: processTempFolder() } : {}),
+        // Commands see bash's full-output files (in this process's temp folder) through the private /tmp.
+        ...(this.sandbox ? { sandbox: { policy: this.sandbox.policy, visible: [processTempFolder()] } } : {}),
       },
       { onUpdate: (chunk) => call.onUpdate({ chunk }), signal: call.signal, yieldSignal: call.context.yieldSignal },
     );
@@ -277,7 +282,8 @@ export class HostJobService implements JobService {
   async start(command: string, size?: TerminalSize): Promise<JobInfo> {
     const connection = await this.connect(true);
     if (!connection) throw new Error("The job host could not be started.");
-    const info = await connection.call("start", { command, env: this.env, ...(size ? { size } : {}) });
+    const sandbox = this.sandbox ? { sandbox: withProfile(this.sandbox.policy, this.sandbox.personProfile) } : {};
+    const info = await connection.call("start", { command, env: this.env, ...(size ? { size } : {}), ...sandbox });
     // The event may come after the answer: the pane can select the job at once.
     if (!this.mirror.get(info.id)) this.mirror.apply({ type: "job_started", job: info });
     return info;
@@ -287,8 +293,8 @@ export class HostJobService implements JobService {
     return (await this.require()).call("kill", { id, ...(signal ? { signal } : {}) });
   }
 
-  async restart(id: string, size?: TerminalSize): Promise<JobInfo> {
-    return (await this.require()).call("restart", { id, ...(size ? { size } : {}) });
+  async restart(id: string, size?: TerminalSize, profile?: SandboxProfile): Promise<JobInfo> {
+    return (await this.require()).call("restart", { id, ...(size ? { size } : {}), ...(profile ? { profile } : {}) });
   }
 
   async remove(id: string): Promise<boolean> {

@@ -7,6 +7,7 @@
 // Usage (by host-launcher.ts only): node host-main.js '<json: HostConfig>' (dist/bundle/job-host.cjs
 // when pitwall runs as its bundle)
 import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { connect } from "node:net";
 import { Type, type Static } from "@sinclair/typebox";
 import { installJobCleanup } from "../registry/job-cleanup.js";
@@ -18,6 +19,8 @@ import { checker } from "../wire/checker.js";
 import { pitwallVersion } from "../../pitwall-version.js";
 import { turnOffCoreDumps } from "../../process/core-dumps.js";
 import { ProcessGuard } from "../../process/process-guard.js";
+import { removeTree } from "../../process/temp-folder.js";
+import { CommandSandbox } from "../../sandbox/index.js";
 
 export const HostConfigSchema = Type.Object(
   {
@@ -82,9 +85,16 @@ async function main(): Promise<void> {
   if (await answers(paths.socket)) process.exit(0);
   rmSync(paths.socket, { force: true });
 
-  // The host writes no temp files: bash's full-output files go to the client's temp folder.
+  // bash's full-output files go to the client's temp folder. The sandbox's private /tmp is in the
+  // host's own folder (never in TMPDIR, so a client leaves nothing there): made with the first
+  // fenced command, removed with the host (after a crash, by its watchdog, or by the next host).
   const guard = ProcessGuard.start();
-  const registry = new JobRegistry({ cwd: config.cwd, env: process.env, settings: config.settings, marker: guard });
+  const sandboxFolder = join(paths.dir, "sandbox");
+  removeTree(sandboxFolder);
+  process.once("exit", () => removeTree(sandboxFolder));
+  guard.removeAfterCrash(sandboxFolder);
+  const sandbox = new CommandSandbox(() => sandboxFolder);
+  const registry = new JobRegistry({ cwd: config.cwd, env: process.env, settings: config.settings, marker: guard, sandbox });
   const finish = (): void => {
     rmSync(paths.pidFile, { force: true });
     rmSync(paths.socket, { force: true });

@@ -2,12 +2,12 @@
 // with the client's own limits (what its model was told), environment and secrets. What the call
 // starts belongs to the client. Its live output streams back as update messages; the client's abort
 // (Esc) and yield (a steering message) signals reach the tool through the call's controllers.
-import type { JobRegistry } from "../registry/job-registry.js";
 import type { JobSettings } from "../settings.js";
 import { isJobToolName, createJobTools } from "../model-tools/job-tools.js";
 import { bashAdopter } from "../model-tools/bash-adoption.js";
 import { createBashTool } from "../model-tools/bash-tool.js";
-import type { ToolJobs } from "../model-tools/tool-jobs.js";
+import { toolJobs } from "../model-tools/tool-jobs.js";
+import { modelFence } from "../model-tools/model-fence.js";
 import { JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
 import type { AgentTool } from "../../tool.js";
 import type { Call } from "./host-client.js";
@@ -17,7 +17,8 @@ export const runTool: Handler<"runTool"> = async (args, { client, id, host }) =>
   const registry = host.registry;
   const owner = client.id;
   const settings: JobSettings = { ...registry.settings, maxOutputChars: args.settings.maxOutputChars, defaultYieldMs: args.settings.defaultYieldMs };
-  const jobs = clientJobs(registry, owner, args.env);
+  const fence = args.sandbox ? modelFence(registry, args.sandbox.policy, args.sandbox.visible ?? []) : undefined;
+  const jobs = toolJobs(registry, { owner, baseEnv: args.env, ...(fence ? { modelFence: fence } : {}) });
   let tool: AgentTool | undefined;
   if (args.tool === "bash") {
     tool = createBashTool(host.cwd, {
@@ -29,6 +30,7 @@ export const runTool: Handler<"runTool"> = async (args, { client, id, host }) =>
       secrets: args.secrets,
       ...(args.outputDir !== undefined ? { outputDir: args.outputDir } : {}),
       adopter: bashAdopter(jobs, settings),
+      ...(fence ? { fence } : {}),
     });
   } else if (isJobToolName(args.tool)) {
     tool = createJobTools(jobs, settings).find((t) => t.name === args.tool);
@@ -44,18 +46,3 @@ export const runTool: Handler<"runTool"> = async (args, { client, id, host }) =>
     client.calls.delete(id);
   }
 };
-
-/** The registry as one client's tools see it: what they start belongs to the client and inherits its environment. */
-function clientJobs(registry: JobRegistry, owner: string, baseEnv: Record<string, string>): ToolJobs {
-  return {
-    settings: registry.settings,
-    start: (options) => registry.start({ ...options, owner, baseEnv }),
-    adoptRunning: (options) => registry.adoptRunning({ ...options, owner }),
-    get: (id) => registry.get(id),
-    list: () => registry.list(),
-    kill: (id, options) => registry.kill(id, options),
-    write: (id, data, options) => registry.write(id, data, options),
-    reportYield: (toolCallId, job, tail) => registry.reportYield(toolCallId, job, tail),
-    watches: registry.watches,
-  };
-}

@@ -11,6 +11,8 @@ import { yieldCauseText, type AgentTool, type ToolDefinition, type ToolUpdate } 
 import { compileSearchPattern, type LineMatcher } from "../../search-pattern.js";
 import { watchAfterWait, watchList, watchProblem } from "../watch/watch-params.js";
 import type { ToolJobs } from "./tool-jobs.js";
+import { sandboxParameter } from "./bash-schema.js";
+import { fenceForModel, SANDBOX_SENTENCE } from "./model-fence.js";
 
 export const bashStreamParameters = Type.Object({
   command: Type.String({ description: "The shell command (bash -c)." }),
@@ -35,6 +37,7 @@ export const bashStreamParameters = Type.Object({
       description: "true: the output as a digest (errors and warnings first, stack traces whole, repeats folded, numbered lines). false: raw, head and tail when over the cap. Default: a digest only past the cap.",
     }),
   ),
+  sandbox: sandboxParameter,
 });
 
 export type BashStreamParams = Static<typeof bashStreamParameters>;
@@ -89,6 +92,7 @@ export function bashStreamDefinition(settings: JobSettings): ToolDefinition<type
       "Give readyPattern (e.g. \"listening on|ready in\") to return as soon as a server says it is up. When a job exits on its own later, you are told with its exit code and last lines, so you need not poll just to notice a crash.",
       "Give watch (e.g. [{\"pattern\": \"FAIL|Error\", \"action\": \"wake\"}]) to be told, with the matching lines and their context, when the job prints a line that matches after this call returns: no polling needed for a test watcher turning red or a server logging a stack trace (watch_process changes them later).",
       `Output shown to you is plain text (colours and progress-bar redraws resolved); past ${settings.maxOutputChars} characters it comes as a digest (errors and warnings first, stack traces whole, repeats folded, line numbers for get_process_log) unless digest is false (then head and tail). At most ${settings.maxJobs} jobs run at once. Runs under a terminal (stdinMode "pty") unless stdinMode is "pipe".`,
+      SANDBOX_SENTENCE,
     ].join("\n"),
     parameters: bashStreamParameters,
   };
@@ -111,6 +115,9 @@ export function createBashStreamTool(registry: ToolJobs, settings: JobSettings =
       const badWatch = watchProblem(params.watch);
       if (badWatch !== undefined) return { content: `watch: ${badWatch} Nothing was started; fix the trigger and call bash_stream again.`, isError: true };
       if (signal.aborted) throw new Error("The call was aborted before the job started; nothing was run.");
+      const fenced = await fenceForModel(registry.modelFence, params.sandbox, params.workdir);
+      if ("refused" in fenced) return fenced.refused;
+      if (signal.aborted) throw new Error("The call was aborted before the job started; nothing was run.");
       const job = registry.start({
         command: params.command,
         ...(params.workdir !== undefined ? { cwd: params.workdir } : {}),
@@ -118,6 +125,7 @@ export function createBashStreamTool(registry: ToolJobs, settings: JobSettings =
         stdinMode: params.stdinMode ?? "pty",
         startedBy: "agent",
         toolCallId,
+        ...(fenced.fence ? { fence: fenced.fence } : {}),
       });
       const yieldMs = clampYieldMs(params.yieldMs, settings.defaultYieldMs, settings.minYieldMs);
       const stopLive = liveLines(job, onUpdate, maxChars);

@@ -7,13 +7,14 @@ import type { OutputSpool, SpooledOutput } from "../../output-spool.js";
 import type { RunningShell } from "../../shell-process.js";
 import type { BashToolDetails, BashToolParams } from "./bash-schema.js";
 import { yieldCauseText } from "../../tool.js";
+import type { CommandFence } from "../../sandbox/index.js";
 
 /** Who owns a bash call that outlived its wait. */
 export interface BashCallAdopter {
   /** How long a call may run before it becomes a job. */
   yieldMs(): number;
   /** Contract: returns the job's id and pid, or throws (the command is then stopped: nobody would watch it). */
-  adopt(call: { toolCallId: string; command: string; cwd: string; running: RunningShell; priorOutput: string; killAfterMs?: number }): { id: string; pid: number };
+  adopt(call: { toolCallId: string; command: string; cwd: string; running: RunningShell; priorOutput: string; killAfterMs?: number; fence?: CommandFence }): { id: string; pid: number };
 }
 
 /** Once a steer is queued, a command gets this much longer to finish on its own before it becomes a job. */
@@ -60,6 +61,8 @@ export interface AdoptedCall {
   summary: (spooled: SpooledOutput) => string | undefined;
   /** The call's yield signal: its reason says whose steer ended the wait. */
   yieldSignal: AbortSignal;
+  /** The sandbox the command runs in: the job keeps it. */
+  fence?: CommandFence;
 }
 
 /** Hands the command to the adopter and builds the call's result: the output so far and the job it became. */
@@ -72,7 +75,15 @@ export function adoptedResult(call: AdoptedCall): { content: string; details: Ba
   const killAfterMs = call.timeoutMs === undefined ? undefined : Math.max(0, call.timeoutMs - elapsedMs);
   let job: { id: string; pid: number };
   try {
-    job = adopter.adopt({ toolCallId: call.toolCallId, command: params.command, cwd: call.cwd, running, priorOutput, ...(killAfterMs !== undefined ? { killAfterMs } : {}) });
+    job = adopter.adopt({
+      toolCallId: call.toolCallId,
+      command: params.command,
+      cwd: call.cwd,
+      running,
+      priorOutput,
+      ...(killAfterMs !== undefined ? { killAfterMs } : {}),
+      ...(call.fence ? { fence: call.fence } : {}),
+    });
   } catch (error) {
     void terminateGroup(running.pid);
     throw new Error(`The command could not become a background job and was stopped: ${error instanceof Error ? error.message : String(error)}`);

@@ -42,7 +42,8 @@ export function createListProcessesTool(registry: ToolJobs, settings: JobSetting
         const restarts = info.restarts > 0 ? `, restarted ${info.restarts}×${info.restartedBy ? ` (last by ${who(info.restartedBy)})` : ""}` : "";
         const tail = last ? `\n    last: ${last}` : "";
         const watching = triggers.length ? `\n    watching: ${triggers.map(describeTrigger).join("; ")}` : "";
-        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who(info.startedBy)}${restarts}, pid ${info.pid}: ${shortCommand(info.command)}${tail}${watching}`;
+        const sandbox = info.sandbox === undefined ? "" : `, sandbox ${info.unfenced ? `${info.sandbox} (unfenced: none can be made here)` : info.sandbox}${info.fenceHits ? ` (stopped ${info.fenceHits} thing${info.fenceHits === 1 ? "" : "s"})` : ""}`;
+        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who(info.startedBy)}${restarts}${sandbox}, pid ${info.pid}: ${shortCommand(info.command)}${tail}${watching}`;
       });
       const running = rows.filter((row) => row.info.status === "running").length;
       // Whole entries while they fit the cap (long trigger patterns add up), the rest counted.

@@ -8,6 +8,7 @@ import type { CommandEnd } from "../../command-end.js";
 import type { PlainTextLog } from "../log/plain-text-log.js";
 import { digestOfLog, wantsDigest } from "../digest/job-log-digest.js";
 import { bodyByteCapFor } from "../../output-cap.js";
+import { fenceNoteForModel } from "../../sandbox/index.js";
 
 export interface CompletedJobDetails {
   status: "completed" | "failed";
@@ -50,6 +51,12 @@ export function statusHeader(job: Job): string {
   const info = job.info;
   const when = info.status === "running" ? `has been running for ${formatDuration(runtime(info))}` : `${describeStatus(info)} after ${formatDuration(runtime(info))}`;
   return `Job ${job.id} (pid ${job.pid}) ${when}: ${shortCommand(job.command)}`;
+}
+
+/** What the fence stopped the job doing that the model has not been told yet, as a paragraph ("" when nothing). */
+export function fenceNote(job: Job): string {
+  const hits = job.takeUntoldFenceHits();
+  return hits.length > 0 ? `\n${fenceNoteForModel(hits)}` : "";
 }
 
 /** A note the model can act on when lines were cut or have left memory. */
@@ -114,7 +121,7 @@ export function finalResult(job: Job, maxOutputChars: number, digest?: boolean):
   job.finalDelivered = true;
   const { body, hint } = outputText(job, maxOutputChars, digest);
   return {
-    content: `${statusHeader(job)}\n${body}${hint}`,
+    content: `${statusHeader(job)}\n${body}${hint}${fenceNote(job)}`,
     details: completedDetails(job, maxOutputChars),
     command: commandEnd(job),
     isError: failed(job.info),
@@ -140,7 +147,7 @@ export function nextStep(job: Job): string {
 export function runningResult(job: Job, maxOutputChars: number, why: string, digest?: boolean): ToolResult<RunningJobDetails> {
   const { body, hint } = outputText(job, maxOutputChars, digest);
   return {
-    content: `${statusHeader(job)}\n${why}\nOutput so far:\n${body}${hint}\n${nextStep(job)}`,
+    content: `${statusHeader(job)}\n${why}\nOutput so far:\n${body}${hint}${fenceNote(job)}\n${nextStep(job)}`,
     details: runningDetails(job),
     runningJob: job.id,
   };

@@ -38,13 +38,13 @@ export class PtyJob extends Job {
   constructor(spec: JobSpec) {
     super(spec);
     // Through the launcher: the job inherits no pty master (nor anything else) of ours.
-    const launch = launchShell(spec.shell, spec.command);
+    const launch = launchShell(spec.shell, spec.command, spec.fence?.wrapper);
     const ptyProcess = spawnPty(launch.file, launch.args, {
       name: spec.env.TERM ?? "xterm-256color",
       cols: spec.cols,
       rows: spec.rows,
       cwd: spec.cwd,
-      env: spec.env,
+      env: { ...spec.env, ...launch.env },
     });
     this.pty = ptyProcess;
     this.pid = ptyProcess.pid;

@@ -9,6 +9,7 @@ import type { Job } from "../process/job.js";
 import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "../format.js";
 import { firingMessage, MergedFirings } from "../watch/merged-firings.js";
 import type { JobTriggeredEvent } from "../events.js";
+import { fenceNoteForModel } from "../../sandbox/index.js";
 
 const NOTICE_LAST_LINES = 8;
 const NOTICE_MAX_CHARS = 2_000;
@@ -108,10 +109,12 @@ export function exitNotice(job: Job): string {
   const info = job.info;
   const who = job.startedBy === "person" ? ", started by the person," : "";
   const header = `Job ${job.id} (${shortCommand(job.command)})${who} ${describeStatus(info)} after ${formatDuration(runtime(info))}.`;
+  const fenced = job.takeUntoldFenceHits();
+  const fence = fenced.length > 0 ? `\n${fenceNoteForModel(fenced)}` : "";
   const lines = lastLines(job.log, NOTICE_LAST_LINES);
-  if (lines.length === 0) return `${header} It printed nothing.`;
+  if (lines.length === 0) return `${header} It printed nothing.${fence}`;
   let body = lines.join("\n");
   const room = NOTICE_MAX_CHARS - header.length - 20;
   if (body.length > room) body = "…" + body.slice(body.length - room);
-  return `${header} Last lines:\n${body}`;
+  return `${header} Last lines:\n${body}${fence}`;
 }

@@ -6,6 +6,7 @@ import type { StdinMode } from "../process/job.js";
 import type { JobSettings } from "../settings.js";
 import type { WatchTiming } from "../watch/trigger-set.js";
 import type { ChildMarker } from "../../process/process-guard.js";
+import type { CommandFence, CommandSandbox } from "../../sandbox/index.js";
 
 export type { TerminalSize } from "../events.js";
 
@@ -26,6 +27,8 @@ export interface StartJobOptions {
   owner?: string;
   /** The environment the job inherits instead of the registry's (a job host's client brings its own). */
   baseEnv?: Record<string, string>;
+  /** The sandbox to run it in (CommandSandbox.fence); none: as the person, as a library may. */
+  fence?: CommandFence;
 }
 
 /** Who acts, and whose agent hears of it: the one client of a registry in this process. */
@@ -47,6 +50,8 @@ export interface AdoptRunningOptions {
   startedAt: number;
   priorOutput: string;
   toolCallId?: string;
+  /** The sandbox the call runs in: the job keeps it (a restart makes it again). */
+  fence?: CommandFence;
   /** Stop it (TERM, grace, KILL) this long from now: the rest of the call's timeout. */
   killAfterMs?: number;
   owner?: string;
@@ -64,4 +69,6 @@ export interface JobRegistryOptions {
   adoptedCheckMs?: number;
   /** How watch triggers gather a burst and how short their window may be (tools/jobs/watch/trigger-set.ts). */
   watchTiming?: Partial<WatchTiming>;
+  /** Makes the fences of this process's commands (a restart under another profile makes a new one). */
+  sandbox?: CommandSandbox;
 }

@@ -23,6 +23,8 @@ import { DEFAULT_ACTOR, type ActOptions, type AdoptRunningOptions, type JobRegis
 import { JobSpecs } from "./job-specs.js";
 import { JobStopper, within } from "./job-stopper.js";
 import { TtlSweep } from "./ttl-sweep.js";
+import { watchFence } from "./job-fence.js";
+import type { CommandFence, CommandSandbox, FenceRequest, SandboxProfile } from "../../sandbox/index.js";
 
 export { DEFAULT_ACTOR, type ActOptions, type AdoptRunningOptions, type JobRegistryOptions, type StartJobOptions, type TerminalSize } from "./job-options.js";
 
@@ -45,6 +47,7 @@ export class JobRegistry {
   /** Groups a bash call left running in the background; ended with the jobs. */
   private readonly adopted: AdoptedGroups;
   private readonly lineObservers = new Set<(job: Job, line: string, lineNumber: number) => void>();
+  private readonly sandbox: CommandSandbox | undefined;
   private nextId = 1;
   private shuttingDown = false;
 
@@ -55,6 +58,7 @@ export class JobRegistry {
       Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
     this.marker = options.marker;
+    this.sandbox = options.sandbox;
     this.specs = new JobSpecs(this.cwd, this.settings, baseEnv, this.marker);
     this.stopper = new JobStopper(this.settings, this.marker);
     this.ttl = new TtlSweep(this.settings.ttlMs);
@@ -73,7 +77,7 @@ export class JobRegistry {
         const owner = this.jobs.get(event.jobId)?.owner ?? UNOWNED;
         recordWatchNotices(event, this.noticesOf(owner));
         if (owner === UNOWNED && event.type === "job_triggered" && event.trigger.action !== "notify") this.noticesOf(UNOWNED).triggerFired(event);
-        this.emit(event);
+        this.events.emit(event);
       },
     });
   }
@@ -101,6 +105,16 @@ export class JobRegistry {
   /** The PITWALL_JOB mark for one bash call's processes (a call that becomes a job keeps it). */
   callMark(): Record<string, string> {
     return this.specs.callMark();
+  }
+
+  /**
+   * The sandbox for a command of this registry's folder (its root). Throws SandboxUnavailableError
+   * when the policy requires a fence that cannot be made, and an Error when the registry has no
+   * sandbox (a library's, which runs commands as the person).
+   */
+  makeFence(request: Omit<FenceRequest, "root">): Promise<CommandFence> {
+    if (!this.sandbox) return Promise.reject(new Error("This job registry runs commands without a sandbox (it was made without one)."));
+    return this.sandbox.fence({ ...request, root: this.cwd });
   }
 
   get(id: string): Job | undefined {
@@ -147,9 +161,14 @@ export class JobRegistry {
     return job.info;
   }
 
-  /** Runs the job's command again under the same id (stopping it first if it runs); restarts + 1. */
-  async restart(id: string, by: JobStarter, size?: TerminalSize, actor?: string): Promise<Job> {
+  /**
+   * Runs the job's command again under the same id (stopping it first if it runs); restarts + 1. A
+   * `profile` (the person's choice) runs it under another sandbox profile; without one it keeps its own.
+   */
+  async restart(id: string, by: JobStarter, size?: TerminalSize, actor?: string, profile?: SandboxProfile): Promise<Job> {
     const old = this.require(id);
+    // Made first: a fence that cannot be made leaves the job as it was.
+    const fence = await this.restartFence(old, profile);
     if (old.running) {
       old.stopRequestedBy ??= by;
       await this.stopper.terminate(old);
@@ -160,13 +179,33 @@ export class JobRegistry {
     this.checkCapacity();
     const job = this.spawn(
       id,
-      { command: old.command, cwd: old.cwd, baseEnv: old.env, stdinMode: old.stdinMode, startedBy: old.startedBy, restartedBy: by, ...(size ? { size } : {}), owner: old.owner ?? actor ?? DEFAULT_ACTOR },
+      {
+        command: old.command,
+        cwd: old.cwd,
+        baseEnv: old.env,
+        stdinMode: old.stdinMode,
+        startedBy: old.startedBy,
+        restartedBy: by,
+        ...(size ? { size } : {}),
+        owner: old.owner ?? actor ?? DEFAULT_ACTOR,
+        ...(fence ? { fence } : {}),
+      },
       old.restarts + 1,
       true,
     );
     old.dispose();
     if (by === "person") this.noticesOf(actor).personAction(personActions.restarted(job));
     return job;
+  }
+
+  /** A restarted job's fence: made again (the disk may have changed), under `profile` when given. */
+  private async restartFence(old: Job, profile: SandboxProfile | undefined): Promise<CommandFence | undefined> {
+    if (old.fence === undefined) {
+      if (profile !== undefined) throw new Error(`Job ${old.id} was started without a sandbox policy, so it cannot be restarted under a profile.`);
+      return undefined;
+    }
+    const { root: _root, ...request } = old.fence.request;
+    return this.makeFence({ ...request, ...(profile !== undefined ? { profile } : {}) });
   }
 
   /** Removes a finished job from the list (the person's action). Running jobs are not removed: stop them first. */
@@ -278,7 +317,7 @@ export class JobRegistry {
 
   /** Publishes that a bash_stream call yielded while its job runs on. */
   reportYield(toolCallId: string, job: Job, tail: string): void {
-    this.emit({ type: "job_yielded", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
+    this.events.emit({ type: "job_yielded", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
   }
 
   /**
@@ -346,8 +385,12 @@ export class JobRegistry {
     this.marker?.trackGroup(job.pid);
     this.jobs.set(job.id, job);
     this.watches.attach(job);
+    watchFence(job, (hit) => {
+      // A late hit (a name resolved outside) of a run that was replaced or removed meanwhile is dropped.
+      if (this.jobs.get(job.id) === job) this.events.emit({ type: "job_fenced", jobId: job.id, command: job.command, hit });
+    });
     job.onOutput((chunk, stream) => {
-      for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
+      for (const piece of splitChunk(chunk)) this.events.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
     });
     job.log.onLine(
       (line, lineNumber) => {
@@ -356,14 +399,14 @@ export class JobRegistry {
       () => this.lineObservers.size > 0,
     );
     void job.exited.then(() => this.ended(job));
-    this.emit({ type: "job_started", job: job.info });
+    this.events.emit({ type: "job_started", job: job.info });
     return job;
   }
 
   private ended(job: Job): void {
     untrackIfGone(this.marker, job.pid);
     // Told when nobody asked for the end (JobNotices.jobEnded keeps a notice then); the job host says it only to the owner.
-    this.emit({ type: "job_exited", job: job.info, told: !this.shuttingDown && job.stopRequestedBy === undefined });
+    this.events.emit({ type: "job_exited", job: job.info, told: !this.shuttingDown && job.stopRequestedBy === undefined });
     if (this.shuttingDown) return;
     this.noticesOf(job.owner ?? UNOWNED).jobEnded(job);
     if (this.jobs.get(job.id) !== job) return;
@@ -377,7 +420,7 @@ export class JobRegistry {
     this.ttl.clear(job.id);
     this.jobs.delete(job.id);
     this.watches.forget(job.id);
-    this.emit({ type: "job_removed", jobId: job.id });
+    this.events.emit({ type: "job_removed", jobId: job.id });
     if (!endLeftovers) {
       job.dispose();
     } else if (groupAlive(job.pid)) {
@@ -398,10 +441,6 @@ export class JobRegistry {
     const job = this.jobs.get(id);
     if (!job) throw new NoSuchJobError(id, [...this.jobs.keys()]);
     return job;
-  }
-
-  private emit(event: JobEvent): void {
-    this.events.emit(event);
   }
 }
 

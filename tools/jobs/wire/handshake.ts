@@ -9,8 +9,12 @@ import type { JobInfo } from "../events.js";
 import { checker } from "./checker.js";
 import { JobInfoSchema, strict, TriggerInfoSchema } from "./job-shapes.js";
 
-/** Bumped whenever a message after the handshake changes shape. */
-export const PROTOCOL_VERSION = 4;
+/**
+ * Bumped whenever a message after the handshake changes shape. 3: the job terminal's screen data
+ * (cursor, mouse modes); 4: the exits a greeting says are still to be told; 5: the sandbox
+ * (runTool's and start's policy, restart's profile, JobInfo's sandbox fields, job_fenced).
+ */
+export const PROTOCOL_VERSION = 5;
 
 export const ClientKindSchema = Type.Union([Type.Literal("dashboard"), Type.Literal("print"), Type.Literal("json"), Type.Literal("cli")]);
 export type ClientKind = Static<typeof ClientKindSchema>;

@@ -11,7 +11,7 @@ import { JOB_TOOL_NAMES } from "../model-tools/job-tools.js";
 import type { ScreenUpdate } from "../terminal/screen-state.js";
 import { checker, type Checker } from "./checker.js";
 import { ClientKindSchema } from "./handshake.js";
-import { JobEventSchema, JobInfoSchema, ScreenUpdateSchema, strict, ToolResultSchema, TriggerInfoSchema } from "./job-shapes.js";
+import { JobEventSchema, JobInfoSchema, SandboxPolicySchema, SandboxProfileSchema, ScreenUpdateSchema, strict, ToolResultSchema, TriggerInfoSchema } from "./job-shapes.js";
 import { RefusalSchema, type Refusal } from "./refusals.js";
 
 const SizeSchema = Type.Object({ cols: Type.Integer({ minimum: 1, maximum: 4096 }), rows: Type.Integer({ minimum: 1, maximum: 4096 }) }, strict);
@@ -55,14 +55,18 @@ export const METHODS = {
         secrets: Type.Array(Type.String()),
         /** The client's temp folder: bash's full-output files live as long as the agent that reads them. */
         outputDir: Type.Optional(Type.String()),
+        /** The person's sandbox policy, and what the command must see through the private /tmp. */
+        sandbox: Type.Optional(Type.Object({ policy: SandboxPolicySchema, visible: Type.Optional(Type.Array(Type.String())) }, strict)),
       },
       strict,
     ),
     result: ToolResultSchema,
   },
-  start: { args: Type.Object({ command: Type.String(), size: Type.Optional(SizeSchema), env: EnvSchema }, strict), result: JobInfoSchema },
+  /** The person starts a job; `sandbox` is the policy under the profile of the person's jobs. */
+  start: { args: Type.Object({ command: Type.String(), size: Type.Optional(SizeSchema), env: EnvSchema, sandbox: Type.Optional(SandboxPolicySchema) }, strict), result: JobInfoSchema },
   kill: { args: Type.Object({ id: Type.String(), signal: Type.Optional(SignalSchema) }, strict), result: JobInfoSchema },
-  restart: { args: Type.Object({ id: Type.String(), size: Type.Optional(SizeSchema) }, strict), result: JobInfoSchema },
+  /** The person runs a job again, under another sandbox profile when `profile` is given. */
+  restart: { args: Type.Object({ id: Type.String(), size: Type.Optional(SizeSchema), profile: Type.Optional(SandboxProfileSchema) }, strict), result: JobInfoSchema },
   remove: { args: Type.Object({ id: Type.String() }, strict), result: Type.Boolean() },
   write: { args: Type.Object({ id: Type.String(), data: Type.String(), eof: Type.Optional(Type.Boolean()) }, strict), result: Type.Null() },
   text: {
