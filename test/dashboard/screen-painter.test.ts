@@ -3,10 +3,9 @@
 // and the rarer styles as the cell's extras), graphemes whole, wide characters as a cell and its
 // empty right half, the pane's edges respected. (The watch that sends only the rows
 // that changed is test/jobs/screen-watch.test.ts.)
-import xtermHeadless from "@xterm/headless";
 import type { Terminal } from "@xterm/headless";
-import unicode11 from "@xterm/addon-unicode11";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { emulator } from "../helpers/test-emulator.js";
 import type { CellRow } from "../../panes/screen/blessed-internals.js";
 import { Canvas } from "../../panes/screen/canvas.js";
 import { attr, bgOf, DEFAULT_COLOR, fgOf, Flag, flagsOf, Palette, PLAIN } from "../../panes/text/styled-text.js";
@@ -14,19 +13,6 @@ import { parseExtras } from "../../panes/screen/cell-extras.js";
 import { paintScreen } from "../../panes/jobs/screen-painter.js";
 import { encodeRows, screenMeta, type ScreenState, screenText, terminalText } from "../../tools/jobs/index.js";
 
-const terminals: Terminal[] = [];
-afterEach(() => {
-  for (const t of terminals.splice(0)) t.dispose();
-});
-
-async function emulator(cols: number, rows: number, text: string, scrollback = 100): Promise<Terminal> {
-  const t = new xtermHeadless.Terminal({ cols, rows, scrollback, allowProposedApi: true });
-  t.loadAddon(new unicode11.Unicode11Addon());
-  t.unicode.activeVersion = "11";
-  terminals.push(t);
-  await new Promise<void>((resolve) => t.write(text, resolve));
-  return t;
-}
 
 function grid(width: number, height: number): CellRow[] {
   return Array.from({ length: height }, () => Array.from({ length: width }, () => [attr({ fg: Palette.magenta }), "#"] as [number, string]) as CellRow);

@@ -1,26 +1,11 @@
 // The screen watch: someone looks at a job's terminal, and gets the view at once, then only the rows
 // that changed, a scroll at once, and fewer updates while the job floods.
-import xtermHeadless from "@xterm/headless";
-import type { Terminal } from "@xterm/headless";
-import unicode11 from "@xterm/addon-unicode11";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
+import { emulator } from "../helpers/test-emulator.js";
 import { applyScreenUpdate, screenText, type ScreenUpdate } from "../../tools/jobs/terminal/screen-state.js";
 import { FLOOD_UPDATE_MS, ScreenWatch } from "../../tools/jobs/terminal/screen-watch.js";
 import { waitFor } from "../helpers/conditions.js";
 
-const terminals: Terminal[] = [];
-afterEach(() => {
-  for (const t of terminals.splice(0)) t.dispose();
-});
-
-async function emulator(cols: number, rows: number, text: string, scrollback = 100): Promise<Terminal> {
-  const t = new xtermHeadless.Terminal({ cols, rows, scrollback, allowProposedApi: true });
-  t.loadAddon(new unicode11.Unicode11Addon());
-  t.unicode.activeVersion = "11";
-  terminals.push(t);
-  await new Promise<void>((resolve) => t.write(text, resolve));
-  return t;
-}
 
 describe("the screen watch", () => {
   test("sends the view at once, then only the rows that changed, and a scroll at once", async () => {
