@@ -2,9 +2,7 @@
 // only recent messages in memory (the dashboard's chat): the messages just before one it still
 // holds, streamed from the file so a 5,000-turn session costs one pass and at most a page in memory.
 import type { Message } from "../messages.js";
-import { lineRecordId } from "./session-ids.js";
-import { readLines } from "./session-load.js";
-import { recordValidators } from "./session-schema.js";
+import { readMessageRecords } from "./session-load.js";
 
 export interface BranchPage {
   /** Oldest first. */
@@ -23,22 +21,13 @@ export async function readPageBefore(path: string, branch: ReadonlySet<string>, 
   const page: Message[] = [];
   let dropped = 0;
   let found = false;
-  for await (const { text, number } of readLines(path)) {
-    // Cheap test first: most lines of a long session are messages, but not every line is.
-    if (!text.includes('"message"')) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      continue; // A damaged line: it was named when the session was loaded.
-    }
-    if (!recordValidators.message.check(value)) continue;
-    if (!branch.has(value.id ?? lineRecordId(number))) continue;
-    if (isStart(value.message)) {
+  for await (const { id, message } of readMessageRecords(path)) {
+    if (!branch.has(id)) continue;
+    if (isStart(message)) {
       found = true;
       break;
     }
-    page.push(value.message);
+    page.push(message);
     if (max !== undefined && page.length > max) {
       page.shift();
       dropped++;

@@ -327,11 +327,14 @@ export function countMessage(stats: SessionStats, message: Message): void {
   if (message.usage.cost) stats.cost = (stats.cost ?? 0) + message.usage.cost.total;
 }
 
-/** The messages of an older part, read again from the file, oldest first (of its branch only). */
-export async function* readOlderMessages(part: OlderPart): AsyncGenerator<Message> {
-  for await (const { text, number } of readLines(part.path)) {
-    if (number < part.fromLine) continue;
-    if (number > part.toLine) return;
+/**
+ * The message records of a file's lines `fromLine` to `toLine`, oldest first, with their ids (those
+ * of an old file's records from their line); damaged lines and other records are skipped.
+ */
+export async function* readMessageRecords(path: string, fromLine = 1, toLine = Infinity): AsyncGenerator<{ id: string; message: Message }> {
+  for await (const { text, number } of readLines(path)) {
+    if (number < fromLine) continue;
+    if (number > toLine) return;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -339,8 +342,15 @@ export async function* readOlderMessages(part: OlderPart): AsyncGenerator<Messag
       continue; // A damaged line: it was named when the session was loaded.
     }
     if (!recordValidators.message.check(value)) continue;
-    if (part.branch && !part.branch.has(value.id ?? lineRecordId(number))) continue;
-    yield value.message;
+    yield { id: value.id ?? lineRecordId(number), message: value.message };
+  }
+}
+
+/** The messages of an older part, read again from the file, oldest first (of its branch only). */
+export async function* readOlderMessages(part: OlderPart): AsyncGenerator<Message> {
+  for await (const { id, message } of readMessageRecords(part.path, part.fromLine, part.toLine)) {
+    if (part.branch && !part.branch.has(id)) continue;
+    yield message;
   }
 }
 
