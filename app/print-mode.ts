@@ -33,7 +33,7 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
   for (const warning of [...setup.warnings, ...setup.sessionWarnings]) note(`pitwall: ${warning}`);
   if (setup.missingKey) {
     // A local server that is running is offered (never used without the person saying so).
-    const offer = localServerOffer(await probeLocalServers());
+    const offer = localServerOffer(await probeLocalServers({ deadlineMs: setup.settings.localProbeMs }));
     process.stderr.write(`pitwall: ${setup.missingKey}\n${offer ? `pitwall: ${offer}\n` : ""}`);
     return 1;
   }

@@ -69,7 +69,9 @@ describe("the local server probe", () => {
     } catch (error) {
       throw new Error(`this test needs 127.0.0.1:1234 free, to play LM Studio there: ${(error as Error).message}`);
     }
-    const result = await runCli(["-p", "hello", "--no-session", "--cwd", tempDir("project")], cliEnv());
+    // The probe's deadline is long here: a loaded machine can take more than the default 150 ms to
+    // start the answer; the cut-off itself is tested above.
+    const result = await runCli(["-p", "hello", "--no-session", "--cwd", tempDir("project")], cliEnv({ extra: { PITWALL_LOCAL_PROBE_MS: "10000" } }));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("pitwall: No API key for Anthropic");
     expect(result.stderr).toContain(
