@@ -11,7 +11,8 @@ endDashboardsAfterEach();
 describe("a job host that stops answering, in the dashboard", () => {
   it("is shown in the jobs pane; Esc ends the turn at once; answering again clears it", async () => {
     const { t } = await startDashboard({
-      env: { PITWALL_HOST_SILENCE_MS: "1500" },
+      // Long enough that the Esc below comes first however loaded the machine (the silence is what the second call meets).
+      env: { PITWALL_HOST_SILENCE_MS: "4000" },
       replies: [
         { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo waiting; sleep 30" } }] },
         { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo second" } }] },

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
 import { waitFor } from "../helpers/conditions.js";
+import { wrapped } from "../helpers/terminal-harness.js";
 import { requireBubblewrap } from "../sandbox/sandbox-fixture.js";
 
 endDashboardsAfterEach();
@@ -34,8 +35,9 @@ describe("the sandbox in the dashboard", () => {
     await t.waitForText("The sandbox stopped it.");
     const screen = await t.waitForText(/1 for i in .*⊘2 .*exit 0/);
     expect(occurrences(screen, "The sandbox (workspace) stopped job 1")).toBe(2);
+    // The notice wraps in the chat beside the jobs pane.
     expect(screen).toContain("(outside the");
-    expect(screen).toContain("To allow it: add the folder to sandboxWritable");
+    expect(screen).toMatch(wrapped("To allow it: add the folder to sandboxWritable"));
     expect(screen).toContain("/restart 1 off");
     expect(existsSync(join(t.home, "a.txt"))).toBe(false);
 
@@ -62,7 +64,7 @@ describe("the sandbox in the dashboard", () => {
     const { t } = session;
     const screen = await t.waitForText("⚠ unfenced");
     await t.waitForText("Commands run unfenced, with your permissions");
-    expect(t.screenText()).toContain("install bubblewrap (Debian and Ubuntu: apt install");
+    expect(t.screenText()).toMatch(wrapped("install bubblewrap (Debian and Ubuntu: apt install"));
     expect(occurrences(screen, "Commands run unfenced")).toBeLessThanOrEqual(1);
     t.type("write it");
     t.press("Enter");
