@@ -56,6 +56,12 @@ export class ChatPane extends ScrollingPane {
     this.readOlderIfNear(true);
   }
 
+  /** End: following again, the chat lets go of what reading back brought in. */
+  override toBottom(): void {
+    super.toBottom();
+    this.log.trim();
+  }
+
   private readOlderIfNear(all: boolean): void {
     const top = this.scroller.topBlock;
     if (!this.older || !this.log.hasOlder || top === undefined || top - this.log.first() > NEAR_TOP_BLOCKS) return;

@@ -8,6 +8,8 @@ import { afterAll, describe, expect, test } from "vitest";
 import { emptyUsage, type Message } from "../../agent/messages.js";
 import { readPageBefore } from "../../agent/sessions/branch-pages.js";
 import { ChatLog, KEEP_ENTRIES, OLDER_PAGE, type OlderReader } from "../../panes/chat/chat-log.js";
+import { ChatPane } from "../../panes/chat/chat-pane.js";
+import { headlessScreen } from "../helpers/headless-screen.js";
 import { UserEntry } from "../../panes/chat/chat-entries.js";
 import { lineText } from "../../panes/text/styled-text.js";
 import { ToolCallStore } from "../../panes/tool-output/tool-calls.js";
@@ -91,6 +93,28 @@ describe("the chat keeps recent entries", () => {
     expect(tools.latestId).toBe("call_4999");
     // Nothing more to read.
     expect(await log.loadOlder(readerOver(all, reads))).toBe(false);
+  });
+
+  test("in the pane: Home reads the whole conversation back; End lets go of it again", async () => {
+    const all = turns(3_000);
+    const h = headlessScreen(100, 30);
+    try {
+      const tools = new ToolCallStore();
+      const pane = new ChatPane(h.screen, tools);
+      let loaded = 0;
+      pane.readOlderFrom(readerOver(all), () => loaded++);
+      pane.loadMessages(all);
+      expect(pane.log.size).toBeLessThanOrEqual(KEEP_ENTRIES);
+      pane.toTop();
+      while (pane.log.hasOlder) await new Promise((resolve) => setImmediate(resolve));
+      expect(loaded).toBe(1);
+      expect(pane.log.size).toBe(12_000);
+      pane.toBottom();
+      expect(pane.log.size).toBeLessThanOrEqual(KEEP_ENTRIES);
+      expect(pane.log.hasOlder).toBe(true);
+    } finally {
+      h.destroy();
+    }
   });
 
   test("a page that arrives after a /clear is not put above the new conversation", async () => {
