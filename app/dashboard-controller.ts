@@ -3,11 +3,14 @@
 // (dashboard-events.ts), the session as shown (session-flow.ts), sending (send-flow.ts), the queue
 // (queue-flow.ts), Esc and Ctrl+C (interrupt-flow.ts), the slash commands (dashboard-commands.ts),
 // the person's jobs (job-control.ts), the session's branches (branch-flow.ts) and quitting
-// (quit-flow.ts). This file makes them and wires them together. Before the agent has loaded the
+// (quit-flow.ts), the dashboard's several agents (agents-flow.ts). This file makes them and wires
+// them together, and puts another agent in the chat (showAgent). Before the agent has loaded the
 // person can already type; what they send waits until it is ready.
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
 import type { RenderScheduler } from "../panes/screen/render-scheduler.js";
+import type { AgentRoster, RosterAgent } from "./agent-roster.js";
+import { AgentsFlow } from "./agents-flow.js";
 import { BranchFlow } from "./branch-flow.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 import { DashboardCommands } from "./dashboard-commands.js";
@@ -54,6 +57,8 @@ export class DashboardController {
   readonly jobControl: JobControl;
   /** Rewind, /tree, /fork, /export. */
   readonly branches: BranchFlow;
+  /** The agents of this dashboard: /agent, the overview, switching. */
+  readonly agents: AgentsFlow;
   private readonly quitFlow: QuitFlow;
   private readonly statusFlash: StatusFlash;
   private readonly requestFrame: () => void;
@@ -143,19 +148,58 @@ export class DashboardController {
       sessionChanged: () => this.session.watchSession(this.loaded?.session),
     });
     this.session = new SessionFlow(common, this.events);
-    this.commands = new DashboardCommands(common, { session: this.session, sending: this.sending, branches: this.branches, jobControl: this.jobControl, interrupts: this.interrupts, quit });
+    this.agents = new AgentsFlow(common, {
+      show: (agent) => this.showAgent(agent),
+      canSwitch: () =>
+        this.sending.compacting ? "Compacting is running: switch agents once it ends." : this.branches.moving ? "The session is moving (a rewind or a branch switch): switch agents once it settles." : undefined,
+    });
+    this.commands = new DashboardCommands(common, { session: this.session, sending: this.sending, branches: this.branches, jobControl: this.jobControl, interrupts: this.interrupts, agents: this.agents, quit });
   }
 
   /** Connects a ready setup: its events, its resumed conversation, its warnings, then what was sent meanwhile. */
-  attach(setup: Setup): void {
+  attach(setup: Setup, roster?: AgentRoster): void {
     this.loaded = setup;
     this.unsubscribe = setup.coding.bus.subscribe((event) => this.events.onEvent(event));
     this.session.agentLoaded(setup);
+    if (roster) this.agents.attach(roster);
     this.sending.agentLoaded();
     this.requestFrame();
   }
 
+  /**
+   * Another agent in the chat: its events from now on, the chat, tool calls and files panes showing
+   * its conversation, the status line its model, usage, context and queue. The jobs pane stays: the
+   * folder's jobs are every agent's.
+   */
+  showAgent(agent: RosterAgent): void {
+    const { view } = this;
+    const setup = agent.setup;
+    const coding = setup.coding.agent;
+    this.unsubscribe?.();
+    this.loaded = setup;
+    this.unsubscribe = setup.coding.bus.subscribe((event) => this.events.onEvent(event));
+    view.chat.clear();
+    view.toolOutput.clear();
+    view.tools.clear();
+    view.files.clear();
+    view.chat.loadMessages(coding.state.messages);
+    view.files.loadMessages(coding.state.messages);
+    view.queue.set(coding.state.queue);
+    const status = view.status.state;
+    status.phase = coding.state.isStreaming ? "working" : "idle";
+    status.turnStartedAt = coding.state.isStreaming ? Date.now() : undefined;
+    status.error = undefined;
+    status.retry = undefined;
+    this.events.setUsage({ tokens: agent.activity.tokens, cachedTokens: 0, cost: agent.activity.cost });
+    this.events.refreshModel();
+    this.events.refreshContext();
+    this.session.watchSession(setup.session);
+    view.chat.notice("info", `Agent ${agent.name} is in the chat${agent.activity.state === "idle" ? "" : ` (${agent.activity.describe()})`}.`);
+    this.requestFrame();
+  }
+
   detach(): void {
+    this.agents.detach();
     this.unsubscribe?.();
     this.session.detach();
     this.statusFlash.dispose();

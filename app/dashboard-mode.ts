@@ -31,6 +31,7 @@ import type { Settings } from "./settings.js";
 import { StartupTrace } from "./startup-trace.js";
 import type { QuitChoice } from "./quit-flow.js";
 import { Notifier } from "./notifications.js";
+import { AgentRoster, FIRST_AGENT } from "./agent-roster.js";
 
 const SESSION_IN_USE_CHOICES: StyledLine[] = [
   [{ text: "Continue in a copy (fork); the other pitwall keeps the original", attr: attr() }],
@@ -153,6 +154,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   const trace = new StartupTrace();
   // Set by the quit: "keep" leaves the jobs running in the job host.
   let quitChoice = "stop" as QuitChoice;
+  // The agents `/agent new` added; the first is `setup`.
+  let agentRoster: AgentRoster | undefined;
 
   try {
     scheduler.frameNow();
@@ -294,10 +297,29 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard, keepOn: { signals: ["SIGHUP"], crash: true } });
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
-      c.attach(setup);
       const notify = notifier;
-      const stopNotifying = setup.coding.bus.subscribe((event) => notify.onEvent(event));
-      void quit.then(stopNotifying);
+      const firstSetup = setup;
+      const settingsNow = settings;
+      const setupModuleNow = sessionSetup;
+      // Every agent's notifications name it once the dashboard has several.
+      const notifyFor = (made: Setup, name: string): void => {
+        const stop = made.coding.bus.subscribe((event) => notify.onEvent(event, roster.list().length > 1 ? name : undefined));
+        void quit.then(stop);
+      };
+      const roster: AgentRoster = new AgentRoster(firstSetup, async (spec) => {
+        const agentOptions: CliOptions = { ...options, cwd: spec.worktree?.path ?? options.cwd, prompts: [], continue: false, resume: false, sessionFile: undefined };
+        const made = await setupModuleNow.createSetup(agentOptions, settingsNow, {
+          ...(spec.sessionPath ? { sessionPath: spec.sessionPath } : { fresh: true }),
+          jobClient: "dashboard",
+          trustProject,
+          guard: firstSetup.guard,
+        });
+        notifyFor(made, spec.name);
+        return made;
+      });
+      agentRoster = roster;
+      c.attach(setup, roster);
+      notifyFor(setup, FIRST_AGENT);
       trace.mark("agent loaded");
       // "ready" once the provider's SDK and the HTTP client are loaded: a prompt typed then goes out
       // at once. The markdown parser loads after that, when the first answer begins or after a
@@ -338,7 +360,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     }
 
     await quit;
-    const running = setup ? setup.coding.jobs.runningCount() : 0;
+    const running = (agentRoster?.list().map((agent) => agent.setup) ?? (setup ? [setup] : [])).reduce((n, made) => n + made.coding.jobs.runningCount(), 0);
     view.status.state.transient = running === 0 ? "bye" : quitChoice === "keep" ? "leaving the jobs running…" : "stopping jobs…";
     scheduler.frameNow();
     return 0;
@@ -354,8 +376,10 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     view.jobTerminal.dispose();
     try {
       // "Keep them running": the job host keeps this dashboard's jobs for the next pitwall here.
-      if (quitChoice === "keep") await setup?.coding.jobs.detach?.();
+      const others = agentRoster?.others().map((agent) => agent.setup) ?? [];
+      if (quitChoice === "keep") for (const made of [...(setup ? [setup] : []), ...others]) await made.coding.jobs.detach?.();
       await controller?.jobControl.dispose();
+      await Promise.all(others.map((made) => made.dispose()));
       await setup?.dispose();
     } finally {
       const unsaved = setup ? sessionSetup?.closeSession(setup) : undefined;

@@ -69,6 +69,8 @@ export interface SetupChoices {
   jobClient?: HostClientKind;
   /** The person's answer to the dashboard's trust question, for this run (it is remembered elsewhere). */
   trustProject?: boolean;
+  /** Another agent of the same dashboard: it shares the run's process guard, which its dispose leaves open. */
+  guard?: ProcessGuard;
 }
 
 /** Whether this run loads the project's skills and templates, and if not, the line that says why. */
@@ -167,9 +169,12 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
   const { resources, unloadedNote } = setupResources(options, settings, choices.trustProject, warnings);
 
   // Before anything is started: every child carries this run's marker from the first one on.
-  const guard = ProcessGuard.start();
-  guard.removeAfterCrash(processTempFolder());
-  void removeStaleTempFolders();
+  const ownGuard = choices.guard === undefined;
+  const guard = choices.guard ?? ProcessGuard.start();
+  if (ownGuard) {
+    guard.removeAfterCrash(processTempFolder());
+    void removeStaleTempFolders();
+  }
 
   let coding: CodingAgent;
   try {
@@ -189,7 +194,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs }) } : {}),
     });
   } catch (error) {
-    guard.close();
+    if (ownGuard) guard.close();
     if (error instanceof UnknownToolError) throw new UsageError(`--tools: ${error.message}`);
     throw error;
   }
@@ -229,6 +234,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     coding,
     guard,
     async dispose() {
+      if (!ownGuard) return coding.dispose();
       try {
         await coding.dispose();
         await guard.sweep(DEFAULT_KILL_GRACE_MS);

@@ -34,6 +34,10 @@ export interface StatusState {
   /** Set while part of the conversation could not be written to the session file. */
   sessionProblem?: string;
   helpKey: string;
+  /** The agent in the chat, when the dashboard has more than one. */
+  agent?: string;
+  /** The agents whose run ended while the person looked at another one. */
+  agentsWaiting?: string[];
 }
 
 const BAR = attr({ bg: Color.black, fg: Color.white });
@@ -84,6 +88,9 @@ export class StatusBar extends PaneBox {
     if (s.error) items.push({ spans: [{ text: ` ✗ ${sanitizeText(s.error).replace(/\s+/g, " ")} `, attr: ERROR }], priority: 8 });
     if (s.retry) items.push({ spans: [{ text: s.retry, attr: WARN }], priority: 8 });
     if (s.sessionProblem) items.push({ spans: [{ text: ` ✗ ${s.sessionProblem} `, attr: ERROR }], priority: 9 });
+    const waiting = s.agentsWaiting ?? [];
+    if (waiting.length > 0) items.push({ spans: [{ text: `⚑ ${waiting.length} waiting for you: ${waiting.join(", ")}`, attr: QUESTION }], priority: 9.5 });
+    if (s.agent) items.push({ spans: [{ text: `agent ${s.agent}`, attr: BAR }], priority: 7.5 });
     if (s.model) {
       const thinking = s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
       items.push({ spans: [{ text: `${s.model}${thinking}`, attr: BAR }], priority: 7 });

@@ -137,6 +137,10 @@ export class HostJobService implements JobService {
     return this.mirror.get(id);
   }
 
+  ownerId(): string | undefined {
+    return this.connection?.welcome.clientId;
+  }
+
   /** This client's running jobs: those its shutdown stops (another pitwall's here are not counted). */
   runningCount(): number {
     const me = this.connection?.welcome.clientId;

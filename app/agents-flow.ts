@@ -1,0 +1,223 @@
+// Several agents in one dashboard: `/agent new [name] [--worktree]` starts one, `/agent <name>` and
+// the next/previous-agent keys put one in the chat, and the overview (`/agents`, its key) lists every
+// agent with its state, last line, cost, context and changed files. From the overview the person
+// steers an agent, gives it a follow-up or stops it without switching. The status bar counts the
+// agents waiting for the person; a terminal notification names one when its run ends unseen.
+import type { AgentRoster, RosterAgent } from "./agent-roster.js";
+import type { DashboardCommon } from "./dashboard-common.js";
+import { overviewRows } from "./agents-overview.js";
+
+export interface AgentsHost {
+  /** Puts the agent in the chat: the panes show its conversation from now on. */
+  show(agent: RosterAgent): void;
+  /** Whether the agent may be switched away from now (no rewind or /compact in the middle). */
+  canSwitch(): string | undefined;
+}
+
+type PromptPurpose = { kind: "steer" | "followUp"; agent: string };
+
+export class AgentsFlow {
+  private roster: AgentRoster | undefined;
+  private promptFor: PromptPurpose | undefined;
+  private overviewShown = false;
+  private offRoster: (() => void) | undefined;
+
+  constructor(
+    private readonly common: DashboardCommon,
+    private readonly host: AgentsHost,
+  ) {}
+
+  /** The dashboard's agents, once the first has loaded. */
+  attach(roster: AgentRoster): void {
+    this.roster = roster;
+    this.offRoster = roster.onChange(() => this.refresh());
+    this.refresh();
+  }
+
+  detach(): void {
+    this.offRoster?.();
+  }
+
+  get agents(): AgentRoster | undefined {
+    return this.roster;
+  }
+
+  /** The overview is the open picker. */
+  get overviewOpen(): boolean {
+    return this.overviewShown && this.common.view.picker.open;
+  }
+
+  /** The one-line prompt is asking for a message to an agent. */
+  get prompting(): boolean {
+    return this.promptFor !== undefined && this.common.view.prompt.open;
+  }
+
+  /** `/agent …`: new [name] [--worktree], or a name to switch to; alone, the overview. */
+  command(args: string): void {
+    const roster = this.ready();
+    if (!roster) return;
+    const words = args.split(/\s+/).filter((word) => word !== "");
+    if (words.length === 0) return this.openOverview();
+    if (words[0] === "new") {
+      const rest = words.slice(1);
+      const worktree = rest.includes("--worktree");
+      const names = rest.filter((word) => word !== "--worktree");
+      if (names.length > 1 || names.some((word) => word.startsWith("-"))) return this.common.notice("error", "Usage: /agent new [name] [--worktree], e.g. /agent new tests.");
+      return this.newAgent(names[0] ?? roster.freeName(), worktree);
+    }
+    if (words.length > 1) return this.common.notice("error", "Usage: /agent <name> puts that agent in the chat; /agent new [name] [--worktree] starts one; /agents lists them.");
+    this.switchTo(words[0]!);
+  }
+
+  /** Starts another agent in this folder (or in a new git worktree) and puts it in the chat. */
+  newAgent(name: string, worktree = false): void {
+    const roster = this.ready();
+    if (!roster) return;
+    if (worktree) return this.common.notice("error", "--worktree is not available in this build: /agent new <name> starts an agent in this folder.");
+    const made = roster.create({ name }).then(
+      (agent) => {
+        this.show(agent);
+        this.common.notice("info", `Agent ${agent.name} started: its own conversation, queue and session file (${agent.setup.session?.path ?? "not saved: --no-session"}). It shares this folder's jobs.`);
+        return undefined;
+      },
+      (error: unknown) => {
+        this.common.notice("error", `No new agent: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      },
+    );
+    this.common.flashWhile(`starting agent ${name}…`, made);
+  }
+
+  /** Puts the named agent in the chat. */
+  switchTo(name: string): void {
+    const roster = this.ready();
+    if (!roster) return;
+    const agent = roster.byName(name);
+    if (!agent) return this.common.notice("error", `No agent named ${name}. Agents: ${roster.names().join(", ")}. /agent new ${name} starts one.`);
+    this.show(agent);
+  }
+
+  /** The next (1) or previous (-1) agent into the chat. */
+  cycle(step: number): void {
+    const roster = this.ready();
+    if (!roster) return;
+    if (roster.list().length < 2) return this.common.flash("only one agent: /agent new [name] starts another");
+    this.show(roster.neighbour(step));
+  }
+
+  openOverview(): void {
+    const roster = this.ready();
+    if (!roster) return;
+    const { view } = this.common;
+    const selected = roster.list().indexOf(roster.current);
+    this.overviewShown = true;
+    view.picker.show(
+      `agents (${roster.list().length})`,
+      overviewRows(roster),
+      "Enter chat with it · s steer · f follow-up · x stop · n new agent · Esc close",
+      { pick: (index) => this.pickFromOverview(index), cancel: () => this.closedOverview() },
+      [],
+      selected,
+    );
+    this.common.requestFrame();
+  }
+
+  /** s or f in the overview: asks for the message for the selected agent. */
+  askMessage(kind: PromptPurpose["kind"]): void {
+    const agent = this.selected();
+    if (!agent) return;
+    this.promptFor = { kind, agent: agent.name };
+    this.common.view.picker.hide();
+    const what = kind === "steer" ? "steer" : "follow-up";
+    const when = agent.setup.coding.agent.state.isStreaming
+      ? kind === "steer"
+        ? "delivered after its tool calls in flight"
+        : "delivered when it would stop"
+      : "it is idle: the message starts its turn";
+    this.common.view.prompt.show(`${what} agent ${agent.name}`, `Enter sends (${when}) · Esc cancels`);
+    this.common.requestFrame();
+  }
+
+  /** x in the overview: stops the selected agent's turn (its jobs keep running). */
+  stopSelected(): void {
+    const agent = this.selected();
+    if (!agent) return;
+    const coding = agent.setup.coding.agent;
+    if (!coding.state.isStreaming) return this.common.flash(`agent ${agent.name} is not working`);
+    coding.abort();
+    this.common.flash(`stopped agent ${agent.name}'s turn (its jobs keep running)`);
+  }
+
+  /** Enter in the one-line prompt. */
+  submitPrompt(): void {
+    const purpose = this.promptFor;
+    const text = this.common.view.prompt.value.trim();
+    this.cancelPrompt();
+    const agent = purpose ? this.roster?.byName(purpose.agent) : undefined;
+    if (!agent || !purpose || !text) return this.openOverview();
+    this.sendTo(agent, text, purpose.kind);
+    this.openOverview();
+  }
+
+  cancelPrompt(): void {
+    this.promptFor = undefined;
+    this.common.view.prompt.hide();
+    this.common.requestFrame();
+  }
+
+  /** A message to an agent that may not be in the chat: a steer or follow-up while it works, else a prompt. */
+  sendTo(agent: RosterAgent, text: string, kind: PromptPurpose["kind"]): void {
+    const coding = agent.setup.coding.agent;
+    agent.activity.seen();
+    if (coding.state.isStreaming) {
+      if (kind === "steer") coding.steer(text);
+      else coding.followUp(text);
+      this.common.flash(`${kind === "steer" ? "steer" : "follow-up"} queued for agent ${agent.name}`);
+      return;
+    }
+    coding.prompt(text).catch((error: unknown) => this.common.notice("error", `Agent ${agent.name}: ${error instanceof Error ? error.message : String(error)}`));
+    this.common.flash(`sent to agent ${agent.name}`);
+  }
+
+  private pickFromOverview(index: number): void {
+    this.overviewShown = false;
+    const agent = this.roster?.list()[index];
+    if (agent) this.show(agent);
+  }
+
+  private closedOverview(): void {
+    this.overviewShown = false;
+  }
+
+  private selected(): RosterAgent | undefined {
+    if (!this.overviewOpen) return undefined;
+    return this.roster?.list()[this.common.view.picker.selected];
+  }
+
+  private show(agent: RosterAgent): void {
+    const roster = this.roster;
+    if (!roster) return;
+    if (roster.current === agent) return this.common.flash(`agent ${agent.name} is in the chat`);
+    const why = this.host.canSwitch();
+    if (why) return this.common.notice("warning", why);
+    roster.setCurrent(agent.name);
+    this.host.show(agent);
+  }
+
+  /** The status bar and an open overview follow every agent's activity. */
+  private refresh(): void {
+    const roster = this.roster;
+    if (!roster) return;
+    const status = this.common.view.status.state;
+    const many = roster.list().length > 1;
+    status.agent = many ? roster.current.name : undefined;
+    status.agentsWaiting = roster.waiting().map((agent) => agent.name);
+    if (this.overviewOpen) this.common.view.picker.setItems(overviewRows(roster));
+    this.common.requestFrame();
+  }
+
+  private ready(): AgentRoster | undefined {
+    if (!this.roster) this.common.notice("warning", "The agent is still loading; try again in a moment.");
+    return this.roster;
+  }
+}
