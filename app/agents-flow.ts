@@ -6,6 +6,7 @@
 import type { AgentRoster, RosterAgent } from "./agent-roster.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 import { overviewRows } from "./agents-overview.js";
+import { displayKeyName } from "./keys/key-names.js";
 
 export interface AgentsHost {
   /** Puts the agent in the chat: the panes show its conversation from now on. */
@@ -21,6 +22,8 @@ export class AgentsFlow {
   private promptFor: PromptPurpose | undefined;
   private overviewShown = false;
   private offRoster: (() => void) | undefined;
+  /** Who was waiting at the last refresh: a name new to it is flashed. */
+  private waitingBefore = new Set<string>();
 
   constructor(
     private readonly common: DashboardCommon,
@@ -212,8 +215,16 @@ export class AgentsFlow {
     const many = roster.list().length > 1;
     status.agent = many ? roster.current.name : undefined;
     status.agentsWaiting = roster.waiting().map((agent) => agent.name);
+    const newly = status.agentsWaiting.filter((name) => !this.waitingBefore.has(name));
+    this.waitingBefore = new Set(status.agentsWaiting);
+    if (newly.length > 0) this.common.flash(`agent ${newly.join(", ")} finished and is waiting for you (${this.overviewKey()} lists the agents)`, 6_000);
     if (this.overviewOpen) this.common.view.picker.setItems(overviewRows(roster));
     this.common.requestFrame();
+  }
+
+  private overviewKey(): string {
+    const key = this.common.keymap.keysFor("global", "agents")[0];
+    return key === undefined ? "/agents" : displayKeyName(key);
   }
 
   private ready(): AgentRoster | undefined {

@@ -1,7 +1,9 @@
 // End to end: several agents in one dashboard. `/agent new tests` starts a second agent with its own
 // conversation (its first request carries nothing of the first agent's) and its own session file;
 // the status bar names the agent in the chat; Alt+, and Alt+. switch the chat between them, each
-// showing only its own conversation.
+// showing only its own conversation. The overview (Alt+A) lists every agent with its state, cost,
+// context and last line; from it the person steers an agent that is not in the chat and stops one;
+// an agent that finishes unseen is counted in the status bar as waiting for the person.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -60,4 +62,63 @@ describe("several agents in one dashboard", () => {
     expect(main!.text).not.toContain("write the tests");
     expect(tests!.text).not.toContain("fix the parser");
   }, 60_000);
+
+  test("the overview steers an agent that is not in the chat, counts the one waiting, and stops another", async () => {
+    const { t, llm } = await startDashboard({
+      cols: 160,
+      rows: 44,
+      replies: [
+        { kind: "reply", text: "Main is ready." },
+        { kind: "reply", text: "Running the suite.", toolCalls: [{ name: "bash", arguments: { command: "sleep 3; echo suite done" } }] },
+        { kind: "reply", text: "Suite passed; the linter too." },
+        { kind: "reply", text: "Thinking about it for a long while", delayMs: 200, holdOpen: true },
+      ],
+    });
+    send(t, "hello");
+    await t.waitForText("Main is ready.");
+    send(t, "/agent new tests");
+    await t.waitForText("Agent tests started");
+    send(t, "run the suite");
+    await llm.waitForRequest(2, 20_000);
+    await t.waitForText("Running the suite.");
+
+    // Back to main while tests works; the overview shows both.
+    t.press("Alt+,");
+    await t.waitForText("Agent main is in the chat");
+    t.press("Alt+A");
+    let screen = await t.waitForText(/agents \(2\)/);
+    expect(screen).toMatch(/● main +idle · \$[\d.]+ · ctx \d+% · 0 files changed · Main is ready\./);
+    expect(screen).toMatch(/tests +working · \$[\d.]+ · ctx \d+% · 0 files changed · ⏵ bash sleep 3; echo suite done/);
+
+    // A steer for tests, without switching to it.
+    t.press("Down");
+    t.type("s");
+    await t.waitForText("steer agent tests");
+    t.type("also run the linter");
+    t.press("Enter");
+    const steered = await llm.waitForRequest(3, 20_000);
+    expect(steered.transcript).toContain("also run the linter");
+    expect(steered.transcript).toContain("suite done");
+    // It finished while main was in the chat: it waits for the person, and the status bar says so.
+    screen = await t.waitForText(/tests +waiting for you · .* · Suite passed; the linter too\./);
+    expect(screen).toContain("⚑ 1 waiting for you: tests");
+    t.press("Escape");
+    screen = await t.waitForNoText(/agents \(2\)/);
+    expect(screen).toContain("Main is ready.");
+    expect(screen).not.toContain("Suite passed");
+
+    // main works; the overview stops it.
+    send(t, "think hard");
+    await t.waitForText("Thinking about it");
+    t.press("Alt+A");
+    await t.waitForText(/● main +working/);
+    t.type("x");
+    await t.waitForText(/● main +idle: stopped/);
+    // Switching to tests: it is seen, nobody waits any more.
+    t.press("Down");
+    t.press("Enter");
+    screen = await t.waitForText("Agent tests is in the chat");
+    expect(screen).not.toContain("waiting for you");
+    expect(screen).toContain("Suite passed; the linter too.");
+  }, 90_000);
 });
