@@ -214,6 +214,8 @@ export class AgentsFlow {
     const status = this.common.view.status.state;
     const many = roster.list().length > 1;
     status.agent = many ? roster.current.name : undefined;
+    // The jobs pane says who started each job once there is more than one agent to tell apart.
+    this.common.view.jobs.starterLabel = many ? (job) => (job.startedBy === "person" ? "you" : (roster.ownerOf(job.owner)?.name ?? "earlier")) : undefined;
     status.agentsWaiting = roster.waiting().map((agent) => agent.name);
     const newly = status.agentsWaiting.filter((name) => !this.waitingBefore.has(name));
     this.waitingBefore = new Set(status.agentsWaiting);

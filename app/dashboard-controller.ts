@@ -110,7 +110,12 @@ export class DashboardController {
     };
 
     this.quitFlow = new QuitFlow({
-      runningJobs: () => this.loaded?.coding.jobs.runningCount() ?? view.jobs.runningCount,
+      // Every agent's jobs: quitting stops them all.
+      runningJobs: () => {
+        const agents = this.agents.agents?.list();
+        if (agents) return agents.reduce((n, agent) => n + agent.setup.coding.jobs.runningCount(), 0);
+        return this.loaded?.coding.jobs.runningCount() ?? view.jobs.runningCount;
+      },
       canKeepJobs: () => this.loaded?.coding.jobs.detach !== undefined,
       setQuestion: (text) => {
         view.status.state.question = text;

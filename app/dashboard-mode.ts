@@ -291,7 +291,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     const trustProject = quitEarly ? undefined : await askProjectTrust(options, settings, choose, (text) => view.chat.notice("warning", text));
 
     if (!quitEarly) {
-      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh, jobClient: "dashboard", trustProject });
+      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh, jobClient: "dashboard", trustProject, agentName: FIRST_AGENT });
       const { installJobCleanup } = await import("../tools/jobs/index.js");
       // A closed terminal or a crash leaves the jobs running in the job host, for the next pitwall.
       const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard, keepOn: { signals: ["SIGHUP"], crash: true } });
@@ -311,6 +311,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
         const made = await setupModuleNow.createSetup(agentOptions, settingsNow, {
           ...(spec.sessionPath ? { sessionPath: spec.sessionPath } : { fresh: true }),
           jobClient: "dashboard",
+          agentName: spec.name,
           trustProject,
           guard: firstSetup.guard,
         });

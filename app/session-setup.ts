@@ -69,6 +69,8 @@ export interface SetupChoices {
   jobClient?: HostClientKind;
   /** The person's answer to the dashboard's trust question, for this run (it is remembered elsewhere). */
   trustProject?: boolean;
+  /** The dashboard agent this setup is (its job-host client says so to the other agents' tools). */
+  agentName?: string;
   /** Another agent of the same dashboard: it shares the run's process guard, which its dispose leaves open. */
   guard?: ProcessGuard;
 }
@@ -191,7 +193,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       messages: resumed?.session.messages,
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
       marker: guard,
-      ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs }) } : {}),
+      ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs, ...(choices.agentName !== undefined ? { agent: choices.agentName } : {}) }) } : {}),
     });
   } catch (error) {
     if (ownGuard) guard.close();

@@ -3,8 +3,10 @@
 // the status bar names the agent in the chat; Alt+, and Alt+. switch the chat between them, each
 // showing only its own conversation. The overview (Alt+A) lists every agent with its state, cost,
 // context and last line; from it the person steers an agent that is not in the chat and stops one;
-// an agent that finishes unseen is counted in the status bar as waiting for the person.
-import { readdirSync, readFileSync } from "node:fs";
+// an agent that finishes unseen is counted in the status bar as waiting for the person. Agents share
+// the folder's jobs: one owns the dev server, the other reads its log and lists it with its owner,
+// is refused when it tries to stop it, and is woken by the watch trigger it set on it.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { endDashboardsAfterEach, startDashboard } from "../helpers/dashboard-session.js";
@@ -120,5 +122,53 @@ describe("several agents in one dashboard", () => {
     screen = await t.waitForText("Agent tests is in the chat");
     expect(screen).not.toContain("waiting for you");
     expect(screen).toContain("Suite passed; the linter too.");
+  }, 90_000);
+
+  test("two agents share a dev server: the other reads it, is refused a kill, and its trigger wakes it", async () => {
+    const { t, llm, cwd } = await startDashboard({
+      cols: 170,
+      rows: 44,
+      replies: [
+        { kind: "reply", text: "Starting the server.", toolCalls: [{ name: "bash_stream", arguments: { command: "sh server.sh", readyPattern: "listening on", yieldMs: 20_000 } }] },
+        { kind: "reply", text: "The server is up." },
+        {
+          kind: "reply",
+          text: "Looking at the server.",
+          toolCalls: [
+            { name: "list_processes", arguments: {} },
+            { name: "get_process_log", arguments: { jobId: "1" } },
+            { name: "kill_process", arguments: { jobId: "1" } },
+            { name: "watch_process", arguments: { jobId: "1", add: [{ pattern: "ERROR", action: "wake" }] } },
+          ],
+        },
+        { kind: "reply", text: "I may not stop it; watching it instead." },
+        { kind: "reply", text: "Tests agent saw the error." },
+      ],
+    });
+    writeFileSync(join(cwd, "server.sh"), 'echo "listening on 3000"\nwhile true; do\n  if [ -f boom ]; then rm boom; echo "ERROR boom in /api"; fi\n  sleep 0.05\ndone\n');
+    send(t, "start the dev server");
+    await t.waitForText("The server is up.");
+
+    send(t, "/agent new tests");
+    await t.waitForText("Agent tests started");
+    // The jobs pane says who started the job.
+    await t.waitForText(/1 @main sh server\.sh/);
+    send(t, "check the server");
+    const looked = await llm.waitForRequest(4, 20_000);
+    expect(looked.transcript).not.toContain("start the dev server");
+    expect(looked.transcript).toMatch(/job 1: running, .*started by agent main \(read it, do not stop it\).*sh server\.sh/);
+    expect(looked.transcript).toContain("listening on 3000");
+    expect(looked.transcript).toContain("Refused: job 1 belongs to agent main, not to you; only its owner or the person may stop it.");
+    await t.waitForText("I may not stop it; watching it instead.");
+    await t.waitForText(/1 @main sh server\.sh +⚑ up/);
+
+    // The trigger tests set wakes tests, not main (which owns the job).
+    writeFileSync(join(cwd, "boom"), "");
+    const woken = await llm.waitForRequest(5, 20_000);
+    expect(woken.transcript).toContain("check the server");
+    expect(woken.transcript).not.toContain("start the dev server");
+    expect(woken.transcript).toContain("ERROR boom in /api");
+    await t.waitForText("Tests agent saw the error.");
+    expect(llm.requests).toHaveLength(5);
   }, 90_000);
 });

@@ -34,6 +34,8 @@ export interface HostJobServiceOptions {
   keepJobsMs: number;
   /** How long a host may say nothing while a call waits (HOST_SILENCE_MS unless a test shortens it). */
   silenceMs?: number;
+  /** The dashboard agent this client serves: other agents' tools name its jobs' owner so. */
+  agent?: string;
 }
 
 /** Before each model request the host's notices are asked for; a host slower than this is not waited for. */
@@ -166,6 +168,7 @@ export class HostJobService implements JobService {
           pid: process.pid,
           output: this.options.kind === "json" ? "all" : this.options.kind === "dashboard" ? "sampled" : "none",
           keepJobsMs: this.options.keepJobsMs,
+          ...(this.options.agent !== undefined ? { agent: this.options.agent } : {}),
           nextId: this.mirror.highestId + 1,
         },
         ...(start ? { start: { settings: { ...this.settings }, keepJobsMs: this.options.keepJobsMs, env: this.env } } : {}),
