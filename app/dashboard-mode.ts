@@ -156,6 +156,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   let quitChoice = "stop" as QuitChoice;
   // The agents `/agent new` added; the first is `setup`.
   let agentRoster: AgentRoster | undefined;
+  // Saves the agents for `pitwall -c` (sessions may have changed with /new or a fork).
+  let saveRosterNow: (() => void) | undefined;
 
   try {
     scheduler.frameNow();
@@ -271,6 +273,13 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       }
     }
 
+    // -c after a dashboard of several agents: the first continues its own session, the rest follow.
+    const { rosterFilePath } = await import("./roster-file.js");
+    const rosterSessions = await import("./roster-sessions.js");
+    const rosterPath = rosterFilePath(settings.home, options.cwd);
+    const savedRoster = options.continue && !options.sessionFile && !options.resume ? rosterSessions.rosterToContinue(rosterPath) : undefined;
+    sessionPath ??= rosterSessions.firstAgentSession(savedRoster);
+
     // A session another live pitwall is writing: ask before anything is written to it.
     let fresh = false;
     const wanted = sessionPath ?? (options.resume ? undefined : await sessionSetup.requestedSessionPath(options, settings));
@@ -354,6 +363,12 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
         choose,
       });
       c.session.earlierJobsEnded(sessionSetup.tellEarlierJobs(setup));
+      const notice = (level: "info" | "warning", text: string): void => {
+        view.chat.notice(level, text);
+        scheduler.request();
+      };
+      if (savedRoster) await rosterSessions.bringBackAgents(roster, savedRoster, notice);
+      saveRosterNow = rosterSessions.keepRosterSaved(roster, rosterPath, (text) => notice("warning", text));
       const [first, ...rest] = options.prompts;
       if (first !== undefined) c.sending.send(first, "enter");
       for (const prompt of rest) c.sending.send(prompt, "followUp");
@@ -377,6 +392,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     view.jobTerminal.dispose();
     try {
       // "Keep them running": the job host keeps this dashboard's jobs for the next pitwall here.
+      saveRosterNow?.();
       const others = agentRoster?.others().map((agent) => agent.setup) ?? [];
       if (quitChoice === "keep") for (const made of [...(setup ? [setup] : []), ...others]) await made.coding.jobs.detach?.();
       await controller?.jobControl.dispose();

@@ -5,11 +5,12 @@
 // context and last line; from it the person steers an agent that is not in the chat and stops one;
 // an agent that finishes unseen is counted in the status bar as waiting for the person. Agents share
 // the folder's jobs: one owns the dev server, the other reads its log and lists it with its owner,
-// is refused when it tries to stop it, and is woken by the watch trigger it set on it.
+// is refused when it tries to stop it, and is woken by the watch trigger it set on it. `pitwall -c`
+// brings back every agent of the last dashboard, each with its own conversation.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { endDashboardsAfterEach, startDashboard } from "../helpers/dashboard-session.js";
+import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
 import type { PitwallTerminal } from "../helpers/terminal-harness.js";
 
 endDashboardsAfterEach();
@@ -170,5 +171,38 @@ describe("several agents in one dashboard", () => {
     expect(woken.transcript).toContain("ERROR boom in /api");
     await t.waitForText("Tests agent saw the error.");
     expect(llm.requests).toHaveLength(5);
+  }, 90_000);
+
+  test("pitwall -c brings back both agents of the last dashboard, each with its conversation", async () => {
+    const home = tempFolder("home");
+    const cwd = tempFolder("cwd");
+    const first = await startDashboard({ home, cwd, cols: 150, rows: 40, replies: [{ kind: "reply", text: "Main remembers the parser." }, { kind: "reply", text: "Tests remembers the fixtures." }] });
+    send(first.t, "about the parser");
+    await first.t.waitForText("Main remembers the parser.");
+    send(first.t, "/agent new tests");
+    await first.t.waitForText("Agent tests started");
+    send(first.t, "about the fixtures");
+    await first.t.waitForText("Tests remembers the fixtures.");
+    first.t.press("Ctrl+D");
+    expect(await first.t.waitForExit()).toBe(0);
+    await first.done();
+
+    const again = await startDashboard({ home, cwd, cols: 150, rows: 40, args: ["-c"], replies: [{ kind: "reply", text: "Main goes on." }, { kind: "reply", text: "Tests goes on." }] });
+    let screen = await again.t.waitForText("Brought back agent tests (");
+    expect(screen).not.toContain("never written");
+    expect(screen).toContain("Main remembers the parser.");
+    expect(screen).not.toContain("Tests remembers the fixtures.");
+    send(again.t, "and now?");
+    const mainRequest = await again.llm.waitForRequest(1, 20_000);
+    expect(mainRequest.transcript).toContain("about the parser");
+    expect(mainRequest.transcript).not.toContain("about the fixtures");
+    await again.t.waitForText("Main goes on.");
+    again.t.press("Alt+.");
+    screen = await again.t.waitForText("Agent tests is in the chat");
+    expect(screen).toContain("Tests remembers the fixtures.");
+    send(again.t, "and you?");
+    const testsRequest = await again.llm.waitForRequest(2, 20_000);
+    expect(testsRequest.transcript).toContain("about the fixtures");
+    expect(testsRequest.transcript).not.toContain("about the parser");
   }, 90_000);
 });
