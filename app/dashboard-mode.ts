@@ -323,6 +323,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
           agentName: spec.name,
           trustProject,
           guard: firstSetup.guard,
+          sharedFiles: firstSetup.sharedFiles,
         });
         notifyFor(made, spec.name);
         return made;

@@ -169,7 +169,7 @@ export async function runJsonModeFromCli(options: CliOptions, settings: Settings
   const uninstall = installJobCleanup(setup.coding.jobs, { guard: setup.guard, exitCodes: { SIGHUP: 0 } });
   try {
     const makeAgent: MakeJsonAgent = (name) =>
-      createSetup({ ...options, prompts: [], continue: false, resume: false, sessionFile: undefined }, settings, { jobClient: "json", fresh: true, agentName: name, guard: setup.guard });
+      createSetup({ ...options, prompts: [], continue: false, resume: false, sessionFile: undefined }, settings, { jobClient: "json", fresh: true, agentName: name, guard: setup.guard, sharedFiles: setup.sharedFiles });
     return await runJsonMode(setup, process.stdin, process.stdout, makeAgent);
   } finally {
     setup.session?.close();

@@ -22,6 +22,7 @@ import { describeUnloaded, loadResources, type Resources } from "../agent/resour
 import { trustFile } from "./project-trust.js";
 import { proxyCredentials } from "../agent/providers/proxy.js";
 import { SLASH_COMMANDS } from "./slash-commands.js";
+import { SharedFiles } from "../agent/shared-files.js";
 
 export interface Setup {
   options: CliOptions;
@@ -51,6 +52,8 @@ export interface Setup {
   sessionWarnings: string[];
   /** Set when no provider is usable: the message says how to configure one. */
   missingKey: string | undefined;
+  /** Who of this run's agents changed which file, and who saw it since (shared-files.ts): given to every other agent. */
+  sharedFiles: SharedFiles;
   /** The skills and prompt templates loaded (the project's only when it is trusted). */
   resources: Resources;
   /** The line that says which of the project's skills and templates were left unloaded, and why. */
@@ -71,6 +74,8 @@ export interface SetupChoices {
   trustProject?: boolean;
   /** The dashboard agent this setup is (its job-host client says so to the other agents' tools). */
   agentName?: string;
+  /** The files the agents of this dashboard (or JSON run) share: the first agent's, for the others. */
+  sharedFiles?: SharedFiles;
   /** Another agent of the same dashboard: it shares the run's process guard, which its dispose leaves open. */
   guard?: ProcessGuard;
 }
@@ -178,6 +183,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     void removeStaleTempFolders();
   }
 
+  const sharedFiles = choices.sharedFiles ?? new SharedFiles();
   let coding: CodingAgent;
   try {
     coding = createCodingAgent({
@@ -193,6 +199,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       messages: resumed?.session.messages,
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
       marker: guard,
+      sharedFiles: { files: sharedFiles, agent: choices.agentName ?? "main" },
       ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs, ...(choices.agentName !== undefined ? { agent: choices.agentName } : {}) }) } : {}),
     });
   } catch (error) {
@@ -259,6 +266,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     warnings,
     sessionWarnings,
     missingKey: isConfigured(connections[model.provider]) ? undefined : missingKeyMessage(model.provider),
+    sharedFiles,
     resources,
     unloadedNote,
   };

@@ -6,7 +6,9 @@
 // an agent that finishes unseen is counted in the status bar as waiting for the person. Agents share
 // the folder's jobs: one owns the dev server, the other reads its log and lists it with its owner,
 // is refused when it tries to stop it, and is woken by the watch trigger it set on it. `pitwall -c`
-// brings back every agent of the last dashboard, each with its own conversation.
+// brings back every agent of the last dashboard, each with its own conversation. Two agents editing
+// one file: the second, which read it before the first changed it, is refused and reads it again;
+// nothing of either edit is lost.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -204,5 +206,38 @@ describe("several agents in one dashboard", () => {
     const testsRequest = await again.llm.waitForRequest(2, 20_000);
     expect(testsRequest.transcript).toContain("about the fixtures");
     expect(testsRequest.transcript).not.toContain("about the parser");
+  }, 90_000);
+
+  test("two agents edit one file: the one that read it before the other's change is refused, reads again, and both edits stay", async () => {
+    const { t, llm, cwd } = await startDashboard({
+      cols: 150,
+      rows: 40,
+      replies: [
+        { kind: "reply", text: "Reading notes.", toolCalls: [{ name: "read", arguments: { file_path: "notes.txt" } }] },
+        { kind: "reply", text: "Main read the notes." },
+        { kind: "reply", text: "Tests edits alpha.", toolCalls: [{ name: "read", arguments: { file_path: "notes.txt" } }, { name: "edit", arguments: { file_path: "notes.txt", old_string: "alpha", new_string: "ALPHA" } }] },
+        { kind: "reply", text: "Tests edited alpha." },
+        { kind: "reply", text: "Main edits beta.", toolCalls: [{ name: "edit", arguments: { file_path: "notes.txt", old_string: "beta", new_string: "BETA" } }] },
+        { kind: "reply", text: "Reading again.", toolCalls: [{ name: "read", arguments: { file_path: "notes.txt" } }, { name: "edit", arguments: { file_path: "notes.txt", old_string: "beta", new_string: "BETA" } }] },
+        { kind: "reply", text: "Main edited beta." },
+      ],
+    });
+    writeFileSync(join(cwd, "notes.txt"), "alpha\nbeta\n");
+    send(t, "read the notes");
+    await t.waitForText("Main read the notes.");
+    send(t, "/agent new tests");
+    await t.waitForText("Agent tests started");
+    send(t, "capitalise alpha");
+    await t.waitForText("Tests edited alpha.");
+    expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("ALPHA\nbeta\n");
+
+    t.press("Alt+,");
+    await t.waitForText("Agent main is in the chat");
+    send(t, "capitalise beta");
+    const refused = await llm.waitForRequest(6, 20_000);
+    expect(refused.transcript).toContain("Refused: notes.txt was changed by agent tests after you last read it");
+    expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("ALPHA\nbeta\n");
+    await t.waitForText("Main edited beta.");
+    expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("ALPHA\nBETA\n");
   }, 90_000);
 });
