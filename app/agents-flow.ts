@@ -3,7 +3,9 @@
 // agent with its state, last line, cost, context and changed files. From the overview the person
 // steers an agent, gives it a follow-up or stops it without switching. The status bar counts the
 // agents waiting for the person; a terminal notification names one when its run ends unseen.
-import type { AgentRoster, RosterAgent } from "./agent-roster.js";
+import { badAgentName, type AgentRoster, type RosterAgent } from "./agent-roster.js";
+import { createWorktree, removeWorktree, uncommittedChanges, type AgentWorktree } from "./agent-worktree.js";
+import { attr } from "../panes/text/styled-text.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 import { overviewRows } from "./agents-overview.js";
 import { displayKeyName } from "./keys/key-names.js";
@@ -68,7 +70,8 @@ export class AgentsFlow {
       if (names.length > 1 || names.some((word) => word.startsWith("-"))) return this.common.notice("error", "Usage: /agent new [name] [--worktree], e.g. /agent new tests.");
       return this.newAgent(names[0] ?? roster.freeName(), worktree);
     }
-    if (words.length > 1) return this.common.notice("error", "Usage: /agent <name> puts that agent in the chat; /agent new [name] [--worktree] starts one; /agents lists them.");
+    if (words[0] === "close" && words.length === 2) return void this.close(words[1]!);
+    if (words.length > 1) return this.common.notice("error", "Usage: /agent <name> puts that agent in the chat; /agent new [name] [--worktree] starts one; /agent close <name> ends one; /agents lists them.");
     this.switchTo(words[0]!);
   }
 
@@ -76,11 +79,15 @@ export class AgentsFlow {
   newAgent(name: string, worktree = false): void {
     const roster = this.ready();
     if (!roster) return;
-    if (worktree) return this.common.notice("error", "--worktree is not available in this build: /agent new <name> starts an agent in this folder.");
-    const made = roster.create({ name }).then(
+    const problem = badAgentName(name, roster.names());
+    if (problem) return this.common.notice("error", `No new agent: ${problem}`);
+    const made = this.makeAgent(roster, name, worktree).then(
       (agent) => {
         this.show(agent);
-        this.common.notice("info", `Agent ${agent.name} started: its own conversation, queue and session file (${agent.setup.session?.path ?? "not saved: --no-session"}). It shares this folder's jobs.`);
+        const where = agent.worktree
+          ? `It works in a new git worktree, ${agent.worktree.path}, on the branch ${agent.worktree.branch} (its jobs run there; /agent close ${agent.name} offers to remove the worktree).`
+          : "It shares this folder's jobs.";
+        this.common.notice("info", `Agent ${agent.name} started: its own conversation, queue and session file (${agent.setup.session?.path ?? "not saved: --no-session"}). ${where}`);
         return undefined;
       },
       (error: unknown) => {
@@ -89,6 +96,26 @@ export class AgentsFlow {
       },
     );
     this.common.flashWhile(`starting agent ${name}…`, made);
+  }
+
+  /** Ends an agent (not the first): its turn, its jobs; its session file stays. A worktree of its own is offered for removal. */
+  async close(name: string): Promise<void> {
+    const roster = this.ready();
+    if (!roster) return;
+    const agent = roster.byName(name);
+    if (!agent) return this.common.notice("error", `No agent named ${name}. Agents: ${roster.names().join(", ")}.`);
+    if (agent === roster.list()[0]) return this.common.notice("error", `${name} is the first agent: it ends when pitwall quits.`);
+    if (agent.setup.coding.agent.state.isStreaming) return this.common.notice("warning", `Agent ${name} is working: stop it first (x in the overview), then close it.`);
+    if (roster.current === agent) this.show(roster.list()[0]!);
+    roster.remove(name);
+    const closed = agent.setup.dispose().then(() => {
+      agent.setup.session?.close();
+      this.common.notice("info", `Closed agent ${name}; its jobs were stopped${agent.setup.session ? ` and its conversation stays in ${agent.setup.session.path}` : ""}.`);
+      return undefined;
+    });
+    this.common.flashWhile(`closing agent ${name}…`, closed);
+    await closed;
+    if (agent.worktree) await this.offerRemoval(agent.worktree);
   }
 
   /** Puts the named agent in the chat. */
@@ -180,6 +207,47 @@ export class AgentsFlow {
     }
     coding.prompt(text).catch((error: unknown) => this.common.notice("error", `Agent ${agent.name}: ${error instanceof Error ? error.message : String(error)}`));
     this.common.flash(`sent to agent ${agent.name}`);
+  }
+
+  /** Makes the agent, in a new worktree when asked; a worktree made for an agent that then failed to start goes again. */
+  private async makeAgent(roster: AgentRoster, name: string, inWorktree: boolean): Promise<RosterAgent> {
+    if (!inWorktree) return roster.create({ name });
+    const cwd = roster.list()[0]!.setup.options.cwd;
+    const worktree = await createWorktree(cwd, name);
+    try {
+      return await roster.create({ name, worktree });
+    } catch (error) {
+      await removeWorktree(worktree, true).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Asks whether the closed agent's worktree goes; one with uncommitted changes is kept unless the person says otherwise. */
+  private async offerRemoval(worktree: AgentWorktree): Promise<void> {
+    const changes = await uncommittedChanges(worktree).catch(() => undefined);
+    if (changes === undefined) return this.common.notice("warning", `Could not read the state of the worktree ${worktree.path}; it is kept (git worktree remove ${worktree.path} removes it).`);
+    const row = (text: string): ReturnType<typeof overviewRows>[number] => [{ text, attr: attr() }];
+    const dirty = changes.length > 0;
+    const rows = dirty
+      ? [row("Keep the worktree"), row(`Remove it anyway: its ${changes.length} uncommitted change${changes.length === 1 ? " is" : "s are"} lost`)]
+      : [row(`Remove the worktree ${worktree.path} (the branch ${worktree.branch} stays)`), row("Keep the worktree")];
+    const intro = dirty
+      ? [`The worktree ${worktree.path} has uncommitted changes:`, ...changes.slice(0, 6).map((line) => `  ${line}`), ...(changes.length > 6 ? [`  … and ${changes.length - 6} more`] : [])]
+      : [`The worktree ${worktree.path} is clean: everything in it is on the branch ${worktree.branch}.`];
+    const removeIndex = dirty ? 1 : 0;
+    const picked = await new Promise<number | undefined>((resolve) => {
+      this.common.view.picker.show("remove the agent's worktree?", rows, "Enter choose · Esc keep it", { pick: resolve, cancel: () => resolve(undefined) }, intro);
+      this.common.requestFrame();
+    });
+    this.common.requestFrame();
+    if (picked !== removeIndex) return this.common.notice("info", `Kept the worktree ${worktree.path} (branch ${worktree.branch}); git worktree remove ${worktree.path} removes it later.`);
+    try {
+      await removeWorktree(worktree, dirty);
+      this.common.notice("info", `Removed the worktree ${worktree.path}; the branch ${worktree.branch} stays.`);
+    } catch (error) {
+      this.common.notice("error", `Could not remove the worktree ${worktree.path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.common.requestFrame();
   }
 
   private pickFromOverview(index: number): void {

@@ -6,6 +6,7 @@
 // (quit-flow.ts), the dashboard's several agents (agents-flow.ts). This file makes them and wires
 // them together, and puts another agent in the chat (showAgent). Before the agent has loaded the
 // person can already type; what they send waits until it is ready.
+import type { PitwallEvent } from "../agent/events.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
 import type { RenderScheduler } from "../panes/screen/render-scheduler.js";
@@ -66,6 +67,7 @@ export class DashboardController {
   /** The person's editor has the terminal (Ctrl+G). */
   private editing = false;
   private unsubscribe: (() => void) | undefined;
+  private unsubscribeJobs: (() => void) | undefined;
 
   constructor(
     readonly view: DashboardView,
@@ -124,7 +126,14 @@ export class DashboardController {
       requestFrame,
     });
     const quit = (): void => this.quit();
-    this.jobControl = new JobControl({ ...common, coding: () => this.loaded?.coding }, jobControlOptions);
+    // The person's jobs go through the agent in the chat (it owns them, its triggers are the ones set),
+    // unless that agent works in a worktree: the jobs pane is the dashboard folder's.
+    const jobsCoding = (): Setup["coding"] | undefined => {
+      const first = this.agents.agents?.list()[0]?.setup;
+      const current = this.loaded;
+      return first && current && current.options.cwd !== first.options.cwd ? first.coding : current?.coding;
+    };
+    this.jobControl = new JobControl({ ...common, coding: jobsCoding }, jobControlOptions);
     this.branches = new BranchFlow({
       view,
       coding: () => this.loaded?.coding,
@@ -164,7 +173,12 @@ export class DashboardController {
   /** Connects a ready setup: its events, its resumed conversation, its warnings, then what was sent meanwhile. */
   attach(setup: Setup, roster?: AgentRoster): void {
     this.loaded = setup;
-    this.unsubscribe = setup.coding.bus.subscribe((event) => this.events.onEvent(event));
+    // The jobs pane shows the dashboard's folder: the first agent's view of its job host, whichever
+    // agent is in the chat (an agent in a worktree has a host of its own, not shown there).
+    this.unsubscribeJobs = setup.coding.bus.subscribe((event) => {
+      if (isJobEvent(event)) this.events.onEvent(event);
+    });
+    this.unsubscribe = this.conversationOf(setup);
     this.session.agentLoaded(setup);
     if (roster) this.agents.attach(roster);
     this.sending.agentLoaded();
@@ -182,7 +196,7 @@ export class DashboardController {
     const coding = setup.coding.agent;
     this.unsubscribe?.();
     this.loaded = setup;
-    this.unsubscribe = setup.coding.bus.subscribe((event) => this.events.onEvent(event));
+    this.unsubscribe = this.conversationOf(setup);
     view.chat.clear();
     view.toolOutput.clear();
     view.tools.clear();
@@ -203,8 +217,16 @@ export class DashboardController {
     this.requestFrame();
   }
 
+  /** The agent's events but the jobs' into the panes. */
+  private conversationOf(setup: Setup): () => void {
+    return setup.coding.bus.subscribe((event) => {
+      if (!isJobEvent(event)) this.events.onEvent(event);
+    });
+  }
+
   detach(): void {
     this.agents.detach();
+    this.unsubscribeJobs?.();
     this.unsubscribe?.();
     this.session.detach();
     this.statusFlash.dispose();
@@ -258,4 +280,8 @@ export class DashboardController {
   redraw(): void {
     this.terminal.redraw();
   }
+}
+
+function isJobEvent(event: PitwallEvent): boolean {
+  return event.type.startsWith("job_");
 }

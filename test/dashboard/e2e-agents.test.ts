@@ -8,8 +8,10 @@
 // is refused when it tries to stop it, and is woken by the watch trigger it set on it. `pitwall -c`
 // brings back every agent of the last dashboard, each with its own conversation. Two agents editing
 // one file: the second, which read it before the first changed it, is refused and reads it again;
-// nothing of either edit is lost.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+// nothing of either edit is lost. `/agent new <name> --worktree` makes a git worktree on a new branch
+// where the agent works; closing the agent offers to remove it, and asks before losing changes.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
@@ -239,5 +241,50 @@ describe("several agents in one dashboard", () => {
     expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("ALPHA\nbeta\n");
     await t.waitForText("Main edited beta.");
     expect(readFileSync(join(cwd, "notes.txt"), "utf8")).toBe("ALPHA\nBETA\n");
+  }, 90_000);
+
+  test("an agent in its own git worktree: made on a new branch, its files there, removed (after asking) when it closes", async () => {
+    const folder = tempFolder("worktrees");
+    const repo = join(folder, "app");
+    mkdirSync(repo);
+    const git = (...args: string[]): string => execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd: repo, encoding: "utf8" });
+    git("init", "-q");
+    writeFileSync(join(repo, "README.md"), "app\n");
+    git("add", "README.md");
+    git("commit", "-qm", "first");
+    const { t } = await startDashboard({
+      cwd: repo,
+      cols: 170,
+      rows: 44,
+      replies: [{ kind: "reply", text: "Writing it.", toolCalls: [{ name: "write", arguments: { file_path: "fix.txt", content: "fixed\n" } }] }, { kind: "reply", text: "Wrote fix.txt." }],
+    });
+    const worktree = join(folder, "app.pitwall-fix");
+    send(t, "/agent new fix --worktree");
+    await t.waitForText("Agent fix started");
+    await t.waitForText("on the branch pitwall/fix");
+    expect(existsSync(join(worktree, "README.md"))).toBe(true);
+    expect(git("branch", "--list", "pitwall/fix")).toContain("pitwall/fix");
+
+    send(t, "write the fix");
+    await t.waitForText("Wrote fix.txt.");
+    expect(readFileSync(join(worktree, "fix.txt"), "utf8")).toBe("fixed\n");
+    expect(existsSync(join(repo, "fix.txt"))).toBe(false);
+    t.press("Alt+A");
+    let screen = await t.waitForText(/● fix +\(worktree pitwall\/fix\) +idle/);
+    expect(screen).toContain("1 file changed");
+    t.press("Escape");
+
+    // Closing it: the worktree has an uncommitted file, so keeping it comes first; removing is asked.
+    send(t, "/agent close fix");
+    screen = await t.waitForText("remove the agent's worktree?");
+    expect(screen).toContain("has uncommitted changes:");
+    expect(screen).toContain("?? fix.txt");
+    expect(screen).toMatch(/▶ Keep the worktree/);
+    t.press("Down");
+    t.press("Enter");
+    await t.waitForText("Removed the worktree");
+    expect(existsSync(worktree)).toBe(false);
+    expect(git("branch", "--list", "pitwall/fix")).toContain("pitwall/fix");
+    expect(git("worktree", "list")).not.toContain("app.pitwall-fix");
   }, 90_000);
 });
