@@ -82,7 +82,7 @@ export class AgentActivity {
         this.lastLine = `⏵ ${event.toolName} ${argumentLine(event.args)}`.trim().slice(0, MAX_LINE);
         if (WAITING_TOOLS.has(event.toolName)) {
           this.state = "blocked";
-          const id = typeof event.args.id === "string" ? ` ${event.args.id}` : "";
+          const id = typeof event.args.jobId === "string" ? ` job ${event.args.jobId}` : "";
           this.reason = event.toolName === "bash_stream" ? `waits on its new job (${argumentLine(event.args).slice(0, 60)})` : `${event.toolName}${id}`;
         }
         break;
@@ -145,6 +145,6 @@ function lastTextLine(message: AssistantMessage): string {
 }
 
 function argumentLine(args: Record<string, unknown>): string {
-  const first = args.command ?? args.path ?? args.id ?? args.pattern;
+  const first = args.command ?? args.file_path ?? args.jobId ?? args.pattern;
   return typeof first === "string" ? first.replace(/\s+/g, " ") : "";
 }

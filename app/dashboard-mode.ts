@@ -321,6 +321,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
           ...(spec.sessionPath ? { sessionPath: spec.sessionPath } : { fresh: true }),
           jobClient: "dashboard",
           agentName: spec.name,
+          // Its jobs pane is the first agent's (or, in a worktree, none): job output is not sent to it.
+          noJobOutput: true,
           trustProject,
           guard: firstSetup.guard,
           sharedFiles: firstSetup.sharedFiles,

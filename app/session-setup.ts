@@ -74,6 +74,8 @@ export interface SetupChoices {
   trustProject?: boolean;
   /** The dashboard agent this setup is (its job-host client says so to the other agents' tools). */
   agentName?: string;
+  /** Another agent of a dashboard, whose jobs pane follows the first agent's client: no job output is sent to this one. */
+  noJobOutput?: boolean;
   /** The files the agents of this dashboard (or JSON run) share: the first agent's, for the others. */
   sharedFiles?: SharedFiles;
   /** Another agent of the same dashboard: it shares the run's process guard, which its dispose leaves open. */
@@ -200,7 +202,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
       marker: guard,
       sharedFiles: { files: sharedFiles, agent: choices.agentName ?? "main" },
-      ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs, ...(choices.agentName !== undefined ? { agent: choices.agentName } : {}) }) } : {}),
+      ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs, ...(choices.agentName !== undefined ? { agent: choices.agentName } : {}), ...(choices.noJobOutput ? { noOutput: true } : {}) }) } : {}),
     });
   } catch (error) {
     if (ownGuard) guard.close();

@@ -4,12 +4,14 @@
 // streams, how fast a typed key shows while a tool floods output, the jobs' rows
 // (job-measurements.ts: output throughput against raw node-pty, key latency while a job floods on
 // screen, memory after eight 50 MB jobs), a 2,000-turn soak in JSON mode (soak.ts) and a 10 MB
-// streamed tool argument (stream-measurements.ts). Each measurement is a function returning rows,
+// streamed tool argument (stream-measurements.ts), and several agents (agents-measurements.ts:
+// memory per extra idle agent, keys and frames with four agents streaming and four jobs flooding). Each measurement is a function returning rows,
 // so adding one is adding a function to MEASUREMENTS; `npm run bench -- "job memory"` runs only the
 // ones named.
 import { readFileSync } from "node:fs";
 import { removeTempDirs } from "../helpers/temp-dir.js";
 import { launch, ms, quantile, rssOf, typingLatencies, type Measurement, type Row } from "./bench-harness.js";
+import { agentsBudget } from "./agents-measurements.js";
 import { bashRoundTrip } from "./bash-measurements.js";
 import { jobKeyLatency, jobMemory, jobThroughput } from "./job-measurements.js";
 import { soak } from "./soak.js";
@@ -120,6 +122,7 @@ export const MEASUREMENTS: Array<{ name: string; run: Measurement }> = [
   { name: "job memory", run: jobMemory },
   { name: "soak", run: soak },
   { name: "large argument", run: largeArgument },
+  { name: "agents", run: agentsBudget },
 ];
 
 function printTable(rows: Row[]): void {

@@ -36,6 +36,8 @@ export interface HostJobServiceOptions {
   silenceMs?: number;
   /** The dashboard agent this client serves: other agents' tools name its jobs' owner so. */
   agent?: string;
+  /** No job output events at all (a dashboard's other agents: its jobs pane follows the first one's client). */
+  noOutput?: boolean;
 }
 
 /** Before each model request the host's notices are asked for; a host slower than this is not waited for. */
@@ -166,7 +168,7 @@ export class HostJobService implements JobService {
         client: {
           kind: this.options.kind,
           pid: process.pid,
-          output: this.options.kind === "json" ? "all" : this.options.kind === "dashboard" ? "sampled" : "none",
+          output: this.options.noOutput ? "none" : this.options.kind === "json" ? "all" : this.options.kind === "dashboard" ? "sampled" : "none",
           keepJobsMs: this.options.keepJobsMs,
           ...(this.options.agent !== undefined ? { agent: this.options.agent } : {}),
           nextId: this.mirror.highestId + 1,
