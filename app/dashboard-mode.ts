@@ -402,11 +402,13 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       await Promise.all(others.map((made) => made.dispose()));
       await setup?.dispose();
     } finally {
-      const unsaved = setup ? sessionSetup?.closeSession(setup) : undefined;
+      // Every agent's session: the first's, then the others'.
+      const made = agentRoster?.list().map((agent) => agent.setup) ?? (setup ? [setup] : []);
+      const unsaved = made.map((each) => sessionSetup?.closeSession(each)).filter((text): text is string => text !== undefined);
       restoreTerminal();
       process.off("uncaughtException", onCrash);
       // The dashboard is gone: the last thing said on the terminal.
-      if (unsaved) process.stderr.write(`pitwall: ${unsaved}\n`);
+      for (const text of unsaved) process.stderr.write(`pitwall: ${text}\n`);
     }
   }
 }
