@@ -13,6 +13,7 @@ import { isAbortError } from "./providers/errors.js";
 import { ProviderError, type Provider, type ToolSpec } from "./providers/provider.js";
 import { retryDelay, retryRefusal, sleep, type RetryPolicy } from "./retry.js";
 import { runToolCall } from "./tool-runner.js";
+import { inTimeOrder, type TimedNotice } from "./model-notices.js";
 import { sentConversation } from "./context/sent-arguments.js";
 
 export interface LoopConfig {
@@ -33,8 +34,8 @@ export interface LoopHooks {
   emit(event: PitwallEvent): void;
   takeSteering(): UserMessage[];
   takeFollowUps(): UserMessage[];
-  /** Notices for the model (a job exited, the person killed one); delivered with the next request. */
-  takeNotices(): Promise<UserMessage[]>;
+  /** Notices for the model (a job exited, the person killed one), oldest first; delivered with the next request, in time order with the turn's messages. */
+  takeNotices(): Promise<TimedNotice[]>;
   /** A signal for one tool batch that fires when a steering message is queued. */
   batchYieldSignal(): AbortSignal;
   onStreamMessage(message: AssistantMessage | null): void;
@@ -70,7 +71,7 @@ export async function runAgentLoop(messages: Message[], initial: UserMessage[], 
     outer: while (true) {
       while (true) {
         hooks.emit({ type: "turn_start" });
-        for (const m of [...pending, ...(await hooks.takeNotices())]) append(m);
+        for (const m of inTimeOrder(pending, await hooks.takeNotices())) append(m);
         pending = [];
 
         const assistant = await streamAssistant(messages, hooks, signal, forgetCompacted);

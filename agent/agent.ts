@@ -3,14 +3,14 @@
 // steering (delivered after the tool batch in flight) and follow-up (delivered when it would stop).
 // What a watch trigger sends joins the same queues; whether its wake may start a run is the wake
 // policy's to say (tools/jobs/watch/wake-policy.ts).
-import type { AgentTool } from "../tools/tool.js";
+import type { AgentTool, YieldCause } from "../tools/tool.js";
 import { runAgentLoop, type LoopConfig, type LoopHooks } from "./agent-loop.js";
 import type { ContextSettings } from "./context/context-budget.js";
 import { ContextKeeper, type ContextUsage, type ManualCompaction } from "./context/context-keeper.js";
 import type { OlderHistory } from "./context/compaction.js";
 import { EventBus } from "./event-bus.js";
 import type { PitwallEvent, QueueState } from "./events.js";
-import { MessageQueue, queued, triggerMessage, userMessage, type QueuedKind, type QueuedMessage } from "./message-queue.js";
+import { deliveredAsSteer, MessageQueue, queued, triggerMessage, userMessage, type QueuedKind, type QueuedMessage } from "./message-queue.js";
 import type { AssistantMessage, ImageContent, Message, ThinkingLevel, TriggeredBy, UserMessage } from "./messages.js";
 import { ModelNotices, type NoticeSource } from "./model-notices.js";
 import { RunSlot, type SlotTicket } from "./run-slot.js";
@@ -18,7 +18,7 @@ import { untilIdle } from "./when-idle.js";
 import type { ModelInfo } from "./models.js";
 import type { ProviderResolver } from "./providers/connections.js";
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../tools/output-cap.js";
-import { type FiringMessage, WakePolicy } from "../tools/jobs/index.js";
+import { type FiringMessage, type WakeCount, WakePolicy } from "../tools/jobs/index.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
 // Waiting for the agent: part of its surface.
@@ -62,6 +62,8 @@ export interface AgentOptions {
   jobsForSummary?: () => string[] | Promise<string[]>;
   /** A resumed session's older messages left on disk: summarised before the first request. */
   olderHistory?: OlderHistory;
+  /** A resumed session's count of runs watch triggers started since the person's last message: the cap goes on from it. */
+  wakeCount?: WakeCount;
 }
 
 export class AgentBusyError extends Error {
@@ -115,7 +117,8 @@ export class Agent {
     this.maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
     this.notices = new ModelNotices(options.noticeSources ?? []);
     this.queue = new MessageQueue((state) => this.bus.emit({ type: "queue_update", ...state }));
-    this.wakes = new WakePolicy((message) => this.bus.emit({ type: "error", source: "input", message }));
+    this.wakes = new WakePolicy((count, tell) => this.bus.emit({ type: "wake_count", ...count, ...(tell !== undefined ? { message: tell } : {}) }));
+    if (options.wakeCount) this.wakes.restore(options.wakeCount);
     this.context = new ContextKeeper({
       settings: options.context,
       emit: (event) => this.bus.emit(event),
@@ -286,7 +289,7 @@ export class Agent {
       this.startWoken([userMessage(item, "trigger")]);
       return;
     }
-    this.yieldController?.abort();
+    this.yieldController?.abort(triggerYield(trigger));
     this.queue.add(item);
     if (trigger.action === "wake") {
       this.wakes.deferUntilIdle(item);
@@ -308,7 +311,7 @@ export class Agent {
   /** Starts a run nobody awaits, with the queued steers (the loop takes them first) and `initial`. */
   private startWoken(initial: UserMessage[]): void {
     this.wakes.woke();
-    this.run(initial).catch((error: unknown) => {
+    this.run(initial, true).catch((error: unknown) => {
       this.bus.emit({ type: "error", message: `A watch trigger could not wake the agent: ${error instanceof Error ? error.message : String(error)}`, source: "input" });
     });
   }
@@ -317,9 +320,11 @@ export class Agent {
    * Runs the loop with `initial`. The agent is busy from this call on, and idle again from the
    * moment the run's `agent_end` is emitted. Started from a listener of the previous run's
    * `agent_end`, the loop begins once that event has reached every listener. Rejects only when a
-   * hook threw.
+   * hook threw. `woken`: a wake started this run, so the trigger messages it opens with woke the
+   * agent; any later one steered it.
    */
-  private async run(initial: UserMessage[]): Promise<void> {
+  private async run(initial: UserMessage[], woken = false): Promise<void> {
+    let opening = woken;
     const controller = new AbortController();
     this.abortController = controller;
     const ticket = this.slot.take();
@@ -334,12 +339,18 @@ export class Agent {
       config: () => this.loopConfig(),
       // The agent is idle from agent_end on: what a listener starts there begins after it (run-slot.ts).
       emit: (event) => (event.type === "agent_end" ? this.slot.endRun({ release: finish }, () => this.bus.emit(event)) : this.bus.emit(event)),
-      takeSteering: () => this.queue.take("steer"),
+      takeSteering: () => {
+        const taken = this.queue.take("steer");
+        const wokeThisRun = opening;
+        opening = false;
+        return wokeThisRun ? taken : taken.map(deliveredAsSteer);
+      },
       takeFollowUps: () => this.queue.take("follow_up"),
       takeNotices: () => this.notices.take(),
       batchYieldSignal: () => {
         this.yieldController = new AbortController();
-        if (this.queue.hasSteer) this.yieldController.abort();
+        const waiting = this.queue.firstSteer;
+        if (waiting) this.yieldController.abort(waiting.trigger ? triggerYield(waiting.trigger) : PERSON_YIELD);
         return AbortSignal.any([this.yieldController.signal, controller.signal]);
       },
       onStreamMessage: (message) => {
@@ -365,7 +376,7 @@ export class Agent {
   steer(text: string, images?: ImageContent[]): void {
     this.assertImagesAccepted(images);
     this.wakes.personSpoke();
-    this.yieldController?.abort();
+    this.yieldController?.abort(PERSON_YIELD);
     this.queue.add(queued("steer", text, images));
   }
 
@@ -429,4 +440,11 @@ export class Agent {
   private assertImagesAccepted(images: readonly ImageContent[] | undefined): void {
     if (images?.length && this.model.textOnly) throw new ImageInputError(this.model);
   }
+}
+
+/** Why a background wait ended early, for the tool to say (tools/tool.ts). */
+const PERSON_YIELD: YieldCause = { by: "person" };
+
+function triggerYield(trigger: TriggeredBy): YieldCause {
+  return { by: "trigger", jobId: trigger.jobId, triggerId: trigger.triggerId };
 }

@@ -3,10 +3,13 @@
 // and the actions of watch triggers reach the model, and the files the agent changes can be put back
 // by a rewind.
 // The dashboard, print and JSON modes and library users all start from here.
+import { homedir } from "node:os";
 import { toolEnvironment } from "../tools/tool-environment.js";
 import { redactingTool, secretRedaction } from "./secret-redaction.js";
 import { CODING_TOOL_NAMES, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
-import { type JobService, type JobServiceInputs, type JobSettings, LocalJobService, serviceTools } from "../tools/jobs/index.js";
+import { type JobService, type JobServiceInputs, type JobSettings, LocalJobService, serviceTools, type ServiceSandbox, type WakeCount } from "../tools/jobs/index.js";
+import { FileFence, sandboxPolicy } from "../tools/sandbox/index.js";
+import { fenceFileTool } from "../tools/fenced-file-tools.js";
 import type { AgentTool } from "../tools/tool.js";
 import type { ChildMarker } from "../tools/process/process-guard.js";
 import type { ToolSettings } from "../tools/tool-settings.js";
@@ -50,6 +53,11 @@ export interface CodingAgentSettings extends ToolSettings {
   context: ContextSettings;
   /** Leave the provider keys in the environment of commands and jobs (they are removed by default). */
   passKeysToTools: boolean;
+  /**
+   * The sandbox commands run in and the file tools follow; `false`: none (commands run as the
+   * person). When left out: the workspace profile, the person's own jobs off.
+   */
+  sandbox: ServiceSandbox | false;
 }
 
 export interface CodingAgentOptions {
@@ -69,6 +77,8 @@ export interface CodingAgentOptions {
   messages?: readonly Message[];
   /** A resumed session's older messages left on disk, summarised before the first request. */
   olderHistory?: OlderHistory;
+  /** A resumed session's wake count (LoadedSession.wakes): the cap on triggers' wakes goes on from it. */
+  wakeCount?: WakeCount;
   /** Marks every child and tracks its group, so a crash of this process still ends them (ProcessGuard). */
   marker?: ChildMarker;
   /**
@@ -104,6 +114,8 @@ export interface CodingAgent {
   toolEnv: NodeJS.ProcessEnv;
   /** Given in the options: marks children so that a crash still ends them. */
   marker: ChildMarker | undefined;
+  /** The sandbox commands run in (the person's `!command` too, under its own profile); undefined: none. */
+  sandbox: ServiceSandbox | undefined;
   systemPrompt: SystemPromptReport;
   /** Recomputes the system prompt (after /cwd-like changes or edits to AGENTS.md). */
   reloadSystemPrompt(): SystemPromptReport;
@@ -136,17 +148,30 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const secrets = [options.connections.anthropic.apiKey, options.connections.openai.apiKey].filter((key): key is string => Boolean(key));
   const toolEnv = toolEnvironment(settings.env ?? process.env, { passKeys: settings.passKeysToTools, keys: secrets });
   const toolSettings: Partial<ToolSettings> = { env: toolEnv, maxOutputChars: settings.maxOutputChars };
-  const inputs: JobServiceInputs = { cwd: options.cwd, env: toolEnv, settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars }, marker: options.marker, secrets };
+  const sandbox = settings.sandbox === false ? undefined : (settings.sandbox ?? defaultSandbox(options.pitwallHome, toolEnv));
+  const inputs: JobServiceInputs = {
+    cwd: options.cwd,
+    env: toolEnv,
+    settings: { ...settings.jobs, maxOutputChars: settings.maxOutputChars },
+    marker: options.marker,
+    secrets,
+    ...(sandbox ? { sandbox } : {}),
+  };
   const jobs = options.jobs ? options.jobs(inputs) : new LocalJobService(inputs);
   const unsubscribeJobs = jobs.subscribe((event) => bus.emit(event));
   // Called only when a tool runs, once `sessions` (below) exists.
   const fileChanges = { snapshots: () => sessions.session?.snapshots, emit: (event: PitwallEvent) => bus.emit(event) };
   // A proxy's password is redacted too; its variables stay in the tools' environment (npm needs them).
   const redact = secretRedaction([...secrets, ...proxyCredentials(options.connections.anthropic.proxy ?? options.connections.openai.proxy)]);
+  // The file tools in this process follow the profile the model's commands run under; with several
+  // agents, a change to a file another agent changed unseen is refused first (shared-files.ts).
+  const fileFence = sandbox ? new FileFence(sandbox.policy, options.cwd) : undefined;
   const shared = options.sharedFiles;
-  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings)
-    .map((tool) => (shared ? shared.files.guard(tool, options.cwd, shared.agent) : tool))
-    .map((tool) => redactingTool(FILE_CHANGING_TOOLS.has(tool.name) ? trackFileChanges(tool, options.cwd, fileChanges) : tool, redact));
+  const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings).map((tool) => {
+    const guarded = shared ? shared.files.guard(tool, options.cwd, shared.agent) : tool;
+    const fenced = fileFence ? fenceFileTool(guarded, options.cwd, fileFence) : guarded;
+    return redactingTool(FILE_CHANGING_TOOLS.has(tool.name) ? trackFileChanges(fenced, options.cwd, fileChanges) : fenced, redact);
+  });
   const usesBash = tools.some((tool) => tool.name === "bash");
   // The job service gets ready for bash (the job host starts) as the model's answer begins, not when
   // the answer calls bash: a model takes longer to write a call than a host takes to start. Not
@@ -169,15 +194,18 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     messages: options.messages,
     retry: settings.retry,
     ...(settings.maxOutputChars !== undefined ? { maxOutputChars: settings.maxOutputChars } : {}),
-    noticeSources: [async () => (await jobs.drainNotices()).map(redact)],
+    noticeSources: [async () => (await jobs.drainNotices()).map((notice) => ({ ...notice, text: redact(notice.text) }))],
     context: settings.context,
     jobsForSummary: () => jobs.summaryLines(),
     olderHistory: options.olderHistory,
+    ...(options.wakeCount ? { wakeCount: options.wakeCount } : {}),
   });
   const sessions = new SessionControl(agent, bus);
   sessions.use(options.session);
   // What a job's watch triggers ask for (notify, steer, follow-up, wake) is done here, whoever set them.
-  const stopTriggers = deliverJobTriggers(bus, agent, redact);
+  // Subscribed after `unsubscribeJobs` forwards the service's events to the bus: a firing reaches
+  // every listener of the bus before what it causes.
+  const stopTriggers = deliverJobTriggers(jobs, agent, redact);
   return {
     agent,
     bus,
@@ -185,6 +213,7 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
     prepareTools,
     toolEnv,
     marker: options.marker,
+    sandbox,
     get systemPrompt() {
       return systemPrompt;
     },
@@ -217,6 +246,11 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
       unsubscribeJobs();
     },
   };
+}
+
+/** A library's default: the workspace profile for the model's commands, the person's own jobs unfenced. */
+function defaultSandbox(pitwallHome: string, env: NodeJS.ProcessEnv): ServiceSandbox {
+  return { policy: sandboxPolicy({ profile: "workspace", home: env.HOME || homedir(), pitwallHome }), personProfile: "off" };
 }
 
 function selectTools(cwd: string, selection: ToolSelection, jobs: JobService, settings: Partial<ToolSettings>): AgentTool[] {

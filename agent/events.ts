@@ -89,7 +89,19 @@ export type CompactionEvent =
 export type AgentStateEvent =
   | ({ type: "queue_update" } & QueueState)
   | { type: "model_change"; provider: string; model: string }
-  | { type: "thinking_change"; level: ThinkingLevel };
+  | { type: "thinking_change"; level: ThinkingLevel }
+  /**
+   * The wake cap's count changed (tools/jobs/watch/wake-policy.ts): runs watch triggers started
+   * since the person's last message, and whether the person was told that wakes now wait. The
+   * session keeps it, so a resumed session goes on counting.
+   */
+  | {
+      type: "wake_count";
+      unattended: number;
+      told: boolean;
+      /** Set when wakes start to wait: what to tell the person (a notice; nothing failed). */
+      message?: string;
+    };
 
 /** One of the person's messages a rewind went back to: its text (and images) to send again, edited or not. */
 export interface RewoundPrompt {
@@ -136,11 +148,13 @@ export type ProblemEvent =
  *
  * Delivery. The bus is synchronous: an event reaches every listener, in the order they subscribed,
  * before emit returns. An event emitted by a listener while another is delivered reaches every
- * listener first, so listeners subscribed after that one see it before its cause. Every front end
- * meets this once: a watch trigger's action is carried out inside its `job_triggered`
- * (job-trigger-actions.ts, subscribed before the front ends), so they see a wake's `agent_start` and
- * `turn_start`, a steer's or follow-up's `queue_update`, and the wake policy's `error` (wakes now
- * wait) before the `job_triggered` that caused them.
+ * listener first, so listeners subscribed after that one would see it before its cause. Where an
+ * event causes others, they are emitted once it has reached every listener, so causes come first:
+ * a session's save `error` (below), and a watch trigger's action, carried out by a listener of the
+ * job service itself once the `job_triggered` has reached every listener of the bus
+ * (job-trigger-actions.ts): a wake's `agent_start` and `turn_start`, a steer's or follow-up's
+ * `queue_update` and the wake policy's `wake_count` come after the `job_triggered` that caused
+ * them.
  *
  * A run (a prompt, or a trigger's wake):
  * - `agent_start` is its first event and `agent_end` its last, also when it fails, is aborted or a
@@ -157,8 +171,10 @@ export type ProblemEvent =
  * - Every `turn_start` is closed by a `turn_end` before the next `turn_start` or `agent_end`, unless a
  *   hook throws (a library's notice source that throws ends the run with `agent_end` alone).
  * - Messages a turn delivers leave the queue (`queue_update`) before its `turn_start`. Within a turn:
- *   its user messages (queued steers, the prompt or follow-ups, then the notices), each a
- *   `message_start` directly followed by its `message_end`; then, when the context must shrink,
+ *   its user messages (queued steers, the prompt or follow-ups, in that order, and the notices put
+ *   among them in the order things happened: a notice goes before the first message queued after
+ *   what it tells; model-notices.ts), each a `message_start` directly followed by its `message_end`;
+ *   then, when the context must shrink,
  *   `compaction_start` … `compaction_end`; then the reply's `message_start`, `message_update`*,
  *   `message_end`; then its tool calls, in the reply's order; then `turn_end`.
  * - A failed attempt that will be tried again sends `retry` before the wait. If it had begun
@@ -183,6 +199,10 @@ export type ProblemEvent =
  *   outside any run: no `agent_start` around it, and no run starts before it ends.
  * - `branch_change` and `session_forked` come only while the agent is idle, never inside a run.
  * - `model_change` and `thinking_change` come when set, idle or not; the next request uses them.
+ * - `wake_count` comes when a trigger's wake starts a run (before its `agent_start`), when wakes
+ *   start to wait (with the `message` for the person, before the `queue_update` of the wake held),
+ *   and when the person's message sets the count back to 0 (before the run or queue change that
+ *   message makes).
  * - `error` from the session (source "session": a save failed) comes after the event being
  *   recorded has reached every listener, once until saving recovers.
  *
@@ -199,6 +219,9 @@ export type ProblemEvent =
  *   restarts fires before the new run's `job_started`. Nothing of a job follows its `job_removed`
  *   but what its leftover processes still print, and the `job_triggers_changed` that says its
  *   triggers went (an empty list, no `by`) comes just before it.
+ * - `job_fenced` comes after the `job_output` that showed the failure (when output is sent whole),
+ *   once per path or address in a run of the job; a check that must ask outside (a host name
+ *   resolved) may put it after `job_exited`, never after `job_removed` or a restart's `job_started`.
  * - `job_host_state` comes from a client of the host, never across its socket: `answering: false`
  *   after the calls that waited on a silent host have failed, `answering: true` when a later
  *   connection is answered. It says nothing about the jobs, which may run on in the stopped host.
@@ -223,6 +246,7 @@ export const PITWALL_EVENT_TYPES = [
   "queue_update", // the steering and follow-up queues changed: all of both
   "model_change", // the model for the next request changed
   "thinking_change", // the thinking level for the next request changed
+  "wake_count", // the count of runs watch triggers started since the person's last message changed
   "file_change", // the agent's write or edit changed a file: its state before and after
   "branch_change", // the conversation moved to another point of the session's tree
   "session_forked", // the session is written to a new file from now on
@@ -231,10 +255,11 @@ export const PITWALL_EVENT_TYPES = [
   "job_started", // a background job started (or restarted under its id)
   "job_output", // a job printed: raw output, escape codes and all
   "job_yielded", // a bash_stream or bash call returned while its job runs on
-  "job_exited", // a job ended: its exit code or signal
+  "job_exited", // a job ended: its exit code or signal, whether this agent is told, whether it ended before this client attached
   "job_removed", // a finished job left the list
   "job_triggers_changed", // a job's watch triggers were added or removed: all of them now
   "job_triggered", // a watch trigger matched a job's output: the lines, with context
+  "job_fenced", // the sandbox stopped a job doing something: what, and why (once per path and run)
   "job_host_state", // the job host stopped answering, or answers again
 ] as const;
 

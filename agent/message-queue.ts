@@ -19,6 +19,8 @@ export interface QueuedMessage {
   trigger?: TriggeredBy;
   /** The trigger's firings this message stands for (later ones merge in until it is delivered). */
   firings?: MergedFirings;
+  /** When it was queued (a trigger's: when it first fired), ms since the epoch: notices are put in time order with it. */
+  at: number;
 }
 
 export class MessageQueue {
@@ -32,8 +34,9 @@ export class MessageQueue {
     return { steering: this.items.filter((m) => m.kind === "steer").map((m) => m.text), followUp: this.items.filter((m) => m.kind === "follow_up").map((m) => m.text) };
   }
 
-  get hasSteer(): boolean {
-    return this.items.some((m) => m.kind === "steer");
+  /** The steer queued first, if any (whose it is says why a wait ends early). */
+  get firstSteer(): QueuedMessage | undefined {
+    return this.items.find((m) => m.kind === "steer");
   }
 
   includes(item: QueuedMessage): boolean {
@@ -89,22 +92,31 @@ export class MessageQueue {
 
 /** The person's message as it is queued: images only when there are some. */
 export function queued(kind: QueuedKind, text: string, images: ImageContent[] | undefined): QueuedMessage {
-  return images?.length ? { kind, text, images } : { kind, text };
+  const at = Date.now();
+  return images?.length ? { kind, text, images, at } : { kind, text, at };
 }
 
 /** A trigger's message as it is queued: later firings of the trigger merge into it while it waits. */
 export function triggerMessage(kind: QueuedKind, firing: FiringMessage, trigger: TriggeredBy): QueuedMessage {
-  return { kind, text: firing.text, trigger, firings: new MergedFirings(firing, trigger.jobId, trigger.triggerId) };
+  return { kind, text: firing.text, trigger, firings: new MergedFirings(firing, trigger.jobId, trigger.triggerId), at: firing.at };
 }
 
-/** A user message for the conversation, from the person's text (and images) or a trigger's message. */
-export function userMessage(item: { text: string; images?: ImageContent[]; trigger?: TriggeredBy }, origin: UserOrigin): UserMessage {
+/** A user message for the conversation, from the person's text (and images) or a trigger's message; its time is when it was queued. */
+export function userMessage(item: { text: string; images?: ImageContent[]; trigger?: TriggeredBy; at?: number }, origin: UserOrigin): UserMessage {
   return {
     role: "user",
     content: item.text,
     origin,
     ...(item.images?.length ? { images: item.images } : {}),
     ...(item.trigger ? { trigger: item.trigger } : {}),
-    timestamp: Date.now(),
+    timestamp: item.at ?? Date.now(),
   };
+}
+
+/**
+ * A wake trigger's message that a run took at a tool boundary or with the person's message (the
+ * agent was busy, or the wake was held): it steered that run and woke nothing, and says so.
+ */
+export function deliveredAsSteer(message: UserMessage): UserMessage {
+  return message.trigger?.action === "wake" ? { ...message, trigger: { ...message.trigger, action: "steer" } } : message;
 }

@@ -53,7 +53,10 @@ export type AssistantContent = TextContent | ThinkingContent | ToolCall;
  */
 export type UserOrigin = "prompt" | "steer" | "follow_up" | "notice" | "summary" | "trigger";
 
-/** Which watch trigger sent a message, and how it was delivered (a `notify` trigger sends a notice instead). */
+/**
+ * Which watch trigger sent a message, and how it was delivered (a `notify` trigger sends a notice
+ * instead): a wake trigger's message that reached a run already going says "steer".
+ */
 export interface TriggeredBy {
   jobId: string;
   triggerId: number;

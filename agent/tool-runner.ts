@@ -1,7 +1,9 @@
 // Runs one tool call: finds the tool, validates (and gently coerces) its arguments against the
 // TypeBox schema, executes it, and always produces a result. A bad call from the model becomes an
-// error result the model can act on, never a crash of the loop. Whatever a tool returns, what the
-// model reads is capped in bytes (50 KB, or the person's higher output cap: the caller says).
+// error result the model can act on, never a crash of the loop. Whatever a tool returns or throws,
+// what the model reads is capped in bytes (50 KB, or the person's higher output cap: the caller
+// says). That cap is a backstop: a tool that cuts its own output leaves it nothing to cut
+// (tools/output-cap.ts, bodyByteCapFor), so no result is cut twice.
 import { Value } from "@sinclair/typebox/value";
 import { byteCapFor, capBytes } from "../tools/output-cap.js";
 import type { AgentTool, ToolCallContext, ToolResult } from "../tools/tool.js";
@@ -42,7 +44,8 @@ export async function runToolCall(
     return { result: withinCap(result, byteCapFor(maxOutputChars)), isError: Boolean(result.isError) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return failure(signal.aborted ? `Aborted: ${message}` : message);
+    // A thrown message is the tool's result too, and as bounded.
+    return failure(withinCap({ content: signal.aborted ? `Aborted: ${message}` : message }, byteCapFor(maxOutputChars)).content);
   }
 }
 

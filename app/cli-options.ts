@@ -9,6 +9,10 @@ import { compactAtProblem, contextWindowProblem, parseTokenCount } from "./conte
 
 export class UsageError extends Error {}
 
+/** What --sandbox takes: a profile, or `required` (the workspace profile, refusing commands it cannot fence). */
+export const SANDBOX_CHOICES = ["workspace", "strict", "off", "required"] as const;
+export type SandboxChoice = (typeof SANDBOX_CHOICES)[number];
+
 export interface CliOptions {
   prompts: string[];
   print: boolean;
@@ -43,6 +47,8 @@ export interface CliOptions {
   passKeys?: boolean;
   /** --trust-project: load the project's own skills and prompt templates this run (see project-trust.ts). */
   trustProject: boolean;
+  /** --sandbox: the profile the model's commands run under, or "required" (workspace, and no command runs unfenced). */
+  sandbox?: SandboxChoice;
   printSystemPrompt: boolean;
   mouse: boolean;
   help: boolean;
@@ -98,6 +104,10 @@ export const HELP = `
     --trust-project           Load this project's own skills and prompt templates (.pitwall/skills,
                               .agents/skills, .pitwall/prompts) for this run; the dashboard asks once
                               and remembers the answer in ~/.pitwall/trust.json
+    --sandbox <profile>       workspace (default): commands write only in the working directory, /tmp and
+                              build caches, secrets hidden; strict: that and no network; off: no sandbox;
+                              required: workspace, and commands are refused when no sandbox can be made
+                              (Linux, bubblewrap; config.json: "sandbox")
     --print-system-prompt     Show the system prompt and what it loaded, then exit
     --mouse                   Let the mouse wheel scroll panes (the terminal's own selection stops working)
 
@@ -145,6 +155,7 @@ const FLAGS = {
   bashYieldMs: { type: "string" },
   passKeys: { type: "boolean" },
   trustProject: { type: "boolean" },
+  sandbox: { type: "string" },
   printSystemPrompt: { type: "boolean" },
   mouse: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -202,6 +213,10 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
   if (api !== undefined && provider === "anthropic") throw new UsageError("--api chooses between OpenAI's two APIs: it does not apply to --provider anthropic");
   const baseUrl = text("baseUrl", f.baseUrl);
   if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL, not '${baseUrl}'`);
+  const sandbox = text("sandbox", f.sandbox);
+  if (sandbox !== undefined && !(SANDBOX_CHOICES as readonly string[]).includes(sandbox)) {
+    throw new UsageError(`--sandbox must be one of ${SANDBOX_CHOICES.join(", ")}, not '${sandbox}'`);
+  }
   let bashYieldMs: number | undefined;
   if (f.bashYieldMs !== undefined) {
     bashYieldMs = Number(f.bashYieldMs);
@@ -260,6 +275,7 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     bashYieldMs,
     passKeys: f.passKeys,
     trustProject: f.trustProject ?? false,
+    ...(sandbox !== undefined ? { sandbox: sandbox as SandboxChoice } : {}),
     printSystemPrompt: f.printSystemPrompt ?? false,
     mouse: f.mouse ?? false,
     help: f.help ?? false,

@@ -1,7 +1,7 @@
 // ~/.pitwall/config.json: defaults for the provider, model, thinking level, base URL, keymap path,
 // the bash limits, how long kept jobs wait, the watch triggers' debounce window, the context window,
-// how long a silent server is waited for, whether commands get the provider keys, and how the
-// person is notified. Each field
+// how long a silent server is waited for, whether commands get the provider keys, how the person
+// is notified, the theme, and the sandbox. Each field
 // is checked against its TypeBox schema on its own: a bad file or field is reported and ignored,
 // never fatal. app/settings.ts puts the fields in their place (flags and the environment beat
 // them, they beat built-in defaults).
@@ -13,6 +13,8 @@ import { THINKING_LEVELS } from "../agent/messages.js";
 import { PROVIDER_NAMES } from "../agent/models.js";
 import { NOTIFY_MODES } from "./notifications.js";
 import { MAX_COMPACT_AT_PERCENT, MIN_COMPACT_AT_PERCENT, MIN_CONTEXT_WINDOW } from "../agent/context/context-budget.js";
+import { SANDBOX_PROFILES } from "../tools/sandbox/index.js";
+import { SANDBOX_CHOICES } from "./cli-options.js";
 
 /** A field's schema and what its warning says when a value does not fit it. */
 interface ConfigField<S extends TSchema> {
@@ -68,6 +70,16 @@ export const CONFIG_FIELDS = {
   notify: field(oneOf(NOTIFY_MODES), `must be one of ${NOTIFY_MODES.join(", ")}`),
   /** Where the terminal does not report focus: no key for this long counts as not looking. */
   notifyIdleMs: positiveMs,
+  /** The terminal's background, when asking the terminal (OSC 11) is not wanted or not answered. */
+  theme: field(oneOf(["dark", "light"] as const), 'must be "dark" or "light"'),
+  /** The model's commands' sandbox profile (see --sandbox). Only this file and the flag set it, never a project's files. */
+  sandbox: field(oneOf(SANDBOX_CHOICES), `must be one of ${SANDBOX_CHOICES.join(", ")}`),
+  /** The profile of the person's own `!command`s and jobs ("off" by default). */
+  personSandbox: field(oneOf(SANDBOX_PROFILES), `must be one of ${SANDBOX_PROFILES.join(", ")}`),
+  /** The build caches commands may write (`~` allowed); replaces the default list. */
+  sandboxWritable: field(Type.Array(Type.String({ pattern: "\\S" })), "must be a list of paths"),
+  /** More paths hidden from commands (`~` allowed), besides ~/.ssh, ~/.aws and the other secrets. */
+  sandboxHidden: field(Type.Array(Type.String({ pattern: "\\S" })), "must be a list of paths"),
 };
 
 type ConfigFields = typeof CONFIG_FIELDS;

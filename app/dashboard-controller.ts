@@ -2,9 +2,10 @@
 // (dashboard-common.ts), never this controller: bus events into the panes and the status line
 // (dashboard-events.ts), the session as shown (session-flow.ts), sending (send-flow.ts), the queue
 // (queue-flow.ts), Esc and Ctrl+C (interrupt-flow.ts), the slash commands (dashboard-commands.ts),
-// the person's jobs (job-control.ts), the session's branches (branch-flow.ts) and quitting
-// (quit-flow.ts), the dashboard's several agents (agents-flow.ts). This file makes them and wires
-// them together, and puts another agent in the chat (showAgent). Before the agent has loaded the
+// the person's jobs (job-control.ts), the session's branches (branch-flow.ts), what the sandbox
+// stopped (fence-notices.ts), quitting (quit-flow.ts) and the dashboard's several agents
+// (agents-flow.ts). This file makes them and wires them together, and puts another agent in the
+// chat (showAgent). Before the agent has loaded the
 // person can already type; what they send waits until it is ready.
 import type { PitwallEvent } from "../agent/events.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
@@ -13,9 +14,11 @@ import type { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import type { AgentRoster, RosterAgent } from "./agent-roster.js";
 import { AgentsFlow } from "./agents-flow.js";
 import { BranchFlow } from "./branch-flow.js";
+import { sessionHistory } from "./chat-history.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 import { DashboardCommands } from "./dashboard-commands.js";
 import { EventFlow } from "./dashboard-events.js";
+import { FenceNotices } from "./fence-notices.js";
 import { InterruptFlow } from "./interrupt-flow.js";
 import { JobControl, type JobControlOptions } from "./job-control.js";
 import type { ActionOf } from "./keys/key-actions.js";
@@ -60,6 +63,8 @@ export class DashboardController {
   readonly branches: BranchFlow;
   /** The agents of this dashboard: /agent, the overview, switching. */
   readonly agents: AgentsFlow;
+  /** Commands running unfenced, and what the fence stopped. */
+  readonly fence: FenceNotices;
   private readonly quitFlow: QuitFlow;
   private readonly statusFlash: StatusFlash;
   private readonly requestFrame: () => void;
@@ -126,6 +131,7 @@ export class DashboardController {
       requestFrame,
     });
     const quit = (): void => this.quit();
+    this.fence = new FenceNotices(common);
     // The person's jobs go through the agent in the chat (it owns them, its triggers are the ones set),
     // unless that agent works in a worktree: the jobs pane is the dashboard folder's.
     const jobsCoding = (): Setup["coding"] | undefined => {
@@ -133,7 +139,7 @@ export class DashboardController {
       const current = this.loaded;
       return first && current && current.options.cwd !== first.options.cwd ? first.coding : current?.coding;
     };
-    this.jobControl = new JobControl({ ...common, coding: jobsCoding }, jobControlOptions);
+    this.jobControl = new JobControl({ ...common, coding: jobsCoding, fenced: (hit, command) => this.fence.personCommand(hit, command) }, jobControlOptions);
     this.branches = new BranchFlow({
       view,
       coding: () => this.loaded?.coding,
@@ -176,9 +182,12 @@ export class DashboardController {
     // The jobs pane shows the dashboard's folder: the first agent's view of its job host, whichever
     // agent is in the chat (an agent in a worktree has a host of its own, not shown there).
     this.unsubscribeJobs = setup.coding.bus.subscribe((event) => {
-      if (isJobEvent(event)) this.events.onEvent(event);
+      if (!isJobEvent(event)) return;
+      this.events.onEvent(event);
+      this.fence.handle(event);
     });
     this.unsubscribe = this.conversationOf(setup);
+    if (setup.coding.sandbox) void this.fence.announce(setup.coding.sandbox);
     this.session.agentLoaded(setup);
     if (roster) this.agents.attach(roster);
     this.sending.agentLoaded();
@@ -202,6 +211,8 @@ export class DashboardController {
     view.tools.clear();
     view.files.clear();
     view.chat.loadMessages(coding.state.messages);
+    // What the chat lets go of comes back from this agent's session file.
+    view.chat.readOlderFrom(sessionHistory(setup.coding), () => this.requestFrame());
     view.files.loadMessages(coding.state.messages);
     view.queue.set(coding.state.queue);
     const status = view.status.state;
@@ -220,7 +231,9 @@ export class DashboardController {
   /** The agent's events but the jobs' into the panes. */
   private conversationOf(setup: Setup): () => void {
     return setup.coding.bus.subscribe((event) => {
-      if (!isJobEvent(event)) this.events.onEvent(event);
+      if (isJobEvent(event)) return;
+      this.events.onEvent(event);
+      this.fence.handle(event);
     });
   }
 

@@ -4,8 +4,7 @@
 // asking is told in the chat. A run's start and end, and a fork, are handed on (EventHooks).
 import type { PitwallEvent } from "../agent/events.js";
 import type { Message } from "../agent/messages.js";
-import { describeStatus, failed, formatDuration, type JobInfo, runtime, shortCommand } from "../tools/jobs/index.js";
-import { formatWait } from "../panes/text/format.js";
+import { describeStatus, failed, formatDuration, runtime, shortCommand } from "../tools/jobs/index.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 
 /** What the other flows hear of the events. */
@@ -71,10 +70,10 @@ export class EventFlow {
         view.toolCallStarted();
         break;
       case "job_exited":
-        this.jobEnded(event.job);
+        this.jobEnded(event);
         break;
       case "retry":
-        status.retry = `retrying in ${formatWait(event.delayMs)}, attempt ${event.attempt}/${event.maxAttempts}`;
+        status.retry = { at: Date.now() + event.delayMs, attempt: event.attempt, maxAttempts: event.maxAttempts };
         break;
       case "error":
         status.error = event.message;
@@ -82,6 +81,10 @@ export class EventFlow {
         break;
       case "queue_update":
         view.queue.set(event);
+        break;
+      case "wake_count":
+        // Wakes now wait for the person: worth knowing, not a failure.
+        if (event.message) view.chat.notice("warning", event.message);
         break;
       case "job_triggered": {
         const first = event.lines.find((line) => line.match)?.text.trim() ?? "";
@@ -113,6 +116,14 @@ export class EventFlow {
     status.tokens = usage.tokens;
     status.cachedTokens = usage.cachedTokens;
     status.cost = usage.cost;
+    this.costKnownWhenNothingSpent();
+  }
+
+  /** Nothing spent yet with a model whose prices pitwall knows: the cost is $0.00, not unknown. */
+  private costKnownWhenNothingSpent(): void {
+    const status = this.common.view.status.state;
+    const model = this.common.setup()?.coding.agent.state.model;
+    if (status.cost === null && status.tokens === 0 && model?.pricing) status.cost = 0;
   }
 
   /** The status bar's context meter, from the agent's measure of the next request. */
@@ -130,6 +141,7 @@ export class EventFlow {
     status.model = agent.state.model.id;
     status.thinking = agent.state.thinkingLevel;
     status.unconfigured = this.common.missingKey() !== undefined;
+    this.costKnownWhenNothingSpent();
   }
 
   private countUsage(message: Message): void {
@@ -154,21 +166,26 @@ export class EventFlow {
 
   /**
    * A job ended that nobody asked to stop (a server crashed): said in the chat, and flashed while
-   * the agent is idle. The person's own job that finished well is only its list row.
+   * the agent is idle. The person's own job that finished well is only its list row, and so is one
+   * that ended before this dashboard attached, unless its agent is to be told now. The chat says
+   * the agent is told only when it is (another pitwall's job is told to that pitwall's agent).
    */
-  private jobEnded(info: JobInfo): void {
+  private jobEnded(event: Extract<PitwallEvent, { type: "job_exited" }>): void {
+    const info = event.job;
     if (info.stopRequestedBy !== undefined) return;
     if (info.startedBy === "person" && !failed(info)) return;
+    if (event.earlier && !event.told) return;
     const { view } = this.common;
     // A bash_stream call still waiting on its job reports the end itself.
     if (info.toolCallId !== undefined && view.tools.get(info.toolCallId)?.status === "running") return;
     const what = `Job ${info.id} (${shortCommand(info.command, 60)}) ${describeStatus(info)} after ${formatDuration(runtime(info))}`;
-    if (!this.common.working()) this.common.flash(`job ${info.id} ${describeStatus(info)}`, 5_000);
+    if (!this.common.working() && !event.earlier) this.common.flash(`job ${info.id} ${describeStatus(info)}`, 5_000);
+    const told = event.told ? "\nThe agent is told with its next request." : "\nIt is another pitwall's job: this agent is not told.";
     // Its last line comes from where its log is (the job host, or this process).
     const jobs = this.common.setup()?.coding.jobs;
     const lastLine = jobs ? jobs.text(info.id, "tail", 1).then((lines) => lines[0]?.slice(0, 120), () => undefined) : Promise.resolve(undefined);
     void lastLine.then((last) => {
-      this.common.notice(failed(info) ? "warning" : "info", `${what}.${last ? `\nLast line: ${last}` : ""}\nThe agent is told with its next request.`);
+      this.common.notice(failed(info) ? "warning" : "info", `${what}.${last ? `\nLast line: ${last}` : ""}${told}`);
       this.common.requestFrame();
     });
   }

@@ -9,12 +9,13 @@ import { basename } from "node:path";
 import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
 import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
+import { sessionHistory } from "./chat-history.js";
 import { saveCodeCache } from "./code-cache.js";
 import { collectStartupGarbage } from "./startup-garbage.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
-import { updateDrawCapabilities } from "../panes/screen/blessed-patches/diff-draw.js";
+import { frameWriter, updateDrawCapabilities } from "../panes/screen/blessed-patches/diff-draw.js";
 import { answersTruecolor, truecolorQuery } from "../panes/screen/outer-terminal.js";
 import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { screenInternals } from "../panes/screen/blessed-internals.js";
@@ -25,6 +26,7 @@ import { imageFileAt, pastedImageFiles } from "./image-attachments.js";
 import { KeyDispatcher } from "./keys/key-dispatcher.js";
 import { sessionRow } from "./session-picker.js";
 import { enableTerminalModes } from "./terminal-modes.js";
+import { initialTheme, TerminalTheme } from "./terminal-theme.js";
 import { suspendProcess } from "./suspend.js";
 import type { Setup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
@@ -47,13 +49,24 @@ const PREPARE_AFTER_TYPING_MS = 150;
 const STARTUP_GARBAGE_AFTER_MS = 8000;
 /** The markdown parser loads this long after "ready" when no answer has begun by then. */
 const MARKDOWN_AFTER_MS = 1000;
+/**
+ * A second after "ready" with nothing else going on, the job host starts in the background, so the
+ * first bash call is as quick as the rest (a person who never runs a command pays an idle process).
+ */
+const HOST_PRESTART_AFTER_MS = 1000;
 const SLOW_TICK_MS = 1000;
+
+/** The bench's frame times: how many frames so far, and each recent one's time (emptied when `restart`). */
+function writeFrameStats(path: string, scheduler: RenderScheduler, restart: boolean): void {
+  writeFileSync(path, JSON.stringify({ frames: scheduler.stats.frames, recent: scheduler.stats.recent }));
+  if (restart) scheduler.stats.recent.length = 0;
+}
 
 export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const stdin = process.stdin;
   const stdout = process.stdout;
 
-  const screen = createScreen({ output: stdout, env });
+  const screen = createScreen({ output: stdout, env, theme: initialTheme(env) });
   let setup: Setup | undefined;
   // Loaded after the first frame, with the rest of the agent.
   let sessionSetup: typeof import("./session-setup.js") | undefined;
@@ -116,13 +129,16 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   // Keys typed before the key bindings have loaded wait for them.
   const early: InputEvent[] = [];
   let dispatch: ((event: InputEvent) => void) | undefined;
+  const writer = frameWriter(screen);
+  const theme = writer ? new TerminalTheme({ writer, write: (data) => stdout.write(data), requestFrame: () => scheduler.request(), env }) : undefined;
   // Notifications need to know whether the person is looking: focus reports, and keys.
   let notifier: Notifier | undefined;
   let focusedAtStart: boolean | undefined;
   const decoder = new KeyDecoder(
     (event) => {
-      // The terminal's answer to a question (its colours), not a key.
+      // The terminal's answers to questions (its colours, its background), not keys.
       if (event.type === "reply") return onReply(event.text);
+      if (event.type === "report") return void theme?.report(event);
       notifier?.keyPressed();
       if (dispatch) dispatch(event);
       else early.push(event);
@@ -162,6 +178,8 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   try {
     scheduler.frameNow();
     trace.mark("first frame");
+    // Asked after the first frame, which never waits for the answer.
+    theme?.ask();
 
     // The settings (config.json checked against its schema) and the key bindings load after the
     // first frame: their validation brings in TypeBox, which the tools need anyway.
@@ -170,9 +188,13 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     setupModule.catch(() => undefined);
     const [{ resolveSettings }, { loadKeymap }] = await Promise.all([import("./settings.js"), import("./keys/keymap.js")]);
     settings = resolveSettings(options, env);
+    theme?.configure(settings.theme);
     trace.writeTo(settings.instrumentation.startupTrace);
     notifier = new Notifier(settings.notify, { write: (bytes) => stdout.write(bytes), env });
     if (focusedAtStart !== undefined) notifier.focus(focusedAtStart);
+    const statsFile = settings.instrumentation.frameStats;
+    // For the bench's long runs: SIGUSR2 writes the frame times so far and starts a new window.
+    if (statsFile) process.on("SIGUSR2", () => writeFrameStats(statsFile, scheduler, true));
     const keymap = loadKeymap({ home: settings.home, configured: settings.keymap });
     const redraw = (): void => {
       screen.realloc();
@@ -332,6 +354,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       });
       agentRoster = roster;
       c.attach(setup, roster);
+      view.chat.readOlderFrom(sessionHistory(setup.coding), () => scheduler.request());
       notifyFor(setup, FIRST_AGENT);
       trace.mark("agent loaded");
       // "ready" once the provider's SDK and the HTTP client are loaded: a prompt typed then goes out
@@ -353,6 +376,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
           void loadMarkdownParser();
         };
         const soon = setTimeout(load, MARKDOWN_AFTER_MS);
+        setTimeout(() => coding.prepareTools(), HOST_PRESTART_AFTER_MS).unref();
         const stop = coding.bus.subscribe((event) => {
           if (event.type === "message_start" && event.message.role === "assistant") load();
         });
@@ -387,10 +411,11 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     if (ticker) clearInterval(ticker);
     // For the bench: how long each frame took to produce.
     const frameStats = settings?.instrumentation.frameStats;
-    if (frameStats) writeFileSync(frameStats, JSON.stringify({ frames: scheduler.stats.frames, recent: scheduler.stats.recent }));
+    if (frameStats) writeFrameStats(frameStats, scheduler, false);
     offGeneration();
     stdin.off("data", onData);
     decoder.dispose();
+    theme?.dispose();
     controller?.detach();
     view.jobTerminal.dispose();
     try {

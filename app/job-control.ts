@@ -20,6 +20,8 @@ import { PersonShell } from "./person-shell.js";
 import { forThePerson } from "./person-errors.js";
 import { toolEnvironment } from "../tools/tool-environment.js";
 import { ACTION_MEANING, DEFAULT_PERSON_ACTION, parseWatchInput } from "./watch-input.js";
+import { CommandSandbox, SANDBOX_PROFILES, withProfile, type CommandFence, type FenceHit, type SandboxProfile } from "../tools/sandbox/index.js";
+import { processTempFolder } from "../tools/process/temp-folder.js";
 
 export const DEFAULT_TAIL_LINES = 50;
 
@@ -34,14 +36,16 @@ const KILL: ActionWords = { doing: "killing", done: "killed", verb: "kill" };
 const RESTART: ActionWords = { doing: "restarting", done: "restarted", verb: "restart" };
 
 /** The panes job control paints: the job list and terminal, the one-line prompt, the tool-output pane. */
-export type JobViews = Pick<DashboardView, "jobs" | "jobTerminal" | "jobTerminalSize" | "prompt" | "tools" | "toolOutput" | "setFocus" | "zoomed" | "tabbed" | "tab">;
+export type JobViews = Pick<DashboardView, "jobs" | "jobTerminal" | "jobTerminalSize" | "prompt" | "picker" | "tools" | "toolOutput" | "setFocus" | "zoomed" | "tabbed" | "tab" | "showAttached">;
 
 /** What job control is given: the panes it paints, the keys it names, the agent's jobs, and ways to tell the person. */
 export interface JobControlHost extends Telling {
   readonly view: JobViews;
   readonly keymap: Pick<Keymap, "keysFor">;
-  /** The agent's job service, tool environment and child marker, once it has loaded. */
-  coding(): Pick<CodingAgent, "jobs" | "toolEnv" | "marker"> | undefined;
+  /** The agent's job service, tool environment, child marker and sandbox, once it has loaded. */
+  coding(): Pick<CodingAgent, "jobs" | "toolEnv" | "marker" | "sandbox"> | undefined;
+  /** The fence stopped a `!command` of the person's. */
+  fenced(hit: FenceHit, command: string): void;
 }
 
 export interface JobControlOptions {
@@ -54,12 +58,21 @@ export interface JobControlOptions {
 /** What the one-line prompt is asking for: a new job's command, or a trigger for a job. */
 type PromptPurpose = { kind: "newJob" } | { kind: "watch"; jobId: string };
 
+/** What each profile does, as the restart picker says it. */
+const PROFILE_MEANING: Record<SandboxProfile, string> = {
+  workspace: "writes only in the working directory, /tmp and build caches; secrets hidden; network kept",
+  strict: "as workspace, and no network (a loopback of its own)",
+  off: "no sandbox: the command runs with your permissions",
+};
+
 export class JobControl {
   readonly attachMode: AttachMode;
   /** The mouse over the job's terminal, when the job in front asked for it. */
   readonly mouse: JobMouse;
   readonly shell: PersonShell;
   private promptFor: PromptPurpose | undefined;
+  /** The fences of the person's `!command`s, made in this process (its temp folder holds their /tmp). */
+  private readonly sandbox = new CommandSandbox(processTempFolder);
 
   constructor(
     private readonly host: JobControlHost,
@@ -75,8 +88,7 @@ export class JobControl {
       },
       detachKeys: () => host.keymap.keysFor("attached", "detach"),
       setAttached: (hint) => {
-        view.jobTerminal.attachedHint = hint;
-        view.jobTerminal.setAccent(hint === undefined ? undefined : "yellow");
+        view.showAttached(hint);
         if (hint !== undefined) view.setFocus("jobs");
         requestFrame();
       },
@@ -97,6 +109,8 @@ export class JobControl {
       // Through the registry's notices, so it reaches the model in order with the job actions.
       tellAgent: (text) => host.coding()?.jobs.notePersonAction(text),
       notice: (level, text) => host.notice(level, text),
+      fence: () => this.personFence(),
+      fenced: (hit, command) => host.fenced(hit, command),
     });
   }
 
@@ -146,9 +160,37 @@ export class JobControl {
     this.act(id, hard ? KILL : STOP, (jobs, jobId) => jobs.kill(jobId, hard ? "SIGKILL" : undefined));
   }
 
-  /** Runs the job's command again (same cwd and env) under the same id, stopping it first if it runs. */
-  restart(id: string | undefined): void {
-    this.act(id, RESTART, (jobs, jobId) => jobs.restart(jobId, this.paneSize()));
+  /** Runs the job's command again (same cwd and env) under the same id, stopping it first if it runs; under `profile` when given. */
+  restart(id: string | undefined, profile?: SandboxProfile): void {
+    this.act(id, profile ? { ...RESTART, done: `restarted under ${profile}:` } : RESTART, (jobs, jobId) => jobs.restart(jobId, this.paneSize(), profile));
+  }
+
+  /** Asks under which sandbox profile to restart the selected job (the person may loosen it; the model never can). */
+  restartProfilePicker(id: string | undefined): void {
+    const job = id === undefined ? undefined : this.ready()?.get(id);
+    if (!job) return this.host.flash("no job selected");
+    if (job.sandbox === undefined) return this.host.flash(`job ${job.id} was started without a sandbox policy: r restarts it as it was`);
+    const current = job.sandbox;
+    const rows = SANDBOX_PROFILES.map((profile): StyledLine => [
+      { text: `${profile === current ? "●" : " "} ${profile.padEnd(10)}`, attr: attr({ bold: profile === current }) },
+      { text: PROFILE_MEANING[profile], attr: attr() },
+    ]);
+    this.host.view.picker.show(
+      `restart job ${job.id} under`,
+      rows,
+      "Enter restarts it under that profile · Esc keeps it as it is",
+      { pick: (index) => this.restart(job.id, SANDBOX_PROFILES[index]), cancel: () => this.host.requestFrame() },
+      [`${shortCommand(job.command, 60)} runs under ${current}${job.unfenced ? " (unfenced: no sandbox can be made here)" : ""}.`],
+      SANDBOX_PROFILES.indexOf(current),
+    );
+    this.host.requestFrame();
+  }
+
+  /** The fence of a `!command`: the person's profile (off unless config.json says otherwise). */
+  private async personFence(): Promise<CommandFence | undefined> {
+    const sandbox = this.host.coding()?.sandbox;
+    if (!sandbox) return undefined;
+    return this.sandbox.fence({ policy: withProfile(sandbox.policy, sandbox.personProfile), root: this.options.cwd });
   }
 
   /** Starts a finished job again; a running one is left alone. */

@@ -1,7 +1,8 @@
 // Print mode: runs the prompts in order and writes the assistant's text as plain text to stdout.
-// Tool activity, retries and errors go to stderr (dimmed on a terminal unless NO_COLOR), so stdout
-// holds only the answer. Exits 0 when every prompt finished and was saved, non-zero with the error
-// otherwise (a conversation that could not be saved to its session file is a failure).
+// Tool activity, retries, errors and the sandbox's notes (print-sandbox-notes.ts) go to stderr
+// (dimmed on a terminal unless NO_COLOR), so stdout holds only the answer. Exits 0 when every prompt
+// finished and was saved, non-zero with the error otherwise (a conversation that could not be saved
+// to its session file is a failure).
 //
 // Each reply is on stdout once, even when a dropped stream was retried: into a pipe or a file every
 // reply is written whole when it ends (what a script reading stdout needs); on a terminal it streams
@@ -14,6 +15,7 @@ import { formatWait } from "../panes/text/format.js";
 import { closeSession, type Setup } from "./session-setup.js";
 import { expandPromptCommand } from "../agent/resources/prompt-commands.js";
 import { localServerOffer, probeLocalServers } from "../agent/providers/local-servers.js";
+import { PrintSandboxNotes } from "./print-sandbox-notes.js";
 
 // Control sequences never reach stdout: models occasionally echo them from tool output.
 const ESCAPES = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(\u0007|\u001b\\)|\u001b[@-_]|[\u0000-\u0008\u000b-\u001f\u007f]/g;
@@ -36,6 +38,7 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
     return 1;
   }
 
+  const sandboxNotes = new PrintSandboxNotes(setup.coding.sandbox, (text) => note(`pitwall: ${text}`));
   const live = Boolean(process.stdout.isTTY);
   let atLineStart = true;
   /** Text of the reply being streamed already on the terminal (live only). */
@@ -46,6 +49,7 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
     atLineStart = text.endsWith("\n");
   };
   const unsubscribe = agent.subscribe((event: PitwallEvent) => {
+    sandboxNotes.event(event);
     switch (event.type) {
       case "message_update":
         if (live && event.delta.kind === "text_delta") {
@@ -73,6 +77,9 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
         break;
       case "error":
         if (event.source === "session") note(`pitwall: ${event.message}`);
+        break;
+      case "wake_count":
+        if (event.message) note(`pitwall: ${event.message}`);
         break;
       case "retry":
         if (shownOfReply) {
@@ -112,6 +119,7 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
         return 1;
       }
     }
+    await sandboxNotes.settled();
     const unsaved = closeSession(setup);
     if (unsaved) {
       process.stderr.write(`pitwall: ${unsaved}\n`);

@@ -96,6 +96,8 @@ export class SendFlow {
       return;
     }
     const agent = setup.coding.agent;
+    // A message sent: the person is done reading an older tool call; the pane follows what comes next.
+    view.followLiveTool();
     if (this.compactingNow || this.host.branches.moving) {
       this.waiting.push({ text, kind, images });
       const after = this.compactingNow ? "compacting ends" : "the session has moved";

@@ -200,6 +200,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       settings: settings.agent,
       messages: resumed?.session.messages,
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
+      ...(resumed?.session.wakes ? { wakeCount: resumed.session.wakes } : {}),
       marker: guard,
       sharedFiles: { files: sharedFiles, agent: choices.agentName ?? "main" },
       ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs, ...(choices.agentName !== undefined ? { agent: choices.agentName } : {}), ...(choices.noJobOutput ? { noOutput: true } : {}) }) } : {}),

@@ -1,5 +1,6 @@
 // Every setting pitwall runs with, resolved once per run: a flag beats the environment, the
-// environment beats ~/.pitwall/config.json, the config beats the built-in default. Every mode
+// environment beats ~/.pitwall/config.json, the config beats the built-in default (the sandbox's
+// profile alone is never taken from the environment: resolveSandbox). Every mode
 // resolves them here and passes the one Settings object down (createSetup, the coding agent, the
 // providers, the job registry, bash and grep). This file is the only one that reads a PITWALL_ or
 // PI_BASH_ variable; the few read before the rest can load (the launcher's code cache, the home
@@ -14,8 +15,9 @@ import type { CodingAgentSettings } from "../agent/coding-agent.js";
 import { DEFAULT_STREAM_TIMEOUTS } from "../agent/providers/stall-guard.js";
 import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
-import { clamp, clampDebounceMs, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS } from "../tools/jobs/index.js";
-import type { CliOptions } from "./cli-options.js";
+import { clamp, clampDebounceMs, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS, type ServiceSandbox } from "../tools/jobs/index.js";
+import type { CliOptions, SandboxChoice } from "./cli-options.js";
+import { sandboxPolicy } from "../tools/sandbox/index.js";
 import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, type PitwallConfig } from "./config.js";
 import { DEFAULT_NOTIFY_IDLE_MS, NOTIFY_MODES, type NotifyMode, type NotifySettings } from "./notifications.js";
 
@@ -67,7 +69,11 @@ export interface Settings {
   hostSilenceMs: number;
   /** Terminal notifications while the person is not looking (the dashboard's). */
   notify: NotifySettings;
+  /** The sandbox as the person set it (also in agent.sandbox): the flag beats config.json beats `workspace`. */
+  sandbox: ServiceSandbox;
   instrumentation: Instrumentation;
+  /** PITWALL_THEME, else config.json's theme: the dashboard's colours are chosen for it instead of asking the terminal. */
+  theme?: "dark" | "light";
   /** What was wrong in config.json, one line each; shown, never fatal. */
   warnings: string[];
 }
@@ -153,6 +159,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
   const hostSilenceMs = pick(env, { env: ["PITWALL_HOST_SILENCE_MS"], parse: positive, config: config.hostSilenceMs, fallback: HOST_SILENCE_MS });
   const notifyMode = pick<NotifyMode>(env, { env: ["PITWALL_NOTIFY"], parse: (raw) => NOTIFY_MODES.find((mode) => mode === raw.trim().toLowerCase()), config: config.notify, fallback: "osc" });
   const notifyIdleMs = pick(env, { env: ["PITWALL_NOTIFY_IDLE_MS"], parse: positive, config: config.notifyIdleMs, fallback: DEFAULT_NOTIFY_IDLE_MS });
+  const sandbox = resolveSandbox(options, env, home, config);
   return {
     home,
     sessionRoot: options.sessionDir ?? join(home, "sessions"),
@@ -169,11 +176,36 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
       streamTimeouts: { headerMs, idleMs },
       context: { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt },
       passKeysToTools: options.passKeys ?? config.passKeysToTools ?? false,
+      sandbox,
     },
     keepJobsMs: Math.round(keepJobsMinutes * 60_000),
     hostSilenceMs,
     notify: { mode: notifyMode, idleMs: notifyIdleMs },
+    sandbox,
     instrumentation: { startupTrace: env.PITWALL_STARTUP_TRACE || undefined, frameStats: env.PITWALL_FRAME_STATS || undefined },
+    theme: pick<"dark" | "light" | undefined>(env, { env: ["PITWALL_THEME"], parse: (raw) => (raw === "dark" || raw === "light" ? raw : undefined), config: config.theme, fallback: undefined }),
     warnings,
   };
+}
+
+/**
+ * The sandbox from the flag and config.json only: no variable sets the profile, and nothing in a
+ * project's folder is read for it (config.json is in pitwall's home, read-only to commands).
+ * PITWALL_BWRAP names the bubblewrap program (tests point it at one that is missing).
+ */
+function resolveSandbox(options: CliOptions, env: NodeJS.ProcessEnv, home: string, config: PitwallConfig): ServiceSandbox {
+  const choice: SandboxChoice = options.sandbox ?? config.sandbox ?? "workspace";
+  const policy = sandboxPolicy({
+    profile: choice === "required" ? "workspace" : choice,
+    required: choice === "required",
+    home: env.HOME || homedir(),
+    pitwallHome: home,
+    ...(options.sessionDir ? { sessionRoot: options.sessionDir } : {}),
+    ...(config.sandboxWritable ? { writable: config.sandboxWritable } : {}),
+    ...(config.sandboxHidden ? { hidden: config.sandboxHidden } : {}),
+    ...(env.XDG_RUNTIME_DIR ? { runtimeDir: env.XDG_RUNTIME_DIR } : {}),
+    ...(env.SSH_AUTH_SOCK ? { sshAuthSock: env.SSH_AUTH_SOCK } : {}),
+    ...(env.PITWALL_BWRAP ? { bwrap: env.PITWALL_BWRAP } : {}),
+  });
+  return { policy, personProfile: config.personSandbox ?? "off" };
 }

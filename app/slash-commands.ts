@@ -5,6 +5,7 @@
 // small interface the dashboard implements.
 import { THINKING_LEVELS, type ThinkingLevel } from "../agent/messages.js";
 import type { WatchAction } from "../tools/jobs/index.js";
+import { isSandboxProfile, SANDBOX_PROFILES, type SandboxProfile } from "../tools/sandbox/index.js";
 import { DEFAULT_PERSON_ACTION, parseWatchInput } from "./watch-input.js";
 
 /** What the job commands ask of the dashboard's job control (app/job-control.ts). */
@@ -17,7 +18,8 @@ export interface SlashJobControl {
   tail(id: string, count?: number): void;
   /** Stops a job: TERM, then KILL after the grace period. */
   stop(id: string | undefined): void;
-  restart(id: string | undefined): void;
+  /** Runs a job again: under `profile` when given (the person may loosen the sandbox), else under its own. */
+  restart(id: string | undefined, profile?: SandboxProfile): void;
   /** Starts a job of the person's. */
   run(command: string): void;
   watch(id: string, pattern: string, action: WatchAction): void;
@@ -170,9 +172,16 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   },
   {
     name: "restart",
-    args: "<id>",
-    description: "Run a job's command again (same folder and environment, same id)",
-    run: (ctx, args) => withJobId(ctx, "restart", args, (jobs, id) => jobs.restart(id)),
+    args: "<id> [profile]",
+    description: "Run a job again as it was, or under another sandbox profile",
+    run: (ctx, args) => {
+      const [id, profile, ...rest] = args.split(/\s+/).filter((part) => part);
+      if (id === undefined || rest.length > 0 || (profile !== undefined && !isSandboxProfile(profile))) {
+        ctx.notice("error", `Usage: /restart <job id> [${SANDBOX_PROFILES.join("|")}], e.g. /restart 2, or /restart 2 off to run it without the sandbox. The jobs pane lists the ids.`);
+        return;
+      }
+      withJobs(ctx, (jobs) => jobs.restart(id, profile as SandboxProfile | undefined));
+    },
     complete: (ctx) => ctx.jobControl?.ids() ?? [],
   },
   {

@@ -10,9 +10,11 @@ import { JobsPane } from "./jobs/jobs-pane.js";
 import { JobTerminalPane, type JobScreens } from "./jobs/job-terminal-pane.js";
 import { screenInternals } from "./screen/blessed-internals.js";
 import { joinBorders } from "./screen/border-joints.js";
+import { dimRows } from "./screen/dim.js";
 import { computeLayout, MAIN_PANES, type Layout, type MainPane } from "./layout.js";
 import { ListPicker } from "./overlays/list-picker.js";
 import type { PaneBox } from "./screen/pane-box.js";
+import type { Rect } from "./screen/canvas.js";
 import { PromptOverlay } from "./overlays/prompt-overlay.js";
 import { QueueView } from "./input/queue-view.js";
 import { StatusBar } from "./status-bar.js";
@@ -21,6 +23,7 @@ import { TooSmallNotice } from "./overlays/too-small.js";
 import { ToolCallStore } from "./tool-output/tool-calls.js";
 import { ToolOutputPane } from "./tool-output/tool-output-pane.js";
 import { spinnerFrame } from "./text/format.js";
+import { Color } from "./text/styled-text.js";
 
 export type FocusTarget = MainPane | "input";
 
@@ -34,7 +37,16 @@ export interface DashboardViewOptions {
   /** Finds the image files a paste or an `@path` in the input names. */
   images?: ImageFinder;
 }
+/** A box of `size` (inner columns and rows, without border and margins) centred in `area`, within it. */
+function fitted(area: Rect, size: { cols: number; rows: number }): Rect {
+  const width = Math.min(area.width, size.cols + 4);
+  const height = Math.min(area.height, size.rows + 2);
+  return { left: area.left + Math.floor((area.width - width) / 2), top: area.top + Math.max(0, Math.floor((area.height - height) / 3)), width, height };
+}
+
 export const FOCUS_ORDER: FocusTarget[] = ["input", "chat", "toolOutput", "jobs", "files"];
+/** How often a held tool-output pane checks whether the person still reads it while a newer call runs. */
+const HOLD_CHECK_MS = 1_000;
 
 export class DashboardView {
   readonly tools = new ToolCallStore();
@@ -57,18 +69,22 @@ export class DashboardView {
   /** The pane a small terminal shows: the last main pane that had focus. */
   tab: MainPane = "chat";
   layout: Layout | undefined;
+  private readonly requestFrame: () => void;
+  /** Looks again whether the person still reads the call that holds the tool-output pane. */
+  private holdCheck: NodeJS.Timeout | undefined;
 
   constructor(
     readonly screen: Widgets.Screen,
     options: DashboardViewOptions,
   ) {
+    this.requestFrame = options.requestFrame;
     this.chat = new ChatPane(screen, this.tools);
     this.toolOutput = new ToolOutputPane(screen, this.tools);
     this.jobs = new JobsPane(screen);
     this.jobTerminal = new JobTerminalPane(screen, options.requestFrame, options.jobScreens);
     this.files = new FilesPane(screen, options.cwd, options.requestFrame);
-    this.queue = new QueueView(screen);
-    this.input = new InputPane(screen, options.images);
+    this.queue = new QueueView();
+    this.input = new InputPane(screen, options.images, this.queue);
     this.status = new StatusBar(screen);
     this.tabBar = new TabBar(screen, MAIN_PANES);
     this.tooSmall = new TooSmallNotice(screen);
@@ -77,11 +93,14 @@ export class DashboardView {
     this.prompt = new PromptOverlay(screen);
     this.chat.onSelectionChange((id) => this.toolOutput.select(id));
     this.tabBar.state = (tab) => ({ mark: this.tabMark(tab), key: this.tabKeys[tab] });
-    // The status line renders after every pane and before the overlays: join the borders then.
+    // The status line renders after every pane and before the overlays: join the borders then,
+    // and dim what an open overlay covers.
     this.status.box.on("render", () => {
       if (!this.layout || this.layout.mode === "tooSmall") return;
       const rects = [...Object.values(this.layout.main), ...(this.layout.jobTerminal ? [this.layout.jobTerminal] : []), this.layout.input];
-      joinBorders(screenInternals(this.screen).lines, rects);
+      const lines = screenInternals(this.screen).lines;
+      joinBorders(lines, rects);
+      if (this.overlayOpen) dimRows(lines, 0, this.layout.status.top);
     });
     this.setFocus("input");
   }
@@ -113,15 +132,41 @@ export class DashboardView {
     this.jobTerminal.setFocused(target === "jobs");
   }
 
+  /**
+   * The person's keys go to the selected job (a hint says how to leave) or, with undefined, no
+   * longer: the whole jobs pane, list and terminal, is drawn in the attach colour meanwhile.
+   */
+  showAttached(hint: string | undefined): void {
+    this.jobTerminal.attachedHint = hint;
+    const accent = hint === undefined ? undefined : Color.yellow;
+    this.jobTerminal.setAccent(accent);
+    this.jobs.setAccent(accent);
+  }
+
   /** Back to the live tool call: the chat's selection and the tool-output pane's hold are dropped. */
   followLiveTool(): void {
+    clearTimeout(this.holdCheck);
+    this.holdCheck = undefined;
     this.chat.select(undefined);
     this.toolOutput.select(undefined);
   }
 
-  /** A new tool call started: the tool-output pane goes to it, unless the person is reading another call. */
+  /**
+   * A new tool call started: the tool-output pane goes to it, unless the person is reading another
+   * call; then it looks again every second, and goes to it once the reading is over (README: 15 s
+   * after the last pick or scroll, or while the pane has focus and is scrolled up).
+   */
   toolCallStarted(now = Date.now()): void {
-    if (this.toolOutput.held && !this.toolOutput.reading(now, this.focus === "toolOutput")) this.followLiveTool();
+    clearTimeout(this.holdCheck);
+    this.holdCheck = undefined;
+    if (!this.toolOutput.held || !this.toolOutput.newerCall) return;
+    if (!this.toolOutput.reading(now, this.focus === "toolOutput")) {
+      this.followLiveTool();
+      this.requestFrame();
+      return;
+    }
+    this.holdCheck = setTimeout(() => this.toolCallStarted(), HOLD_CHECK_MS);
+    this.holdCheck.unref();
   }
 
   /** Whether the terminal is small enough for one pane at a time. */
@@ -167,31 +212,42 @@ export class DashboardView {
   /** Puts the keys that open the help, start a job and show each pane into the hints and the tab bar. */
   showKeyHints(keys: { help?: string; newJob?: string; panes?: Partial<Record<MainPane, string>> }): void {
     this.tabKeys = keys.panes ?? {};
-    this.jobs.emptyHint = `No jobs yet: the agent's (bash_stream) and yours (${keys.newJob ? `${keys.newJob} here, ` : ""}/run) show here.`;
-    this.input.placeholder = `Ask pitwall to do something · / for commands${keys.help ? ` · ${keys.help} for keys` : ""}`;
+    const newJob = keys.newJob ? `${keys.newJob} here, ` : "";
+    this.jobs.emptyHint = [
+      `No jobs yet: the agent's (bash_stream) and yours (${newJob}/run) show here.`,
+      `No jobs yet. Start one: ${newJob}/run <command>.`,
+      "No jobs yet (/run starts one).",
+      "No jobs yet.",
+    ];
+    this.input.placeholder = [`Ask pitwall to do something · / for commands${keys.help ? ` · ${keys.help} for keys` : ""}`, "Ask pitwall to do something · / for commands", "Ask pitwall to do something"];
   }
 
-  private computeLayout(jobCount = this.jobs.list().length): Layout {
+  private computeLayout(jobCount = this.jobs.list().length, zoomed = this.zoomed, tab = this.tab): Layout {
     const cols = this.screen.width as number;
+    const rows = this.screen.height as number;
     return computeLayout({
       cols,
-      rows: this.screen.height as number,
+      rows,
       inputRows: this.input.desiredRows(cols - 2),
-      queueRows: this.queue.desiredRows,
-      zoomed: this.zoomed,
-      tab: this.tab,
+      zoomed,
+      tab,
       jobCount,
+      fileCount: this.files.list().length,
+      sideFocused: this.focus === "jobs" || this.focus === "files",
+      toolOutput: this.toolOutput.currentId !== undefined,
+      chatRows: (width) => this.chat.contentRows(width, rows),
     });
   }
 
   /**
    * The job terminal's inner size once the list holds `jobCount` jobs (the list is as tall as its
-   * jobs), or undefined when no job terminal is on screen: a job the person starts begins at the
-   * size it will be shown at, since programs such as vim read their size once.
+   * jobs), where the person will see it (unzoomed, or on the jobs tab): a job the person starts
+   * begins at the size it will be shown at, since programs such as vim read their size once.
    */
   jobTerminalSize(jobCount: number): { cols: number; rows: number } | undefined {
-    const rect = this.computeLayout(jobCount).jobTerminal;
-    if (!rect || !this.jobTerminal.visible) return undefined;
+    const unzoomed = this.computeLayout(jobCount, undefined);
+    const rect = unzoomed.jobTerminal ?? (unzoomed.mode === "tabs" ? this.computeLayout(jobCount, undefined, "jobs").jobTerminal : undefined);
+    if (!rect) return undefined;
     const inner = this.jobTerminal.innerOf(rect);
     return inner.width >= 2 && inner.height >= 1 ? { cols: inner.width, rows: inner.height } : undefined;
   }
@@ -222,17 +278,14 @@ export class DashboardView {
     // The selected job's terminal is on screen: its output counts as seen.
     this.jobTerminal.jobId = this.jobs.selectedId;
     this.jobs.markViewed(layout.jobTerminal ? this.jobs.selectedId : undefined);
-    this.queue.setVisible(!tooSmall && layout.queue.height > 0);
-    if (layout.queue.height > 0) this.queue.setRect(layout.queue);
     this.input.setVisible(!tooSmall);
     if (!tooSmall) this.input.setRect(layout.input);
     this.status.setRect(layout.status);
-    for (const overlay of [this.help, this.picker]) {
-      overlay.setRect(layout.overlay);
+    // Overlays as large as what they hold, centred in their area.
+    for (const overlay of [this.help, this.picker, this.prompt]) {
+      if (overlay.open) overlay.setRect(fitted(layout.overlay, overlay.contentSize(layout.overlay.width - 4)));
       overlay.setVisible(overlay.open && !tooSmall);
     }
-    this.prompt.setRect({ left: layout.overlay.left, top: Math.max(0, Math.floor(rows / 3)), width: layout.overlay.width, height: 4 });
-    this.prompt.setVisible(this.prompt.open && !tooSmall);
   }
 
   /** Whether a frame soon would show something new on its own (spinners, running times). */

@@ -5,6 +5,8 @@
 import { lineNumberAt, withLineEnding } from "./edit-match.js";
 
 const PREVIEW_LINES = 12;
+/** A quoted line is cut here (a minified file is one enormous line). */
+const PREVIEW_LINE_CHARS = 500;
 const DIVERGENCE_CHARS = 40;
 /** A shared start or end shorter than this many non-space characters is a coincidence, not a lead. */
 const MIN_SHARED_CHARS = 4;
@@ -39,7 +41,7 @@ function numberedLines(text: string, firstLine: number, count: number): string {
   return text
     .split("\n")
     .slice(firstLine - 1, firstLine - 1 + Math.min(count, PREVIEW_LINES))
-    .map((line, k) => `${String(firstLine + k).padStart(6)}\t${visible(line)}`)
+    .map((line, k) => `${String(firstLine + k).padStart(6)}\t${line.length > PREVIEW_LINE_CHARS ? `${visible(line.slice(0, PREVIEW_LINE_CHARS))}… [line truncated: ${line.length} chars]` : visible(line)}`)
     .join("\n");
 }
 

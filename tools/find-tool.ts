@@ -4,7 +4,7 @@
 import { join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted, ToolAbortedError } from "./aborted.js";
-import { capHeadBytes, MAX_RESULT_BYTES } from "./output-cap.js";
+import { capHeadBytes, MAX_QUOTED_CALL, MAX_RESULT_BYTES, NOTICE_ROOM_BYTES } from "./output-cap.js";
 import { displayPath } from "./resolve-path.js";
 import { anyDepth, ignoredNote, listFiles, resolveSearchRoot } from "./search-scope.js";
 import type { AgentTool } from "./tool.js";
@@ -81,7 +81,7 @@ export function createFindTool(cwd: string): AgentTool<typeof findToolSchema, Fi
       if (files.length === 0) {
         return { content: `No files match ${params.pattern} under ${root.spokenPath}.${ignoredNote(ignored)}`, details };
       }
-      const cut = capHeadBytes(shown.join("\n"), MAX_RESULT_BYTES - 300);
+      const cut = capHeadBytes(shown.join("\n"), MAX_RESULT_BYTES - NOTICE_ROOM_BYTES);
       let content = cut.text;
       if (cut.truncated) {
         details.truncated = true;
@@ -89,10 +89,10 @@ export function createFindTool(cwd: string): AgentTool<typeof findToolSchema, Fi
         content += `\n\n[Showing ${cut.shownLines} of ${files.length} paths: one result holds at most ${MAX_RESULT_BYTES / 1024} KB. Narrow the pattern or path]`;
       } else if (details.truncated) {
         const pathPart = params.path === undefined ? "" : `, path=${JSON.stringify(params.path)}`;
-        const next =
-          limit < FIND_MAX_LIMIT
-            ? ` or raise the limit: find(pattern=${JSON.stringify(params.pattern)}${pathPart}, limit=${Math.min(files.length, FIND_MAX_LIMIT)})`
-            : "";
+        const raised = Math.min(files.length, FIND_MAX_LIMIT);
+        const call = `find(pattern=${JSON.stringify(params.pattern)}${pathPart}, limit=${raised})`;
+        // A call too long to repeat in a notice is named by its limit alone.
+        const next = limit >= FIND_MAX_LIMIT ? "" : call.length <= MAX_QUOTED_CALL ? ` or raise the limit: ${call}` : ` or call find again with limit=${raised}`;
         content += `\n\n[Showing ${shown.length} of ${files.length} paths. Narrow the pattern or path${next}]`;
       }
       return { content, details };

@@ -7,7 +7,7 @@ import { basename, dirname, join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted, ToolAbortedError } from "./aborted.js";
 import { looksBinary } from "./binary-file.js";
-import { capOutput, DEFAULT_MAX_OUTPUT_CHARS } from "./output-cap.js";
+import { capOutput, DEFAULT_MAX_OUTPUT_CHARS, MAX_QUOTED_CALL } from "./output-cap.js";
 import { displayPath } from "./resolve-path.js";
 import { anyDepth, ignoredNote, listFiles, resolveSearchRoot } from "./search-scope.js";
 import type { AgentTool } from "./tool.js";
@@ -150,7 +150,9 @@ export function createGrepTool(cwd: string, settings: Partial<ToolSettings> = {}
       const notes: string[] = [];
       if (skippedLarge > 0) notes.push(`[Skipped ${skippedLarge} file(s) over 10 MB; search those with bash: grep -n]`);
       if (truncated) {
-        const raise = limit < GREP_MAX_LIMIT ? `, or raise the limit: ${nextCall(params, GREP_MAX_LIMIT)}` : "";
+        const call = nextCall(params, GREP_MAX_LIMIT);
+        // A call too long to repeat in a notice is named by its limit alone.
+        const raise = limit >= GREP_MAX_LIMIT ? "" : call.length <= MAX_QUOTED_CALL ? `, or raise the limit: ${call}` : `, or call grep again with limit=${GREP_MAX_LIMIT}`;
         notes.push(`[Stopped at ${limit} matching lines; there are more. Narrow the pattern, path or glob${raise}]`);
       }
       if (found.length === 0) {

@@ -5,7 +5,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted } from "./aborted.js";
-import { capHeadBytes, MAX_RESULT_BYTES } from "./output-cap.js";
+import { capHeadBytes, MAX_QUOTED_CALL, MAX_RESULT_BYTES, NOTICE_ROOM_BYTES } from "./output-cap.js";
 import { IgnoreRules } from "./ignore-rules.js";
 import { resolveSearchRoot } from "./search-scope.js";
 import type { AgentTool } from "./tool.js";
@@ -35,6 +35,8 @@ export interface LsToolDetails {
 
 /** Ignored entries named in the result; past this many, a count. */
 const NAMED_IGNORED = 20;
+/** The names of ignored entries take at most this many bytes of the notice. */
+const NAMED_IGNORED_BYTES = 600;
 
 const description = [
   "List a folder's entries (dot files included), sorted by name; folders end with /, symlinks with @.",
@@ -80,7 +82,7 @@ export function createLsTool(cwd: string): AgentTool<typeof lsToolSchema, LsTool
         const folder = root.shownPath === "." ? "The working directory" : root.shownPath;
         return { content: ignored.length === 0 ? `${folder} is empty.` : `${folder} has only ignored entries.\n\n${ignoredLine}`, details };
       }
-      const cut = capHeadBytes(shown.join("\n"), MAX_RESULT_BYTES - 300);
+      const cut = capHeadBytes(shown.join("\n"), MAX_RESULT_BYTES - NOTICE_ROOM_BYTES);
       let content = cut.text;
       if (cut.truncated) {
         details.truncated = true;
@@ -88,10 +90,12 @@ export function createLsTool(cwd: string): AgentTool<typeof lsToolSchema, LsTool
         content += `\n\n[Showing ${cut.shownLines} of ${names.length} entries: one result holds at most ${MAX_RESULT_BYTES / 1024} KB. Use find with a pattern to narrow.]`;
       } else if (details.truncated) {
         const pathPart = params.path === undefined ? "" : `path=${JSON.stringify(params.path)}, `;
+        const raised = Math.min(names.length, LS_MAX_LIMIT);
+        const call = `ls(${pathPart}limit=${raised})`;
         const next =
-          limit < LS_MAX_LIMIT
-            ? `Next: ls(${pathPart}limit=${Math.min(names.length, LS_MAX_LIMIT)}), or use find with a pattern to narrow.`
-            : "Use find with a pattern to narrow.";
+          limit >= LS_MAX_LIMIT
+            ? "Use find with a pattern to narrow."
+            : `Next: ${call.length <= MAX_QUOTED_CALL ? call : `ls with limit=${raised}`}, or use find with a pattern to narrow.`;
         content += `\n\n[Showing ${shown.length} of ${names.length} entries. ${next}]`;
       }
       if (ignored.length > 0) content += `\n\n${ignoredLine}`;
@@ -105,8 +109,12 @@ function byName(a: string, b: string): number {
 }
 
 function ignoredSummary(ignored: string[], path: string | undefined): string {
-  const named = ignored.slice(0, NAMED_IGNORED).join(", ");
-  const more = ignored.length > NAMED_IGNORED ? ` and ${ignored.length - NAMED_IGNORED} more` : "";
-  const pathPart = path === undefined ? "" : `path=${JSON.stringify(path)}, `;
-  return `[Ignored by .gitignore, .ignore or git excludes, not listed: ${named}${more}. ls(${pathPart}include_ignored=true) lists them.]`;
+  // At most NAMED_IGNORED names, and no more than fit the room a notice has.
+  let count = 0;
+  let bytes = 0;
+  while (count < Math.min(ignored.length, NAMED_IGNORED) && bytes + Buffer.byteLength(ignored[count]!) + 2 <= NAMED_IGNORED_BYTES) bytes += Buffer.byteLength(ignored[count++]!) + 2;
+  const named = count === 0 ? `${ignored.length} entries` : `${ignored.slice(0, count).join(", ")}${ignored.length > count ? ` and ${ignored.length - count} more` : ""}`;
+  const call = `ls(${path === undefined ? "" : `path=${JSON.stringify(path)}, `}include_ignored=true)`;
+  const how = call.length <= MAX_QUOTED_CALL ? `${call} lists them` : "ls with include_ignored=true lists them";
+  return `[Ignored by .gitignore, .ignore or git excludes, not listed: ${named}. ${how}.]`;
 }

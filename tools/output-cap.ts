@@ -2,6 +2,12 @@
 // command that prints a million lines costs the model the same as one that printed a page. Caps are
 // in characters and, since a character can take four bytes, in bytes too: no result for the model
 // passes 50 KB unless the person raised the character cap above it.
+//
+// One cap owns each result. The tool runner's backstop (agent/tool-runner.ts) cuts any result past
+// `byteCapFor`; a tool that cuts its own output cuts its body to `bodyByteCapFor` instead and keeps
+// what it says around the body (headers, next steps) within NOTICE_ROOM_BYTES, so the backstop never
+// cuts a result a second time: a second cut would drop lines from the middle of a result whose own
+// notice claims a contiguous range.
 
 export const DEFAULT_MAX_OUTPUT_CHARS = 30_000;
 export const HARD_MAX_OUTPUT_CHARS = 150_000;
@@ -11,6 +17,39 @@ export const MAX_RESULT_BYTES = 50 * 1024;
 /** The byte cap that goes with a character cap: 50 KB, or the character cap when the person set it higher. */
 export function byteCapFor(maxChars: number): number {
   return Math.max(MAX_RESULT_BYTES, maxChars);
+}
+
+/** What a tool may say around the body it cut (a header, notes, the next step), in bytes. */
+export const NOTICE_ROOM_BYTES = 2 * 1024;
+
+/** The bytes a tool's own cut body may take: the result's cap less the room for its notices. */
+export function bodyByteCapFor(maxChars: number): number {
+  return byteCapFor(maxChars) - NOTICE_ROOM_BYTES;
+}
+
+/** A next call a notice spells out is at most this long; a longer one (a huge pattern) is named by what changes. */
+export const MAX_QUOTED_CALL = 400;
+
+/** `text` cut to at most `maxChars` characters, with "…" at the cut: for names and arguments quoted in a notice. */
+export function quoteCap(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, maxChars - 1)}…`;
+}
+
+/**
+ * A cut made by characters (`cut`, given a character budget), shrunk until its text fits
+ * `maxBytes` too: for cuts that keep whole lines or join parts, where cutting the result again by
+ * bytes would make its own omission marker wrong.
+ */
+export function withinBytes<T extends { text: string }>(maxChars: number, maxBytes: number, cut: (chars: number) => T): T {
+  let chars = maxChars;
+  let result = cut(chars);
+  let bytes = Buffer.byteLength(result.text);
+  while (bytes > maxBytes && chars > 0) {
+    chars = Math.max(0, Math.min(chars - 1, Math.floor((chars * maxBytes) / bytes) - 64));
+    result = cut(chars);
+    bytes = Buffer.byteLength(result.text);
+  }
+  return result;
 }
 
 export interface CappedOutput {
@@ -74,9 +113,10 @@ export function joinWithOmission(head: string, tail: string, omittedChars: numbe
 /**
  * Keeps about 40 % of the budget from the head and 60 % from the tail (the end of a log is where
  * errors are), cutting at line boundaries when one is near, with a marker line in between. The
- * result is within `maxChars` characters and `maxBytes` bytes of UTF-8.
+ * result is within `maxChars` characters and `maxBytes` bytes of UTF-8: by default a tool's body,
+ * leaving room for what the tool says around it.
  */
-export function capOutput(text: string, maxChars: number = DEFAULT_MAX_OUTPUT_CHARS, maxBytes: number = byteCapFor(maxChars)): CappedOutput {
+export function capOutput(text: string, maxChars: number = DEFAULT_MAX_OUTPUT_CHARS, maxBytes: number = bodyByteCapFor(maxChars)): CappedOutput {
   const byChars = capChars(text, maxChars);
   return Buffer.byteLength(byChars.text) <= maxBytes ? byChars : capBytes(text, maxBytes);
 }

@@ -4,7 +4,7 @@
 // in memory, enough to build the same head+tail view `capOutput` gives.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { capOutput, countNewlines, headCutIndex, headTailBudgets, joinWithOmission, omittedLineCount, tailCutIndex } from "./output-cap.js";
+import { bodyByteCapFor, capOutput, countNewlines, headCutIndex, headTailBudgets, joinWithOmission, omittedLineCount, tailCutIndex, withinBytes } from "./output-cap.js";
 import { BoundedOutputFile, DEFAULT_OUTPUT_FILE_MAX_CHARS } from "./output-file.js";
 import { processTempFolder } from "./process/temp-folder.js";
 import { Redactor } from "./redactor.js";
@@ -92,7 +92,20 @@ export class OutputSpool {
       const capped = capOutput(this.pending.join(""), this.maxChars);
       return { text: capped.text, truncated: false, totalChars: this.totalChars, omittedChars: 0, omittedLines: 0 };
     }
-    const budgets = headTailBudgets(this.maxChars);
+    // Wide characters take up to four bytes each: the character budget shrinks until the bytes fit too.
+    const view = withinBytes(this.maxChars, bodyByteCapFor(this.maxChars), (chars) => this.headAndTail(chars));
+    return {
+      ...view,
+      truncated: true,
+      totalChars: this.totalChars,
+      ...(this.file !== undefined && this.fileError === undefined ? { fullOutputPath: this.file.path } : {}),
+      ...(this.fileError !== undefined ? { fullOutputError: this.fileError } : {}),
+    };
+  }
+
+  /** The kept head and tail within `chars` characters, with the marker between them. */
+  private headAndTail(chars: number): { text: string; omittedChars: number; omittedLines: number; firstOmittedLine: number } {
+    const budgets = headTailBudgets(chars);
     const headEnd = headCutIndex(this.head, budgets.head);
     const tailStartInTail = tailCutIndex(this.tail, budgets.tail);
     const keptHead = this.head.slice(0, headEnd);
@@ -103,16 +116,7 @@ export class OutputSpool {
     // The left-out part ends at a line end when the kept tail starts a line.
     const endsAtLineEnd = tailStartInTail > 0 && this.tail[tailStartInTail - 1] === "\n";
     const omittedLines = omittedLineCount(this.totalNewlines - headNewlines - countNewlines(keptTail), endsAtLineEnd);
-    return {
-      text: joinWithOmission(keptHead, keptTail, omittedChars, omittedLines),
-      truncated: true,
-      totalChars: this.totalChars,
-      omittedChars,
-      omittedLines,
-      firstOmittedLine: headNewlines + 1,
-      ...(this.file !== undefined && this.fileError === undefined ? { fullOutputPath: this.file.path } : {}),
-      ...(this.fileError !== undefined ? { fullOutputError: this.fileError } : {}),
-    };
+    return { text: joinWithOmission(keptHead, keptTail, omittedChars, omittedLines), omittedChars, omittedLines, firstOmittedLine: headNewlines + 1 };
   }
 
   /** Closes the temp file without building a result (for error paths). */

@@ -15,8 +15,10 @@ import type { AgentTool } from "./tool.js";
 
 export const READ_MAX_LINES = 5000;
 export const READ_MAX_LINE_CHARS = 2000;
-/** One result holds at most this many bytes of numbered lines, however short the lines. */
+/** One result holds at most this many bytes, however short the lines: the lines and the header above them. */
 export const READ_MAX_BYTES = MAX_RESULT_BYTES;
+/** The header's bytes besides the path it quotes: its numbers, words and the `limit` of the next call. */
+const HEADER_BYTES = 200;
 
 export const readToolSchema = Type.Object({
   file_path: Type.String({ description: "Path of the file, absolute or relative to the working directory." }),
@@ -120,6 +122,8 @@ export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, Re
       const offset = params.offset ?? 1;
       const limit = Math.min(params.limit ?? READ_MAX_LINES, READ_MAX_LINES);
       const last = offset + limit - 1;
+      // The lines leave room for the header, so the runner's backstop never cuts this result again.
+      const lineBytes = READ_MAX_BYTES - HEADER_BYTES - Buffer.byteLength(JSON.stringify(shownPath));
       const shown: string[] = [];
       let shownBytes = 0;
       let cutByBytes = false;
@@ -132,7 +136,7 @@ export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, Re
             if (line.number < offset || line.number > last || cutByBytes) return;
             const text = formatLine(line.number, line.text, line.length);
             const bytes = Buffer.byteLength(text) + 1;
-            if (shownBytes + bytes > READ_MAX_BYTES) {
+            if (shownBytes + bytes > lineBytes) {
               cutByBytes = true;
               return;
             }

@@ -8,6 +8,7 @@ import type { Readable } from "node:stream";
 import { DEFAULT_KILL_GRACE_MS, groupAlive, terminateGroup } from "./process-group.js";
 import { launchShell } from "./process/child-launch.js";
 import type { ChildMarker } from "./process/process-guard.js";
+import type { CommandFence } from "./sandbox/index.js";
 
 export interface ShellRunOptions {
   shell: string;
@@ -25,6 +26,8 @@ export interface ShellRunOptions {
   drainIdleMs?: number;
   /** Marks the command's environment and tracks its group while it runs (see ProcessGuard). */
   marker?: ChildMarker;
+  /** The sandbox around the command: bwrap and its arguments go before the shell. */
+  fence?: Pick<CommandFence, "wrapper">;
 }
 
 export interface ShellRunResult {
@@ -70,11 +73,11 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
 
 export function startShellCommand(options: ShellRunOptions): ShellRun {
   const startedAt = Date.now();
-  const { file, args } = launchShell(options.shell, options.command);
+  const { file, args, env: launchEnv } = launchShell(options.shell, options.command, options.fence?.wrapper);
   const env = Object.fromEntries(
     Object.entries({ ...(options.env ?? process.env), ...options.marker?.env }).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
-  const child = spawn(file, args, { cwd: options.cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(file, args, { cwd: options.cwd, env: { ...env, ...launchEnv }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   const pgid = child.pid;
   if (pgid !== undefined) options.marker?.trackGroup(pgid);
   const streams: Readable[] = [child.stdout, child.stderr];

@@ -30,10 +30,32 @@ export interface ToolUpdate {
 
 export interface ToolCallContext {
   /**
-   * Fires when the person queued a steering message. A tool that is only *waiting* (bash_stream
-   * waiting for its yield window) returns early with what it has; work that must finish ignores it.
+   * Fires when a steering message was queued (by the person, or a watch trigger's), its reason a
+   * YieldCause saying whose. A tool that is only *waiting* (bash_stream waiting for its yield
+   * window) returns early with what it has; work that must finish ignores it.
    */
   yieldSignal: AbortSignal;
+}
+
+/** Who queued the steering message that cut a wait short: the reason a yield signal is aborted with. */
+export type YieldCause = { by: "person" } | { by: "trigger"; jobId: string; triggerId: number };
+
+/** The cause a yield signal carries, when it carries one. */
+export function yieldCauseOf(signal: AbortSignal): YieldCause | undefined {
+  const reason: unknown = signal.reason;
+  if (typeof reason !== "object" || reason === null) return undefined;
+  const cause = reason as Partial<{ by: unknown; jobId: unknown; triggerId: unknown }>;
+  if (cause.by === "person") return { by: "person" };
+  if (cause.by === "trigger" && typeof cause.jobId === "string" && typeof cause.triggerId === "number") return { by: "trigger", jobId: cause.jobId, triggerId: cause.triggerId };
+  return undefined;
+}
+
+/** Why a wait was cut short, as a tool result says it to the model: "the person sent a message". */
+export function yieldCauseText(signal: AbortSignal): string {
+  const cause = yieldCauseOf(signal);
+  if (cause?.by === "person") return "the person sent a message";
+  if (cause?.by === "trigger") return `watch trigger ${cause.triggerId} on job ${cause.jobId} fired (its lines come next, as a steering message)`;
+  return "a steering message arrived";
 }
 
 /** What the model is shown of a tool: everything but how it runs. */

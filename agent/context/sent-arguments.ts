@@ -3,6 +3,7 @@
 // a string argument past the cap is sent as its head and tail, saying how much was left out. The
 // session file and the Agent keep every call whole; only the request sees the shortened copy.
 import type { AssistantMessage, Message, ToolCall } from "../messages.js";
+import { markedIfCut } from "./cut-replies.js";
 
 /** A string argument longer than this is shortened in what is sent. */
 export const MAX_SENT_ARGUMENT_CHARS = 8_000;
@@ -61,7 +62,7 @@ export function sentForm<M extends Message>(message: M): M {
   return copy as M;
 }
 
-/** The conversation as a request carries it. */
+/** The conversation as a request carries it: long arguments shortened, cut replies marked (cut-replies.ts). */
 export function sentConversation(messages: readonly Message[]): Message[] {
-  return messages.map(sentForm);
+  return messages.map((message) => sentForm(markedIfCut(message)));
 }

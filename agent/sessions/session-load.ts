@@ -21,6 +21,7 @@ import { lineRecordId } from "./session-ids.js";
 import { recordValidators } from "./session-schema.js";
 import { SessionFileError, SessionLineChecker, type CompactionRecord, type SessionHeader, type SessionRecord } from "./session-file.js";
 import { nodeOfRecord, SessionTree } from "./session-tree.js";
+import type { WakeCount } from "../../tools/jobs/index.js";
 
 export interface SessionStats {
   messages: number;
@@ -74,6 +75,8 @@ export interface LoadedSession extends LoadedBranch {
   ids: Set<string>;
   /** Every record's place: ids, parents, the current leaf. */
   tree: SessionTree;
+  /** The wake cap's count as it was last kept (the file's last `wake_count` record), when there is one. */
+  wakes?: WakeCount;
   warnings: string[];
 }
 
@@ -219,6 +222,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   const tree = new SessionTree();
   const stats: SessionStats = { messages: 0, userMessages: 0, toolCalls: 0, tokens: 0, cachedTokens: 0, cost: null };
   let firstPrompt: string | undefined;
+  let wakes: WakeCount | undefined;
   // Reads every record as if the file were one branch; right unless the file has others.
   let reader: BranchReader | undefined;
 
@@ -245,6 +249,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
       }
       const note = tree.add(nodeOfRecord(record, id, number));
       if (note) notes.push(`${path}: ${note}.`);
+      if (record.type === "wake_count") wakes = { unattended: record.unattended, told: record.told };
       if (record.type === "message") {
         const message = record.message;
         countMessage(stats, message);
@@ -259,7 +264,7 @@ export async function loadSession(path: string, options: LoadOptions = {}): Prom
   const { header, warnings } = checker.finish(finalNewline);
   const branch = tree.isStraight ? reader!.finish(undefined) : await loadBranch(path, header, tree, options);
   warnings.push(...notes, ...(tree.isStraight ? reader!.notes : []));
-  return { path, header, ...branch, firstPrompt: firstPrompt ?? "", stats, ids, tree, warnings };
+  return { path, header, ...branch, firstPrompt: firstPrompt ?? "", stats, ids, tree, ...(wakes ? { wakes } : {}), warnings };
 }
 
 /** The branch ending at `leafId` (the tree's current leaf by default), read from the file (again): only the records on it count. */

@@ -175,6 +175,19 @@ const RECORD_SCHEMAS = {
    * Not part of the conversation: the current leaf moved to `parentId` (an earlier record, or null
    * for an empty conversation), by a rewind or a switch of branch. What is appended next follows it.
    */
+  /**
+   * Not part of the conversation: the wake cap's count changed (runs watch triggers started since
+   * the person's last message, and whether the person was told that wakes now wait). The last one
+   * in the file is where a resumed session's cap goes on from.
+   */
+  wake_count: Type.Object({
+    type: Type.Literal("wake_count"),
+    id: Type.String({ minLength: 1 }),
+    parentId: ParentId,
+    unattended: Type.Integer({ minimum: 0 }),
+    told: Type.Boolean(),
+    timestamp: Type.String(),
+  }),
   leaf: Type.Object({
     type: Type.Literal("leaf"),
     id: Type.String({ minLength: 1 }),
@@ -238,5 +251,6 @@ export const recordValidators: { [K in RecordType]: Validator<Extract<SessionRec
   thinking_change: compile(RECORD_SCHEMAS.thinking_change),
   compaction: compile(RECORD_SCHEMAS.compaction),
   file_change: compile(RECORD_SCHEMAS.file_change),
+  wake_count: compile(RECORD_SCHEMAS.wake_count),
   leaf: compile(RECORD_SCHEMAS.leaf),
 };

@@ -18,6 +18,7 @@ import { FileSnapshots, snapshotFolderOf } from "./file-snapshots.js";
 import { redactableSecrets, SessionAppender, type SaveState, type WriteFn } from "./session-appender.js";
 import { copyRecords, newSessionFile, type CopySource } from "./session-copy.js";
 import type { CompactionRecord, SessionHeader, SessionRecord } from "./session-file.js";
+import type { WakeCount } from "../../tools/jobs/index.js";
 import { newRecordId } from "./session-ids.js";
 import { countMessage, loadBranch, loadSession, readRecord, type LoadedBranch, type LoadedSession, type LoadOptions, type SessionStats as Counts } from "./session-load.js";
 import { nodeOfRecord, SessionTree } from "./session-tree.js";
@@ -79,6 +80,8 @@ export class SessionStore {
   private readonly appender: SessionAppender;
   /** Where save problems are reported. */
   private bus: EventBus<PitwallEvent> | undefined;
+  /** A wake count reported before the file existed: written after its first message. */
+  private unstartedWakes: Extract<SessionRecord, { type: "wake_count" }> | undefined;
 
   private constructor(
     readonly path: string,
@@ -188,6 +191,7 @@ export class SessionStore {
       else if (event.type === "thinking_change") this.append({ type: "thinking_change", id: this.newId(), level: event.level, timestamp: new Date().toISOString() });
       else if (event.type === "compaction_end" && event.summary !== undefined) this.recordCompaction(event, event.summary);
       else if (event.type === "file_change") this.recordFileChange(event);
+      else if (event.type === "wake_count") this.recordWakeCount(event);
     });
     return () => {
       unsubscribe();
@@ -222,6 +226,14 @@ export class SessionStore {
       timestamp: new Date().toISOString(),
     };
     this.append(record);
+  }
+
+  /** The wake cap's count (a record of its own): a resumed session's cap goes on from the last one. */
+  recordWakeCount(count: WakeCount): void {
+    const record = { type: "wake_count" as const, id: this.newId(), unattended: count.unattended, told: count.told, timestamp: new Date().toISOString() };
+    // Before the file exists, the count waits for the first message (a trigger's wake starts a run before its message).
+    if (this.started) this.append(record);
+    else this.unstartedWakes = record;
   }
 
   recordFileChange(event: FileChangeEvent): void {
@@ -315,7 +327,8 @@ export class SessionStore {
       if (line.type === "thinking_change") this.header = { ...this.header, thinkingLevel: line.level };
       return;
     }
-    if (!this.started) {
+    const starting = !this.started;
+    if (starting) {
       this.appender.addHeader(this.header);
       this.started = true;
     }
@@ -326,6 +339,9 @@ export class SessionStore {
     else this.tree.add(nodeOfRecord(record, record.id ?? this.newId(), 0));
     this.appender.add(record);
     this.appender.flush();
+    const waiting = this.unstartedWakes;
+    this.unstartedWakes = undefined;
+    if (starting && waiting) this.append(waiting);
   }
 }
 

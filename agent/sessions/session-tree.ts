@@ -9,7 +9,7 @@
 // costs about a hundred bytes a record.
 import type { FileChangeRecord, FileState, SessionRecord } from "./session-file.js";
 
-export type NodeKind = "message" | "model_change" | "thinking_change" | "compaction" | "file_change" | "other";
+export type NodeKind = "message" | "model_change" | "thinking_change" | "compaction" | "file_change" | "wake_count" | "other";
 
 /** Who wrote one of the person's messages, and how it went in. */
 export type PersonOrigin = "prompt" | "steer" | "follow_up";

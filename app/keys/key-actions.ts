@@ -82,6 +82,7 @@ export const ACTIONS = {
     kill: "Stop the selected job (TERM, then KILL after a grace period)",
     killHard: "Kill the selected job now (KILL)",
     restart: "Restart the selected job (same command, folder and environment; same id)",
+    restartProfile: "Restart the selected job under another sandbox profile (workspace, strict or off): asks which",
     start: "Start the selected job again if it has stopped",
     remove: "Remove the selected job from the list once it has finished",
     attach: "Attach: your keys go to the job's terminal until the detach key",

@@ -2,8 +2,8 @@
 // itself instead of through blessed: blessed has no bracketed paste (a large paste would arrive as
 // thousands of key events) and cannot tell Shift+Enter apart. Understood: legacy xterm sequences,
 // SS3, modifyOtherKeys (CSI 27;m;k ~), the kitty keyboard protocol (CSI k;m u), SGR mouse,
-// bracketed paste, and the terminal's DCS answers to pitwall's questions. Runs of typed characters
-// arrive as one text event.
+// bracketed paste, and the terminal's answers to pitwall's questions (DCS replies, OSC reports such
+// as the background colour), never typed text. Runs of typed characters arrive as one text event.
 //
 // Alt in xterm with metaSendsEscape off sets the eighth bit: Alt+1 arrives as "±" (0xB1, sent as
 // UTF-8). terminal-modes.ts turns metaSendsEscape on, so this is rare; as a fallback only the
@@ -42,7 +42,15 @@ export interface ReplyEvent {
   type: "reply";
   text: string;
 }
-export type InputEvent = KeyEvent | TextEvent | PasteEvent | MouseEvent | ReplyEvent;
+/** The terminal answering an OSC question pitwall asked (OSC 11: its background colour), never a key. */
+export interface ReportEvent {
+  type: "report";
+  /** The OSC number: 11 for the background. */
+  code: number;
+  /** What follows "code;": "rgb:ffff/ffff/ffff". */
+  value: string;
+}
+export type InputEvent = KeyEvent | TextEvent | PasteEvent | MouseEvent | ReplyEvent | ReportEvent;
 
 /** A terminal's DCS answer: DECRQSS (1$r… or 0$r), XTGETTCAP (1+r… or 0+r), XTVERSION (>|…), ended by ST or BEL. */
 const DCS_REPLY = /^\x1bP((?:[01][$+]r|>\|)[^\x1b\x07]*)(?:\x1b\\|\x07)/;
@@ -257,6 +265,13 @@ export class KeyDecoder {
       }
       const name = decodeCsi(params.replace(/^[?>=]/, ""), final);
       return { length, event: name ? keyEvent(name) : undefined };
+    }
+    if (second === "]") {
+      // An OSC report ("ESC ] 11 ; rgb:… ST"), ended by ST (ESC backslash) or BEL; Alt+] has no digits after it.
+      const report = /^\x1b\](\d+);([^\x07\x1b]*)(\x07|\x1b\\)/.exec(b);
+      if (report) return { length: report[0].length, event: { type: "report", code: Number(report[1]), value: report[2]! } };
+      if (/^\x1b\]\d+;[^\x07\x1b]*(\x1b)?$/.test(b)) return flush ? { length: b.length } : "incomplete";
+      if (/^\x1b\]\d*$/.test(b) && !flush) return "incomplete";
     }
     if (second === "P") {
       // An answer to a question pitwall asked; anything else is Alt+P.

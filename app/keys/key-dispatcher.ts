@@ -146,6 +146,7 @@ export class KeyDispatcher {
         kill: () => this.jobs.stop(v.jobs.selectedId, false),
         killHard: () => this.jobs.stop(v.jobs.selectedId, true),
         restart: () => this.jobs.restart(v.jobs.selectedId),
+        restartProfile: () => this.jobs.restartProfilePicker(v.jobs.selectedId),
         start: () => this.jobs.start(v.jobs.selectedId),
         remove: () => this.jobs.remove(v.jobs.selectedId),
         attach: () => this.jobs.attach(v.jobs.selectedId),

@@ -3,7 +3,7 @@
 // the model's thinking (dimmed, collapsible), one line per tool call, and notices from pitwall.
 import type { ImageContent, TriggeredBy, UserOrigin } from "../../agent/messages.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
-import { foldFirings, patternLabel } from "../../tools/jobs/index.js";
+import { firingsForPerson, foldFirings, patternLabel } from "../../tools/jobs/index.js";
 import { formatDuration } from "../text/format.js";
 import { MarkdownStream } from "../markdown/markdown-stream.js";
 import { renderGeneration } from "../markdown/render-generation.js";
@@ -11,7 +11,7 @@ import { attr, Color, type Span, type StyledLine } from "../text/styled-text.js"
 import { selectedRow } from "../text/selection.js";
 import { sanitizeText } from "../text/terminal-text.js";
 import { textWidth, truncateText } from "../text/text-width.js";
-import type { ToolCallStore } from "../tool-output/tool-calls.js";
+import { jobState, type ToolCallStore } from "../tool-output/tool-calls.js";
 import { wrapLine } from "../text/wrap.js";
 
 export interface RenderContext {
@@ -36,6 +36,8 @@ const STYLE = {
   toolArg: attr(),
   ok: attr({ fg: Color.green }),
   fail: attr({ fg: Color.red }),
+  // Bright: an exit code in the plain red of most dark themes is dim on black.
+  exitFailed: attr({ fg: Color.brightRed }),
   running: attr({ fg: Color.yellow }),
   info: attr({ fg: Color.grey }),
   warning: attr({ fg: Color.yellow }),
@@ -119,9 +121,10 @@ export function imageLine(image: ImageContent): string {
 export class TextEntry extends ChatEntry {
   readonly markdown: MarkdownStream;
 
+  /** A finished message's text, or none for one about to stream. */
   constructor(text = "") {
     super();
-    this.markdown = new MarkdownStream(text);
+    this.markdown = new MarkdownStream(text, text !== "");
   }
 
   append(delta: string): void {
@@ -129,8 +132,10 @@ export class TextEntry extends ChatEntry {
     this.changed();
   }
 
+  /** The message's final text: all of it shows, nothing held back. */
   setText(text: string): void {
     this.markdown.setText(text);
+    this.markdown.finish();
     this.changed();
   }
 
@@ -193,9 +198,12 @@ export class ToolEntry extends ChatEntry {
         status = { text: `${ctx.spinner} ${formatDuration(ctx.now - (record.startedAt ?? ctx.now))}`, attr: STYLE.running };
         break;
       // A call loaded from a session has no timing: the mark alone, not a made-up 0.0s.
-      case "done":
-        status = { text: withDuration("✓", record.durationMs), attr: STYLE.ok };
+      case "done": {
+        // A call whose command runs on as a job says how the job is, not a finished "✓".
+        const job = jobState(record);
+        status = job ? { text: job.text, attr: JOB_TONE[job.tone] } : { text: withDuration("✓", record.durationMs), attr: STYLE.ok };
         break;
+      }
       case "error":
         status = { text: withDuration("✗", record.durationMs), attr: STYLE.fail };
         break;
@@ -262,10 +270,10 @@ export class TriggerEntry extends ChatEntry {
 
 const DELIVERED: Record<TriggeredBy["action"], string> = { wake: "woke the agent", steer: "steered the agent", "follow-up": "sent the agent a follow-up" };
 
-/** The chat's entry for a message a watch trigger sent: its first line is the model's headline, the rest the lines. */
+/** The chat's entry for a message a watch trigger sent: its first line is the model's headline, the rest the lines (and the headlines of firings merged into it, for the person). */
 export function triggerMessageEntry(content: string, trigger: TriggeredBy): TriggerEntry {
   const headline = `job ${trigger.jobId} ${DELIVERED[trigger.action]} · trigger ${trigger.triggerId} ${patternLabel(trigger)} (${triggerOwner(trigger.setBy)})`;
-  return new TriggerEntry(headline, content.split("\n").slice(1));
+  return new TriggerEntry(headline, firingsForPerson(content).split("\n").slice(1));
 }
 
 /** Whose trigger it is, as the person reads it. */
@@ -291,6 +299,9 @@ export class NoticeEntry extends ChatEntry {
       .flatMap((l, i) => wrapLine([{ text: (i === 0 ? icon : "  ") + l, attr: a }], ctx.width, { indent: 2 }));
   }
 }
+
+/** The chat's colours for a job's state. */
+const JOB_TONE = { up: STYLE.ok, ok: STYLE.info, failed: STYLE.exitFailed, killed: STYLE.running } as const;
 
 function withDuration(mark: string, durationMs: number | undefined): string {
   return durationMs === undefined ? mark : `${mark} ${formatDuration(durationMs)}`;

@@ -2,12 +2,18 @@
 // part by part (text, thinking, tool calls in the order they stream), replaces it when a retry
 // discards it, and reconciles with the final message. Entries get absolute indices that never
 // shift (a /clear moves the start), which is what the scroller anchors to.
+//
+// Memory does not grow with the session: beyond KEEP_ENTRIES (trimmed while the person follows the
+// bottom) the oldest whole messages are dropped, with their tool calls, and read back from the
+// session file a page at a time when the person scrolls up to them (loadOlder). Notices are not
+// in the file: those of dropped messages do not come back.
 import type { PitwallEvent } from "../../agent/events.js";
 import type { AssistantMessage, Message, UserMessage } from "../../agent/messages.js";
 import type { BlockSource } from "../screen/block-scroller.js";
 import { formatTokens, formatWait } from "../text/format.js";
 import type { StyledLine } from "../text/styled-text.js";
 import type { ToolCallStore } from "../tool-output/tool-calls.js";
+import { isMessage, messageRef, type MessageRef } from "./message-ref.js";
 import { firingLines, patternLabel } from "../../tools/jobs/index.js";
 import {
   ChatEntry,
@@ -31,9 +37,26 @@ const COMPACTING: Record<Extract<PitwallEvent, { type: "compaction_start" }>["re
   resume: "Summarising the older part of the resumed session, which did not fit in the context window…",
 };
 
+/** Entries kept in memory while the person follows the bottom; trimming starts SLACK beyond. */
+export const KEEP_ENTRIES = 1_500;
+const SLACK = 300;
+/** Messages read back per page when the person scrolls up past what is kept. */
+export const OLDER_PAGE = 200;
+
+/**
+ * Reads back the messages just before the one `isStart` accepts (the oldest the chat holds): the
+ * last `max` of them (all when undefined), and whether there are more before those.
+ */
+export type OlderReader = (isStart: (message: Message) => boolean, max: number | undefined) => Promise<{ messages: Message[]; more: boolean }>;
+
 export class ChatLog implements BlockSource {
   private readonly entries: ChatEntry[] = [];
   private offset = 0;
+  /** The first entry of each message, with what names the message in the session file. */
+  private readonly starts = new WeakMap<ChatEntry, MessageRef>();
+  /** The oldest message held, when the session may have older ones on disk. */
+  private olderStart: MessageRef | undefined;
+  private loadingOlder = false;
   /** Entries of the assistant message being streamed, by content index. */
   private streaming = new Map<number, ChatEntry>();
   /** Filled by the pane before each view. */
@@ -75,6 +98,60 @@ export class ChatLog implements BlockSource {
     this.offset += this.entries.length;
     this.entries.length = 0;
     this.streaming.clear();
+    this.olderStart = undefined;
+  }
+
+  /** Whether older messages of the session may be read back (loadOlder). */
+  get hasOlder(): boolean {
+    return this.olderStart !== undefined;
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /**
+   * Drops the oldest whole messages beyond `keep` entries (once SLACK more have gathered), and
+   * their tool calls (not the one the person picked). Only while the person follows the bottom:
+   * what they are reading stays.
+   */
+  trim(keep = KEEP_ENTRIES): void {
+    if (this.entries.length <= keep + SLACK) return;
+    let cut = this.entries.length - keep;
+    while (cut < this.entries.length && !this.starts.has(this.entries[cut]!)) cut++;
+    if (cut >= this.entries.length) return;
+    const dropped = this.entries.splice(0, cut);
+    this.offset += cut;
+    this.olderStart = this.starts.get(this.entries[0]!);
+    const calls = dropped.filter((e): e is ToolEntry => e instanceof ToolEntry).map((e) => e.toolCallId);
+    this.tools.forget(calls.filter((id) => id !== this.context.selectedToolId));
+  }
+
+  /**
+   * Reads back the page of messages before the oldest held (all of them with `all`), and puts
+   * their entries above it. False when there was nothing to read or the chat changed meanwhile.
+   */
+  async loadOlder(read: OlderReader, all = false): Promise<boolean> {
+    const start = this.olderStart;
+    if (!start || this.loadingOlder) return false;
+    this.loadingOlder = true;
+    try {
+      const page = await read((message) => isMessage(start, message), all ? undefined : OLDER_PAGE);
+      // A /clear, a branch switch or a trim meanwhile: this page no longer fits above.
+      if (this.olderStart !== start) return false;
+      const older = new ChatLog(this.tools);
+      older.loadMessages(page.messages, { older: true });
+      this.entries.unshift(...older.entries);
+      this.offset -= older.entries.length;
+      for (const entry of older.entries) {
+        const ref = older.starts.get(entry);
+        if (ref) this.starts.set(entry, ref);
+      }
+      this.olderStart = page.more ? older.olderStart : undefined;
+      return older.entries.length > 0;
+    } finally {
+      this.loadingOlder = false;
+    }
   }
 
   add<E extends ChatEntry>(entry: E): E {
@@ -86,14 +163,19 @@ export class ChatLog implements BlockSource {
     return this.add(new NoticeEntry(level, text));
   }
 
-  /** Shows a finished conversation (a resumed session). */
-  loadMessages(messages: readonly Message[]): void {
-    this.tools.loadMessages(messages);
+  /**
+   * Shows a finished conversation (a resumed session, another branch; `older`: a page read back
+   * from the file, whose calls are not the latest). Its first message may have older ones on disk.
+   */
+  loadMessages(messages: readonly Message[], options: { older?: boolean } = {}): void {
+    this.tools.loadMessages(messages, { latest: !options.older });
+    const from = this.entries.length;
     for (const m of messages) {
       if (m.role === "user" && m.origin === "summary") this.add(new SummaryEntry(m.content));
       else if (m.role === "user") this.addUser(m);
       else if (m.role === "assistant") this.addFinishedAssistant(m);
     }
+    if (from === 0) this.olderStart = this.entries.map((e) => this.starts.get(e)).find((ref) => ref !== undefined);
   }
 
   /** Applies an event; returns true when something visible changed. */
@@ -150,8 +232,8 @@ export class ChatLog implements BlockSource {
   }
 
   private addUser(message: UserMessage): void {
-    if (message.origin === "trigger" && message.trigger) this.add(triggerMessageEntry(message.content, message.trigger));
-    else this.add(new UserEntry(message.content, message.origin ?? "prompt", message.images));
+    const entry = message.origin === "trigger" && message.trigger ? triggerMessageEntry(message.content, message.trigger) : new UserEntry(message.content, message.origin ?? "prompt", message.images);
+    this.starts.set(this.add(entry), messageRef(message));
   }
 
   private applyDelta(delta: Extract<PitwallEvent, { type: "message_update" }>["delta"]): boolean {
@@ -195,6 +277,9 @@ export class ChatLog implements BlockSource {
   }
 
   private finishAssistant(message: AssistantMessage): void {
+    const from = this.entries.length;
+    // Streamed parts were added in the order they streamed: the first is where the message starts.
+    let first: ChatEntry | undefined = this.streaming.values().next().value;
     message.content.forEach((part, i) => {
       const entry = this.streaming.get(i);
       if (part.type === "text") {
@@ -211,7 +296,9 @@ export class ChatLog implements BlockSource {
       }
     });
     this.streaming.clear();
-    if (message.stopReason === "aborted") this.notice("warning", "Aborted: the reply above is what arrived before Esc.");
+    first ??= this.entries[from];
+    if (first) this.starts.set(first, messageRef(message));
+    if (message.stopReason === "aborted") this.notice("warning", arrived(message) ? "Aborted: the reply above is what arrived before Esc." : "Aborted before any reply arrived.");
     else if (message.stopReason === "error") this.notice("error", message.errorMessage ?? "The model request failed.");
     else if (message.stopReason === "length") this.notice("warning", "The reply hit the model's output limit and was cut off.");
   }
@@ -220,4 +307,9 @@ export class ChatLog implements BlockSource {
     this.streaming = new Map();
     this.finishAssistant(message);
   }
+}
+
+/** Whether any of a reply had arrived: text, thinking or a tool call. */
+function arrived(message: AssistantMessage): boolean {
+  return message.content.some((part) => (part.type === "text" ? part.text.trim() !== "" : part.type === "thinking" ? part.thinking.trim() !== "" : true));
 }

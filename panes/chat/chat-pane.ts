@@ -9,8 +9,11 @@ import type { Canvas } from "../screen/canvas.js";
 import { spinnerFrame } from "../text/format.js";
 import { ScrollingPane } from "../screen/scrolling-pane.js";
 import type { ToolCallStore } from "../tool-output/tool-calls.js";
-import { ChatLog } from "./chat-log.js";
+import { ChatLog, type OlderReader } from "./chat-log.js";
 import type { NoticeLevel } from "./chat-entries.js";
+
+/** Scrolling up to within this many entries of the oldest held reads the page before it. */
+const NEAR_TOP_BLOCKS = 40;
 
 export class ChatPane extends ScrollingPane {
   readonly log: ChatLog;
@@ -19,6 +22,7 @@ export class ChatPane extends ScrollingPane {
   /** The tool call picked by the person; undefined follows the latest call. */
   selectedToolId: string | undefined;
   private readonly selectionListeners = new Set<(id: string | undefined) => void>();
+  private older: { read: OlderReader; loaded: () => void } | undefined;
 
   constructor(
     screen: Widgets.Screen,
@@ -30,11 +34,48 @@ export class ChatPane extends ScrollingPane {
   }
 
   handle(event: PitwallEvent): boolean {
-    return this.log.handle(event);
+    const changed = this.log.handle(event);
+    // Only while following: a person reading back keeps what they read.
+    if (changed && this.scroller.following) this.log.trim();
+    return changed;
+  }
+
+  /** Where older messages come from once the chat has let go of them (the session file), and who redraws. */
+  readOlderFrom(read: OlderReader, loaded: () => void): void {
+    this.older = { read, loaded };
+  }
+
+  override scrollBy(rows: number): void {
+    super.scrollBy(rows);
+    if (rows < 0) this.readOlderIfNear(false);
+  }
+
+  /** Home: the top of the whole conversation, read back from the session file when it was let go. */
+  override toTop(): void {
+    super.toTop();
+    this.readOlderIfNear(true);
+  }
+
+  private readOlderIfNear(all: boolean): void {
+    const top = this.scroller.topBlock;
+    if (!this.older || !this.log.hasOlder || top === undefined || top - this.log.first() > NEAR_TOP_BLOCKS) return;
+    const { read, loaded } = this.older;
+    void this.log.loadOlder(read, all).then(
+      (added) => {
+        if (!added) return;
+        if (all) this.scroller.toTop();
+        loaded();
+      },
+      (error: unknown) => {
+        this.log.notice("warning", `Older messages could not be read back from the session file (${error instanceof Error ? error.message : String(error)}); the chat shows what it still holds.`);
+        loaded();
+      },
+    );
   }
 
   loadMessages(messages: readonly Message[]): void {
     this.log.loadMessages(messages);
+    if (this.scroller.following) this.log.trim();
   }
 
   notice(level: NoticeLevel, text: string): void {
@@ -58,6 +99,12 @@ export class ChatPane extends ScrollingPane {
 
   protected override prepareScroll(width: number): void {
     this.prepareContext(width);
+  }
+
+  /** Rows the conversation takes at a text width, up to `max` (the layout gives the rest to the tool output). */
+  contentRows(width: number, max: number): number {
+    this.prepareContext(width);
+    return this.scroller.contentRows(width, max);
   }
 
   toggleThinking(): void {

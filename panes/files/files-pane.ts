@@ -157,7 +157,7 @@ export class FilesPane extends PaneBox {
     const rows = this.rows(canvas.width);
     this.titleRight = rows.length ? String(rows.length) : "";
     if (rows.length === 0) {
-      canvas.paintMessage("Files the agent reads, writes or edits show here.", DIM);
+      canvas.paintMessage(["Files the agent reads, writes or edits show here.", "Files touched show here."], DIM);
       return;
     }
     // The list takes up to a third of the rows; a rule and the preview the rest.

@@ -10,8 +10,9 @@ import { InputHistory } from "./input-history.js";
 import { PaneBox } from "../screen/pane-box.js";
 import { attr, Color, type StyledLine } from "../text/styled-text.js";
 import { sanitizeText } from "../text/terminal-text.js";
-import { graphemes, graphemeWidth, isPrintableAscii } from "../text/text-width.js";
+import { graphemes, graphemeWidth, isPrintableAscii, textWidth } from "../text/text-width.js";
 import { TextBuffer } from "./text-buffer.js";
+import type { QueueView } from "./queue-view.js";
 
 const PROMPT = attr({ fg: Color.cyan, bold: true });
 const PLACEHOLDER = attr({ fg: Color.grey });
@@ -79,7 +80,8 @@ export class InputPane extends PaneBox {
    * back from the queue brings its images again.
    */
   private readonly chips = new Map<string, ImageAttachment>();
-  placeholder = "";
+  /** What the empty input says: the first wording that fits its row. */
+  placeholder: string | string[] = "";
   hint = "";
   private cursor: CursorPlacement | null = null;
   private scrollTop = 0;
@@ -89,6 +91,8 @@ export class InputPane extends PaneBox {
   constructor(
     screen: Widgets.Screen,
     private readonly images?: ImageFinder,
+    /** The queued messages, shown in the top border. */
+    private readonly queue?: QueueView,
   ) {
     super(screen, { title: "input" });
   }
@@ -230,13 +234,19 @@ export class InputPane extends PaneBox {
       const prompt = i === 0 ? "› " : "  ";
       out.push([{ text: prompt, attr: PROMPT }, ...this.withChips(text)]);
     }
-    if (b.isEmpty && this.placeholder) out[0] = [{ text: "› ", attr: PROMPT }, { text: this.placeholder, attr: PLACEHOLDER }];
+    const wordings = typeof this.placeholder === "string" ? [this.placeholder] : this.placeholder;
+    // The first wording that fits whole; the shortest, cut at parts and words, when none does.
+    const placeholder = wordings.find((w) => textWidth(w) <= canvas.width - 2) ?? wordings[wordings.length - 1];
+    if (b.isEmpty && placeholder) out[0] = [{ text: "› ", attr: PROMPT }, { text: fitHint(placeholder, width), attr: PLACEHOLDER }];
     canvas.paintRows(out);
     const r = rows[cursorRow]!;
     let x = 0;
     for (const g of graphemes(b.lines[r.line]!.slice(r.start, b.col))) x += graphemeWidth(g);
     this.cursor = { x: canvas.rect.left + 2 + Math.min(x, width), y: canvas.rect.top + cursorRow - this.scrollTop };
     this.titleRight = this.hint;
+    // The queue in the top border, where it moves nothing: the border's room less its corners, margins and hint.
+    const room = canvas.width - 2 - (this.hint ? textWidth(this.hint) + 2 : 0);
+    this.titleLine = this.queue?.titleLine(Math.max(0, room));
   }
 
   /** A row's text with its chips highlighted. */
@@ -260,3 +270,24 @@ export class InputPane extends PaneBox {
     return spans;
   }
 }
+
+/**
+ * A hint of " · "-separated parts at a width: the parts that fit whole, in order; a first part too
+ * long for the width ends at its last whole word, with "…". Never a word cut in two.
+ */
+export function fitHint(text: string, width: number): string {
+  if (textWidth(text) <= width) return text;
+  const parts = text.split(" · ");
+  let fitted = parts[0]!;
+  for (const part of parts.slice(1)) {
+    const longer = `${fitted} · ${part}`;
+    if (textWidth(longer) > width) break;
+    fitted = longer;
+  }
+  if (textWidth(fitted) <= width) return fitted;
+  const words = fitted.split(" ");
+  while (words.length > 1 && textWidth(`${words.join(" ")}…`) > width) words.pop();
+  const cut = `${words.join(" ")}…`;
+  return textWidth(cut) <= width ? cut : "";
+}
+

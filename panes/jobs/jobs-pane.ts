@@ -1,6 +1,9 @@
 // The jobs pane: every background job, whoever started it, with its status coloured, its runtime,
 // a mark for output the person has not seen yet, a ⚑ for a job with watch triggers (with their
-// count when more than one), and a selection the job keys act on. Built from job events only, so it
+// count when more than one), a ⊘ for a job the sandbox stopped doing something (with the count of
+// things), its sandbox profile when it is not the usual one for who started it (the agent's run under
+// workspace, the person's off) or "unfenced" when no sandbox could be made, and a selection the job
+// keys act on. Built from job events only, so it
 // knows nothing of the registry. The selected job's terminal is painted below the list by
 // JobTerminalPane.
 import type { Widgets } from "blessed";
@@ -16,13 +19,23 @@ import { fitText, textWidth, truncateText } from "../text/text-width.js";
 
 const DIM = attr({ fg: Color.grey });
 const RUNNING = attr({ fg: Color.green });
-const FAILED = attr({ fg: Color.red });
+// Bright: the plain red of most dark themes is dim on black.
+const FAILED = attr({ fg: Color.brightRed });
 const KILLED = attr({ fg: Color.yellow });
 
 const UNSEEN = attr({ fg: Color.yellow, bold: true });
 const PERSON = attr({ fg: Color.magenta });
 const WATCHED = attr({ fg: Color.cyan, bold: true });
 const HOST_SILENT = attr({ fg: Color.red, bold: true });
+const FENCED = attr({ fg: Color.red, bold: true });
+
+/** The profile word a row shows: only when it is not the usual one for who started the job. */
+function profileTag(job: JobInfo): string {
+  if (job.unfenced) return "unfenced ";
+  if (job.sandbox === undefined) return "";
+  const usual = job.startedBy === "person" ? "off" : "workspace";
+  return job.sandbox === usual ? "" : `${job.sandbox} `;
+}
 
 export function jobStatusText(job: JobInfo, now: number): { text: string; attr: number } {
   if (job.status === "running") return { text: `up ${formatDuration(now - job.startedAt)}`, attr: RUNNING };
@@ -40,7 +53,8 @@ export class JobsPane extends PaneBox {
   private readonly unseen = new Set<string>();
   /** How many watch triggers each job has (jobs without any are absent). */
   private readonly triggers = new Map<string, number>();
-  emptyHint = "No jobs. Background shells the agent starts (bash_stream) show here.";
+  /** The empty list's hint: the first wording that fits the pane. */
+  emptyHint: string | string[] = ["No jobs. Background shells the agent starts (bash_stream) show here.", "No jobs yet."];
   /** Set while the job host does not answer: what the person reads about it. */
   private hostSilent: string | undefined;
   private scrollTop = 0;
@@ -80,6 +94,12 @@ export class JobsPane extends PaneBox {
       case "job_host_state":
         this.hostSilent = event.answering ? undefined : event.detail;
         return true;
+      case "job_fenced": {
+        // The count on the row; a job_started or job_exited later brings the host's own count.
+        const job = this.jobs.get(event.jobId);
+        if (job) this.jobs.set(job.id, { ...job, fenceHits: (job.fenceHits ?? 0) + 1 });
+        return job !== undefined;
+      }
       default:
         return false;
     }
@@ -137,11 +157,16 @@ export class JobsPane extends PaneBox {
       const restarts = job.restarts > 0 ? `↻${job.restarts} ` : "";
       const triggers = this.triggers.get(job.id) ?? 0;
       const watched = triggers > 0 ? `⚑${triggers > 1 ? triggers : ""} ` : "";
+      const fenced = job.fenceHits ? `⊘${job.fenceHits > 1 ? job.fenceHits : ""} ` : "";
+      const profile = profileTag(job);
       const head = `${selected ? "▶" : " "}`;
       const id = `${job.id.padStart(idWidth)} `;
       const label = this.starterLabel?.(job);
       const starter = label === undefined ? "" : `@${label} `;
-      const room = Math.max(1, width - textWidth(head) - 1 - textWidth(id) - textWidth(starter) - textWidth(watched) - textWidth(restarts) - textWidth(status.text) - 1);
+      const room = Math.max(
+        1,
+        width - textWidth(head) - 1 - textWidth(id) - textWidth(starter) - textWidth(watched) - textWidth(fenced) - textWidth(profile) - textWidth(restarts) - textWidth(status.text) - 1,
+      );
       const command = fitText(truncateText(sanitizeText(job.command).replace(/\s+/g, " "), room), room);
       const unseen = this.unseen.has(job.id);
       const row: StyledLine = [
@@ -151,6 +176,8 @@ export class JobsPane extends PaneBox {
         ...(starter ? [{ text: starter, attr: job.startedBy === "person" ? PERSON : DIM }] : []),
         { text: `${command} `, attr: attr() },
         { text: watched, attr: WATCHED },
+        { text: fenced, attr: FENCED },
+        { text: profile, attr: job.unfenced ? KILLED : DIM },
         { text: restarts, attr: DIM },
         status,
       ];

@@ -2,7 +2,7 @@
 // highlight.js, a tenth of a second and several MB) so it never delays the first frame. Until it
 // has loaded, code is shown plain; the render generation then changes and the panes redraw.
 import { TerminalTextLog } from "../text/terminal-text.js";
-import type { StyledLine } from "../text/styled-text.js";
+import { asUiColors, type StyledLine } from "../text/styled-text.js";
 import { bumpRenderGeneration } from "./render-generation.js";
 import { CODE_SGR } from "./theme.js";
 
@@ -50,7 +50,8 @@ export function highlightCode(code: string, language: string | undefined): Style
   } catch {
     return undefined;
   }
-  return ansiToLines(out);
+  // The theme's colours are pitwall's own: on a light terminal its yellow and cyan are drawn darker.
+  return ansiToLines(out).map((line) => line.map((span) => ({ text: span.text, attr: asUiColors(span.attr) })));
 }
 
 /** Parses text with SGR colours into styled lines. */

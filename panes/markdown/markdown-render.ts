@@ -104,14 +104,27 @@ function prefixed(rows: StyledLine[], first: Span, rest: Span): StyledLine[] {
   return rows.map((r, i) => [i === 0 ? first : rest, ...r]);
 }
 
+/** A code block's left rule: every row of the block, its language label included, starts with it. */
+const CODE_RULE = "│ ";
+/** A wrapped code line's continuation rows are indented this much past the line's own indent. */
+const CODE_HANG = 2;
+
 /** The row naming a code block's language. */
 export function codeLabelRow(lang: string, width: number): StyledLine {
-  return [{ text: truncateText(lang.split(/\s+/)[0]!, width), attr: MD.codeLabel }];
+  return [
+    { text: CODE_RULE, attr: MD.codeGutter },
+    { text: truncateText(lang.split(/\s+/)[0]!, Math.max(1, width - CODE_RULE.length)), attr: MD.codeLabel },
+  ];
 }
 
-/** The rows of one line of code: indented, wrapped. */
+/** The rows of one line of code: after the rule, wrapped, continuation rows keeping the line's indent. */
 export function codeLineRows(line: StyledLine, width: number): StyledLine[] {
-  return wrapLine(line, Math.max(1, width - 2)).map((r) => [{ text: "  ", attr: MD.codeGutter }, ...r]);
+  const room = Math.max(1, width - CODE_RULE.length);
+  const text = line.map((span) => span.text).join("");
+  const indent = text.length - text.trimStart().length;
+  // Very deep indents still leave a readable continuation.
+  const hang = Math.min(indent + CODE_HANG, Math.floor(room / 2));
+  return wrapLine(line, room, { indent: hang }).map((r) => [{ text: CODE_RULE, attr: MD.codeGutter }, ...r]);
 }
 
 export function plainCodeLine(text: string): StyledLine {

@@ -2,11 +2,13 @@
 // outside code fences (confirmed once the next block starts at the margin) and around fenced code;
 // finished chunks are rendered once and kept, and only the open tail is scanned and rendered again
 // on each update. A code block still being written is drawn line by line, plain, each line once;
-// it is highlighted when its fence closes. So a reply of 50 000 tokens, or a 3 000-line file in a
-// code block, costs the same per frame as a short one.
+// it is highlighted when its fence closes. A table is held back until its separator row has
+// arrived, then shown row by complete row (table-hold.ts), until the reply is finished. So a reply
+// of 50 000 tokens, or a 3 000-line file in a code block, costs the same per frame as a short one.
 import type { StyledLine } from "../text/styled-text.js";
 import { renderGeneration } from "./render-generation.js";
 import { codeLabelRow, codeLineRows, plainCodeLine, renderMarkdown } from "./markdown-render.js";
+import { shownTail } from "./table-hold.js";
 
 interface Chunk {
   /** The exact text of the chunk, trailing newlines included. */
@@ -35,9 +37,20 @@ export class MarkdownStream {
   /** Rows of the complete lines of an open code block, at `stableWidth`. */
   private fenceRows: StyledLine[] = [];
   private fenceLines = 0;
+  /** The whole text has arrived: nothing is held back any more. */
+  private finished = false;
 
-  constructor(text = "") {
+  /** `text`: the text so far; `finished`: whether it is all of it (a finished message). */
+  constructor(text = "", finished = false) {
+    this.finished = finished;
     this.append(text);
+  }
+
+  /** The text is complete: what was held back (a table's last row) shows. */
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.tail = { raw: this.open };
   }
 
   /** The whole text. Builds a string: meant for rare use. */
@@ -74,7 +87,7 @@ export class MarkdownStream {
     this.open += delta;
     this.length += delta.length;
     this.scan();
-    this.tail = { raw: this.open };
+    this.tail = { raw: this.finished ? this.open : shownTail(this.open) };
   }
 
   rows(width: number): StyledLine[] {

@@ -92,6 +92,11 @@ export class HelpOverlay extends ScrollingPane {
     this.setVisible(false);
   }
 
+  /** The columns and rows its text takes at most `maxCols` wide: the table fills the width it gets. */
+  contentSize(maxCols: number): { cols: number; rows: number } {
+    return { cols: maxCols, rows: helpLines(this.sections, maxCols).length };
+  }
+
   protected override prepareScroll(width: number): void {
     this.layOut(width);
   }

@@ -5,7 +5,8 @@
 import type { Widgets } from "blessed";
 import type { Canvas } from "../screen/canvas.js";
 import { PaneBox } from "../screen/pane-box.js";
-import { attr, Color, type StyledLine } from "../text/styled-text.js";
+import { attr, Color, lineText, type StyledLine } from "../text/styled-text.js";
+import { textWidth } from "../text/text-width.js";
 import { selectedRow } from "../text/selection.js";
 import { wrapLine } from "../text/wrap.js";
 
@@ -74,6 +75,19 @@ export class ListPicker extends PaneBox {
 
   move(direction: number): void {
     this.selected = Math.max(0, Math.min(this.items.length - 1, this.selected + direction));
+  }
+
+  /** The columns and rows it needs at most `maxCols` wide: its widest row, the wrapped introduction, the items, the footer. */
+  contentSize(maxCols: number): { cols: number; rows: number } {
+    const widest = Math.max(
+      textWidth(this.title) + 2,
+      textWidth(this.footer),
+      ...this.items.map((row) => textWidth(lineText(row)) + 2),
+      ...this.intro.map((line) => textWidth(line)),
+    );
+    const cols = Math.max(20, Math.min(maxCols, widest));
+    const intro = this.intro.flatMap((line) => wrapLine([{ text: line, attr: attr() }], cols)).length;
+    return { cols, rows: (intro > 0 ? intro + 1 : 0) + this.items.length + 2 };
   }
 
   protected paintContent(canvas: Canvas): void {

@@ -37,6 +37,11 @@ export class PromptOverlay extends PaneBox {
     this.setVisible(false);
   }
 
+  /** Its line and hint, at least wide enough for a command (60 columns), at most `maxCols`. */
+  contentSize(maxCols: number): { cols: number; rows: number } {
+    return { cols: Math.min(maxCols, Math.max(60, textWidth(this.hint), textWidth(this.title) + 2)), rows: 2 };
+  }
+
   /** The answer typed so far (one line: pasted line breaks become "; "). */
   get value(): string {
     return this.buffer.lines.join("; ");

@@ -49,6 +49,14 @@ export class BlockScroller {
     return this.bottomView(width, height);
   }
 
+  /** How many rows the content takes at a width, counted from the bottom and no further than `max`. */
+  contentRows(width: number, max: number): number {
+    const first = this.source.first();
+    let total = 0;
+    for (let b = this.source.end() - 1; b >= first && total < max; b--) total += this.source.rows(b, width).length;
+    return Math.min(total, max);
+  }
+
   /** Moves the view by `delta` rows (negative: up). */
   scrollBy(delta: number, width: number, height: number): void {
     if (delta === 0) return;
@@ -95,6 +103,11 @@ export class BlockScroller {
     }
     // Near the bottom: view() switches back to following when the last row is reached.
     if (this.block >= end) this.following = true;
+  }
+
+  /** The block at the top of a scrolled view (undefined while following the bottom). */
+  get topBlock(): number | undefined {
+    return this.following ? undefined : this.block;
   }
 
   toTop(): void {

@@ -7,12 +7,12 @@ import { blessedBox } from "./blessed-parts.js";
 import { Canvas, type Rect } from "./canvas.js";
 import { attr, Color, type StyledLine } from "../text/styled-text.js";
 import { textWidth, truncateText } from "../text/text-width.js";
+import { truncateLine } from "../text/wrap.js";
 
 export const BORDER = attr({ fg: Color.grey });
 // Only the focused pane's title is bold: without colours (NO_COLOR) that is what shows the focus.
 const TITLE = attr();
 const TITLE_FOCUSED = attr({ fg: Color.cyan, bold: true });
-const ACCENT_COLORS: Record<string, number> = { yellow: Color.yellow, magenta: Color.magenta, green: Color.green, red: Color.red };
 
 export interface PaneBoxOptions {
   title: string;
@@ -26,14 +26,16 @@ export abstract class PaneBox {
   readonly box: Widgets.BoxElement;
   focused = false;
   protected title: string;
+  /** A styled title shown instead of `title` (the queue in the input's border). */
+  protected titleLine: StyledLine | undefined;
   /** Extra text at the right end of the top border (a count, "following"). */
   protected titleRight = "";
   /** Its colours when it is a warning rather than a count (the border's otherwise). */
   protected titleRightAttr: number | undefined;
   private readonly bordered: boolean;
   private readonly padded: boolean;
-  /** A border colour that overrides the focus colours (a job's terminal while attached). */
-  private accent: string | undefined;
+  /** A border colour (a `Color`) that overrides the focus colours (the jobs pane while attached). */
+  private accent: number | undefined;
   private rect: Rect = { left: 0, top: 0, width: 0, height: 0 };
 
   constructor(
@@ -51,7 +53,7 @@ export abstract class PaneBox {
       height: 1,
       tags: false,
       border: this.bordered ? { type: "line" } : undefined,
-      style: { border: { fg: "grey" } },
+      style: { border: { fg: Color.grey } },
     });
     this.box.on("render", () => this.paint());
   }
@@ -85,15 +87,16 @@ export abstract class PaneBox {
     this.applyBorderColor();
   }
 
-  /** Draws the border (and title) in `color` until called with undefined. */
-  setAccent(color: string | undefined): void {
+  /** Draws the border (and title) in `color` (a `Color`) until called with undefined. */
+  setAccent(color: number | undefined): void {
     this.accent = color;
     this.applyBorderColor();
   }
 
   private applyBorderColor(): void {
-    const style = this.box.style as { border?: { fg?: string } };
-    if (style.border) style.border.fg = this.accent ?? (this.focused ? "cyan" : "grey");
+    // blessed takes a colour number as it is: pitwall's own colours reach the frame writer.
+    const style = this.box.style as { border?: { fg?: number } };
+    if (style.border) style.border.fg = this.accent ?? (this.focused ? Color.cyan : Color.grey);
   }
 
   /** The content area: inside the border, with one column of space on each side. */
@@ -130,8 +133,10 @@ export abstract class PaneBox {
       const top = new Canvas(lines, { left: this.rect.left + 1, top: this.rect.top, width: this.rect.width - 2, height: 1 });
       const right = this.titleRight ? ` ${this.titleRight} ` : "";
       const room = Math.max(0, this.rect.width - 4 - textWidth(right));
-      const titleAttr = this.accent ? attr({ fg: ACCENT_COLORS[this.accent] ?? Color.yellow, bold: true }) : this.focused ? TITLE_FOCUSED : TITLE;
-      const title: StyledLine = [{ text: ` ${truncateText(this.title, Math.max(0, room - 2))} `, attr: titleAttr }];
+      const titleAttr = this.accent !== undefined ? attr({ fg: this.accent, bold: true }) : this.focused ? TITLE_FOCUSED : TITLE;
+      const title: StyledLine = this.titleLine
+        ? [{ text: " ", attr: titleAttr }, ...truncateLine(this.titleLine, Math.max(0, room - 2)), { text: " ", attr: titleAttr }]
+        : [{ text: ` ${truncateText(this.title, Math.max(0, room - 2))} `, attr: titleAttr }];
       top.paintLine(0, title, 1, null);
       if (right && room > 4) top.paintLine(0, [{ text: right, attr: this.titleRightAttr ?? BORDER }], this.rect.width - 3 - textWidth(right), null);
     }

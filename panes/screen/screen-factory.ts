@@ -9,10 +9,13 @@ import { PassThrough } from "node:stream";
 import { blessedScreen } from "./blessed-parts.js";
 import { installDiffDraw } from "./blessed-patches/diff-draw.js";
 import { extraCapabilities } from "./outer-terminal.js";
+import type { Theme } from "./palette.js";
 
 export interface ScreenOptions {
   output: NodeJS.WriteStream | NodeJS.WritableStream;
   env?: NodeJS.ProcessEnv;
+  /** The theme of the first frame (frameWriter(screen).setTheme changes it later). */
+  theme?: Theme;
 }
 
 /** The terminfo name to give blessed: the Linux console keeps its own, everything else is xterm-256color. */
@@ -37,6 +40,6 @@ export function createScreen(options: ScreenOptions): Widgets.Screen {
     title: "pitwall",
   } as unknown as Widgets.IScreenOptions);
   const noColor = options.env?.NO_COLOR;
-  installDiffDraw(screen, { monochrome: noColor !== undefined && noColor !== "", ...extraCapabilities(options.env ?? {}) });
+  installDiffDraw(screen, { monochrome: noColor !== undefined && noColor !== "", theme: options.theme ?? "dark", ...extraCapabilities(options.env ?? {}) });
   return screen;
 }

@@ -1,4 +1,4 @@
-// Small formatting helpers shared by panes: durations, token counts, money, spinners.
+// Small formatting helpers shared by panes: durations, token counts, money, spinners, retry waits.
 
 export const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -30,4 +30,18 @@ export function formatCost(dollars: number | null): string {
 /** A wait as a person reads it: "250 ms", "4 s". */
 export function formatWait(ms: number): string {
   return ms < 1000 ? `${Math.max(0, Math.round(ms))} ms` : `${Math.ceil(ms / 1000)} s`;
+}
+
+/** A failed model request waiting to be tried again, as the status line counts it down. */
+export interface RetryWait {
+  /** When the next attempt goes out (epoch ms). */
+  at: number;
+  attempt: number;
+  maxAttempts: number;
+}
+
+/** "retrying in 4 s, attempt 2/5", counting down to "retrying now" once the wait is over. */
+export function formatRetry(retry: RetryWait, now: number): string {
+  const left = retry.at - now;
+  return `${left > 0 ? `retrying in ${formatWait(left)}` : "retrying now"}, attempt ${retry.attempt}/${retry.maxAttempts}`;
 }

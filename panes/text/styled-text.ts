@@ -12,8 +12,11 @@ export type StyledLine = Span[];
 /** The terminal's default colour. */
 export const DEFAULT_COLOR = 0x1ff;
 
-/** The 16 base colours follow the person's terminal theme; prefer them over the 256-colour cube. */
-export const Color = {
+/**
+ * A program's colours (a job's output, a command's SGR) as it sent them: the terminal's own palette
+ * index, 0–255, shown as the program asked.
+ */
+export const Palette = {
   black: 0,
   red: 1,
   green: 2,
@@ -31,6 +34,46 @@ export const Color = {
   brightCyan: 14,
   brightWhite: 15,
 } as const;
+
+/** Where pitwall's own colours start in an attribute's 9-bit colour (0–255 are a program's). */
+export const UI_COLOR_BASE = 256;
+
+/**
+ * pitwall's own colours, named by the 16 base colours, plus the selection's and the status line's
+ * backgrounds. The frame writer resolves them when it writes (screen/palette.ts): on a dark
+ * terminal each is that base colour of the person's own theme; on a light one the shades that would
+ * vanish on white (yellow, cyan, green) are drawn darker. Resolving at write time lets the theme
+ * change after the first frame (the terminal's answer to the background query comes later).
+ */
+export const Color = {
+  black: UI_COLOR_BASE + Palette.black,
+  red: UI_COLOR_BASE + Palette.red,
+  green: UI_COLOR_BASE + Palette.green,
+  yellow: UI_COLOR_BASE + Palette.yellow,
+  blue: UI_COLOR_BASE + Palette.blue,
+  magenta: UI_COLOR_BASE + Palette.magenta,
+  cyan: UI_COLOR_BASE + Palette.cyan,
+  white: UI_COLOR_BASE + Palette.white,
+  grey: UI_COLOR_BASE + Palette.grey,
+  brightRed: UI_COLOR_BASE + Palette.brightRed,
+  brightGreen: UI_COLOR_BASE + Palette.brightGreen,
+  brightYellow: UI_COLOR_BASE + Palette.brightYellow,
+  brightBlue: UI_COLOR_BASE + Palette.brightBlue,
+  brightMagenta: UI_COLOR_BASE + Palette.brightMagenta,
+  brightCyan: UI_COLOR_BASE + Palette.brightCyan,
+  brightWhite: UI_COLOR_BASE + Palette.brightWhite,
+  /** A selected row's background: a neutral grey a shade off the terminal's background. */
+  selection: UI_COLOR_BASE + 16,
+  /** The status line's background: a faint grey, never a black stripe on a light terminal. */
+  bar: UI_COLOR_BASE + 17,
+} as const;
+
+/** Base colours of a program's palette (0–15) as pitwall's own: highlighted code follows the theme. */
+export function asUiColors(a: number): number {
+  const fg = fgOf(a);
+  const bg = bgOf(a);
+  return withStyle(a, { fg: fg < 16 ? UI_COLOR_BASE + fg : fg, bg: bg < 16 ? UI_COLOR_BASE + bg : bg });
+}
 
 export const Flag = {
   bold: 1,

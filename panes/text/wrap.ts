@@ -112,3 +112,25 @@ export function wrapLine(line: StyledLine, width: number, options: WrapOptions =
   rows.push(row);
   return rows;
 }
+
+/** A styled line cut to `width` columns, ending with "…" (in the attribute of the text it follows) when cut. */
+export function truncateLine(line: StyledLine, width: number): StyledLine {
+  if (width <= 0) return [];
+  if (textWidth(line.map((s) => s.text).join("")) <= width) return line;
+  const room = width - 1;
+  const out: StyledLine = [];
+  let used = 0;
+  for (const span of line) {
+    let text = "";
+    for (const g of graphemes(span.text)) {
+      const w = graphemeWidth(g);
+      if (used + w > room) break;
+      text += g;
+      used += w;
+    }
+    if (text) out.push({ text, attr: span.attr });
+    if (used >= room || text.length < span.text.length) break;
+  }
+  out.push({ text: "…", attr: (out[out.length - 1] ?? line[0])?.attr ?? PLAIN });
+  return out;
+}

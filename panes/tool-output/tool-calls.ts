@@ -12,6 +12,7 @@ import type { CommandEnd } from "../../tools/command-end.js";
 import type { FileTouch } from "../../tools/file-touch.js";
 import { toolCallsOf } from "../../agent/messages.js";
 import { TerminalTextLog } from "../text/terminal-text.js";
+import type { JobInfo } from "../../tools/jobs/index.js";
 
 export type ToolCallStatus = "pending" | "running" | "done" | "error";
 
@@ -49,7 +50,27 @@ export interface ToolCallRecord {
   followEnd?: boolean;
   /** The job a bash_stream call started. */
   jobId?: string;
+  /** How the job the call's command runs on as (result.runningJob) ended, once it has. */
+  jobEnd?: JobInfo;
 }
+
+/**
+ * What a finished call whose command runs on as a job says about it: a started job is up ("▶ job 1
+ * up"), a bash call that outlived its wait was moved ("↷ moved to job 2"); once the job ended, how
+ * ("job 1 exit 1", "job 1 killed"). Undefined for any other call. `tone` picks the colour.
+ */
+export function jobState(record: ToolCallRecord): { text: string; tone: "up" | "ok" | "failed" | "killed" } | undefined {
+  const id = record.result?.runningJob;
+  if (id === undefined) return undefined;
+  const end = record.jobEnd;
+  if (!end) return { text: record.name === "bash" ? `↷ moved to job ${id}` : `▶ job ${id} up`, tone: "up" };
+  if (end.status === "killed") return { text: `job ${id} killed`, tone: "killed" };
+  const code = end.exitCode ?? 0;
+  return { text: `job ${id} exit ${code}`, tone: code === 0 ? "ok" : "failed" };
+}
+
+/** The person's own views (`!command`, `/tail`, a file opened) kept for going back to. */
+const PERSONAL_KEPT = 50;
 
 export class ToolCallStore {
   private readonly byId = new Map<string, ToolCallRecord>();
@@ -59,6 +80,8 @@ export class ToolCallStore {
   latestId: string | undefined;
   /** Running bash_stream calls by the id of the job they started. */
   private readonly jobCalls = new Map<string, ToolCallRecord>();
+  /** Finished calls whose command runs on as a job, by the job's id: told when it ends. */
+  private readonly runningOn = new Map<string, ToolCallRecord>();
 
   get(id: string): ToolCallRecord | undefined {
     return this.byId.get(id);
@@ -71,7 +94,9 @@ export class ToolCallStore {
   clear(): void {
     this.byId.clear();
     this.jobCalls.clear();
+    this.runningOn.clear();
     this.order.length = 0;
+    this.personal.length = 0;
     this.latestId = undefined;
   }
 
@@ -90,11 +115,15 @@ export class ToolCallStore {
   }
 
   private personalCount = 0;
+  /** The person's views, oldest first: only the last PERSONAL_KEPT stay (they are not in the session). */
+  private readonly personal: string[] = [];
 
   /** A record for something the person asked to see; never the latest call, never in the chat. */
   addPersonal(title: string, options: { lines?: StyledLine[]; followEnd?: boolean } = {}): ToolCallRecord {
     const { lines, followEnd } = options;
     const id = `person-${++this.personalCount}`;
+    this.personal.push(id);
+    if (this.personal.length > PERSONAL_KEPT) this.byId.delete(this.personal.shift()!);
     const record: ToolCallRecord = {
       id,
       name: "person",
@@ -132,6 +161,13 @@ export class ToolCallStore {
         return record;
       }
       case "job_started": {
+        // A job restarted under its id is up again for the call that started it.
+        const started = this.runningOn.get(event.job.id);
+        if (started?.jobEnd) {
+          started.jobEnd = undefined;
+          started.version++;
+          return started;
+        }
         const record = event.job.toolCallId === undefined ? undefined : this.byId.get(event.job.toolCallId);
         if (!record || record.status !== "running") return undefined;
         record.jobId = event.job.id;
@@ -151,17 +187,42 @@ export class ToolCallStore {
         record.status = event.isError ? "error" : "done";
         record.durationMs = event.durationMs;
         record.result = { content: event.content, details: event.details, file: event.file, command: event.command, runningJob: event.runningJob, isError: event.isError };
+        if (event.runningJob !== undefined) this.runningOn.set(event.runningJob, record);
         record.version++;
         this.latestId = record.id;
         return record;
       }
+      case "job_exited": {
+        const record = this.runningOn.get(event.job.id);
+        if (!record) return undefined;
+        record.jobEnd = event.job;
+        record.version++;
+        return record;
+      }
+      case "job_removed":
+        this.runningOn.delete(event.jobId);
+        return undefined;
       default:
         return undefined;
     }
   }
 
-  /** Rebuilds records from a conversation (a resumed session). */
-  loadMessages(messages: readonly Message[]): void {
+  /**
+   * Lets go of calls the chat no longer shows (it reads them back from the session file when the
+   * person scrolls to them). A running call and the latest stay.
+   */
+  forget(ids: readonly string[]): void {
+    const gone = new Set(ids.filter((id) => id !== this.latestId && this.byId.get(id)?.status !== "running"));
+    if (gone.size === 0) return;
+    for (const id of gone) this.byId.delete(id);
+    for (const [job, record] of this.runningOn) if (gone.has(record.id)) this.runningOn.delete(job);
+    const kept = this.order.filter((id) => !gone.has(id));
+    this.order.length = 0;
+    this.order.push(...kept);
+  }
+
+  /** Rebuilds records from a conversation (a resumed session; `latest: false`, older calls read back). */
+  loadMessages(messages: readonly Message[], options: { latest?: boolean } = {}): void {
     for (const m of messages) {
       if (m.role === "assistant") {
         for (const call of toolCallsOf(m)) this.ensure(call.id, call.name, call.arguments);
@@ -170,7 +231,7 @@ export class ToolCallStore {
         record.status = m.isError ? "error" : "done";
         record.result = { content: m.content, details: m.details, file: m.file, command: m.command, isError: m.isError };
         record.version++;
-        this.latestId = record.id;
+        if (options.latest !== false) this.latestId = record.id;
       }
     }
   }

@@ -15,10 +15,16 @@ import { sanitizeText, TerminalTextLog } from "../text/terminal-text.js";
 import { truncateText } from "../text/text-width.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
 import { groupDigits } from "../../tools/digit-groups.js";
-import type { ToolCallRecord, ToolCallStore } from "./tool-calls.js";
+import { jobState, type ToolCallRecord, type ToolCallStore } from "./tool-calls.js";
 
 const DIM = attr({ fg: Color.grey });
 const ERROR = attr({ fg: Color.red });
+/** The empty pane's hint, the first wording that fits (the pane is one row high until a call runs). */
+const EMPTY_HINT = [
+  "Tool calls show their output here. Select one in the chat with Alt+Up / Alt+Down.",
+  "Tool calls show their output here (Alt+Up / Alt+Down select one).",
+  "Tool output shows here.",
+];
 /** A selected call holds the pane this long after the person last selected or scrolled it. */
 export const READING_HOLD_MS = 15_000;
 
@@ -206,11 +212,11 @@ export class ToolOutputPane extends ScrollingPane {
     if (!r) {
       this.title = "tool output";
       this.titleRight = "";
-      canvas.paintMessage("Tool calls show their output here. Select one in the chat with Alt+Up / Alt+Down.", DIM);
+      canvas.paintMessage(EMPTY_HINT, DIM);
       return;
     }
     this.title = r.title ?? `tool output: ${describeToolCall(r.name, r.args, 200).replace(/\s+/g, " ")}`;
-    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (r.result?.command?.aborted ? "■ stopped" : "✗ failed") : r.status === "done" ? "✓ done" : "waiting";
+    const state = r.lines ? "" : r.status === "running" ? `${spinnerFrame()} running` : r.status === "error" ? (r.result?.command?.aborted ? "■ stopped" : "✗ failed") : r.status === "done" ? (jobState(r)?.text ?? "✓ done") : "waiting";
     const view = this.scroller.view(canvas.width, canvas.height);
     const newer = this.newerCall;
     const parts = newer

@@ -55,7 +55,7 @@ describe("queued messages", () => {
     const run = agent.prompt("work");
     await waitFor(gate.started, "the slow tool to start", 10_000);
     agent.followUp("later [image: photo.jpg]", [JPEG]);
-    expect(agent.dequeueLast()).toEqual({ kind: "follow_up", text: "later [image: photo.jpg]", images: [JPEG] });
+    expect(agent.dequeueLast()).toEqual({ kind: "follow_up", text: "later [image: photo.jpg]", images: [JPEG], at: expect.any(Number) });
     agent.steer("now look at [image: shot.png]", [PNG]);
     expect(agent.state.queue.steering).toEqual(["now look at [image: shot.png]"]);
     gate.release();

@@ -52,6 +52,9 @@ describe("command line", () => {
     expect(parse("--pass-keys").passKeys).toBe(true);
     expect(parse("--no-pass-keys").passKeys).toBe(false);
     expect(parse().passKeys).toBeUndefined();
+    expect(parse("--sandbox", "strict").sandbox).toBe("strict");
+    expect(parse("--sandbox=required").sandbox).toBe("required");
+    expect(parse().sandbox).toBeUndefined();
     expect(parse("--model=openai/gpt-5.4").model).toBe("openai/gpt-5.4");
     expect(parse("-pc", "go")).toMatchObject({ print: true, continue: true, prompts: ["go"] });
     // After --, everything is a prompt, even what looks like a flag.
@@ -59,6 +62,7 @@ describe("command line", () => {
   });
 
   it("rejects unknown flags and bad values with one line", () => {
+    fails(["--sandbox", "loose"], /^--sandbox must be one of workspace, strict, off, required, not 'loose'$/);
     fails(["--bogus"], /^unknown flag --bogus$/);
     fails(["-x"], /^unknown flag -x$/);
     fails(["--provider", "gemini"], /--provider must be anthropic or openai/);

@@ -2,10 +2,8 @@
 // PITWALL_BASH_* names beside the seed's PI_BASH_* ones, PITWALL_ winning; values fitted to their ranges.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { waitFor } from "../helpers/conditions.js";
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../app/cli-options.js";
-import { createSetup } from "../../app/session-setup.js";
 import { codeCacheSettings, pitwallHome, resolveSettings } from "../../app/settings.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -110,19 +108,19 @@ describe("settings", () => {
     expect(s.agent.jobs.defaultYieldMs).toBe(60_000);
   });
 
-  it("pass the environment down through createSetup to the job registry: jobs inherit it", async () => {
-    const cwd = tempDir("settings-cwd");
-    const env = { ...process.env, PITWALL_HOME: homeWith(), PITWALL_TEST_MARK: "from-settings", PI_BASH_JOB_TTL_MS: "120000" };
-    const options = parseCliArgs(["--no-session", "--cwd", cwd], "/");
-    const setup = await createSetup(options, resolveSettings(options, env));
-    try {
-      expect(setup.coding.jobs.settings.ttlMs).toBe(120_000);
-      const jobs = setup.coding.jobs;
-      const job = await jobs.start("echo mark=$PITWALL_TEST_MARK");
-      await waitFor(() => jobs.get(job.id)?.status === "exited", "the job to end");
-      expect((await jobs.text(job.id, "log")).join("\n")).toContain("mark=from-settings");
-    } finally {
-      await setup.dispose();
-    }
+  it("take the sandbox from --sandbox over config.json, workspace by default; never from the environment", () => {
+    const home = homeWith({ sandbox: "strict", personSandbox: "workspace", sandboxWritable: ["~/.npm", "/opt/cache"], sandboxHidden: ["~/.config/secret"] });
+    const fromConfig = resolve([], { PITWALL_HOME: home, HOME: "/home/someone" });
+    expect(fromConfig.sandbox.policy).toMatchObject({ profile: "strict", required: false, home: "/home/someone", writable: ["/home/someone/.npm", "/opt/cache"] });
+    expect(fromConfig.sandbox.policy.hidden).toEqual(expect.arrayContaining(["/home/someone/.ssh", "/home/someone/.config/secret", join(home, "hosts")]));
+    expect(fromConfig.sandbox.policy.protected).toContain(home);
+    expect(fromConfig.sandbox.personProfile).toBe("workspace");
+    expect(fromConfig.agent.sandbox).toBe(fromConfig.sandbox);
+    expect(resolve(["--sandbox", "off"], { PITWALL_HOME: home }).sandbox.policy.profile).toBe("off");
+    expect(resolve(["--sandbox", "required"], { PITWALL_HOME: home }).sandbox.policy).toMatchObject({ profile: "workspace", required: true });
+    const defaults = resolve([], { PITWALL_HOME: homeWith(), PITWALL_SANDBOX: "off" });
+    expect(defaults.sandbox.policy.profile).toBe("workspace");
+    expect(defaults.sandbox.personProfile).toBe("off");
+    expect(defaults.sandbox.policy.writable).toContain(join(process.env.HOME ?? "", ".npm"));
   });
 });

@@ -15,13 +15,23 @@ const CALLS = 7;
 const COMMAND = "seq 1 200000";
 
 export const bashRoundTrip: Measurement = async () => {
+  const took = await bashCallTimes();
+  const later = took.slice(1);
+  return [
+    { metric: `bash \`${COMMAND}\` start → result, first call of a run`, value: ms(took[0]!), target: "" },
+    { metric: `the same, later calls (median / max of ${later.length})`, value: `${ms(quantile(later, 0.5))} / ${ms(Math.max(...later))}`, target: "" },
+  ];
+};
+
+/** One run of pitwall --json (with `args`) making CALLS bash calls: each call's start → result, in ms. */
+export async function bashCallTimes(args: string[] = []): Promise<number[]> {
   const cwd = mkdtempSync(join(tmpdir(), "pitwall-bench-bash-"));
   const llm = await startFakeLlm();
   const script: FakeScript[] = [];
   for (let i = 0; i < CALLS; i++) script.push({ kind: "reply", text: "Counting.", toolCalls: [{ name: "bash", arguments: { command: COMMAND } }] });
   script.push({ kind: "reply", text: "Counted." });
   llm.enqueue(...script);
-  const child = spawn(process.execPath, [CLI_PATH, "--json", "--cwd", cwd], {
+  const child = spawn(process.execPath, [CLI_PATH, "--json", "--cwd", cwd, ...args], {
     env: { PATH: process.env.PATH, HOME: cwd, TMPDIR: cwd, PITWALL_HOME: join(cwd, ".pitwall"), ANTHROPIC_API_KEY: "bench-key", ANTHROPIC_BASE_URL: llm.anthropicBaseUrl },
     stdio: ["pipe", "pipe", "inherit"],
   });
@@ -43,14 +53,10 @@ export const bashRoundTrip: Measurement = async () => {
     child.stdin.end();
     await new Promise<void>((resolve, reject) => child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`pitwall --json exited with ${code}`)))));
     if (took.length !== CALLS) throw new Error(`expected ${CALLS} bash calls, saw ${took.length}`);
-    const later = took.slice(1);
-    return [
-      { metric: `bash \`${COMMAND}\` start → result, first call of a run`, value: ms(took[0]!), target: "" },
-      { metric: `the same, later calls (median / max of ${later.length})`, value: `${ms(quantile(later, 0.5))} / ${ms(Math.max(...later))}`, target: "" },
-    ];
+    return took;
   } finally {
     child.kill("SIGKILL");
     await llm.close();
     rmSync(cwd, { recursive: true, force: true });
   }
-};
+}

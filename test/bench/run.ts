@@ -3,9 +3,11 @@
 // tool's round trip against its floor), memory when idle, frame time while a long reply
 // streams, how fast a typed key shows while a tool floods output, the jobs' rows
 // (job-measurements.ts: output throughput against raw node-pty, key latency while a job floods on
-// screen, memory after eight 50 MB jobs), a 2,000-turn soak in JSON mode (soak.ts) and a 10 MB
-// streamed tool argument (stream-measurements.ts), and several agents (agents-measurements.ts:
-// memory per extra idle agent, keys and frames with four agents streaming and four jobs flooding). Each measurement is a function returning rows,
+// screen, memory after eight 50 MB jobs), the sandbox's cost (sandbox-measurements.ts: a bash round
+// trip and a job's flood, fenced against unfenced in the same run), a 2,000-turn soak in JSON mode
+// (soak.ts), a 10 MB streamed tool argument (stream-measurements.ts) and several agents
+// (agents-measurements.ts: memory per extra idle agent, keys and frames with four agents streaming
+// and four jobs flooding). Each measurement is a function returning rows,
 // so adding one is adding a function to MEASUREMENTS; `npm run bench -- "job memory"` runs only the
 // ones named.
 import { readFileSync } from "node:fs";
@@ -13,7 +15,9 @@ import { removeTempDirs } from "../helpers/temp-dir.js";
 import { launch, ms, quantile, rssOf, typingLatencies, type Measurement, type Row } from "./bench-harness.js";
 import { agentsBudget } from "./agents-measurements.js";
 import { bashRoundTrip } from "./bash-measurements.js";
+import { sandboxCost } from "./sandbox-measurements.js";
 import { jobKeyLatency, jobMemory, jobThroughput } from "./job-measurements.js";
+import { day } from "./day.js";
 import { soak } from "./soak.js";
 import { startup, seqRoundTrip } from "./startup-measurements.js";
 import { largeArgument } from "./stream-measurements.js";
@@ -117,10 +121,12 @@ export const MEASUREMENTS: Array<{ name: string; run: Measurement }> = [
   { name: "streaming", run: streamFrames },
   { name: "key latency", run: keyLatency },
   { name: "bash round trip", run: bashRoundTrip },
+  { name: "sandbox cost", run: sandboxCost },
   { name: "job throughput", run: jobThroughput },
   { name: "job key latency", run: jobKeyLatency },
   { name: "job memory", run: jobMemory },
   { name: "soak", run: soak },
+  { name: "day", run: day },
   { name: "large argument", run: largeArgument },
   { name: "agents", run: agentsBudget },
 ];

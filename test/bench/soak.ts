@@ -1,7 +1,9 @@
 // The bench's soak row: a long session in JSON mode against the fake LLM. 1,000 prompts, each
 // answered by a `read` of a ~20 KB file and then a short reply: 2,000 turns (model requests), in a
 // 64k window, so the conversation compacts every few turns. Memory must stay flat (RSS at the end
-// within 1.5× RSS after 100 turns) and no request may be larger than the window.
+// within 1.15× RSS after 500 turns, as the day bench counts: by then V8 has grown its heap to what
+// this load keeps it at, and a heap snapshot then and at the end holds the same ~13 MB of live
+// objects) and no request may be larger than the window.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +15,7 @@ import { rssOf, type Measurement } from "./bench-harness.js";
 
 const PROMPTS = 1_000;
 const WINDOW = 64_000;
-const EARLY_TURNS = 100;
+const EARLY_TURNS = 500;
 
 /** The last message of a request is a tool result: the model answers; else it reads the file. */
 function endsWithToolResult(request: RecordedRequest): boolean {
@@ -81,7 +83,7 @@ export const soak: Measurement = async () => {
     const ratio = end / early!;
     const largestTokens = Math.ceil(largest / 4);
     return [
-      { metric: `soak: RSS after ${turns} turns vs after ${EARLY_TURNS} (JSON mode, ~20 KB read each, 64k window)`, value: `${end.toFixed(0)} MB vs ${early!.toFixed(0)} MB (${ratio.toFixed(2)}×)`, target: "≤ 1.5×", pass: ratio <= 1.5 && turns >= 2 * PROMPTS },
+      { metric: `soak: RSS after ${turns} turns vs after ${EARLY_TURNS} (JSON mode, ~20 KB read each, 64k window)`, value: `${end.toFixed(0)} MB vs ${early!.toFixed(0)} MB (${ratio.toFixed(2)}×)`, target: "≤ 1.15×", pass: ratio <= 1.15 && turns >= 2 * PROMPTS },
       { metric: "soak: largest request body (bytes / 4) vs the window", value: `${(largestTokens / 1000).toFixed(1)}k of ${WINDOW / 1000}k tokens (${(largest / 1024).toFixed(0)} KB)`, target: "≤ window", pass: largestTokens <= WINDOW },
       { metric: "soak: compactions, summary requests, time", value: `${compactions}, ${summaries}, ${seconds.toFixed(0)} s`, target: "" },
     ];

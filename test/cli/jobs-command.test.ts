@@ -33,10 +33,10 @@ describe("pitwall jobs", () => {
 
       const { t } = await startDashboard({ cwd, home });
       command(t, "/run seq -f 'line %g' 1 50; sleep 63.71");
-      await t.waitForText(/│ line 50\s+│/);
+      await t.waitForText(/[│┤] line 50\s+│/);
       // Job 2 says tick-0, then waits for the go file before ticking.
       command(t, "/run echo tick-0; while [ ! -e go ]; do sleep 0.05; done; for i in $(seq 1 12); do echo tick-$i; sleep 0.1; done");
-      await t.waitForText(/│ tick-0\s+│/);
+      await t.waitForText(/[│┤] tick-0\s+│/);
 
       const follow = startCli(["jobs", "tail", "2", "-f", "-n", "5"], env, cwd);
       let followed = "";
@@ -70,7 +70,7 @@ describe("pitwall jobs", () => {
       expect(stop.stdout).toMatch(/^job 1: killed TERM  seq -f/);
       expect(countLive("sleep 63.71")).toBe(0);
       // The dashboard shows it, and tells its agent (the person stopped it).
-      await t.waitForText(/1 seq -f 'line %g' 1 50;… killed TERM/);
+      await t.waitForText(/1 seq -f 'line %g' 1 50;.* killed TERM/);
 
       command(t, "/run sleep 63.72");
       command(t, "/run sleep 63.73");
@@ -117,7 +117,7 @@ describe("pitwall jobs", () => {
       expect(countLive("sleep 63.91")).toBe(0);
       // This pitwall's own host starts with its first job.
       command(t, "/run echo new-host-job; sleep 63.92");
-      await t.waitForText(/│ new-host-job\s+│/);
+      await t.waitForText(/[│┤] new-host-job\s+│/);
       expect(jobHostPids(home).filter((pid) => pid !== old)).toHaveLength(1);
     } finally {
       reapJobHosts(home);
@@ -131,7 +131,7 @@ describe("pitwall jobs", () => {
     try {
       const { t } = await startDashboard({ cwd, home });
       command(t, "/run echo frozen-job; sleep 63.81");
-      await t.waitForText(/│ frozen-job\s+│/);
+      await t.waitForText(/[│┤] frozen-job\s+│/);
       const [host] = jobHostPids(home);
       process.kill(host!, "SIGSTOP");
       const list = await runCli(["jobs"], env, { cwd });
@@ -146,4 +146,59 @@ describe("pitwall jobs", () => {
       reapJobHosts(home);
     }
   }, 90_000);
+
+  test("a host whose jobs have all ended stops: when the last dashboard quits, and after `pitwall jobs stop all`", async () => {
+    const cwd = tempFolder("cwd");
+    const home = tempFolder("home");
+    const env = cliEnv({ extra: { PITWALL_HOME: home } });
+    try {
+      // A job that finished, nothing running: quitting leaves no host counting down for it.
+      const first = await startDashboard({ cwd, home });
+      command(first.t, "/run echo done-71; exit 3");
+      await first.t.waitForText(/1 echo done-71; exit 3 +exit 3/);
+      const [firstHost] = jobHostPids(home);
+      first.t.press("Ctrl+D");
+      await first.t.waitForExit();
+      await first.done();
+      await waitFor(() => alivePids([firstHost!]).length === 0, "the host to exit once no job runs and no client is attached");
+
+      // Kept running, then ending on its own: the host does not keep the finished jobs for 30 minutes.
+      const kept = await startDashboard({ cwd, home });
+      command(kept.t, "/run while [ ! -f go ]; do sleep 0.05; done; echo went");
+      await kept.t.waitForText(/▶ 1 while/);
+      command(kept.t, "/run echo done-73");
+      await kept.t.waitForText(/2 echo done-73 +exit 0/);
+      const [keptHost] = jobHostPids(home);
+      kept.t.press("Ctrl+D");
+      await kept.t.waitForText("k keep it running");
+      kept.t.type("k");
+      await kept.t.waitForExit();
+      await kept.done();
+      expect(alivePids([keptHost!])).toEqual([keptHost]);
+      writeFileSync(join(cwd, "go"), "");
+      await waitFor(() => alivePids([keptHost!]).length === 0, "the host to exit once its kept job ended");
+
+      // A job kept running, and one that ended: stop all ends the running one, then the host goes.
+      const second = await startDashboard({ cwd, home });
+      command(second.t, "/run sleep 63.72");
+      await second.t.waitForText(/▶ 1 sleep 63\.72/);
+      command(second.t, "/run echo done-72");
+      await second.t.waitForText(/2 echo done-72 +exit 0/);
+      const [secondHost] = jobHostPids(home);
+      second.t.press("Ctrl+D");
+      await second.t.waitForText("k keep it running");
+      second.t.type("k");
+      await second.t.waitForExit();
+      await second.done();
+      expect(alivePids([secondHost!])).toEqual([secondHost]);
+      const stop = await runCli(["jobs", "stop", "all"], env, { cwd });
+      expect(stop.code).toBe(0);
+      await waitFor(() => countLive("sleep 63.72") === 0, "the kept job to end");
+      await waitFor(() => alivePids([secondHost!]).length === 0, "the host to exit after stop all");
+      expect((await runCli(["jobs"], env, { cwd })).stdout).toBe(`No job host runs in ${cwd}: no jobs.\n`);
+    } finally {
+      reapJobHosts(home);
+    }
+  }, 90_000);
 });
+

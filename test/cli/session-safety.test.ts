@@ -74,7 +74,12 @@ describe("two pitwalls on one session", SLOW, () => {
     try {
       await waitFor(() => sessionFiles(folder).length === 1, "the first pitwall's session file");
       const [original] = sessionFiles(folder);
-      const before = readFileSync(join(folder, original!), "utf8");
+      // The file exists before its first lines are written: the original is what the first pitwall
+      // wrote once its prompt is recorded (its reply is held open, so nothing follows until the end).
+      const before = await waitFor(() => {
+        const text = readFileSync(join(folder, original!), "utf8");
+        return text.includes("first task") && text.endsWith("\n") ? text : undefined;
+      }, "the first pitwall to record its prompt");
       llm.enqueue({ kind: "reply", text: "Answer in the copy." });
       const second = await runCli(["-c", "-p", "second task", "--cwd", project], env, { cwd: project });
       expect(second.code).toBe(0);

@@ -4,7 +4,7 @@ import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage } from "../../agent/messages.js";
 import { emptyUsage } from "../../agent/messages.js";
-import { MAX_SENT_ARGUMENT_CHARS, sentForm } from "../../agent/context/sent-arguments.js";
+import { MAX_SENT_ARGUMENT_CHARS, sentConversation, sentForm } from "../../agent/context/sent-arguments.js";
 import type { AgentTool } from "../../tools/tool.js";
 import { agentFor } from "../helpers/agent-harness.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
@@ -68,3 +68,26 @@ describe("what is sent again of an earlier tool call", () => {
     expect(agent.state.messages.some((m) => m.role === "assistant" && JSON.stringify(m).length > content.length)).toBe(true);
   }, 60_000);
 });
+
+describe("a reply that did not finish, as it is sent again", () => {
+  const reply = (stopReason: AssistantMessage["stopReason"], content: AssistantMessage["content"]): AssistantMessage => ({ role: "assistant", content, provider: "anthropic", model: "m", usage: emptyUsage(), stopReason, timestamp: 0 });
+  const text = (m: AssistantMessage): string => m.content.map((b) => (b.type === "text" ? b.text : `(${b.type})`)).join("|");
+
+  it("is marked as cut where its text stops, saying why; the message kept is unchanged", () => {
+    const aborted = reply("aborted", [{ type: "text", text: "First we read the" }]);
+    const failed = reply("error", [{ type: "text", text: "Half of" }]);
+    const long = reply("length", [{ type: "text", text: "Too much to" }]);
+    const [a, f, l] = sentConversation([aborted, failed, long]) as AssistantMessage[];
+    expect(text(a!)).toBe("First we read the\n\n[cut off here: the person stopped this reply before it finished]");
+    expect(text(f!)).toBe("Half of\n\n[cut off here: the request failed before this reply finished]");
+    expect(text(l!)).toBe("Too much to\n\n[cut off here: this reply reached the output limit]");
+    expect(text(aborted)).toBe("First we read the");
+  });
+
+  it("is left alone when it finished, or when it stopped in a tool call (whose result says it was interrupted)", () => {
+    const done = reply("stop", [{ type: "text", text: "All done." }]);
+    const inCall = reply("aborted", [{ type: "text", text: "Running it" }, { type: "toolCall", id: "c1", name: "bash", arguments: {} }]);
+    expect(sentConversation([done, inCall])).toEqual([done, inCall]);
+  });
+});
+

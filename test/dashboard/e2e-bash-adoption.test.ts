@@ -30,8 +30,11 @@ describe("bash calls and the jobs pane", () => {
     const screen = await t.waitForText(/▶ 1 echo adopted-up;.*up \d/);
     expect(screen).toContain("1 job up");
     expect(screen).toContain("adopted-up");
+    // The call's line in the chat says where it went, not a finished "✓".
+    expect(screen).toMatch(/▸ bash echo adopted-up.*↷ moved to job 1/);
     // The call's own output view says where its output went.
-    expect(screen).toContain("still running as job 1: its output goes on in the jobs pane");
+    // (Wrapped at the pane's width.)
+    expect(screen).toMatch(/still running as job 1: its output goes on in the jobs[\s│]+pane/);
     // Its output keeps arriving in the job's terminal after the call returned.
     const beat = Number(/beat (\d+)/.exec(screen)?.[1] ?? "0");
     await t.waitForText(`beat ${beat + 3}`);

@@ -149,7 +149,9 @@ describe("keys", () => {
     const screen = await t.waitForText("New conversation.");
     expect(screen).not.toContain("The answer is 41.");
     expect(screen).not.toMatch(/R app\.ts/);
-    expect(screen).toContain("Files the agent reads");
+    // No file touched any more: the files pane goes with the side column; the tool output is empty.
+    expect(screen).not.toContain("─ files");
+    expect(screen).toContain("Tool calls show their output here");
     t.type("hello again");
     t.press("Enter");
     await t.waitForText("Fresh start.");

@@ -11,6 +11,9 @@ import type { PitwallTerminal } from "../helpers/terminal-harness.js";
 let session: DashboardSession | undefined;
 endDashboardsAfterEach();
 
+/** The selection's background on a dark 256-colour terminal (screen/palette.ts). */
+const SELECTION_GREY = 238;
+
 interface CellInfo {
   ch: string;
   fg: number;
@@ -68,7 +71,7 @@ describe("drawing", () => {
     await t.waitForNoText("quit and stop it?");
   }, 40_000);
 
-  test("a selected job or file is one background colour across the row: no reverse-video blocks for the marks", async () => {
+  test("a selected job or file is one neutral grey across the row, its status colours kept: no reverse-video blocks, no blue", async () => {
     const cwd = tempFolder("cwd");
     writeFileSync(join(cwd, "app.ts"), "export const answer = 41;\n");
     session = await startDashboard({
@@ -85,11 +88,17 @@ describe("drawing", () => {
     await t.waitForText(/▶ .?2 echo second/);
     t.type("k");
     await t.waitForText(/▶ .?1 echo first/);
-    await t.waitFor(() => t.findCell("▶")?.bg === 4, 10_000, "the selected row drawn with the selection colour");
+    await t.waitFor(() => t.findCell("▶")?.bg === SELECTION_GREY, 10_000, "the selected row drawn with the selection colour");
     // The empty unseen-mark column and the coloured id share the row's one background.
     const row = cellsAt(t, "▶", 30);
-    expect(new Set(row.map((c) => c.bg))).toEqual(new Set([4]));
+    expect(new Set(row.map((c) => c.bg))).toEqual(new Set([SELECTION_GREY]));
     expect(row.every((c) => !c.inverse && c.bold)).toBe(true);
+    // The status keeps its green on the grey.
+    const up = cellsAt(t, "▶", t.terminal.cols).filter((c, i, all) => c.ch === "u" && all[i + 1]?.ch === "p");
+    expect(up.map((c) => [c.fg, c.bg])).toEqual([[2, SELECTION_GREY]]);
+    // In the escape stream: bold, the cyan mark, the 256-colour grey background, never blue (44).
+    expect(t.rawOutput).toMatch(/\x1b\[0;1;36;48;5;238m▶/);
+    expect(t.rawOutput).not.toMatch(/\x1b\[[0-9;]*;44m/);
 
     t.press("Alt+0");
     t.type("fix it");
@@ -97,21 +106,27 @@ describe("drawing", () => {
     await t.waitForText("Done.");
     t.press("Alt+4");
     await t.waitForText(/M app\.ts\s+\+1 −1/);
-    await t.waitFor(() => t.findCell("M app.ts")?.bg === 4, 10_000, "the selected file drawn with the selection colour");
+    await t.waitFor(() => t.findCell("M app.ts")?.bg === SELECTION_GREY, 10_000, "the selected file drawn with the selection colour");
     const file = cellsAt(t, "M app.ts", 12);
-    expect(new Set(file.map((c) => c.bg))).toEqual(new Set([4]));
+    expect(new Set(file.map((c) => c.bg))).toEqual(new Set([SELECTION_GREY]));
     expect(file.some((c) => c.inverse)).toBe(false);
   }, 60_000);
 
   test("TERM=linux: borders and hints are drawn white, never black on the console's black", async () => {
     session = await startDashboard({ env: { TERM: "linux" } });
     const { t } = session;
-    await t.waitForText("No jobs yet");
+    await t.waitForText("Tool calls show their output here");
     const corner = cellsAt(t, "┌", 1)[0]!;
     expect(corner.fgDefault).toBe(false);
     expect(corner.fg).toBe(7);
-    const hint = cellsAt(t, "No jobs yet", 1)[0]!;
+    const hint = cellsAt(t, "Tool calls show their output here", 1)[0]!;
     expect(hint.fg).toBe(7);
+    // A selection on the console is blue, as before: no 256-colour grey there.
+    t.type("/run sleep 30");
+    t.press("Enter");
+    await t.waitForText("1 job up");
+    t.press("Alt+3");
+    await t.waitFor(() => t.findCell("▶ 1 sleep")?.bg === 4, 10_000, "the selected job on the console's blue");
     expect(allCells(t).filter((c) => c.ch.trim() !== "" && !c.fgDefault && c.fg === 0 && c.bgDefault)).toEqual([]);
   }, 40_000);
 
@@ -164,9 +179,14 @@ describe("drawing", () => {
     t.type("fix it");
     t.press("Enter");
     await t.waitForText("Done.");
-    // In the files pane (the right column), not only in the tool output.
-    await t.waitForText(/^│.+│ -const line10 = 10;/m);
-    expect(t.screenText()).toMatch(/^│.+│ \+const line10 = 100;/m);
+    // A touched file at 80 columns brings tabs: in the files tab, not only in the tool output.
+    await t.waitForText(/files 1/);
+    t.press("Alt+4");
+    await t.waitForText(/^│ -const line10 = 10;/m);
+    expect(t.screenText()).toMatch(/^│ \+const line10 = 100;/m);
+    // The jobs tab stays on screen while the input has the keys.
+    t.press("Alt+3");
+    t.press("Alt+0");
     for (let i = 1; i <= 10; i++) {
       t.type(`/run echo job-${i}-says-hi`);
       t.press("Enter");
@@ -180,6 +200,8 @@ describe("drawing", () => {
     // (news not seen yet: which of these fast jobs has it depends on timing), then the id.
     const nine = rows.find((r) => /│ [▶ ][• ] 9 echo job-9/.test(r));
     const ten = rows.find((r) => /│ [▶ ][• ]10 echo job-1/.test(r));
+    // The job's terminal has the whole width of the jobs tab.
+    expect(rows.find((r) => r.includes("─ job "))!.startsWith("├")).toBe(true);
     expect(nine && ten, rows.join("\n")).toBeTruthy();
     expect(nine!.lastIndexOf("echo")).toBe(ten!.lastIndexOf("echo"));
   }, 60_000);

@@ -1,5 +1,6 @@
 // End to end: following what is live. A call the person just picked holds the tool-output pane
-// while a new call runs; the title names the new call and End goes to it.
+// while a new call runs, for as long as they read it (15 s after their last pick or scroll); the
+// title names the new call and End goes to it. Sending a message ends the hold.
 import { describe, expect, test } from "vitest";
 import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
 
@@ -10,9 +11,38 @@ describe("following what is live", () => {
   test("a call picked just now stays while a new one runs, the title says \"new: bash … · End\", End shows the live call", async () => {
     session = await startDashboard({
       replies: [
+        {
+          kind: "reply",
+          text: "Two calls.",
+          toolCalls: [{ name: "bash", arguments: { command: "echo the-older-call; sleep 1.5" } }, { name: "bash", arguments: { command: "for i in $(seq 1 400); do echo flood-$i; done; sleep 1" } }],
+        },
+        { kind: "reply", text: "First turn done." },
+      ],
+    });
+    const { t } = session;
+    t.type("first");
+    t.press("Enter");
+    await t.waitForText(/│ the-older-call\s/);
+    // Picked while it runs; the next call of the same turn starts while the person reads it.
+    t.press("Alt+Up");
+    await t.waitForText(/tool output: bash echo the-older-call.*selected/);
+    let screen = await t.waitForText(/new: bash for i in \$.* · End/);
+    expect(screen).toMatch(/─ tool output: bash e/);
+    expect(screen).toMatch(/^│ the-older-call\s/m);
+    t.press("Alt+2");
+    t.press("End");
+    await t.waitForText("tool output: bash for i in $(seq 1 400)");
+    screen = await t.waitForText(/│ flood-400\s/);
+    expect(screen).not.toContain("new: bash");
+    await t.waitForText("First turn done.");
+  }, 40_000);
+
+  test("sending a prompt ends the hold: the pane follows the new turn's call", async () => {
+    session = await startDashboard({
+      replies: [
         { kind: "reply", text: "Two calls.", toolCalls: [{ name: "bash", arguments: { command: "echo the-older-call" } }, { name: "bash", arguments: { command: "echo the-newer-call" } }] },
         { kind: "reply", text: "First turn done." },
-        { kind: "reply", text: "Flooding.", toolCalls: [{ name: "bash", arguments: { command: "for i in $(seq 1 400); do echo flood-$i; done" } }] },
+        { kind: "reply", text: "Sleeping.", toolCalls: [{ name: "bash", arguments: { command: "echo long-call-started; sleep 20" } }] },
         { kind: "reply", text: "Second turn done." },
       ],
     });
@@ -24,16 +54,34 @@ describe("following what is live", () => {
     await t.waitForText("tool output: bash echo the-older-call");
     t.type("second");
     t.press("Enter");
-    await t.waitForText("Second turn done.");
-    let screen = await t.waitForText(/new: bash for i in \$.* · End/);
-    expect(screen).toMatch(/─ tool output: bash e/);
-    expect(screen).toMatch(/^│ the-older-call\s/m);
-    t.press("Alt+2");
-    t.press("End");
-    screen = await t.waitForText("tool output: bash for i in $(seq 1 400)");
-    expect(screen).toMatch(/│ flood-400\s/);
+    await t.waitForText(/─ tool output: bash echo long-call-started; sleep 20 .*running/);
+    // The call's first line may reach the pane a frame after its title.
+    const screen = await t.waitForText(/│ long-call-started\s/);
+    expect(screen).toMatch(/─ tool output: bash echo long-call-started; sleep 20 /);
     expect(screen).not.toContain("new: bash");
+    t.press("Escape");
   }, 40_000);
+
+  test("the hold ends 15 s after the person last picked or scrolled, while the new call still runs", async () => {
+    session = await startDashboard({
+      replies: [
+        { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo the-older-call; sleep 1.5" } }, { name: "bash", arguments: { command: "echo long-call-started; sleep 40" } }] },
+        { kind: "reply", text: "Done." },
+      ],
+    });
+    const { t } = session;
+    t.type("first");
+    t.press("Enter");
+    await t.waitForText(/│ the-older-call\s/);
+    t.press("Alt+Up");
+    await t.waitForText(/new: bash echo long-call-.* · End/);
+    const picked = Date.now();
+    // Nothing pressed since: after READING_HOLD_MS the pane goes to the live call by itself.
+    const screen = await t.waitForText(/─ tool output: bash echo long-call-started; sleep 40 .*running/, 25_000);
+    expect(Date.now() - picked).toBeGreaterThan(10_000);
+    expect(screen).not.toContain("new: bash");
+    t.press("Escape");
+  }, 60_000);
 
   test("a long output's first line says how many earlier lines the pane let go and where the full output is", async () => {
     session = await startDashboard({

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { endDashboardsAfterEach, startDashboard } from "../helpers/dashboard-session.js";
 import { jobHostPids } from "../helpers/job-hosts.js";
+import { wrapped } from "../helpers/terminal-harness.js";
 
 endDashboardsAfterEach();
 
@@ -31,7 +32,7 @@ describe("a job host that stops answering, in the dashboard", () => {
       // Esc ends the turn while the stopped host holds the call.
       t.press("Escape");
       await t.waitForText(/● ready/);
-      await t.waitForText("Aborted: the job host did not confirm the stop in time");
+      await t.waitForText(wrapped("Aborted: the job host did not confirm the stop in time"));
       t.type("again");
       t.press("Enter");
       await t.waitForText("host not answering");

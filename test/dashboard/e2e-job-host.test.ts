@@ -1,14 +1,18 @@
 // End to end with real processes: the jobs live in the folder's job host, so they outlive the
 // dashboard. Killed with SIGKILL, the dashboard's jobs are kept; `pitwall -c` attaches to them again
 // with their scrollback (read through the job terminal), the agent is told which still run, and ids
-// go on. Quitting with "k" keeps them too; with no dashboard attached they end after the grace period.
-import { readFileSync } from "node:fs";
+// go on. Quitting with "k" keeps them too; with no dashboard attached they end after the grace period
+// (`pitwall jobs` says when), and while one is attached the grace clock does not run. An idle
+// dashboard starts its host in the background, so the first command waits for nothing.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { cliEnv, runCli } from "../helpers/cli-process.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
 import { waitFor } from "../helpers/conditions.js";
 import { jobHostPids, reapJobHosts } from "../helpers/job-hosts.js";
 import { alivePids, countLive } from "../helpers/processes.js";
-import type { PitwallTerminal } from "../helpers/terminal-harness.js";
+import { wrapped, type PitwallTerminal } from "../helpers/terminal-harness.js";
 
 endDashboardsAfterEach();
 
@@ -27,7 +31,7 @@ describe("the job host", () => {
       command(first.t, "/run sleep 63.51");
       await first.t.waitForText(/▶ 1 sleep 63\.51/);
       command(first.t, "/run seq -f 'row %g' 1 400; echo flood-done; sleep 63.52");
-      await first.t.waitForText(/│ flood-done\s+│/);
+      await first.t.waitForText(/[│┤] flood-done\s+│/);
       const [hostPid] = jobHostPids(home);
       expect(hostPid).toBeGreaterThan(0);
       // pitwall runs as its bundle, and so does the host it started.
@@ -43,19 +47,19 @@ describe("the job host", () => {
 
       const second = await startDashboard({ cwd, home, args: ["-c"], replies: [{ kind: "reply", text: "Noted." }] });
       const { t, llm } = second;
-      const attached = await t.waitForText(/2 jobs kept running from an earlier pitwall, attached again: 1\s/);
-      expect(attached).toMatch(/│\s+sleep 63\.51 · 2 seq -f/);
+      const attached = await t.waitForText(new RegExp(`${wrapped("2 jobs kept running from an earlier pitwall, attached again: 1").source}\\s`));
+      expect(attached).toMatch(wrapped("sleep 63.51 · 2 seq -f"));
       await t.waitForText(/▶ 1 sleep 63\.51/);
       await t.waitForText(/2 seq -f 'row %g'/);
       // The screen as the host's emulator has it, and its scrollback back to the first row.
       t.press("Alt+3");
       t.press("Down");
-      await t.waitForText(/│ flood-done\s+│/);
+      await t.waitForText(/[│┤] flood-done\s+│/);
       t.press("Home");
-      const top = await t.waitForText(/│ row 1\s+│/);
-      expect(top).toMatch(/│ row 2\s+│/);
+      const top = await t.waitForText(/[│┤] row 1\s+│/);
+      expect(top).toMatch(/[│┤] row 2\s+│/);
       t.press("End");
-      await t.waitForText(/│ flood-done\s+│/);
+      await t.waitForText(/[│┤] flood-done\s+│/);
 
       command(t, "what is running?");
       await t.waitForText("Noted.");
@@ -76,7 +80,7 @@ describe("the job host", () => {
     }
   }, 90_000);
 
-  test("no host runs until a prompt is typed; typing one starts it before Enter, and the first bash call uses it", async () => {
+  test("the host starts in the background once the dashboard is idle after ready, and the first bash call uses it; print mode starts none for a reply without commands", async () => {
     const cwd = tempFolder("cwd");
     const home = tempFolder("home");
     try {
@@ -87,12 +91,19 @@ describe("the job host", () => {
       });
       const { t } = session;
       await t.waitForText("● ready");
-      expect(jobHostPids(home)).toEqual([]);
+      // Nothing typed: the host starts by itself a moment after ready.
+      const [host] = await waitFor(() => (jobHostPids(home).length > 0 ? jobHostPids(home) : undefined), "the job host to start while the dashboard is idle", 15_000);
       t.type("run echo");
-      const [host] = await waitFor(() => (jobHostPids(home).length > 0 ? jobHostPids(home) : undefined), "the job host to start while the prompt is typed", 15_000);
       t.press("Enter");
       await t.waitForText("Ran it.");
       expect(jobHostPids(home)).toEqual([host]);
+
+      // Print mode starts the host only when a command needs it.
+      const printHome = tempFolder("home");
+      session.llm.enqueue({ kind: "reply", text: "No commands needed." });
+      const printed = await runCli(["-p", "just answer", "--no-session"], cliEnv({ anthropicBaseUrl: session.llm.anthropicBaseUrl, apiKey: "test-key", extra: { PITWALL_HOME: printHome } }), { cwd });
+      expect(printed.stdout).toContain("No commands needed.");
+      expect(jobHostPids(printHome)).toEqual([]);
       await session.done();
     } finally {
       reapJobHosts(home);
@@ -102,11 +113,13 @@ describe("the job host", () => {
   test("quit with k keeps the jobs; the next pitwall attaches; with none attached they end after the grace period", async () => {
     const cwd = tempFolder("cwd");
     const home = tempFolder("home");
-    const env = { PITWALL_KEEP_JOBS_MINUTES: "0.05" };
+    // `pitwall jobs` from another terminal says whether the grace clock runs, and when it ends.
+    const jobsList = async (): Promise<string> => (await runCli(["jobs"], cliEnv({ extra: { PITWALL_HOME: home } }), { cwd })).stdout;
     try {
-      const first = await startDashboard({ cwd, home, env });
+      // The first pitwall's grace is a minute: longer than the second takes to start, however loaded the machine.
+      const first = await startDashboard({ cwd, home, env: { PITWALL_KEEP_JOBS_MINUTES: "1" } });
       command(first.t, "/run echo kept-job-says-hi; sleep 63.61");
-      await first.t.waitForText(/│ kept-job-says-hi\s+│/);
+      await first.t.waitForText(/[│┤] kept-job-says-hi\s+│/);
       command(first.t, "/quit");
       await first.t.waitForText("1 job running: quit and stop it? y/n · k keep it running");
       first.t.type("k");
@@ -115,19 +128,24 @@ describe("the job host", () => {
       await first.done();
       expect(countLive("sleep 63.61")).toBe(1);
       const [hostPid] = jobHostPids(home);
+      // With no pitwall attached, the grace clock runs.
+      expect(await jobsList()).toMatch(/: 1 job, no pitwall attached; kept jobs end in \S+ unless a pitwall attaches\n/);
 
-      const second = await startDashboard({ cwd, home, env });
-      await second.t.waitForText(/1 job kept running from an earlier pitwall, attached again: 1 echo/);
-      await second.t.waitForText(/│ kept-job-says-hi\s+│/);
+      // The next pitwall's grace is a second (0.02 minutes): the one the host uses once it has left.
+      const second = await startDashboard({ cwd, home, env: { PITWALL_KEEP_JOBS_MINUTES: "0.02" } });
+      await second.t.waitForText(/1 job kept running from an earlier pitwall, attached[\s│]+again: 1 echo/);
+      await second.t.waitForText(/[│┤] kept-job-says-hi\s+│/);
       // Attached, the grace clock does not run.
-      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      const attached = await jobsList();
+      expect(attached).toMatch(/: 1 job, attached: dashboard\n/);
+      expect(attached).not.toContain("kept jobs end in");
       expect(countLive("sleep 63.61")).toBe(1);
       command(second.t, "/quit");
       await second.t.waitForText("1 job running: quit and stop it? y/n · k keep it running");
       second.t.type("k");
       expect(await second.t.waitForExit()).toBe(0);
       await second.done();
-      // 3 s later nobody came back: the job ends, and the host with it.
+      // Nobody came back within the second's grace: the job ends, and the host with it.
       await waitFor(() => countLive("sleep 63.61") === 0, "the kept job to end after the grace period", 20_000);
       await waitFor(() => alivePids([hostPid!]).length === 0, "the host to exit", 10_000);
     } finally {
@@ -162,4 +180,54 @@ describe("the job host", () => {
       reapJobHosts(home);
     }
   }, 60_000);
+
+  test("\"the agent is told\" only when it is: not again for an old exit on -c, not for another pitwall's job", async () => {
+    const cwd = tempFolder("cwd");
+    const home = tempFolder("home");
+    try {
+      const first = await startDashboard({ cwd, home, cols: 160, rows: 48, replies: [{ kind: "reply", text: "Seen the exit." }] });
+      command(first.t, "/run sleep 63.61");
+      await first.t.waitForText(/▶ 1 sleep 63\.61/);
+      command(first.t, "/run sh -c 'while [ ! -f go ]; do sleep 0.05; done; echo failing; exit 4'");
+      await first.t.waitForText(/2 sh -c/);
+
+      // A second dashboard in the same folder sees the jobs, not their news.
+      const second = await startDashboard({ cwd, home, cols: 160, rows: 48 });
+      await second.t.waitForText(/2 sh -c/);
+      writeFileSync(join(cwd, "go"), "");
+      await first.t.waitForText(/Job 2 \(sh -c[^)]*\)[\s│]+exited with code 4 after[^]*The agent is told with its next request\./);
+      const other = await second.t.waitForText(/Job 2 \(sh -c[^)]*\)[\s│]+exited with code 4/);
+      expect(other).not.toContain("The agent is told");
+      expect(other).toMatch(/It is another pitwall's job: this agent is not told\./);
+      await second.t.close();
+      await second.done();
+
+      // The first one's agent is told, once.
+      command(first.t, "what happened?");
+      await first.t.waitForText("Seen the exit.");
+      expect(first.llm.requests[0]!.transcript).toMatch(/Job 2 \(sh -c[^)]*\), started by the person, exited with code 4/);
+      first.t.press("Ctrl+D");
+      await first.t.waitForText("k keep it running");
+      first.t.type("k");
+      await first.t.waitForExit();
+      await first.done();
+
+      // -c: the old exit is in the list, not news again.
+      const third = await startDashboard({ cwd, home, cols: 160, rows: 48, args: ["-c"], replies: [{ kind: "reply", text: "Nothing new." }] });
+      await third.t.waitForText(/1 job kept running from an earlier pitwall, attached again/);
+      await third.t.waitForText(/2 sh -c.*exit 4/);
+      command(third.t, "anything new?");
+      const screen = await third.t.waitForText("Nothing new.");
+      expect(screen).not.toMatch(/Job 2 \(sh -c[^)]*\) exited/);
+      // The resumed conversation has the notice from before, and nothing repeats it.
+      expect(third.llm.requests[0]!.transcript.match(/exited with code 4/g)).toHaveLength(1);
+      third.t.press("Ctrl+D");
+      await third.t.waitForText("quit and stop it? y/n");
+      third.t.type("y");
+      await third.t.waitForExit();
+    } finally {
+      reapJobHosts(home);
+    }
+  }, 120_000);
 });
+

@@ -24,7 +24,7 @@ describe("job commands", () => {
     const { t, llm } = session;
     command(t, "/run seq -f 'out %g' 1 80; sleep 64.11");
     await t.waitForText(/▶ 1 seq -f 'out %g' 1 80; sl.*up/);
-    await t.waitForText(/│ out 80\s+│/);
+    await t.waitForText(/[│┤] out 80\s+│/);
 
     command(t, "/tail 1 5");
     let screen = await t.waitForText("/tail 1: last 5 lines of job 1");
@@ -71,7 +71,7 @@ describe("job commands", () => {
     expect(request).toContain("The person stopped job 1 (seq -f 'out %g' 1 80; sleep 64.11).");
     expect(request).toContain("The person restarted job 1:");
     expect(request).toContain("The person removed job 1 (seq -f 'out %g' 1 80; sleep 64.11) from the list.");
-    expect(request).toContain("The person ran a shell command of their own (output not shown to you): echo bang-$((6*7)) (exit 0).");
+    expect(request).toContain("The person ran a shell command of their own (its output is not in the conversation): echo bang-$((6*7)) (exit 0).");
     expect(request).toContain("echo started-sleeping; sleep 64.12 (stopped by the person).");
     // The command's output is the person's: it is not in the conversation.
     expect(request).not.toContain("bang-42");
@@ -143,7 +143,11 @@ describe("job commands", () => {
     await t.waitForText("── preview: big.txt");
     await t.waitForText(/│\s*1 big line 1\s/);
     t.press("PageDown");
-    screen = await t.waitForText(/│\s*\d+ big line (1[0-9]|[2-9]\d)\s/);
+    // The first line scrolls out of view; later ones show.
+    screen = await t.waitFor(() => {
+      const s = t.screenText();
+      return /│\s*\d+ big line (1[0-9]|[2-9]\d)\s/.test(s) && !/│\s+1 big line 1\s/.test(s) ? s : undefined;
+    }, 10_000, "the preview to scroll past its first line");
     expect(screen).not.toMatch(/│\s+1 big line 1\s/);
   }, 60_000);
 });

@@ -57,8 +57,10 @@ describe("job terminal", () => {
     const { t, cwd } = session;
     writeFileSync(join(cwd, "notes.txt"), "first line of the notes\nsecond line\n");
     run(t, "top -d 0.5");
-    // The pane is 44 columns wide: top's first line is cut there, as in a terminal that narrow.
-    await t.waitForText(/top - \d+:\d+:\d+ up .*load aver/);
+    // The pane is 44 columns wide: top's first line is cut there, as in a terminal that narrow, so
+    // how much of it shows depends on the uptime ("up  1:05," or "up 40 min,"); the load average
+    // shows once the pane is zoomed, below.
+    await t.waitForText(/top - \d+:\d+:\d+ up\s+\d/);
     await t.waitForText(/PID\s+USER/);
     run(t, "vim -u NONE -N -c 'set ruler' notes.txt");
     await t.waitForText("first line of the notes");
@@ -95,27 +97,27 @@ describe("job terminal", () => {
     const { t, cwd } = session;
     writeFileSync(join(cwd, "size.sh"), `trap 'echo "size $(stty size)"' WINCH; echo "size $(stty size)"; while :; do sleep 0.1; done`);
     run(t, "bash size.sh");
-    // The pane is 44 columns wide inside its border and margins at 120x40.
-    await t.waitForText(/size \d+ 44\b/);
+    // The side column is half of 120 columns: the pane is 56 columns wide inside its border and margins.
+    await t.waitForText(/size \d+ 56\b/);
     t.press("Alt+3");
     t.type("z");
     await t.waitForText(/size \d+ 116\b/);
     t.type("z");
-    await t.waitForText(/size \d+ 44\b/);
+    await t.waitForText(/size \d+ 56\b/);
     t.type("x");
     await t.waitForText(/bash size\.sh\s+killed TERM/);
 
     run(t, "seq -f 'row %g' 1 300; sleep 63.21");
-    await t.waitForText(/│ row 300\s+│/);
+    await t.waitForText(/[│┤] row 300\s+│/);
     t.press("Alt+3");
     t.press("PageUp");
     let screen = await t.waitForText(/paused ↑\d+ · End/);
-    expect(screen).not.toMatch(/│ row 300\s+│/);
+    expect(screen).not.toMatch(/[│┤] row 300\s+│/);
     t.press("Home");
-    screen = await t.waitForText(/│ row 1\s+│/);
-    expect(screen).toMatch(/│ row 2\s+│/);
+    screen = await t.waitForText(/[│┤] row 1\s+│/);
+    expect(screen).toMatch(/[│┤] row 2\s+│/);
     t.press("End");
-    screen = await t.waitForText(/│ row 300\s+│/);
+    screen = await t.waitForText(/[│┤] row 300\s+│/);
     expect(screen).not.toContain("paused ↑");
   }, 60_000);
 
@@ -148,7 +150,7 @@ describe("job terminal", () => {
     session = await startDashboard();
     const { t } = session;
     run(t, "seq -f 'line %g' 1 500; sleep 63.41");
-    await t.waitForText(/│ line 500\s+│/);
+    await t.waitForText(/[│┤] line 500\s+│/);
     t.press("Alt+3");
     t.type("c");
     await t.waitForText(/copied the visible screen of job 1 \(\d+ lines\)/);
@@ -167,12 +169,17 @@ describe("job terminal", () => {
   test("at 80x24 the attached border still says so and how to leave; keys reach cat until Ctrl+]", async () => {
     session = await startDashboard({ cols: 80, rows: 24 });
     const { t } = session;
-    await t.waitForText("No jobs yet");
+    await t.waitForText("Tool calls show their output here");
     run(t, "cat");
-    await t.waitForText(/▶ 1 cat\s+up/);
+    // At 80 columns the job brings tabs: the jobs tab has the whole width.
+    await t.waitForText(/jobs 1↑/);
     t.press("Alt+3");
+    await t.waitForText(/▶ 1 cat\s+up/);
     t.type("a");
-    await t.waitForText("─ attached: Ctrl+] detaches ─");
+    await t.waitForText("─ job 1 attached — Ctrl+] to detach ─");
+    // The whole jobs pane is drawn in the attach colour: the list's border as well as the terminal's.
+    await t.waitFor(() => (t.findCell("─ jobs")?.fg === 3 ? true : undefined), 10_000, "the job list's border in the attach colour");
+    expect(t.findCell("─ job 1 attached")?.fg).toBe(3);
     t.type("typed into cat");
     t.press("Enter");
     // The terminal echoes the line, then cat prints it: twice.
@@ -183,4 +190,20 @@ describe("job terminal", () => {
     await t.waitForText(/1 cat\s+exit 0/);
     expect(t.hasExited).toBe(false);
   }, 40_000);
+
+  test("a finished job's screen re-wraps in a narrower pane, as a running job's does, rather than being cut", async () => {
+    session = await startDashboard({ cols: 200, rows: 40 });
+    const { t } = session;
+    // One long line (about 70 columns) and an end marker; the job then exits.
+    run(t, "printf 'start-%s-end\\n' $(printf 'w%.0s' $(seq 1 60)); echo finished");
+    await t.waitForText(/▶ 1 printf.*exit 0/);
+    await t.waitForText(/│ finished +│/);
+    t.resize(64, 40);
+    // At 64 columns the panes are tabs: the jobs' tab shows the job's terminal, 60 columns wide.
+    t.press("Alt+3");
+    // The pane is now narrower than the line: its end shows on the next row, wrapped.
+    const screen = await t.waitForText(/│ w+-end +│/);
+    expect(screen).toMatch(/│ start-w+ ?│/);
+  }, 60_000);
 });
+

@@ -12,8 +12,9 @@ import { countLive } from "../helpers/processes.js";
 let session: DashboardSession | undefined;
 endDashboardsAfterEach();
 
-// Distinct sleep lengths name each test's processes in `ps`.
-const SERVER = `trap 'echo "winch $(stty size)"' WINCH; echo booting; sleep 0.3; echo "listening on 4321"; i=0; while true; do i=$((i+1)); echo "tick $i"; sleep 0.2; done`;
+// Distinct sleep lengths name each test's processes in `ps`. The server ticks eight times, then
+// idles: its first lines never scroll out of the job's terminal, however slowly the test gets there.
+const SERVER = `trap 'echo "winch $(stty size)"' WINCH; echo booting; sleep 0.3; echo "listening on 4321"; i=0; while true; do i=$((i+1)); if [ $i -le 8 ]; then echo "tick $i"; fi; sleep 0.2; done`;
 const ASK = `read -r -p "Proceed? [y/n] " a; echo "you said: $a"; read -r -p "Name? " b; printf 'name=%q\\n' "$b"; read -r c; printf 'third=%q\\n' "$c"; sleep 61.37`;
 
 describe("jobs pane", () => {
@@ -35,12 +36,15 @@ describe("jobs pane", () => {
     // The list shows it up, the status line counts it, its terminal shows its output as it comes.
     let screen = await t.waitForText(/▶ 1 bash server\.sh\s+up \d/);
     expect(screen).toContain("1 job up");
+    // The call's line in the chat reads as running, not as a finished "✓".
+    expect(screen).toMatch(/▸ bash_stream bash server\.sh\s+▶ job 1 up/);
     expect(screen).toContain("─ job 1: bash server.sh");
-    expect(screen).toContain("listening on 4321");
+    // The job's screen comes from the job host, and may be painted a frame after the list.
+    await t.waitForText("listening on 4321");
     await t.waitForText("tick 3");
     await t.waitForText("tick 6");
-    // The model's job started at the registry's 120x30; shown, its pty takes the pane's size (44 columns inside its border and margins).
-    await t.waitForText(/winch \d+ 44\b/);
+    // The model's job started at the registry's 120x30; shown, its pty takes the pane's size (56 columns inside its border and margins).
+    await t.waitForText(/winch \d+ 56\b/);
     expect(countLive("bash server.sh")).toBe(1);
 
     // The person stops it with x: the list shows it killed and the process is gone.
@@ -49,10 +53,12 @@ describe("jobs pane", () => {
     screen = await t.waitForText(/1 bash server\.sh\s+killed TERM/);
     await waitFor(() => countLive("bash server.sh") === 0, "the server to end");
     expect(screen).not.toContain("1 job up");
+    await t.waitForText(/▸ bash_stream bash server\.sh\s+job 1 killed/);
 
     // r brings it back under the same id, with a restart count, and its new output shows.
     t.type("r");
     await t.waitForText(/1 bash server\.sh\s+↻1 up \d/);
+    await t.waitForText(/▸ bash_stream bash server\.sh\s+▶ job 1 up/);
     await t.waitForText("tick 2");
     await waitFor(() => countLive("bash server.sh") === 1, "the server to run again");
 
@@ -133,7 +139,9 @@ describe("jobs pane", () => {
     t.press("Ctrl+C");
     await t.waitForText("press Ctrl+C again to quit");
     t.press("Ctrl+C");
-    await t.waitForText("2 jobs running: quit and stop them? y/n");
+    const asked = await t.waitForText("2 jobs running: quit and stop them? y/n");
+    // One prompt at a time: the question replaces the hint that led to it.
+    expect(asked.split("\n").at(-1)).not.toContain("press Ctrl+C again to quit");
     t.type("n");
     await t.waitForText("not quitting: the jobs keep running");
     expect(t.hasExited).toBe(false);

@@ -21,12 +21,22 @@ describe("layout", () => {
     t.resize(80, 24);
     let screen = await t.waitFor(() => (t.terminal.cols === 80 && t.screenText().split("\n")[23]?.includes("ready") ? t.screenText() : undefined), 10_000, "the 80x24 layout");
     expect(screen).toContain("─ chat");
-    expect(screen).toContain("─ tool output");
-    expect(screen).toContain("─ jobs");
-    expect(screen).toContain("─ files");
     expect(screen).toContain("─ input");
-    // The splits of both columns meet in one row (├…┼…┤).
-    expect(screen).toMatch(/├─ tool output ─+┼─ files ─+┤/);
+    // No job and no file yet: the chat and the tool output have the whole width.
+    expect(screen).toMatch(/├─ tool output ─+┤/);
+    expect(screen).not.toContain("─ jobs");
+    expect(screen).not.toContain("─ files");
+    // A job at 80 columns: tabs, rather than a column too thin for its log; the chat tab keeps the tool output.
+    t.type("/run echo eighty-columns && sleep 30");
+    t.press("Enter");
+    screen = await t.waitForText(/chat.*│.*tool.*│.*jobs 1↑/);
+    expect(screen).toContain("─ chat");
+    expect(screen).toMatch(/├─ tool output[^┼]+┤/);
+    t.press("Alt+3");
+    screen = await t.waitForText(/│ eighty-columns/);
+    expect(screen).toContain("─ job 1: echo eighty-columns");
+    // Back to the input, where the typing below goes.
+    t.press("Alt+0");
     t.resize(38, 11);
     screen = await t.waitForText("Terminal too small: 38x11");
     expect(screen).toContain("at least 40x12");
@@ -41,6 +51,10 @@ describe("layout", () => {
     const text = "👨‍👩‍👧 family, 🇫🇷 flag, ❤️ heart, 👍🏽 thumbs, 中文字 CJK, e\u0301 accent, 🚀✅⌛ row";
     session = await startDashboard({ replies: [{ kind: "reply", text }] });
     const { t } = session;
+    // A job brings the side column: the divider between the columns is what must not move.
+    t.type("/run sleep 30");
+    t.press("Enter");
+    await t.waitForText("1 job up");
     t.type("emoji ✅ please 👍🏽");
     t.press("Enter");
     await t.waitForText("accent");
@@ -57,6 +71,7 @@ describe("layout", () => {
     };
     const columns = new Set(Array.from({ length: 20 }, (_, y) => dividerColumn(y + 1)));
     expect([...columns]).toHaveLength(1);
+    expect([...columns][0]).toBeGreaterThan(0);
   }, 40_000);
 
   test("a small terminal shows one pane at a time under a tab bar; Alt+N and Tab switch; the too-small notice still quits with Ctrl+D", async () => {
@@ -95,4 +110,27 @@ describe("layout", () => {
     t.type("y");
     expect(await t.waitForExit()).toBe(0);
   }, 40_000);
+
+  test("after a long error the status line keeps the model, the context meter, tokens and cost, and cuts the error short", async () => {
+    for (const cols of [120, 160]) {
+      const session = await startDashboard({ cols, rows: 40, replies: [{ kind: "error", status: 429, message: "rate limited: too many requests for this organization, slow down", headers: { "retry-after": "300" } }] });
+      const { t } = session;
+      t.type("hello");
+      t.press("Enter");
+      const screen = await t.waitForText(/✗ /);
+      const status = screen.split("\n").at(-1)!;
+      expect(status, `at ${cols} columns`).toMatch(/^ ● ready · +✗ .*… +· claude-sonnet-5-5 · \d+% of 1M · \d+ tok · \$0\.00 +F1 help $/);
+      await session.done();
+    }
+  }, 60_000);
+
+  test("at 40x12 the input's placeholder ends at a whole word, keeping the parts that fit", async () => {
+    session = await startDashboard({ cols: 40, rows: 12 });
+    const { t } = session;
+    const screen = await t.waitForText("─ input");
+    const input = screen.split("\n").find((row) => row.startsWith("│ › "))!;
+    // "Ask pitwall to do something · / for commands · F1 for keys" does not fit: whole parts are left out, not a word cut.
+    expect(input).toMatch(/^│ › Ask pitwall to do something +│$/);
+  }, 40_000);
 });
+

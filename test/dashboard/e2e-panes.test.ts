@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import { waitFor } from "../helpers/conditions.js";
 import { countLive } from "../helpers/processes.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder, type DashboardSession } from "../helpers/dashboard-session.js";
+import { wrapped } from "../helpers/terminal-harness.js";
 
 let session: DashboardSession | undefined;
 endDashboardsAfterEach();
@@ -93,6 +94,10 @@ describe("panes", () => {
     session = await startDashboard({ replies, args: ["--mouse"] });
     const { t } = session;
     expect(t.rawOutput).toContain("\x1b[?1000h");
+    // A job, so that the side column is there to be hidden by the zoom.
+    t.type("/run sleep 60");
+    t.press("Enter");
+    await t.waitForText("1 job up");
     t.type("many lines");
     t.press("Enter");
     await t.waitForText("line number 79");
@@ -143,9 +148,11 @@ describe("panes", () => {
     t.press("Enter");
     const screen = await t.waitForText(/✗ .*too many tokens/);
     await t.waitForText("● ready");
-    expect(screen.split("\n").at(-1)).toContain("too many tokens");
+    // The status line keeps the error's start (cut short before the model and the meter give way); the chat has it whole.
+    expect(screen.split("\n").at(-1)).toContain("✗ Anthropic rejected the request");
+    expect(screen).toMatch(wrapped("bad request: too many tokens"));
     t.press("Escape");
-    await t.waitFor(() => !t.screenText().split("\n").at(-1)!.includes("too many tokens") || undefined, 10_000, "the error to be dismissed");
+    await t.waitFor(() => !t.screenText().split("\n").at(-1)!.includes("✗ Anthropic rejected") || undefined, 10_000, "the error to be dismissed");
   }, 40_000);
 
   test("config warnings show in the chat at start; SIGTERM gives the terminal back", async () => {

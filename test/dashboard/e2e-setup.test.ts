@@ -16,9 +16,11 @@ describe("setup", () => {
     const { t, llm } = session;
     await t.waitForText("No API key for Anthropic");
     expect(t.screenText()).toContain("ANTHROPIC_API_KEY");
-    // The status line does not claim to be ready.
+    // The status line does not claim to be ready; nothing was spent with a model whose prices pitwall knows.
     expect(t.screenText()).toContain("○ no model configured");
     expect(t.screenText()).not.toContain("● ready");
+    await t.waitForText(/claude-sonnet-5-5 · \d+% of 1M · 0 tok · \$0\.00/);
+    expect(t.screenText()).not.toContain("cost unknown");
     t.type("hello anyway");
     t.press("Enter");
     await t.waitForText("Not sent: No API key");

@@ -1,12 +1,11 @@
 // The files pane's preview: the language from a file's name, reading capped and binary-aware, numbered
-// and highlighted rows, and where the job terminal goes in the layout.
+// and highlighted rows. (Where the panes go: layout.test.ts.)
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { FilePreview, fullView, languageOf, readTextFile } from "../../panes/files/files-preview.js";
-import { computeLayout } from "../../panes/layout.js";
 import { loadHighlighter } from "../../panes/markdown/code-highlight.js";
-import { fgOf, lineText } from "../../panes/text/styled-text.js";
+import { Color, fgOf, lineText } from "../../panes/text/styled-text.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { waitFor } from "../helpers/conditions.js";
 
@@ -58,84 +57,9 @@ describe("files preview", () => {
     const diff = preview.rows(0, 10);
     // The file headers are left out (the rule above names the file); the preview opens one line above the first change.
     expect(diff.map(lineText)).toEqual(["@@ -1,3 +1,3 @@", " one", "-old", "+new"]);
-    expect(fgOf(diff[2]![0]!.attr)).toBe(1);
-    expect(fgOf(diff[3]![0]!.attr)).toBe(2);
+    expect(fgOf(diff[2]![0]!.attr)).toBe(Color.red);
+    expect(fgOf(diff[3]![0]!.attr)).toBe(Color.green);
     expect(preview.startRow).toBe(1);
     expect((await fullView({ path, at: 3 }, "file")).length).toBe(30);
-  });
-});
-
-describe("layout with the job terminal", () => {
-  test("the terminal sits between the job list and the files, sharing their borders", () => {
-    const layout = computeLayout({ cols: 120, rows: 40, inputRows: 1, queueRows: 0 });
-    const jobs = layout.main.jobs!;
-    const terminal = layout.jobTerminal!;
-    const files = layout.main.files!;
-    expect(terminal.left).toBe(jobs.left);
-    expect(terminal.width).toBe(jobs.width);
-    expect(terminal.top).toBe(jobs.top + jobs.height - 1);
-    expect(files.top).toBe(terminal.top + terminal.height - 1);
-    expect(files.top + files.height).toBe(layout.main.toolOutput!.top + layout.main.toolOutput!.height);
-    expect(terminal.height).toBeGreaterThan(jobs.height);
-  });
-
-  test("both columns split at one row, which a queued message or a taller input does not move", () => {
-    for (const [cols, rows] of [[80, 24], [120, 40], [160, 48], [200, 60]] as const) {
-      const steady = computeLayout({ cols, rows, inputRows: 1, queueRows: 0, jobCount: 2 });
-      expect(steady.mode).toBe("full");
-      // The chat's bottom border is the tool output's top border, and the files' top border: one row.
-      const split = steady.main.toolOutput!.top;
-      expect(steady.main.chat!.top + steady.main.chat!.height - 1).toBe(split);
-      expect(steady.main.files!.top).toBe(split);
-      expect(steady.jobTerminal!.top + steady.jobTerminal!.height - 1).toBe(split);
-      for (const busy of [computeLayout({ cols, rows, inputRows: 1, queueRows: 2, jobCount: 2 }), computeLayout({ cols, rows, inputRows: 3, queueRows: 1, jobCount: 2 })]) {
-        expect(busy.main.toolOutput!.top).toBe(split);
-        expect(busy.main.files!.top).toBe(split);
-        expect(busy.main.files!.top + busy.main.files!.height).toBe(busy.queue.height > 0 ? busy.queue.top : busy.input.top + 1);
-      }
-    }
-  });
-
-  test("the job list is as tall as its jobs; the terminal gets the rest", () => {
-    const rows = (jobCount: number): number => computeLayout({ cols: 160, rows: 48, inputRows: 1, queueRows: 0, jobCount }).main.jobs!.height - 2;
-    expect(rows(0)).toBe(2);
-    expect(rows(1)).toBe(1);
-    expect(rows(3)).toBe(3);
-    expect(rows(40)).toBeLessThan(14);
-    const one = computeLayout({ cols: 160, rows: 48, inputRows: 1, queueRows: 0, jobCount: 1 });
-    const three = computeLayout({ cols: 160, rows: 48, inputRows: 1, queueRows: 0, jobCount: 3 });
-    expect(one.jobTerminal!.height - three.jobTerminal!.height).toBe(2);
-  });
-
-  test("below 80x24 one pane at a time under a tab bar, down to 40x12; below that nothing but the notice", () => {
-    const tabs = computeLayout({ cols: 50, rows: 15, inputRows: 1, queueRows: 0, tab: "toolOutput" });
-    expect(tabs.mode).toBe("tabs");
-    expect(tabs.tabs).toEqual({ left: 0, top: 0, width: 50, height: 1 });
-    expect(Object.keys(tabs.main)).toEqual(["toolOutput"]);
-    expect(tabs.main.toolOutput).toEqual({ left: 0, top: 1, width: 50, height: 11 });
-    const jobs = computeLayout({ cols: 40, rows: 12, inputRows: 1, queueRows: 0, tab: "jobs", jobCount: 1 });
-    expect(jobs.mode).toBe("tabs");
-    expect(jobs.main.jobs!.top).toBe(1);
-    expect(jobs.jobTerminal!.height).toBeGreaterThanOrEqual(4);
-    expect(computeLayout({ cols: 79, rows: 40, inputRows: 1, queueRows: 0 }).mode).toBe("tabs");
-    expect(computeLayout({ cols: 39, rows: 40, inputRows: 1, queueRows: 0 }).mode).toBe("tooSmall");
-    expect(computeLayout({ cols: 100, rows: 11, inputRows: 1, queueRows: 0 }).mode).toBe("tooSmall");
-  });
-
-  test("overlays end above the input's border", () => {
-    for (const [cols, rows] of [[80, 24], [50, 15], [160, 48]] as const) {
-      const layout = computeLayout({ cols, rows, inputRows: 1, queueRows: 0 });
-      expect(layout.overlay.top + layout.overlay.height).toBe(layout.input.top);
-    }
-  });
-
-  test("zoomed, the job list is as tall as its jobs and the terminal takes the rest; other zooms hide it", () => {
-    const zoomed = computeLayout({ cols: 120, rows: 40, inputRows: 1, queueRows: 0, zoomed: "jobs", jobCount: 3 });
-    expect(zoomed.main.jobs).toEqual({ left: 0, top: 0, width: 120, height: 5 });
-    expect(zoomed.jobTerminal).toEqual({ left: 0, top: 4, width: 120, height: 33 });
-    expect(computeLayout({ cols: 120, rows: 40, inputRows: 1, queueRows: 0, zoomed: "chat" }).jobTerminal).toBeUndefined();
-    const small = computeLayout({ cols: 80, rows: 24, inputRows: 1, queueRows: 0 });
-    expect(small.jobTerminal!.height).toBeGreaterThanOrEqual(5);
-    expect(small.main.files!.height).toBeGreaterThanOrEqual(4);
   });
 });

@@ -1,6 +1,6 @@
 // pitwall's frame writer and render scheduler on a headless screen: wide characters repaint
 // without shifting their row, frames are synchronized and coalesced, and italic reaches the terminal.
-import { createServer, connect, type AddressInfo } from "node:net";
+// (How a frame waits for I/O that is ready, a socket's, is in frame-writer-io.test.ts.)
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { screenInternals } from "../../panes/screen/blessed-internals.js";
 import { sgrFor } from "../../panes/screen/blessed-patches/diff-draw.js";
@@ -91,30 +91,6 @@ describe("frame writer", () => {
       scheduler.stop();
     } finally {
       vi.useRealTimers();
-    }
-  });
-
-  test("a due frame lets the I/O that is ready go first: a connection that just opened sends before the frame", async () => {
-    h = headlessScreen(40, 5);
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const order: string[] = [];
-    const scheduler = new RenderScheduler(h.screen, { minIntervalMs: 0 });
-    scheduler.onFrame(() => order.push("frame"));
-    const socket = connect((server.address() as AddressInfo).port, "127.0.0.1", () => order.push("connected"));
-    try {
-      // The connect call goes out on the next tick; then a key asks for a frame while the code
-      // that handles it keeps the thread busy past the frame's time.
-      await new Promise((resolve) => process.nextTick(resolve));
-      scheduler.requestForInput();
-      const busyUntil = performance.now() + 30;
-      while (performance.now() < busyUntil);
-      await waitFor(() => order.length === 2, "the connection and the frame");
-      expect(order).toEqual(["connected", "frame"]);
-    } finally {
-      scheduler.stop();
-      socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
     }
   });
 

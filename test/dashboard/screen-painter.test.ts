@@ -9,7 +9,7 @@ import unicode11 from "@xterm/addon-unicode11";
 import { afterEach, describe, expect, test } from "vitest";
 import type { CellRow } from "../../panes/screen/blessed-internals.js";
 import { Canvas } from "../../panes/screen/canvas.js";
-import { attr, bgOf, Color, DEFAULT_COLOR, fgOf, Flag, flagsOf, PLAIN } from "../../panes/text/styled-text.js";
+import { attr, bgOf, DEFAULT_COLOR, fgOf, Flag, flagsOf, Palette, PLAIN } from "../../panes/text/styled-text.js";
 import { parseExtras } from "../../panes/screen/cell-extras.js";
 import { paintScreen } from "../../panes/jobs/screen-painter.js";
 import { encodeRows, screenMeta, type ScreenState, screenText, terminalText } from "../../tools/jobs/index.js";
@@ -29,7 +29,7 @@ async function emulator(cols: number, rows: number, text: string, scrollback = 1
 }
 
 function grid(width: number, height: number): CellRow[] {
-  return Array.from({ length: height }, () => Array.from({ length: width }, () => [attr({ fg: Color.magenta }), "#"] as [number, string]) as CellRow);
+  return Array.from({ length: height }, () => Array.from({ length: width }, () => [attr({ fg: Palette.magenta }), "#"] as [number, string]) as CellRow);
 }
 
 /** The extras a painted cell carries (24-bit colours, rarer styles), if its attribute says it has any. */
@@ -60,10 +60,10 @@ describe("the job screen painter", () => {
     // The canvas starts at column 2; what is outside it is untouched.
     expect(row[0]![1]).toBe("#");
     expect(rowText(row, 2, 12)).toBe("ROGBSplain");
-    expect(fgOf(row[2]![0])).toBe(Color.red);
+    expect(fgOf(row[2]![0])).toBe(Palette.red);
     expect(fgOf(row[3]![0])).toBe(208);
     expect(fgOf(row[4]![0])).toBe(40);
-    expect(bgOf(row[5]![0])).toBe(Color.blue);
+    expect(bgOf(row[5]![0])).toBe(Palette.blue);
     expect(fgOf(row[5]![0])).toBe(DEFAULT_COLOR);
     const flags = flagsOf(row[6]![0]);
     for (const flag of [Flag.bold, Flag.dim, Flag.italic, Flag.underline, Flag.inverse, Flag.strike]) expect(flags & flag).toBe(flag);

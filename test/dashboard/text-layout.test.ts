@@ -1,6 +1,6 @@
 // Widths, word wrap, and program output with escape sequences as panes see them.
 import { describe, expect, test } from "vitest";
-import { attr, Color, lineText, PLAIN } from "../../panes/text/styled-text.js";
+import { attr, lineText, Palette, PLAIN } from "../../panes/text/styled-text.js";
 import { applySgr, sanitizeText, TerminalTextLog } from "../../panes/text/terminal-text.js";
 import { graphemeWidth, textWidth, truncateText } from "../../panes/text/text-width.js";
 import { wrapLine } from "../../panes/text/wrap.js";
@@ -44,7 +44,7 @@ describe("program output", () => {
     log.write("progress 10%\rprogress 50%\rprogress 100%\n");
     log.write("a\tb\n");
     expect(lineText(log.line(0)!)).toBe("red plain");
-    expect(log.line(0)![0]).toEqual({ text: "red", attr: attr({ fg: Color.red }) });
+    expect(log.line(0)![0]).toEqual({ text: "red", attr: attr({ fg: Palette.red }) });
     expect(lineText(log.line(1)!)).toBe("progress 100%");
     expect(lineText(log.line(2)!)).toBe("a       b");
   });
@@ -53,7 +53,7 @@ describe("program output", () => {
     const log = new TerminalTextLog();
     log.write("x\x1b[3");
     log.write("2mgreen\n");
-    expect(log.line(0)).toEqual([{ text: "x", attr: PLAIN }, { text: "green", attr: attr({ fg: Color.green }) }]);
+    expect(log.line(0)).toEqual([{ text: "x", attr: PLAIN }, { text: "green", attr: attr({ fg: Palette.green }) }]);
   });
 
   test("stays bounded: old lines are dropped and counted", () => {

@@ -1,7 +1,8 @@
 // What is still running, from `ps`: tests that check nothing survived ask here. Zombies do not
 // count (PID 1 in this sandbox never reaps them).
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { sep } from "node:path";
 
 export interface PsRow {
   pid: number;
@@ -33,9 +34,23 @@ export function survivors(pgids: number[]): PsRow[] {
   return liveProcesses().filter((row) => groups.has(row.pgid));
 }
 
-/** How many live processes have `text` in their command line. */
+/**
+ * How many live processes of this test file have `text` in their command line: those working in
+ * one of its temporary folders (every folder it makes is under its own TMPDIR, helpers/setup.ts).
+ * Another test file, or another checkout's test run, may run the same command at the same time.
+ */
 export function countLive(text: string): number {
-  return liveProcesses().filter((row) => row.args.includes(text)).length;
+  const ours = `${process.env.TMPDIR ?? ""}${sep}`;
+  return liveProcesses().filter((row) => row.args.includes(text) && workingDir(row.pid)?.startsWith(ours) === true).length;
+}
+
+/** The folder `pid` works in, or undefined once it is gone. */
+function workingDir(pid: number): string | undefined {
+  try {
+    return `${readlinkSync(`/proc/${pid}/cwd`)}${sep}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether `pid` is a live process (a zombie is not: nobody reaps orphans here). */

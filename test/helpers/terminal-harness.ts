@@ -67,6 +67,15 @@ export const KEYS: Record<string, string> = {
   F12: "\x1b[24~",
 };
 
+/**
+ * A sentence as a pane shows it: wrapped at any of its spaces, where the rest goes on in the next
+ * row after the pane's border and the continuation indent. For waitForText.
+ */
+export function wrapped(text: string): RegExp {
+  const words = text.trim().split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+  return new RegExp(words.join("[\\s│]+"));
+}
+
 export interface TerminalOptions {
   cols?: number;
   rows?: number;

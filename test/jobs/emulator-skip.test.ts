@@ -163,4 +163,42 @@ describe("skipping lines a flood pushes out of the scrollback", () => {
     expect(skippedColours(queue, 0, 11, { chunk: 1, offset: 21 })).toBe("\x1b[0m\x1b[32m\x1b[1m\x1b[44m");
     expect(skippedColours([queuedOutput("plain\r\nlines\r\n")], 0, 7, { chunk: 0, offset: 14 })).toBe("");
   });
+
+  test("no screen shows lines that never stood together: whenever the feed yields, the rows on screen are consecutive lines of the output", async () => {
+    for (const convertEol of [false, true]) {
+      const fed = terminal(convertEol);
+      const feed = new EmulatorFeed(fed, { pause: () => undefined, resume: () => undefined }, 64 * 1024 * 1024, 1024 * 1024);
+      const problems: string[] = [];
+      let looks = 0;
+      // What a screen update would send: the rows on screen, read after every parse and every turn of the event loop.
+      const look = (): void => {
+        looks++;
+        const buffer = fed.buffer.active;
+        const rows: string[] = [];
+        for (let y = buffer.baseY; y < buffer.baseY + fed.rows; y++) rows.push(buffer.getLine(y)!.translateToString(true));
+        const shown = rows.filter((text) => text !== "");
+        const numbers = shown.map((text) => Number(/^line (\d+)$/.exec(text)?.[1] ?? NaN));
+        // The line being written may be cut short where a chunk ended: the start of the next one.
+        const last = shown.length - 1;
+        if (last > 0 && `line ${numbers[last - 1]! + 1}`.startsWith(shown[last]!)) numbers[last] = numbers[last - 1]! + 1;
+        for (let i = 1; i < numbers.length; i++) if (numbers[i] !== numbers[i - 1]! + 1) problems.push(shown.join(" | "));
+      };
+      feed.onWrite(look);
+      const stream = lines(60_000, convertEol ? "\n" : "\r\n", (i) => `line ${i}`);
+      for (let i = 0; i < stream.length; i += 4096) {
+        feed.write(stream.slice(i, i + 4096));
+        if ((i / 4096) % 4 === 3) {
+          await new Promise((resolve) => setImmediate(resolve));
+          look();
+        }
+      }
+      await waitFor(() => feed.pending === 0, "the feed to parse everything", 10_000);
+      look();
+      expect(feed.skipped).toBeGreaterThan(0);
+      expect(looks).toBeGreaterThan(10);
+      expect(problems.slice(0, 3)).toEqual([]);
+      feed.dispose();
+    }
+  });
 });
+

@@ -12,3 +12,8 @@ export function callContext(yieldSignal: AbortSignal = new AbortController().sig
 }
 
 export const neverAborted = (): AbortSignal => new AbortController().signal;
+
+/** The texts of drained notices (each also carries when it happened). */
+export function noticeTexts(notices: ReadonlyArray<{ text: string }>): string[] {
+  return notices.map((notice) => notice.text);
+}

@@ -3,6 +3,8 @@ import { JobRegistry } from "../../tools/jobs/registry/job-registry.js";
 import { DEFAULT_LOG_HEAD_CHARS, DEFAULT_LOG_MAX_CHARS, DEFAULT_LOG_MAX_LINE_CHARS } from "../../tools/jobs/log/plain-text-log.js";
 import { EMULATOR_HIGH_WATER } from "../../tools/jobs/terminal/job-terminal.js";
 import { tempDir } from "./helpers.js";
+import { ScreenWatches } from "../../tools/jobs/terminal/screen-watch.js";
+import { applyScreenUpdate, screenText, type ScreenState } from "../../tools/jobs/terminal/screen-state.js";
 import { waitFor } from "../helpers/conditions.js";
 
 const registries: JobRegistry[] = [];
@@ -62,4 +64,31 @@ describe("a job that floods its output", () => {
     // Generous: the emulator (~10–15 MB), the log (~4 MB) and V8's own slack, not 100 MB of output.
     expect(rssPeak - rssBefore).toBeLessThan(250 * 1024 * 1024);
   }, 120_000);
+
+  it("never shows a screen that never existed: every screen update of a flooding job holds consecutive lines of its output", async () => {
+    const registry = new JobRegistry({ cwd: tempDir(), env: process.env, settings: { scrollback: 200 } });
+    registries.push(registry);
+    const watches = new ScreenWatches(registry);
+    const job = registry.start({ command: "seq 1 3000000", startedBy: "agent", size: { cols: 40, rows: 12 } });
+    let state: ScreenState | undefined;
+    let updates = 0;
+    const problems: string[] = [];
+    watches.open(job.id, (update) => {
+      state = applyScreenUpdate(state, update);
+      updates++;
+      const rows = screenText(state).filter((row) => row !== "");
+      // The last row may be the line being written, cut where a read ended.
+      const last = rows.length - 1;
+      const numbers = rows.map(Number);
+      if (last > 0 && String(numbers[last - 1]! + 1).startsWith(rows[last]!)) numbers[last] = numbers[last - 1]! + 1;
+      for (let i = 1; i < numbers.length; i++) if (numbers[i] !== numbers[i - 1]! + 1) problems.push(rows.join(" "));
+    });
+    await job.exited;
+    await waitFor(() => job.emulatorPending === 0, "the emulator to catch up", 30_000);
+    expect(job.emulatorSkipped).toBeGreaterThan(0);
+    expect(updates).toBeGreaterThan(3);
+    expect(problems.slice(0, 3)).toEqual([]);
+    watches.dispose();
+  }, 60_000);
 });
+

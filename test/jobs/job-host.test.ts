@@ -19,7 +19,7 @@ import type { JobServiceInputs } from "../../tools/jobs/service.js";
 import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
 import { waitFor } from "../helpers/conditions.js";
 import { alivePids, killPids, pidAlive } from "../helpers/processes.js";
-import { tempDir } from "./helpers.js";
+import { noticeTexts, tempDir } from "./helpers.js";
 
 // Run from dist, so the host the client starts is the compiled one next to it.
 const dist = (path: string): string => join(REPO_ROOT, "dist", path);
@@ -57,7 +57,8 @@ function folder(): Folder {
 }
 
 function client(where: Folder, kind: "dashboard" | "print" | "json" = "dashboard", keepJobsMs = 60_000): HostJobServiceType {
-  const inputs: JobServiceInputs = { cwd: where.cwd, env: process.env, settings: { killGraceMs: 500 }, marker: undefined, secrets: [] };
+  // The host takes its starter's settings: bash_stream calls come back once their job runs.
+  const inputs: JobServiceInputs = { cwd: where.cwd, env: process.env, settings: { killGraceMs: 500, minYieldMs: 50 }, marker: undefined, secrets: [] };
   const service = new HostJobService(inputs, { home: where.home, kind, keepJobsMs });
   services.push(service);
   return service;
@@ -72,7 +73,7 @@ const never = new AbortController().signal;
 const context = { yieldSignal: never };
 
 async function bashStream(service: HostJobServiceType, command: string): Promise<string> {
-  const result = await service.runTool({ tool: "bash_stream", toolCallId: `t${Math.random()}`, params: { command, yieldMs: 1_000 }, signal: never, onUpdate: () => undefined, context });
+  const result = await service.runTool({ tool: "bash_stream", toolCallId: `t${Math.random()}`, params: { command, yieldMs: 50 }, signal: never, onUpdate: () => undefined, context });
   const id = /job (\d+)/i.exec(result.content)?.[1];
   if (!id) throw new Error(`no job id in: ${result.content}`);
   return id;
@@ -100,7 +101,7 @@ describe("the job host process", () => {
     const second = client(where);
     const outcome = await second.attach();
     expect(outcome).toMatchObject({ kind: "attached", adopted: [{ id, status: "running", command: "echo serving; sleep 1021" }] });
-    const notices = await second.drainNotices();
+    const notices = noticeTexts(await second.drainNotices());
     expect(notices.join("\n")).toMatch(/left running by an earlier pitwall[\s\S]*job 1 \(echo serving; sleep 1021, started by the agent\): running for/);
     expect((await second.text(id, "log")).join("\n")).toContain("serving");
     // Ids go on.
@@ -111,6 +112,18 @@ describe("the job host process", () => {
     await second.shutdown();
     await waitFor(() => alivePids([job.pid, next, host]).length === 0, "the jobs and the host to end", 10_000);
     expect(existsSync(hostPaths(where.home, where.cwd).socket)).toBe(false);
+  }, 30_000);
+
+  it("the client's copy of a job's triggers counts their firings as the host does (the person's /watch list says 'fired 1×')", async () => {
+    const where = folder();
+    const service = client(where);
+    const id = await bashStream(service, "while [ ! -f fire ]; do sleep 0.05; done; echo FAIL once; sleep 1023");
+    pids.push(service.hostPid!, service.get(id)!.pid);
+    await service.addTrigger(id, { pattern: "FAIL", action: "notify" });
+    await waitFor(() => service.triggers(id).length === 1, "the trigger to reach the client");
+    expect(service.triggers(id)[0]!.fired).toBe(0);
+    writeFileSync(join(where.cwd, "fire"), "");
+    await waitFor(() => service.triggers(id)[0]!.fired === 1, "the client's copy to count the firing");
   }, 30_000);
 
   it("prepare() starts the host in the background once; the next bash call uses it; a host with no jobs ends with its client", async () => {
@@ -191,7 +204,7 @@ describe("the job host process", () => {
     await waitFor(() => problems.length > 0, "the client to notice");
     expect(problems[0]).toMatch(/The job host \(pid \d+\) stopped unexpectedly; job 1 ended with it/);
     expect(dashboard.get(id)).toMatchObject({ status: "killed" });
-    expect((await dashboard.drainNotices()).join("\n")).toContain("stopped unexpectedly");
+    expect(noticeTexts(await dashboard.drainNotices()).join("\n")).toContain("stopped unexpectedly");
     // The next job starts a new host; ids go on.
     expect(await bashStream(dashboard, "sleep 1053")).toBe("2");
     pids.push(dashboard.hostPid!, dashboard.get("2")!.pid);
@@ -281,7 +294,7 @@ describe("version skew", () => {
           socket.write(`${JSON.stringify({ type: "mismatch", protocol: 0, version: "0.0.9", pid: 4242, jobs: [{ id: "3", command: "npm run dev", status: "running" }] })}\n`);
           socket.end();
         } else {
-          socket.write(`${JSON.stringify({ type: "welcome", protocol: PROTOCOL_VERSION, version: "0.1.0", pid: 4243, clientId: "c1", jobs: [], adopted: [], triggers: [] })}\n`);
+          socket.write(`${JSON.stringify({ type: "welcome", protocol: PROTOCOL_VERSION, version: "0.1.0", pid: 4243, clientId: "c1", jobs: [], adopted: [], exitsToTell: [], triggers: [] })}\n`);
           // An event this version does not know.
           socket.write(`${JSON.stringify({ type: "event", event: { type: "job_teleported", jobId: "1" } })}\n`);
         }
@@ -397,7 +410,7 @@ describe("frames on the host's socket", () => {
     const fake = createServer((socket) => {
       socket.setEncoding("utf8");
       socket.once("data", () => {
-        socket.write(`${JSON.stringify({ type: "welcome", protocol: PROTOCOL_VERSION, version: "0.1.0", pid: 4244, clientId: "c1", jobs: [], adopted: [], triggers: [] })}\n`);
+        socket.write(`${JSON.stringify({ type: "welcome", protocol: PROTOCOL_VERSION, version: "0.1.0", pid: 4244, clientId: "c1", jobs: [], adopted: [], exitsToTell: [], triggers: [] })}\n`);
         sent = flood(socket, 100 * 1024 * 1024);
       });
     });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../tools/jobs/events.js";
 import { JobRegistry } from "../../tools/jobs/registry/job-registry.js";
 import type { Job } from "../../tools/jobs/process/job.js";
-import { tempDir } from "./helpers.js";
+import { noticeTexts, tempDir } from "./helpers.js";
 import { waitFor } from "../helpers/conditions.js";
 import { alivePids, survivors } from "../helpers/processes.js";
 import { existsSync, readFileSync } from "node:fs";
@@ -212,10 +212,10 @@ describe("JobRegistry", () => {
     expect(registry.list()).toEqual([second]);
     expect(second.env.X).toBe("1");
     expect(events.filter((e) => e.type === "job_started").map((e) => (e as { job: { restarts: number } }).job.restarts)).toEqual([0, 1]);
-    expect(registry.drainNotices()).toEqual([`The person restarted job ${first.id}: echo run-$RANDOM; sleep 300`]);
+    expect(noticeTexts(registry.drainNotices())).toEqual([`The person restarted job ${first.id}: echo run-$RANDOM; sleep 300`]);
     const third = await registry.restart(first.id, "agent");
     expect(third.info.restarts).toBe(2);
-    expect(registry.drainNotices()).toEqual([]);
+    expect(noticeTexts(registry.drainNotices())).toEqual([]);
   });
 
   it("tells the agent when a job exits on its own, once, with its last lines", async () => {
@@ -223,10 +223,10 @@ describe("JobRegistry", () => {
     const job = registry.start({ command: "echo starting server; echo 'Error: port 3000 in use' >&2; exit 3", startedBy: "agent" });
     await job.exited;
     await waitFor(() => job.info.endedAt !== undefined, "the end", 1_000);
-    const notices = registry.drainNotices();
+    const notices = noticeTexts(registry.drainNotices());
     expect(notices).toHaveLength(1);
     expect(notices[0]).toMatch(/^Job 1 \(echo starting server.*\) exited with code 3 after .*Last lines:\nstarting server\nError: port 3000 in use$/s);
-    expect(registry.drainNotices()).toEqual([]);
+    expect(noticeTexts(registry.drainNotices())).toEqual([]);
   });
 
   it("does not tell the agent about a job whose end a tool already reported, or that the agent stopped", async () => {
@@ -236,20 +236,20 @@ describe("JobRegistry", () => {
     reported.finalDelivered = true;
     const stopped = registry.start({ command: "sleep 300", startedBy: "agent" });
     await registry.kill(stopped.id, { by: "agent" });
-    expect(registry.drainNotices()).toEqual([]);
+    expect(noticeTexts(registry.drainNotices())).toEqual([]);
   });
 
   it("tells the agent what the person did, and nothing about its own actions", async () => {
     const registry = makeRegistry();
     const mine = registry.start({ command: "cat", startedBy: "agent" });
     registry.write(mine.id, "x\n", { by: "agent" });
-    expect(registry.drainNotices()).toEqual([]);
+    expect(noticeTexts(registry.drainNotices())).toEqual([]);
     const theirs = registry.start({ command: "cat", startedBy: "person" });
     registry.write(theirs.id, "a", { by: "person" });
     registry.write(theirs.id, "b", { by: "person" });
     await registry.kill(theirs.id, { by: "person" });
     expect(registry.remove(theirs.id)).toBe(true);
-    expect(registry.drainNotices()).toEqual([
+    expect(noticeTexts(registry.drainNotices())).toEqual([
       "The person started job 2: cat",
       "The person typed into job 2 (cat).",
       "The person stopped job 2 (cat).",
@@ -344,8 +344,8 @@ describe("JobRegistry: marks, owners, ids and line observers", () => {
     const b = registry.start({ command: "cat", startedBy: "person", owner: "b" });
     registry.write(b.id, "x", { by: "person", actor: "b" });
     await registry.kill(a.id, { by: "person", actor: "b" });
-    expect(registry.drainNotices("a")).toEqual([]);
-    expect(registry.drainNotices("b")).toEqual(["The person started job 2: cat", "The person typed into job 2 (cat).", "The person stopped job 1 (sleep 300)."]);
+    expect(noticeTexts(registry.drainNotices("a"))).toEqual([]);
+    expect(noticeTexts(registry.drainNotices("b"))).toEqual(["The person started job 2: cat", "The person typed into job 2 (cat).", "The person stopped job 1 (sleep 300)."]);
     const crash = registry.start({ command: "sleep 0.2; exit 4", startedBy: "agent", owner: "a" });
     expect(registry.owned("a").map((j) => j.id)).toEqual(["1", "3"]);
     // Client a leaves its jobs running; job 3 ends while nobody owns it.
@@ -353,10 +353,10 @@ describe("JobRegistry: marks, owners, ids and line observers", () => {
     expect(registry.unowned().map((j) => j.id)).toEqual(["1", "3"]);
     await crash.exited;
     await waitFor(() => crash.info.endedAt !== undefined, "the end");
-    expect(registry.drainNotices("a")).toEqual([]);
+    expect(noticeTexts(registry.drainNotices("a"))).toEqual([]);
     // Client c takes them over, with what was to be told.
     expect(registry.adoptUnowned("c").map((j) => j.id)).toEqual(["1", "3"]);
-    const told = registry.drainNotices("c");
+    const told = noticeTexts(registry.drainNotices("c"));
     expect(told).toHaveLength(1);
     expect(told[0]).toMatch(/^Job 3 \(sleep 0\.2; exit 4\) exited with code 4/);
     // Client c ends: its jobs are stopped and forgotten; b's job runs on.
@@ -371,14 +371,14 @@ describe("JobRegistry: marks, owners, ids and line observers", () => {
     registry.watches.add(job.id, { pattern: "two", action: "wake", setBy: "agent" });
     registry.write(job.id, "\n", { by: "agent" });
     await waitFor(() => registry.watches.list(job.id)[0]!.fired === 1, "the notify trigger to fire");
-    expect(registry.drainNotices("b")).toEqual([]);
-    expect(registry.drainNotices("a").join("\n")).toContain("FAIL one");
+    expect(noticeTexts(registry.drainNotices("b"))).toEqual([]);
+    expect(noticeTexts(registry.drainNotices("a")).join("\n")).toContain("FAIL one");
     // Its client leaves it running: a wake nobody can act on is kept as a notice.
     registry.release("a");
     registry.write(job.id, "\n", { by: "agent" });
     await waitFor(() => registry.watches.list(job.id)[1]!.fired === 1, "the wake trigger to fire");
     registry.adoptUnowned("c");
-    const told = registry.drainNotices("c").join("\n");
+    const told = noticeTexts(registry.drainNotices("c")).join("\n");
     expect(told).toContain("FAIL two");
     expect(told).toMatch(/trigger 2 \/two\//);
   });
@@ -405,7 +405,8 @@ describe("JobRegistry and the child marker", () => {
       trackGroup: (pgid: number) => calls.push(`+${pgid}`),
       untrackGroup: (pgid: number) => calls.push(`-${pgid}`),
     };
-    const registry = new JobRegistry({ cwd: tempDir(), env: process.env, marker });
+    // Adopted groups are checked for being gone every 5 s by default; a tenth of a second here.
+    const registry = new JobRegistry({ cwd: tempDir(), env: process.env, marker, adoptedCheckMs: 100 });
     registries.push(registry);
     const job = registry.start({ command: 'echo "marker=$PITWALL_RUN"', startedBy: "agent" });
     await job.exited;

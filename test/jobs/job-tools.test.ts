@@ -1,13 +1,19 @@
-// The six job tools, run through both JobService implementations: in this process, and through a
-// job host (over its socket) as the dashboard, print and JSON modes use them. The model must not be
-// able to tell the difference.
+// The six job tools as the model calls them. The tools themselves run in the registry's process
+// either way, so every case runs through a job host (over its socket), as the dashboard, print and
+// JSON modes use them: that covers the tools and the wire. The cases where the in-process
+// LocalJobService takes another path run on both: a call's abort and steer signals and its live
+// output (passed directly, or sent over the socket), the agent's notices (one client's notices in a
+// host shared by several), and the person's own jobs (started and restarted by the service itself).
+// The model must not be able to tell the difference.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { JobServiceEvent } from "../../tools/jobs/events.js";
 import type { CompletedJobDetails, RunningJobDetails } from "../../tools/jobs/model-tools/job-result.js";
 import { JOB_TOOL_NAMES } from "../../tools/jobs/model-tools/job-tools.js";
 import { serviceTools } from "../../tools/jobs/service.js";
 import type { AgentTool, ToolResult } from "../../tools/tool.js";
-import { callContext, neverAborted } from "./helpers.js";
+import { callContext, neverAborted, noticeTexts } from "./helpers.js";
 import { makeJobs, type TestJobs, type Where } from "./job-services.js";
 import { waitFor } from "../helpers/conditions.js";
 import type { JobSettings } from "../../tools/jobs/settings.js";
@@ -20,26 +26,34 @@ afterEach(async () => {
 
 const SERVER = `echo "booting"; sleep 0.3; echo "Server listening on http://localhost:4321"; i=0; while true; do i=$((i+1)); echo "request $i"; sleep 0.2; done`;
 
-describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
-  async function setup(settings: Partial<JobSettings> = {}) {
-    const m = await makeJobs(where, settings);
-    made.push(m);
-    const { jobs } = m;
-    const tools = new Map(serviceTools(jobs).filter((t) => t.name !== "bash").map((t) => [t.name, t]));
-    const call = (name: string, params: Record<string, unknown>, options: { signal?: AbortSignal; yieldSignal?: AbortSignal; onUpdate?: (chunk: string) => void } = {}) => {
-      const tool = tools.get(name) as AgentTool;
-      return tool.execute(
-        `call-${Math.random().toString(36).slice(2, 8)}`,
-        params as never,
-        options.signal ?? neverAborted(),
-        (u) => options.onUpdate?.(u.chunk),
-        callContext(options.yieldSignal),
-      ) as Promise<ToolResult<unknown>>;
-    };
-    const running = (id: string): boolean => jobs.get(id)?.status === "running";
-    const log = async (id: string): Promise<string> => (jobs.get(id) ? (await jobs.text(id, "log")).join("\n") : "");
-    return { jobs, tools, call, running, log };
-  }
+/** A call that is to come back while its job runs need not wait the default minimum of a second. */
+const QUICK_YIELD: Partial<JobSettings> = { minYieldMs: 50 };
+
+/** Waits in the job's folder until the test creates the file `go` there. */
+const UNTIL_GO = "while [ ! -e go ]; do sleep 0.02; done";
+
+async function setupIn(where: Where, settings: Partial<JobSettings> = {}) {
+  const m = await makeJobs(where, settings);
+  made.push(m);
+  const { jobs } = m;
+  const tools = new Map(serviceTools(jobs).filter((t) => t.name !== "bash").map((t) => [t.name, t]));
+  const call = (name: string, params: Record<string, unknown>, options: { signal?: AbortSignal; yieldSignal?: AbortSignal; onUpdate?: (chunk: string) => void } = {}) => {
+    const tool = tools.get(name) as AgentTool;
+    return tool.execute(
+      `call-${Math.random().toString(36).slice(2, 8)}`,
+      params as never,
+      options.signal ?? neverAborted(),
+      (u) => options.onUpdate?.(u.chunk),
+      callContext(options.yieldSignal),
+    ) as Promise<ToolResult<unknown>>;
+  };
+  const running = (id: string): boolean => jobs.get(id)?.status === "running";
+  const log = async (id: string): Promise<string> => (jobs.get(id) ? (await jobs.text(id, "log")).join("\n") : "");
+  return { jobs, tools, call, running, log, cwd: m.cwd };
+}
+
+describe("the job tools (through a job host)", () => {
+  const setup = (settings: Partial<JobSettings> = {}) => setupIn("host", settings);
 
   it("are the seven named tools with descriptions that state when to use them and the caps", async () => {
     const { tools } = await setup();
@@ -48,6 +62,8 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
     expect(bashStream.description).toMatch(/dev servers/);
     expect(bashStream.description).toMatch(/more than a minute/);
     expect(bashStream.description).toMatch(/30000 characters/);
+    // The window a call may ask for: a second at least (unless set otherwise), two minutes at most.
+    expect(bashStream.description).toMatch(/default 60 s, 1–120 s/);
     expect(tools.get("write_stdin")!.description).toMatch(/256 KiB/);
   });
 
@@ -62,7 +78,7 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
     expect(result.content).toMatch(/^Job 1 \(pid \d+\) exited with code 2 after/);
     expect(result.content).toContain("stdout:\nhello\nstderr:\noops");
     // The tool delivered the end, so no notice follows.
-    expect(await jobs.drainNotices()).toEqual([]);
+    expect(noticeTexts(await jobs.drainNotices())).toEqual([]);
   });
 
   it("yields when a server prints its ready line, then poll_process sees the new lines", async () => {
@@ -103,41 +119,9 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
     expect(result.content).not.toContain(" 10%");
   });
 
-  it("tells the agent about a job that exits while it is idle, with the next request", async () => {
-    const { call, jobs, running } = await setup();
-    const result = await call("bash_stream", {
-      command: "echo 'compiling'; sleep 1.5; echo 'Error: Cannot find module ./server' >&2; exit 1",
-      yieldMs: 1_000,
-    });
-    expect((result.details as RunningJobDetails).status).toBe("running");
-    expect(await jobs.drainNotices()).toEqual([]);
-    await waitFor(() => !running("1"), "the job to exit", 15_000);
-    const notices = await jobs.drainNotices();
-    expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(/^Job 1 \(echo 'compiling'.*\) exited with code 1 after [\d.]+s\. Last lines:\ncompiling\nError: Cannot find module \.\/server$/s);
-    expect(await jobs.drainNotices()).toEqual([]);
-    // Polling afterwards still gives the final result.
-    const poll = await call("poll_process", { jobId: "1" });
-    expect(poll.details).toMatchObject({ status: "failed", exitCode: 1 });
-    expect(poll.isError).toBe(true);
-  });
-
-  it("does not notify about an exit that poll_process already reported", async () => {
-    const { call, jobs } = await setup();
-    await call("bash_stream", { command: "sleep 1.3; echo finished", yieldMs: 1_000 });
-    const poll = await call("poll_process", { jobId: "1", maxDrainMs: 15_000 });
-    // The first new output may arrive before the exit; poll until the end is reported.
-    let final = poll;
-    for (let i = 0; i < 20 && (final.details as { status: string }).status === "running"; i++) {
-      final = await call("poll_process", { jobId: "1", maxDrainMs: 5_000 });
-    }
-    expect(final.details).toMatchObject({ status: "completed", exitCode: 0 });
-    expect(await jobs.drainNotices()).toEqual([]);
-  });
-
   it("types into cat through write_stdin and ends it with eof", async () => {
-    const { call } = await setup();
-    const start = await call("bash_stream", { command: "cat", yieldMs: 1_000 });
+    const { call } = await setup(QUICK_YIELD);
+    const start = await call("bash_stream", { command: "cat", yieldMs: 50 });
     expect((start.details as RunningJobDetails).status).toBe("running");
     const typed = await call("write_stdin", { jobId: "1", data: "ping\n" });
     expect(typed.content).toMatch(/^Sent 5 bytes to job 1\./);
@@ -148,11 +132,11 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
   });
 
   it("feeds a shell read loop over pipes and closes its input with eof", async () => {
-    const { call } = await setup();
+    const { call } = await setup(QUICK_YIELD);
     await call("bash_stream", {
       command: 'while IFS= read -r line; do echo "upper: ${line^^}"; done; echo "input closed"',
       stdinMode: "pipe",
-      yieldMs: 1_000,
+      yieldMs: 50,
     });
     const result = await call("write_stdin", { jobId: "1", data: "alpha\nbeta\n", eof: true });
     let final = result;
@@ -169,11 +153,11 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
   });
 
   it("kill_process escalates on a job that ignores TERM and reports the final status", async () => {
-    const { call } = await setup({ killGraceMs: 800 });
+    const { call } = await setup({ killGraceMs: 300 });
     await call("bash_stream", { command: "trap '' TERM; echo armed; while true; do sleep 0.1; done", readyPattern: "armed", yieldMs: 10_000 });
     const started = Date.now();
     const result = await call("kill_process", { jobId: "1" });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(700);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     expect(result.details).toMatchObject({ status: "failed", exitCode: null, signal: "SIGKILL" });
     expect(result.content).toMatch(/killed by SIGKILL/);
     expect(result.content).toContain("armed");
@@ -201,43 +185,6 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
     await waitFor(() => !running("1"), "the job to be stopped");
   });
 
-  it("an aborted bash_stream leaves its job running and listed", async () => {
-    const { call, running, log } = await setup();
-    const abort = new AbortController();
-    const pending = call("bash_stream", { command: SERVER, yieldMs: 60_000 }, { signal: abort.signal });
-    await waitFor(async () => (await log("1")).includes("request"), "the server to run", 15_000);
-    abort.abort();
-    // The window is 60 s: a call that did not return on the abort would outlast the test.
-    const result = await pending;
-    expect(result.details).toMatchObject({ status: "running", jobId: "1" });
-    expect(result.content).toContain("aborted");
-    expect(running("1")).toBe(true);
-    const list = await call("list_processes", {});
-    expect(list.content).toMatch(/job 1: running/);
-  });
-
-  it("a steering message ends the wait early", async () => {
-    const { call, running } = await setup();
-    const steering = new AbortController();
-    const pending = call("bash_stream", { command: "sleep 30", yieldMs: 60_000 }, { yieldSignal: steering.signal });
-    await waitFor(() => running("1"), "the job to start");
-    steering.abort();
-    // The window is 60 s and the job sleeps 30 s: only the steer can end the wait within the test's time.
-    const result = await pending;
-    expect(result.details).toMatchObject({ status: "running" });
-    expect(result.content).toContain("the person sent a message");
-  });
-
-  it("clamps yieldMs to at least a second", async () => {
-    const { call } = await setup();
-    const started = Date.now();
-    const result = await call("bash_stream", { command: "sleep 30", yieldMs: 5 });
-    const waited = Date.now() - started;
-    expect(waited).toBeGreaterThanOrEqual(950);
-    expect(waited).toBeLessThan(10_000);
-    expect(result.details).toMatchObject({ status: "running" });
-  });
-
   it("names an invalid readyPattern and starts nothing", async () => {
     const { call, jobs } = await setup();
     const result = await call("bash_stream", { command: "echo hi", readyPattern: "([unclosed" });
@@ -247,9 +194,9 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
   });
 
   it("reports the limit on simultaneous jobs as a clear error", async () => {
-    const { call } = await setup({ maxJobs: 1 });
-    await call("bash_stream", { command: "sleep 30", yieldMs: 1_000 });
-    await expect(call("bash_stream", { command: "sleep 30", yieldMs: 1_000 })).rejects.toThrow(/limit is 1/);
+    const { call } = await setup({ maxJobs: 1, ...QUICK_YIELD });
+    await call("bash_stream", { command: "sleep 30", yieldMs: 50 });
+    await expect(call("bash_stream", { command: "sleep 30", yieldMs: 50 })).rejects.toThrow(/limit is 1/);
   });
 
   it("caps output at the settings' maxOutputChars: a digest by default, head and tail with digest false", async () => {
@@ -284,6 +231,83 @@ describe.each<Where>(["local", "host"])("the job tools (%s)", (where) => {
     const past = await call("get_process_log", { jobId: "1", offset: 20000 });
     expect(past.isError).toBe(true);
     expect(past.content).toContain("past the end");
+  });
+
+  it("clamps yieldMs to the minimum wait (a second unless set otherwise)", async () => {
+    const { call } = await setup({ minYieldMs: 300 });
+    const started = Date.now();
+    const result = await call("bash_stream", { command: "sleep 30", yieldMs: 5 });
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(290);
+    expect(waited).toBeLessThan(10_000);
+    expect(result.details).toMatchObject({ status: "running" });
+  });
+});
+
+describe.each<Where>(["host", "local"])("the job tools where the two services differ (%s)", (where) => {
+  const setup = (settings: Partial<JobSettings> = {}) => setupIn(where, settings);
+
+  it("tells the agent about a job that exits while it is idle, with the next request", async () => {
+    const { call, jobs, running, cwd } = await setup();
+    const result = await call("bash_stream", {
+      command: `echo 'compiling'; ${UNTIL_GO}; echo 'Error: Cannot find module ./server' >&2; exit 1`,
+      readyPattern: "compiling",
+    });
+    expect((result.details as RunningJobDetails).status).toBe("running");
+    expect(noticeTexts(await jobs.drainNotices())).toEqual([]);
+    writeFileSync(join(cwd, "go"), "");
+    await waitFor(() => !running("1"), "the job to exit", 15_000);
+    const notices = noticeTexts(await jobs.drainNotices());
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/^Job 1 \(echo 'compiling'.*\) exited with code 1 after [\d.]+m?s\. Last lines:\ncompiling\nError: Cannot find module \.\/server$/s);
+    expect(noticeTexts(await jobs.drainNotices())).toEqual([]);
+    // Polling afterwards still gives the final result.
+    const poll = await call("poll_process", { jobId: "1" });
+    expect(poll.details).toMatchObject({ status: "failed", exitCode: 1 });
+    expect(poll.isError).toBe(true);
+  });
+
+  it("does not notify about an exit that poll_process already reported", async () => {
+    const { call, jobs, cwd } = await setup(QUICK_YIELD);
+    const started = await call("bash_stream", { command: `${UNTIL_GO}; echo finished`, yieldMs: 50 });
+    expect((started.details as RunningJobDetails).status).toBe("running");
+    writeFileSync(join(cwd, "go"), "");
+    const poll = await call("poll_process", { jobId: "1", maxDrainMs: 15_000 });
+    // The first new output may arrive before the exit; poll until the end is reported.
+    let final = poll;
+    for (let i = 0; i < 20 && (final.details as { status: string }).status === "running"; i++) {
+      final = await call("poll_process", { jobId: "1", maxDrainMs: 5_000 });
+    }
+    expect(final.details).toMatchObject({ status: "completed", exitCode: 0 });
+    expect(noticeTexts(await jobs.drainNotices())).toEqual([]);
+  });
+
+  it("an aborted bash_stream leaves its job running and listed", async () => {
+    const { call, running, log } = await setup();
+    const abort = new AbortController();
+    const pending = call("bash_stream", { command: SERVER, yieldMs: 60_000 }, { signal: abort.signal });
+    await waitFor(async () => (await log("1")).includes("request"), "the server to run", 15_000);
+    abort.abort();
+    // The window is 60 s: a call that did not return on the abort would outlast the test.
+    const result = await pending;
+    expect(result.details).toMatchObject({ status: "running", jobId: "1" });
+    expect(result.content).toContain("aborted");
+    expect(running("1")).toBe(true);
+    const list = await call("list_processes", {});
+    expect(list.content).toMatch(/job 1: running/);
+  });
+
+  it("a steering message ends the wait early", async () => {
+    const { call, running } = await setup();
+    const steering = new AbortController();
+    const pending = call("bash_stream", { command: "sleep 30", yieldMs: 60_000 }, { yieldSignal: steering.signal });
+    await waitFor(() => running("1"), "the job to start");
+    // As the Agent does for a steer the person queued: the reason says whose it was.
+    steering.abort({ by: "person" });
+    // The window is 60 s and the job sleeps 30 s: only the steer can end the wait within the test's time.
+    const result = await pending;
+    expect(result.details).toMatchObject({ status: "running" });
+    expect(result.content).toContain("the person sent a message");
   });
 
   it("list_processes shows running and finished jobs with runtime, starter and last line", async () => {

@@ -8,7 +8,7 @@ import { serviceTools } from "../../tools/jobs/service.js";
 import type { JobListDetails } from "../../tools/jobs/model-tools/job-listing-tools.js";
 import type { WatchDetails } from "../../tools/jobs/model-tools/watch-process-tool.js";
 import type { AgentTool, ToolResult } from "../../tools/tool.js";
-import { callContext, neverAborted } from "./helpers.js";
+import { callContext, neverAborted, noticeTexts } from "./helpers.js";
 import { makeJobs, type TestJobs, type Where } from "./job-services.js";
 import { waitFor } from "../helpers/conditions.js";
 
@@ -115,7 +115,7 @@ describe.each<Where>(["local", "host"])("watch triggers from the job tools (%s)"
     await expect(jobs.removeTriggers("1", 9)).rejects.toThrow("Job 1 has no trigger 9. Its triggers: 1.");
     expect(await jobs.removeTriggers("1")).toMatchObject([{ id: 1 }]);
     await waitFor(() => jobs.triggers("1").length === 0, "the client to hear the trigger went");
-    const notices = (await jobs.drainNotices()).join("\n");
+    const notices = noticeTexts(await jobs.drainNotices()).join("\n");
     expect(notices).toContain("The person set watch trigger 1 on job 1: /Error/ → wake");
     expect(notices).toContain("The person removed watch trigger 1 (/Error/) from job 1.");
   });

@@ -8,6 +8,7 @@ import { JobWatches } from "../../tools/jobs/watch/job-watches.js";
 import { GATHER_MS, SETTLE_MS, TriggerSet } from "../../tools/jobs/watch/trigger-set.js";
 import { MAX_TRIGGERS_PER_JOB, WatchError, type TriggerSpec } from "../../tools/jobs/watch/trigger-spec.js";
 import { JobNotices } from "../../tools/jobs/registry/job-notices.js";
+import { noticeTexts } from "./helpers.js";
 import type { LogLine, TriggerFiring, JobTriggeredEvent, WatchEvent } from "../../tools/jobs/events.js";
 
 class FakeClock implements Clock {
@@ -92,6 +93,24 @@ describe("a watch trigger", () => {
     print("after 2", "after 3", "after 4");
     clock.advance(SETTLE_MS);
     expect(firings[0]!.lines.map((l) => l.text)).toEqual(["one", "two", "three", "boom", "after 1", "after 2", "after 3"]);
+  });
+
+  it("does not show again the lines its previous firing showed: the next firing's context starts after them", () => {
+    const { clock, firings, set, print, spec } = engine(1_000);
+    set.add(spec("FAIL"));
+    print("l1", "l2", "l3", "FAIL 4", "l5", "l6", "l7");
+    clock.advance(SETTLE_MS);
+    print("FAIL 8", "l9");
+    clock.advance(1_000);
+    expect(firings.map((f) => f.lines.map((l) => l.n))).toEqual([
+      [1, 2, 3, 4, 5, 6, 7],
+      [8, 9],
+    ]);
+    // After a restart the lines are numbered anew: context is shown again.
+    set.restarted();
+    print("r1", "FAIL r2");
+    clock.advance(1_000);
+    expect(firings[2]!.lines.map((l) => l.text)).toEqual(["r1", "FAIL r2"]);
   });
 
   it("merges overlapping context and marks gaps between separate matches", () => {
@@ -258,32 +277,38 @@ describe("notify firings waiting for the model's next request", () => {
     notices.personAction("The person started job 4: make");
     notices.triggerFired(notifyFiring(2, 6, "Error: other trigger"));
     for (const n of [9, 14, 20]) notices.triggerFired(notifyFiring(1, n, `Error: at ${n}`));
-    const drained = notices.drain();
+    const drained = noticeTexts(notices.drain());
     expect(drained).toHaveLength(3);
     expect(drained[0]).toContain("> 5 | Error: first\n[Trigger 1 fired 4 times before this message was read: the first firing is above, the latest below. The 2 between are left out (lines 9–14: get_process_log with jobId \"3\" and offset 9 reads them).]");
     expect(drained[0]).toMatch(/> 20 \| Error: at 20$/);
     expect(drained.slice(1)).toEqual(["The person started job 4: make", firingText(notifyFiring(2, 6, "Error: other trigger"))]);
     // Once drained, a firing is a notice of its own again.
     notices.triggerFired(notifyFiring(1, 30, "Error: later"));
-    expect(notices.drain()).toEqual([firingText(notifyFiring(1, 30, "Error: later"))]);
+    expect(noticeTexts(notices.drain())).toEqual([firingText(notifyFiring(1, 30, "Error: later"))]);
   });
 
   it("do not point at line numbers of an earlier run once the job restarted", () => {
     const notices = new JobNotices();
     for (const n of [50, 60, 70, 3, 8]) notices.triggerFired(notifyFiring(1, n, `Error: at ${n}`));
-    expect(notices.drain()[0]).toContain("The 3 between are left out.]");
+    expect(noticeTexts(notices.drain())[0]).toContain("The 3 between are left out.]");
   });
 
-  it("fold to their headlines for the chat, which showed their lines when they fired; other notices stay whole", () => {
+  it("fold to their headlines for the chat, which showed their lines when they fired, naming whose trigger as the person reads it; other notices stay whole", () => {
     const notices = new JobNotices();
     notices.personAction("The person started job 4: make");
     for (const n of [5, 9, 14]) notices.triggerFired(notifyFiring(1, n, `Error: at ${n}`));
+    const agents = notifyFiring(2, 20, "Error: the agent's");
+    notices.triggerFired({ ...agents, trigger: { ...agents.trigger, setBy: "agent" } });
     notices.personAction("The person stopped job 4 (make).");
-    expect(foldFirings(notices.drain().join("\n"))).toBe(
+    const drained = noticeTexts(notices.drain()).join("\n");
+    // The model reads them from its side: the agent's trigger is "set by you".
+    expect(drained).toContain("job 3 printed (watch trigger 2 /Error/, set by you, on: npm run dev):");
+    expect(foldFirings(drained)).toBe(
       [
         "The person started job 4: make",
-        "job 3 printed (watch trigger 1 /Error/, set by the person, on: npm run dev): 1 line, shown above when it fired",
-        "job 3 printed (watch trigger 1 /Error/, set by the person, on: npm run dev): 1 line, shown above when it fired",
+        "job 3 printed (watch trigger 1 /Error/, set by you, on: npm run dev): 1 line, shown above when it fired",
+        "job 3 printed (watch trigger 1 /Error/, set by you, on: npm run dev): 1 line, shown above when it fired",
+        "job 3 printed (watch trigger 2 /Error/, set by the agent, on: npm run dev): 1 line, shown above when it fired",
         "The person stopped job 4 (make).",
       ].join("\n"),
     );

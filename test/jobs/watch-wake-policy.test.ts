@@ -6,7 +6,12 @@ import { MAX_UNATTENDED_WAKES, WakePolicy } from "../../tools/jobs/index.js";
 
 function policy() {
   const told: string[] = [];
-  return { wakes: new WakePolicy<object>((message) => told.push(message)), told };
+  return {
+    wakes: new WakePolicy<object>((_count, message) => {
+      if (message !== undefined) told.push(message);
+    }),
+    told,
+  };
 }
 
 /** Lets `n` triggers wake the agent, as the Agent does: ask, then count the run. */

@@ -178,7 +178,7 @@ describe("rewind", () => {
     const rewinding = coding.rewind({ prompt: 1 });
     await expect(coding.agent.prompt("too early")).rejects.toThrow(AgentBusyError);
     llm.enqueue(say("Woken."));
-    coding.agent.deliverTriggered({ text: "job 2 printed: FAIL", fromLine: 1, toLine: 1 }, { jobId: "2", triggerId: 1, pattern: "FAIL", ignoreCase: false, action: "wake", setBy: "agent" });
+    coding.agent.deliverTriggered({ text: "job 2 printed: FAIL", fromLine: 1, toLine: 1, at: Date.now() }, { jobId: "2", triggerId: 1, pattern: "FAIL", ignoreCase: false, action: "wake", setBy: "agent" });
     expect(llm.requests).toHaveLength(2);
     await rewinding;
     await waitFor(() => llm.requests.length === 3 && !coding.agent.state.isStreaming, "the woken run");

@@ -1,11 +1,11 @@
 // Session files never lose or mix up data: every record on a fresh line, every line validated, one
-// folder per exact cwd, one live writer per session, failed appends kept and retried.
-import { spawnSync } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+// folder per exact cwd, one live writer per session, failed appends kept and retried. Where a real
+// file system or another process takes part, the tests are in session-integrity-os.test.ts.
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeSync } from "node:fs";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EventBus } from "../../agent/event-bus.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import type { Message } from "../../agent/messages.js";
@@ -15,7 +15,6 @@ import { loadSession } from "../../agent/sessions/session-load.js";
 import { lockPathOf, sessionLockHolder } from "../../agent/sessions/session-lock.js";
 import { SessionLockedError, SessionStore, type WriteFn } from "../../agent/sessions/session-store.js";
 import { waitFor } from "../helpers/conditions.js";
-import { fillUp, mountSmallFilesystem, type SmallFilesystem } from "../helpers/small-filesystem.js";
 
 let root: string;
 const stores: SessionStore[] = [];
@@ -248,24 +247,6 @@ describe("one live writer per session", () => {
     first.recordMessage(user("three (in the original)"));
     expect(await contents(first)).toEqual(["one", "two", "three (in the original)"]);
   });
-
-  it("the lock dies with its process: a dead pid, or a live pid started at another time, is taken over", async () => {
-    const first = newStore();
-    first.recordMessage(user("one"));
-    first.close();
-    const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
-    const lock = (pid: number, startTime: string | null): void =>
-      writeFileSync(lockPathOf(first.path), JSON.stringify({ pid, since: new Date().toISOString(), host: hostname(), startTime }));
-    lock(Number(dead.stdout), null);
-    expect(sessionLockHolder(first.path)).toBeUndefined();
-    lock(process.pid, "1"); // Our pid, but a process started at another time: the pid was reused.
-    expect(sessionLockHolder(first.path)).toBeUndefined();
-    const { store } = await SessionStore.open(first.path);
-    stores.push(store);
-    expect(sessionLockHolder(first.path)).toMatchObject({ pid: process.pid });
-    store.close();
-    expect(readdirSync(sessionFolder(root, "/home/me/project")).filter((n) => n.endsWith(".lock"))).toEqual([]);
-  });
 });
 
 describe("a failed append loses nothing", () => {
@@ -304,51 +285,5 @@ describe("a failed append loses nothing", () => {
     failing = false;
     await waitFor(() => store.unsavedRecords === 0, "the retry timer to save the record");
     expect(await contents(store)).toEqual(["one"]);
-  });
-});
-
-describe("a failed append on a real file system (a tmpfs, when this machine allows mounting one)", () => {
-  let fs: SmallFilesystem = { reason: "not mounted yet" };
-  beforeAll(() => {
-    fs = mountSmallFilesystem(256);
-  });
-  afterAll(() => {
-    if ("unmount" in fs) fs.unmount();
-  });
-
-  function storeOn(dir: string): SessionStore {
-    const store = SessionStore.create({ root: dir, cwd: "/p", provider: "anthropic", model: "m", thinkingLevel: "off", pitwallVersion: "0.1.0" });
-    stores.push(store);
-    return store;
-  }
-
-  it("a full disk (ENOSPC): the records wait in memory and are written once there is room", async (context) => {
-    if (!("path" in fs)) return context.skip(fs.reason);
-    const store = storeOn(mkdtempSync(join(fs.path, "full-")));
-    store.recordMessage(user("before"));
-    const filler = fillUp(fs.path);
-    store.recordMessage(user("x".repeat(8 * 1024)));
-    expect(store.saveState.problem).toContain("the disk is full (ENOSPC)");
-    rmSync(filler);
-    store.recordMessage(user("after"));
-    expect(store.unsavedRecords).toBe(0);
-    expect(await contents(store)).toEqual(["before", "x".repeat(8 * 1024), "after"]);
-    expect((await loadSession(store.path)).warnings).toEqual([]);
-  });
-
-  it("a read-only file system (EROFS, which stops root too): the records wait and are written when it is writable again", async (context) => {
-    if (!("path" in fs)) return context.skip(fs.reason);
-    const { path, setReadOnly } = fs;
-    const store = storeOn(mkdtempSync(join(path, "ro-")));
-    store.recordMessage(user("before"));
-    setReadOnly(true);
-    try {
-      store.recordMessage(user("while read-only"));
-      expect(store.saveState.problem).toContain("the file system is read-only (EROFS)");
-    } finally {
-      setReadOnly(false);
-    }
-    store.recordMessage(user("after"));
-    expect(await contents(store)).toEqual(["before", "while read-only", "after"]);
   });
 });

@@ -121,3 +121,24 @@ describe("session files", () => {
     expect(store.stats()).toMatchObject({ path: store.path, messages: 2, userMessages: 1, tokens: 15, cost: 0.03 });
   });
 });
+
+describe("the wake cap's count", () => {
+  it("is kept in the session as it changes, also when it changed before the first message, and a resumed session reads the last one", async () => {
+    const bus = new EventBus<PitwallEvent>();
+    const store = newStore();
+    store.attach(bus);
+    // A trigger's wake starts a run before its message: the count waits for the file.
+    bus.emit({ type: "wake_count", unattended: 1, told: false });
+    bus.emit({ type: "message_end", message: user("job 1 printed: FAIL") });
+    bus.emit({ type: "message_end", message: assistant("Woken.") });
+    bus.emit({ type: "wake_count", unattended: 5, told: true });
+    store.close();
+    const lines = readFileSync(store.path, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { type: string });
+    expect(lines.map((l) => l.type)).toEqual(["session", "message", "wake_count", "message", "wake_count"]);
+    const loaded = await loadSession(store.path);
+    expect(loaded.wakes).toEqual({ unattended: 5, told: true });
+    expect(loaded.messages).toHaveLength(2);
+    expect(loaded.warnings).toEqual([]);
+  });
+});
+

@@ -1,13 +1,10 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { capOutput } from "../../tools/output-cap.js";
 import { OutputSpool } from "../../tools/output-spool.js";
-import { processTempFolder, removeStaleTempFolders } from "../../tools/process/temp-folder.js";
-import { REPO_ROOT } from "../helpers/cli-process.js";
+import { processTempFolder } from "../../tools/process/temp-folder.js";
 
 const files: string[] = [];
 afterEach(async () => {
@@ -61,6 +58,18 @@ describe("output spool", () => {
 });
 
 describe("the full-output file", () => {
+  it("is still saved when the process's temp folder was removed meanwhile (a temp cleaner): the folder is made again", async () => {
+    const first = processTempFolder();
+    rmSync(first, { recursive: true, force: true });
+    const spool = new OutputSpool(100, { filePrefix: "spool-test-" });
+    spool.write("x".repeat(1_000));
+    const result = spool.finish();
+    files.push(result.fullOutputPath!);
+    expect(dirname(result.fullOutputPath!)).toBe(processTempFolder());
+    expect(processTempFolder()).not.toBe(first);
+    expect(await readFile(result.fullOutputPath!, "utf8")).toBe("x".repeat(1_000));
+  });
+
   it("lives in the process's own temp folder and keeps head + tail within the budget, saying what was dropped", async () => {
     const spool = new OutputSpool(1_000, { filePrefix: "spool-test-", fileMaxChars: 100_000 });
     const line = (i: number): string => `line ${String(i).padStart(7, "0")}\n`; // 13 chars
@@ -98,42 +107,5 @@ describe("the full-output file", () => {
     const saved = await readFile(result.fullOutputPath!, "utf8");
     expect(saved).not.toContain("SECRETSECRET");
     expect(saved).toContain("ANTHROPIC_API_KEY=[redacted]\nagain [redacted] short\n");
-  });
-});
-
-describe("temp folders", () => {
-  it("removes the folders of pitwall processes that are gone, and nothing else", async () => {
-    const parent = mkdtempSync(join(tmpdir(), "pitwall-tmp-parent-"));
-    try {
-      const dead = spawnSync("true").pid!;
-      const deadFolder = join(parent, `pitwall-${dead}-abc123`);
-      const liveFolder = join(parent, `pitwall-${process.pid}-def456`);
-      const other = join(parent, "pitwall-notes");
-      for (const folder of [deadFolder, liveFolder, other]) mkdirSync(folder);
-      writeFileSync(join(deadFolder, "bash-1.log"), "old output");
-      // Loose files of older versions: removed once a day old.
-      const oldLog = join(parent, "pitwall-bash-1700000000000-0a1b2c3d.log");
-      const newLog = join(parent, "pitwall-bash-1700000000001-0a1b2c3e.log");
-      writeFileSync(oldLog, "old");
-      writeFileSync(newLog, "recent");
-      const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60_000);
-      utimesSync(oldLog, twoDaysAgo, twoDaysAgo);
-      expect((await removeStaleTempFolders(parent)).sort()).toEqual([deadFolder, oldLog].sort());
-      expect(readdirSync(parent).sort()).toEqual([basename(liveFolder), basename(newLog), "pitwall-notes"].sort());
-    } finally {
-      rmSync(parent, { recursive: true, force: true });
-    }
-  });
-
-  it("a process's temp folder is removed when it exits", () => {
-    const script = `import { processTempFolder } from ${JSON.stringify(join(REPO_ROOT, "dist/tools/process/temp-folder.js"))};
-import { writeFileSync } from "node:fs";
-const folder = processTempFolder();
-writeFileSync(folder + "/file.log", "x");
-console.log(folder);`;
-    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
-    const folder = run.stdout.trim();
-    expect(folder).toMatch(/pitwall-\d+-/);
-    expect(existsSync(folder)).toBe(false);
   });
 });

@@ -1,14 +1,14 @@
 // No single tool result the model reads passes 50 KB (or the person's higher output cap): grep,
-// find and ls cap their listings in bytes, job logs are capped in bytes as well as characters, and
-// the tool runner cuts whatever any tool returns past the cap, saying so.
+// find and ls cap their listings in bytes, job logs are capped in bytes as well as characters
+// (result-caps-jobs.test.ts, which runs a job), and the tool runner cuts whatever any tool returns
+// past the cap, saying so.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runToolCall, withinCap } from "../../agent/tool-runner.js";
 import { createFindTool } from "../../tools/find-tool.js";
 import { createGrepTool } from "../../tools/grep-tool.js";
-import { createJobTools, JobRegistry } from "../../tools/jobs/index.js";
 import { createLsTool } from "../../tools/ls-tool.js";
 import { capOutput, DEFAULT_MAX_OUTPUT_CHARS } from "../../tools/output-cap.js";
 import type { AgentTool } from "../../tools/tool.js";
@@ -16,10 +16,6 @@ import { callTool, makeTempDir } from "./harness.js";
 
 const KB50 = 50 * 1024;
 const bytes = (text: string): number => Buffer.byteLength(text);
-const registries: JobRegistry[] = [];
-afterEach(async () => {
-  await Promise.all(registries.splice(0).map((r) => r.shutdown()));
-});
 
 describe("byte caps", () => {
   it("grep: 1000 long matching lines of multibyte text come back within 50 KB", async () => {
@@ -48,23 +44,6 @@ describe("byte caps", () => {
     expect(bytes(result.content)).toBeLessThanOrEqual(KB50);
     expect(result.content).toMatch(/\[Showing \d+ of 2000 entries: one result holds at most 50 KB\. Use find with a pattern to narrow\.\]$/);
   });
-
-  it("job logs: 30 000 characters of multibyte output are cut to 50 KB", async () => {
-    const registry = new JobRegistry({ cwd: await makeTempDir(), env: process.env });
-    registries.push(registry);
-    const tools = new Map(createJobTools(registry).map((t) => [t.name, t as AgentTool]));
-    // 2 000 lines of 100 two-byte characters: 200 KB.
-    await callTool(tools.get("bash_stream")!, { command: `yes "$(printf 'é%.0s' $(seq 1 100))" | head -n 2000`, stdinMode: "pipe" });
-    const log = await callTool(tools.get("get_process_log")!, { jobId: "1", limit: 2000, digest: false });
-    expect(log.content).toContain("Lines 1–2000 of 2000");
-    expect(bytes(log.content)).toBeLessThanOrEqual(KB50 + 1024); // the cut lines, and the header and notes around them
-    expect(log.content).toContain("cut to head and tail");
-    // Without digest: false, that much text comes as a digest: the 2 000 same lines are one.
-    const digest = await callTool(tools.get("get_process_log")!, { jobId: "1", limit: 2000 });
-    expect(digest.content).toContain("Lines 1–2000 of 2000, 202,000 characters, more than the 30000-character cap, so as a digest:");
-    expect(digest.content).toContain("… ×2,000 (lines 1–2000)");
-    expect(bytes(digest.content)).toBeLessThan(2_000);
-  }, 30_000);
 
   it("capOutput never splits a character and keeps head and tail", () => {
     const text = "€".repeat(40_000); // 120 KB in 40 000 characters

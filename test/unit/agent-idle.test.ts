@@ -74,7 +74,7 @@ describe("the agent is idle at agent_end", () => {
     // Something holds the agent (a rewind moving the session): a wake arriving meanwhile waits…
     let release = (): void => undefined;
     const held = agent.hold(() => new Promise<void>((resolve) => (release = resolve)));
-    agent.deliverTriggered({ text: "job 2 printed: FAIL sums", fromLine: 1, toLine: 1 }, wake);
+    agent.deliverTriggered({ text: "job 2 printed: FAIL sums", fromLine: 1, toLine: 1, at: Date.now() }, wake);
     expect(agent.state.queue.steering).toEqual(["job 2 printed: FAIL sums"]);
     // …and so does the person's next prompt, which must not find the agent busy when it is over.
     const next = (async () => {
@@ -92,7 +92,7 @@ describe("the agent is idle at agent_end", () => {
 
   it("promptWhenIdle waits for a run a wake started, then prompts with nothing in between", async () => {
     const { agent, provider, events } = scriptedAgent([{ reply: { text: "Woken." } }, { reply: { text: "Mine." } }]);
-    agent.deliverTriggered({ text: "job 2 printed: FAIL sums", fromLine: 1, toLine: 1 }, wake);
+    agent.deliverTriggered({ text: "job 2 printed: FAIL sums", fromLine: 1, toLine: 1, at: Date.now() }, wake);
     expect(agent.state.isStreaming).toBe(true);
     await promptWhenIdle(agent, "mine");
     expect(events.filter((e) => e.type === "agent_end")).toHaveLength(2);

@@ -5,17 +5,18 @@ import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { untilIdle } from "../../agent/agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
+import type { TimedNotice } from "../../agent/model-notices.js";
 import type { TriggeredBy, UserMessage } from "../../agent/messages.js";
 import type { AgentTool } from "../../tools/tool.js";
 import { MAX_UNATTENDED_WAKES, type FiringMessage } from "../../tools/jobs/index.js";
 import { waitFor } from "../helpers/conditions.js";
 import { ScriptedProvider, scriptedAgent, type ScriptStep } from "./scripted-provider.js";
 
-const scripted = (steps: ScriptStep[], tools: AgentTool[] = []) => scriptedAgent(steps, tools);
+const scripted = (steps: ScriptStep[], tools: AgentTool[] = [], extra: Parameters<typeof scriptedAgent>[2] = {}) => scriptedAgent(steps, tools, extra);
 
 const by = (action: TriggeredBy["action"]): TriggeredBy => ({ jobId: "2", triggerId: 1, pattern: "FAIL", ignoreCase: false, action, setBy: "person" });
 /** A firing's message as the trigger delivers it, covering line `n`. */
-const firing = (text: string, n = 1): FiringMessage => ({ text, fromLine: n, toLine: n });
+const firing = (text: string, n = 1): FiringMessage => ({ text, fromLine: n, toLine: n, at: Date.now() });
 const sent = (provider: ScriptedProvider, request: number): string[] =>
   provider.requests[request]!.messages.filter((m): m is UserMessage => m.role === "user").map((m) => `${m.origin ?? "prompt"}: ${m.content}`);
 const ends = (events: readonly PitwallEvent[]): number => events.filter((e) => e.type === "agent_end").length;
@@ -40,6 +41,36 @@ describe("messages from watch triggers", () => {
     expect(agent.state.messages[0]).toMatchObject({ role: "user", origin: "trigger", trigger: by("wake") });
   });
 
+  it("reaches the model in the order things happened: notices of what came before a trigger's lines go before them", async () => {
+    const { tool, release } = gate();
+    const notices: TimedNotice[] = [];
+    const { agent, provider, events } = scripted([{ reply: { toolCalls: [{ id: "t1", name: "wait", arguments: "{}" }] } }, { reply: { text: "Saw it." } }], [tool], { noticeSources: [() => notices.splice(0)] });
+    const run = agent.prompt("work");
+    await waitFor(() => events.some((e) => e.type === "tool_execution_start"), "the tool to start");
+    // While the tool runs, the person starts a job and sets a trigger; it fires; then the job exits.
+    const t = Date.now();
+    notices.push({ text: "The person started job 2: npm test", at: t - 30 }, { text: "The person set watch trigger 1 on job 2: /FAIL/ → steer", at: t - 20 });
+    agent.deliverTriggered({ ...firing("job 2 printed: FAIL sums", 5), at: t - 10 }, by("steer"));
+    notices.push({ text: "Job 2 (npm test) exited with code 1.", at: t });
+    release();
+    await run;
+    expect(sent(provider, 1)).toEqual([
+      "prompt: work",
+      "notice: [pitwall notice]\nThe person started job 2: npm test\nThe person set watch trigger 1 on job 2: /FAIL/ → steer",
+      "trigger: job 2 printed: FAIL sums",
+      "notice: [pitwall notice]\nJob 2 (npm test) exited with code 1.",
+    ]);
+  });
+
+  it("an older firing told as a notice goes before a newer wake (a resumed session's first turn)", async () => {
+    const t = Date.now();
+    const notices: TimedNotice[] = [{ text: "job 2 printed (watch trigger 1 /FAIL/, …): lines 25–31", at: t - 60_000 }];
+    const { agent, provider, events } = scripted([{ reply: { text: "Woken." } }], [], { noticeSources: [() => notices.splice(0)] });
+    agent.deliverTriggered({ ...firing("job 2 printed: lines 32–34", 32), at: t }, by("wake"));
+    await waitFor(() => ends(events) === 1, "the woken run to end");
+    expect(sent(provider, 0)).toEqual(["notice: [pitwall notice]\njob 2 printed (watch trigger 1 /FAIL/, …): lines 25–31", "trigger: job 2 printed: lines 32–34"]);
+  });
+
   it("wake while the agent works is a steer, delivered at the next tool boundary, without a second run", async () => {
     const { tool, release } = gate();
     const { agent, provider, events } = scripted([{ reply: { toolCalls: [{ id: "t1", name: "wait", arguments: "{}" }] } }, { reply: { text: "Saw it." } }], [tool]);
@@ -50,6 +81,8 @@ describe("messages from watch triggers", () => {
     release();
     await run;
     expect(sent(provider, 1)).toEqual(["prompt: work", "trigger: job 2 printed: FAIL sums"]);
+    // It steered the run that was going; it woke nothing (the chat's headline reads this).
+    expect(agent.state.messages.find((m) => m.role === "user" && m.origin === "trigger")).toMatchObject({ trigger: by("steer") });
     // Every continuation queued by the end of the run has had its turn.
     await new Promise((resolve) => setImmediate(resolve));
     expect(agent.state.isStreaming).toBe(false);
@@ -140,10 +173,12 @@ describe("messages from watch triggers", () => {
     agent.deliverTriggered(firing("job 2 printed: FAIL run 7", 7), by("wake"));
     expect(agent.state.isStreaming).toBe(false);
     expect(agent.state.queue.steering).toHaveLength(1);
-    const held = events.filter((e) => e.type === "error");
+    // Said once, as a notice with the count (nothing failed: no error event).
+    const held = events.filter((e) => e.type === "wake_count" && e.message !== undefined);
     expect(held).toEqual([
-      expect.objectContaining({ message: expect.stringMatching(/^Watch triggers have woken the agent 5 times since your last message, so their next firings wait in the queue/) }),
+      expect.objectContaining({ unattended: MAX_UNATTENDED_WAKES, told: true, message: expect.stringMatching(/^Watch triggers have woken the agent 5 times since your last message, so their next firings wait in the queue/) }),
     ]);
+    expect(events.filter((e) => e.type === "error")).toEqual([]);
     await agent.prompt("what failed?");
     expect(sent(provider, MAX_UNATTENDED_WAKES).slice(-2)).toEqual([expect.stringMatching(/^trigger: job 2 printed: FAIL run 6\n\[Trigger 1 fired 2 times[^]*FAIL run 7$/), "prompt: what failed?"]);
     agent.deliverTriggered(firing("job 2 printed: FAIL run 8", 8), by("wake"));

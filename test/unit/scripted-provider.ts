@@ -1,7 +1,7 @@
 // A Provider that plays a script instead of calling a model: each request takes the next step, and
 // the step's reply goes through the real MessageBuilder and streamInto, as an SDK's events would.
 // No network and no SDK: the agent loop's unit tests drive it.
-import { Agent } from "../../agent/agent.js";
+import { Agent, type AgentOptions } from "../../agent/agent.js";
 import type { PitwallEvent } from "../../agent/events.js";
 import { resolveModel, type ProviderName } from "../../agent/models.js";
 import { toProviderError } from "../../agent/providers/errors.js";
@@ -60,7 +60,7 @@ async function play(step: ScriptStep | undefined, builder: MessageBuilder, signa
 }
 
 /** An Agent on a ScriptedProvider with fast retries, its bus events recorded. */
-export function scriptedAgent(steps: ScriptStep[], tools: AgentTool[] = []): { agent: Agent; provider: ScriptedProvider; events: PitwallEvent[] } {
+export function scriptedAgent(steps: ScriptStep[], tools: AgentTool[] = [], extra: Partial<AgentOptions> = {}): { agent: Agent; provider: ScriptedProvider; events: PitwallEvent[] } {
   const provider = new ScriptedProvider(steps);
   const agent = new Agent({
     model: resolveModel("claude-sonnet-5-5", "anthropic", "anthropic"),
@@ -68,6 +68,7 @@ export function scriptedAgent(steps: ScriptStep[], tools: AgentTool[] = []): { a
     systemPrompt: "You are a test agent.",
     tools,
     retry: { baseDelayMs: 1, maxAttempts: 3, maxDelayMs: 50 },
+    ...extra,
   });
   const events: PitwallEvent[] = [];
   agent.subscribe((e) => events.push(e));

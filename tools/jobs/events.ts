@@ -2,8 +2,9 @@
 // to the registry, not to the tool call that may have started it. The agent layer folds them into
 // its one event union (agent/events.ts, which also states the order guarantees); panes, the session
 // writer and JSON mode see them on the same bus as the agent's own events, and they cross the job
-// host's socket unchanged. Plain JSON data only, and nothing imported: every room of tools/jobs/
-// (and every client of the host) may depend on this file, and it on none of them.
+// host's socket unchanged. Plain JSON data only, and nothing imported but the sandbox's plain types:
+// every room of tools/jobs/ (and every client of the host) may depend on this file, and it on none of them.
+import type { FenceHit, SandboxProfile } from "../sandbox/index.js";
 
 export type JobStatus = "running" | "exited" | "killed";
 /** Who acted: the agent (through a tool call) or the person (from the dashboard or `pitwall jobs`). */
@@ -36,6 +37,12 @@ export interface JobInfo {
   restarts: number;
   /** The bash_stream call that started it, so a pane can show the job's terminal for that call. */
   toolCallId?: string;
+  /** The sandbox profile it runs under (absent: started without a sandbox policy, as a library may). */
+  sandbox?: SandboxProfile;
+  /** True when its profile asked for a fence that could not be made here: it runs as the person. */
+  unfenced?: boolean;
+  /** How many things the fence has stopped it doing (each path or address once). */
+  fenceHits?: number;
   /**
    * The client of the job host it belongs to, as the host names clients ("c3"; "local" for a
    * registry in one process). Absent while nobody owns it: left running for the next pitwall.
@@ -136,8 +143,20 @@ export type JobEvent =
       /** The last lines of plain-text output. */
       tail: string;
     }
-  | { type: "job_exited"; job: JobInfo }
+  | {
+      type: "job_exited";
+      job: JobInfo;
+      /**
+       * This client's agent is told of the exit with its next request: the job ended without anyone
+       * asking and is this client's (another pitwall's job, or one stopped on purpose, is not).
+       */
+      told?: boolean;
+      /** It ended before this client attached to the job host, which tells it now (ended earlier, not now). */
+      earlier?: boolean;
+    }
   | { type: "job_removed"; jobId: string }
+  /** The sandbox stopped the job doing something (once per path or address and run of the job). */
+  | { type: "job_fenced"; jobId: string; command: string; hit: FenceHit }
   | WatchEvent;
 
 /**

@@ -20,7 +20,7 @@ export {
 } from "./events.js";
 
 // The jobs as the rest of pitwall uses them: one JobService, in this process or in the job host.
-export { serviceTools, type JobService, type JobServiceInputs, type JobTextKind, type ServiceToolName } from "./service.js";
+export { serviceTools, type JobService, type JobServiceInputs, type JobTextKind, type ServiceSandbox, type ServiceToolName } from "./service.js";
 export { LocalJobService, type LocalJobServiceOptions } from "./local/local-job-service.js";
 export { HostJobService, HostVersionError, type AttachOutcome, type HostClientKind, type HostJobServiceOptions } from "./client/host-job-service.js";
 export { installJobCleanup } from "./registry/job-cleanup.js";
@@ -66,7 +66,7 @@ export { encodeRows, screenMeta, terminalText } from "./terminal/screen-encoder.
 
 // Watch triggers: their limits and wording, and how firings that wait to be read merge.
 export { clampDebounceMs, DEFAULT_WATCH_DEBOUNCE_MS, isWatchAction, patternLabel } from "./watch/trigger-spec.js";
-export { firingLines, foldFirings } from "./watch/firing-text.js";
+export { firingLines, firingsForPerson, foldFirings } from "./watch/firing-text.js";
 export { firingMessage, MergedFirings, type FiringMessage } from "./watch/merged-firings.js";
 // When a trigger may wake the agent (the cap on runs started with nobody there).
 export { MAX_UNATTENDED_WAKES, WakePolicy, type WakeCount } from "./watch/wake-policy.js";

@@ -5,6 +5,7 @@
 // that owns ptys, emulators and logs and outlives the dashboard. Every method that may have a socket
 // behind it is async; what the panes read synchronously (the list, a job's status) is kept current
 // from the job events.
+import type { JobNotice } from "./registry/job-notices.js";
 import type { JobServiceEvent, JobInfo, TerminalSize, TriggerInfo, WatchAction } from "./events.js";
 import { isJobToolName, jobToolDefinitions, type JobToolName } from "./model-tools/job-tools.js";
 import type { JobScreens } from "./terminal/screen-feed.js";
@@ -12,6 +13,15 @@ import { bashToolDefinition } from "./model-tools/bash-tool.js";
 import type { ChildMarker } from "../process/process-guard.js";
 import type { AgentTool, ToolCallContext, ToolDefinition, ToolResult, ToolUpdate } from "../tool.js";
 import type { JobSettings } from "./settings.js";
+import type { SandboxPolicy, SandboxProfile } from "../sandbox/index.js";
+
+/** The sandbox a JobService runs commands in, as the person set it. */
+export interface ServiceSandbox {
+  /** The model's commands run under its profile (or a stricter one the model asks for). */
+  policy: SandboxPolicy;
+  /** The profile of the jobs the person starts (`off` unless they set another). */
+  personProfile: SandboxProfile;
+}
 
 /** The tools that run where the jobs are: bash (a long call becomes a job) and the seven job tools. */
 export type ServiceToolName = "bash" | JobToolName;
@@ -37,6 +47,8 @@ export interface JobServiceInputs {
   settings: Partial<JobSettings>;
   marker: ChildMarker | undefined;
   secrets: readonly string[];
+  /** Without one, commands run as the person (a library's choice). */
+  sandbox?: ServiceSandbox;
 }
 
 /** What the person may read of a job: its whole kept log, its last lines, or the rows of its view. */
@@ -64,7 +76,8 @@ export interface JobService extends JobScreens {
   // The person's actions (the agent hears of them with its next request).
   start(command: string, size?: TerminalSize): Promise<JobInfo>;
   kill(id: string, signal?: NodeJS.Signals): Promise<JobInfo>;
-  restart(id: string, size?: TerminalSize): Promise<JobInfo>;
+  /** Runs the job again; under `profile` (the person's choice) when given, else under its own. */
+  restart(id: string, size?: TerminalSize, profile?: SandboxProfile): Promise<JobInfo>;
   remove(id: string): Promise<boolean>;
   write(id: string, data: string, options?: { eof?: boolean }): Promise<void>;
   /** A job's text as lines: the kept log, its last `count` lines, or the `count` rows of its view. */
@@ -86,8 +99,8 @@ export interface JobService extends JobScreens {
    * the background now, while the model thinks, rather than with the first bash call.
    */
   prepare(): void;
-  /** What the agent must be told before its next request. */
-  drainNotices(): Promise<string[]>;
+  /** What the agent must be told before its next request, oldest first, each with when it happened. */
+  drainNotices(): Promise<JobNotice[]>;
   /** One line per job, for a compaction's summary. */
   summaryLines(): Promise<string[]>;
 

@@ -14,6 +14,8 @@ export interface JobSettings {
   maxJobs: number;
   /** How long bash_stream waits for a job before yielding. */
   defaultYieldMs: number;
+  /** The shortest wait bash_stream takes: a call's yieldMs below it is raised to it. */
+  minYieldMs: number;
   /** Between TERM and KILL when a job is stopped. */
   killGraceMs: number;
   /** Size of a job's terminal. */
@@ -39,10 +41,10 @@ export function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));
 }
 
-/** A yield window as given (a call's `yieldMs`, the CLI flag, the environment), clamped to 1 s–120 s. */
-export function clampYieldMs(value: number | undefined, fallback: number = DEFAULT_YIELD_MS): number {
-  if (value === undefined || !Number.isFinite(value)) return clamp(fallback, MIN_YIELD_MS, MAX_YIELD_MS);
-  return clamp(Math.floor(value), MIN_YIELD_MS, MAX_YIELD_MS);
+/** A yield window as given (a call's `yieldMs`, the CLI flag, the environment), clamped to `min` (1 s unless set otherwise)–120 s. */
+export function clampYieldMs(value: number | undefined, fallback: number = DEFAULT_YIELD_MS, min: number = MIN_YIELD_MS): number {
+  if (value === undefined || !Number.isFinite(value)) return clamp(fallback, min, MAX_YIELD_MS);
+  return clamp(Math.floor(value), min, MAX_YIELD_MS);
 }
 
 /** The registry's settings: the defaults, with the ones given (the app's resolved settings, a test's needs) in their place; the yield window is always clamped. */
@@ -52,6 +54,7 @@ export function resolveJobSettings(given: Partial<JobSettings> = {}): JobSetting
     ttlMs: DEFAULT_JOB_TTL_MS,
     maxJobs: DEFAULT_MAX_JOBS,
     defaultYieldMs: DEFAULT_YIELD_MS,
+    minYieldMs: MIN_YIELD_MS,
     killGraceMs: DEFAULT_KILL_GRACE_MS,
     cols: 120,
     rows: 30,
@@ -59,7 +62,8 @@ export function resolveJobSettings(given: Partial<JobSettings> = {}): JobSetting
     watchDebounceMs: DEFAULT_WATCH_DEBOUNCE_MS,
     ...definedOnly(given),
   };
-  settings.defaultYieldMs = clampYieldMs(settings.defaultYieldMs);
+  settings.minYieldMs = clamp(settings.minYieldMs, 0, MIN_YIELD_MS);
+  settings.defaultYieldMs = clampYieldMs(settings.defaultYieldMs, DEFAULT_YIELD_MS, settings.minYieldMs);
   return settings;
 }
 

@@ -3,7 +3,7 @@
 // processes that are gone (a crash before the watchdog existed, a machine that lost power) are
 // removed when the next pitwall starts, and so are the loose full-output files that pitwall versions
 // before these folders left in $TMPDIR (pitwall-bash-<time>-<hex>.log), once a day old.
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,13 +15,44 @@ const OLD_OUTPUT_AGE_MS = 24 * 60 * 60_000;
 
 let folder: string | undefined;
 
-/** This process's temp folder, made (mode 0700) on first use and removed when the process exits. */
+/**
+ * This process's temp folder, made (mode 0700) on first use and removed when the process exits.
+ * Made again if it went meanwhile (a temp cleaner's sweep during a long session), so a full output
+ * is never written into a folder that is gone.
+ */
 export function processTempFolder(): string {
-  if (folder !== undefined) return folder;
-  const made = mkdtempSync(join(tmpdir(), `pitwall-${process.pid}-`));
-  folder = made;
-  process.once("exit", () => rmSync(made, { recursive: true, force: true }));
-  return made;
+  if (folder !== undefined && existsSync(folder)) return folder;
+  const first = folder === undefined;
+  folder = mkdtempSync(join(tmpdir(), `pitwall-${process.pid}-`));
+  if (first) process.once("exit", () => folder !== undefined && removeTree(folder));
+  return folder;
+}
+
+/**
+ * Removes a folder and all in it, even folders a command made read-only (the sandbox's private /tmp
+ * is in here); never throws, since it runs as the process exits.
+ */
+export function removeTree(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+    return;
+  } catch {
+    // A folder without write permission: open them up, then try again.
+  }
+  const openUp = (dir: string): void => {
+    try {
+      chmodSync(dir, 0o700);
+      for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) openUp(join(dir, entry.name));
+    } catch {
+      // Not ours to change: the removal says what is left.
+    }
+  };
+  openUp(path);
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // Left for the next pitwall's removeStaleTempFolders.
+  }
 }
 
 function alive(pid: number): boolean {

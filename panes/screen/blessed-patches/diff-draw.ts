@@ -11,12 +11,15 @@
 // - on an 8-colour terminal (TERM=linux) draws grey as white: reduced the usual way it is black,
 //   and borders and hints vanish on the console's black;
 // - without colours (NO_COLOR) keeps bold, underline and reverse, and draws a background colour
-//   (a selection, the status line) as reverse video, so what stood out still does.
+//   (a selection, the status line) as reverse video, so what stood out still does;
+// - resolves pitwall's own colours for the theme (screen/palette.ts); a theme learned after the
+//   first frame repaints every cell.
 import type { Widgets } from "blessed";
 import { screenInternals, type CellRow, type ScreenInternals } from "../blessed-internals.js";
 import { blessedColors } from "../blessed-parts.js";
 import { Flag } from "../../text/styled-text.js";
 import { extrasSgr, type ExtraCapabilities } from "../cell-extras.js";
+import { resolveColor, type Theme } from "../palette.js";
 import { graphemeWidth } from "../../text/text-width.js";
 
 const sgrCache = new Map<number, string>();
@@ -25,16 +28,17 @@ const { reduce: reduceColor } = blessedColors;
 /** `colors` for a terminal drawn without colours (NO_COLOR). */
 export const MONOCHROME = 1;
 
-function colorCode(color: number, base: number, colors: number): string {
-  const c = colors >= 256 ? color : colors <= 8 && color === 8 ? 7 : reduceColor(color, colors);
+function colorCode(color: number, base: number, colors: number, theme: Theme): string {
+  const resolved = resolveColor(color, theme, colors);
+  const c = colors >= 256 ? resolved : colors <= 8 && resolved === 8 ? 7 : reduceColor(resolved, colors);
   if (c < 8) return `${base + c}`;
   if (c < 16) return `${base + 60 + c - 8}`;
   return `${base + 8};5;${c}`;
 }
 
 /** The SGR sequence that sets exactly this attribute (starting from a reset). */
-export function sgrFor(attr: number, colors = 256): string {
-  const key = attr * 4 + (colors >= 256 ? 3 : colors >= 16 ? 2 : colors > MONOCHROME ? 1 : 0);
+export function sgrFor(attr: number, colors = 256, theme: Theme = "dark"): string {
+  const key = (attr * 4 + (colors >= 256 ? 3 : colors >= 16 ? 2 : colors > MONOCHROME ? 1 : 0)) * 2 + (theme === "light" ? 1 : 0);
   let s = sgrCache.get(key);
   if (s !== undefined) return s;
   const flags = (attr >> 18) & 0x1ff;
@@ -50,8 +54,8 @@ export function sgrFor(attr: number, colors = 256): string {
   } else if (flags & Flag.inverse) s += ";7";
   if (flags & Flag.strike) s += ";9";
   if (colors > MONOCHROME) {
-    if (fg !== 0x1ff) s += `;${colorCode(fg, 30, colors)}`;
-    if (bg !== 0x1ff) s += `;${colorCode(bg, 40, colors)}`;
+    if (fg !== 0x1ff) s += `;${colorCode(fg, 30, colors, theme)}`;
+    if (bg !== 0x1ff) s += `;${colorCode(bg, 40, colors, theme)}`;
   }
   s += "m";
   sgrCache.set(key, s);
@@ -75,26 +79,28 @@ const EXTRAS = Flag.extras << 18;
 const extrasCache = new Map<string, string>();
 
 /** The SGR sequence for a cell whose attribute has Flag.extras (cell-extras.ts), as the terminal can show it. */
-function sgrForExtras(attr: number, extras: string, colors: number, can: ExtraCapabilities): string {
-  const key = `${attr}|${extras}|${colors}|${can.truecolor ? 1 : 0}${can.styledUnderline ? 1 : 0}`;
+function sgrForExtras(attr: number, extras: string, colors: number, can: ExtraCapabilities, theme: Theme): string {
+  const key = `${attr}|${extras}|${colors}|${can.truecolor ? 1 : 0}${can.styledUnderline ? 1 : 0}|${theme}`;
   let s = extrasCache.get(key);
   if (s === undefined) {
-    s = extrasSgr(attr, extras, (a) => sgrFor(a, colors), colors > MONOCHROME, can);
+    s = extrasSgr(attr, extras, (a) => sgrFor(a, colors, theme), colors > MONOCHROME, can);
     if (extrasCache.size > 4096) extrasCache.clear();
     extrasCache.set(key, s);
   }
   return s;
 }
 
-/** What the terminal is written for: its colours (MONOCHROME without), and what it shows beyond them. */
+/** What the terminal is written for: its colours (MONOCHROME without), what it shows beyond them, its background. */
 export interface DrawTarget extends Partial<ExtraCapabilities> {
   colors: number;
+  theme?: Theme;
 }
 
 /** The bytes that bring the terminal from `olines` to `lines` for rows start..end; updates `olines`. */
 export function diffRows(s: ScreenInternals, start: number, end: number, target: number | DrawTarget = s.tput.colors): string {
   const colors = typeof target === "number" ? target : target.colors;
   const can: ExtraCapabilities = typeof target === "number" ? { truecolor: false, styledUnderline: false } : { truecolor: target.truecolor === true, styledUnderline: target.styledUnderline === true };
+  const theme: Theme = typeof target === "number" ? "dark" : (target.theme ?? "dark");
   let out = "";
   // The style last written: its attribute and extras, and its SGR sequence.
   let attr = -1;
@@ -136,7 +142,7 @@ export function diffRows(s: ScreenInternals, start: number, end: number, target:
       if (cell[0] !== attr || extras !== attrExtras) {
         attr = cell[0];
         attrExtras = extras;
-        const cellSgr = extras === undefined ? sgrFor(attr, colors) : sgrForExtras(attr, extras, colors, can);
+        const cellSgr = extras === undefined ? sgrFor(attr, colors, theme) : sgrForExtras(attr, extras, colors, can, theme);
         if (cellSgr !== sgr) {
           out += cellSgr;
           sgr = cellSgr;
@@ -167,18 +173,47 @@ export function diffRows(s: ScreenInternals, start: number, end: number, target:
 
 export interface DiffDrawOptions extends Partial<ExtraCapabilities> {
   monochrome?: boolean;
+  /** The theme of the first frame (FrameWriter.setTheme changes it). */
+  theme?: Theme;
+}
+
+/** What the frame writer can be told after it is installed. */
+export interface FrameWriter {
+  readonly theme: Theme;
+  /** Draws pitwall's colours for this theme from the next frame on (every cell is written again). */
+  setTheme(theme: Theme): void;
 }
 
 const drawOptions = new WeakMap<Widgets.Screen, DiffDrawOptions>();
+const writers = new WeakMap<Widgets.Screen, FrameWriter>();
 
-export function installDiffDraw(screen: Widgets.Screen, options: DiffDrawOptions = {}): void {
+/** The frame writer installed on a screen (createScreen installs one). */
+export function frameWriter(screen: Widgets.Screen): FrameWriter | undefined {
+  return writers.get(screen);
+}
+
+export function installDiffDraw(screen: Widgets.Screen, options: DiffDrawOptions = {}): FrameWriter {
   const s = screenInternals(screen);
   const own = { ...options };
   drawOptions.set(screen, own);
   s.draw = (start: number, end: number): void => {
-    const out = diffRows(s, start, end, { colors: own.monochrome ? MONOCHROME : s.tput.colors, truecolor: own.truecolor, styledUnderline: own.styledUnderline });
+    const out = diffRows(s, start, end, { colors: own.monochrome ? MONOCHROME : s.tput.colors, truecolor: own.truecolor, styledUnderline: own.styledUnderline, theme: own.theme });
     if (out) s.program._write(out);
   };
+  const writer: FrameWriter = {
+    get theme() {
+      return own.theme ?? "dark";
+    },
+    setTheme(next: Theme): void {
+      if (next === (own.theme ?? "dark")) return;
+      own.theme = next;
+      // The cells did not change, their colours did: forget what the terminal shows.
+      for (const row of s.olines) for (const cell of row) cell[0] = -1;
+      for (const row of s.lines) row.dirty = true;
+    },
+  };
+  writers.set(screen, writer);
+  return writer;
 }
 
 /**

@@ -8,6 +8,7 @@ import { encodeMessage, LineSplitter, MAX_FRAME_CHARS } from "../wire/framing.js
 import { checkMismatch, checkWelcome, PROTOCOL_VERSION, type ClientInfo, type Mismatch, type Welcome } from "../wire/handshake.js";
 import { checkHostMessage, resultChecker, type HostMessage, type MethodArgs, type MethodName, type MethodResult } from "../wire/methods.js";
 import { pitwallVersion } from "../../pitwall-version.js";
+import { yieldCauseOf } from "../../tool.js";
 import { errorFromRefusal } from "../wire/refusals.js";
 import type { JobEvent } from "../events.js";
 import type { ScreenUpdate } from "../terminal/screen-state.js";
@@ -164,7 +165,8 @@ export class HostConnection {
       const listen = (signal: AbortSignal | undefined, kind: "abort" | "yield"): void => {
         if (!signal) return;
         const send = (): void => {
-          if (!this.ended) this.socket.write(encodeMessage({ type: "signal", id, signal: kind }));
+          const cause = kind === "yield" ? yieldCauseOf(signal) : undefined;
+          if (!this.ended) this.socket.write(encodeMessage({ type: "signal", id, signal: kind, ...(cause ? { cause } : {}) }));
           // Interrupt always wins: a host that does not answer the aborted call soon is not waited for.
           if (kind === "abort") {
             const timer = setTimeout(() => this.giveUp(id, "the job host did not confirm the stop in time (it may still be ending the command)."), ABORT_ANSWER_MS);

@@ -7,12 +7,13 @@
 // are reported ended (its watchdog ended them) and the next job starts a new host, ids going on. A
 // host that stops answering (HostConnection's silence limit) is reported as such, never as ended: its
 // jobs may be alive in it, and a later connection that is answered picks them up again.
+import type { JobNotice } from "../registry/job-notices.js";
 import { groupAlive, signalGroup, terminateGroup } from "../../process-group.js";
 import { processTempFolder } from "../../process/temp-folder.js";
 import type { AgentTool, ToolResult } from "../../tool.js";
 import type { JobInfo, JobServiceEvent, TerminalSize, TriggerInfo, WatchAction } from "../events.js";
 import { JobRegistry } from "../registry/job-registry.js";
-import type { JobService, JobServiceInputs, JobTextKind, ServiceToolCall } from "../service.js";
+import type { JobService, JobServiceInputs, JobTextKind, ServiceSandbox, ServiceToolCall } from "../service.js";
 import { createJobTools } from "../model-tools/job-tools.js";
 import { ScreenFeed, type JobScreen } from "../terminal/screen-feed.js";
 import type { HostConnection } from "./host-connection.js";
@@ -22,6 +23,7 @@ import { hostPaths } from "../host/host-paths.js";
 import { processAlive, stopHostProcess } from "./host-stop.js";
 import type { ClientKind, Mismatch } from "../wire/handshake.js";
 import { resolveJobSettings, type JobSettings } from "../settings.js";
+import { withProfile, type SandboxProfile } from "../../sandbox/index.js";
 
 /** The clients that run an agent (`pitwall jobs` is the other kind). */
 export type HostClientKind = Exclude<ClientKind, "cli">;
@@ -66,6 +68,7 @@ export class HostJobService implements JobService {
   private readonly cwd: string;
   private readonly env: Record<string, string>;
   private readonly secrets: string[];
+  private readonly sandbox: ServiceSandbox | undefined;
   private connection: HostConnection | undefined;
   private connecting: Promise<HostConnection | undefined> | undefined;
   /** The host's jobs as this client knows them, from its events. */
@@ -75,7 +78,7 @@ export class HostJobService implements JobService {
   private readonly feeds = new Map<number, OpenFeed>();
   private nextWatch = 1;
   /** What the agent must hear that the host cannot tell it (the host went away). */
-  private readonly ownNotices: string[] = [];
+  private readonly ownNotices: JobNotice[] = [];
   /** Groups the person's `!command`s left running (they are this process's, not the host's). */
   private readonly leftovers = new Set<number>();
   /** Answers the looking tools before any host exists, as an empty registry would. */
@@ -91,6 +94,7 @@ export class HostJobService implements JobService {
     this.settings = resolveJobSettings(inputs.settings);
     this.env = Object.fromEntries(Object.entries(inputs.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
     this.secrets = [...inputs.secrets];
+    this.sandbox = inputs.sandbox;
   }
 
   /** The host's log file (for messages about it). */
@@ -222,13 +226,13 @@ export class HostJobService implements JobService {
       this.silent = true;
       const text = `${why.charAt(0).toUpperCase()}${why.slice(1)}. Its jobs may still be running in it; \`pitwall jobs\` shows it, \`pitwall jobs stop all\` stops it and its jobs. Its log is ${this.logPath}.`;
       this.mirror.emit({ type: "job_host_state", answering: false, detail: text });
-      this.ownNotices.push(text);
+      this.ownNotices.push({ text, at: Date.now() });
       for (const listener of this.problemListeners) listener(text);
       return;
     }
     if (broken) {
       const text = `The job host (pid ${pid}) ${why}: this pitwall stopped talking to it. Its log is ${this.logPath}.`;
-      this.ownNotices.push(text);
+      this.ownNotices.push({ text, at: Date.now() });
       for (const listener of this.problemListeners) listener(text);
       return;
     }
@@ -243,7 +247,7 @@ export class HostJobService implements JobService {
       }
       const ids = this.mirror.endRunning();
       const text = `The job host (pid ${pid}) stopped unexpectedly${ids.length ? `; job${ids.length === 1 ? "" : "s"} ${ids.join(", ")} ended with it` : ""}. Its log is ${this.logPath}. A new job starts a new host.`;
-      this.ownNotices.push(text);
+      this.ownNotices.push({ text, at: Date.now() });
       for (const listener of this.problemListeners) listener(text);
     })();
   }
@@ -275,6 +279,8 @@ export class HostJobService implements JobService {
         env: this.env,
         secrets: this.secrets,
         ...(call.tool === "bash" ? { outputDir: processTempFolder() } : {}),
+        // Commands see bash's full-output files (in this process's temp folder) through the private /tmp.
+        ...(this.sandbox ? { sandbox: { policy: this.sandbox.policy, visible: [processTempFolder()] } } : {}),
       },
       { onUpdate: (chunk) => call.onUpdate({ chunk }), signal: call.signal, yieldSignal: call.context.yieldSignal },
     );
@@ -285,7 +291,8 @@ export class HostJobService implements JobService {
   async start(command: string, size?: TerminalSize): Promise<JobInfo> {
     const connection = await this.connect(true);
     if (!connection) throw new Error("The job host could not be started.");
-    const info = await connection.call("start", { command, env: this.env, ...(size ? { size } : {}) });
+    const sandbox = this.sandbox ? { sandbox: withProfile(this.sandbox.policy, this.sandbox.personProfile) } : {};
+    const info = await connection.call("start", { command, env: this.env, ...(size ? { size } : {}), ...sandbox });
     // The event may come after the answer: the pane can select the job at once.
     if (!this.mirror.get(info.id)) this.mirror.apply({ type: "job_started", job: info });
     return info;
@@ -295,8 +302,8 @@ export class HostJobService implements JobService {
     return (await this.require()).call("kill", { id, ...(signal ? { signal } : {}) });
   }
 
-  async restart(id: string, size?: TerminalSize): Promise<JobInfo> {
-    return (await this.require()).call("restart", { id, ...(size ? { size } : {}) });
+  async restart(id: string, size?: TerminalSize, profile?: SandboxProfile): Promise<JobInfo> {
+    return (await this.require()).call("restart", { id, ...(size ? { size } : {}), ...(profile ? { profile } : {}) });
   }
 
   async remove(id: string): Promise<boolean> {
@@ -344,8 +351,9 @@ export class HostJobService implements JobService {
   notePersonAction(text: string): void {
     // In the host's queue, in order with the person's job actions; with no host there are none.
     const connection = this.connection?.open ? this.connection : undefined;
-    if (connection) void connection.call("note", { text }).catch(() => this.ownNotices.push(text));
-    else this.ownNotices.push(text);
+    const at = Date.now();
+    if (connection) void connection.call("note", { text }).catch(() => this.ownNotices.push({ text, at }));
+    else this.ownNotices.push({ text, at });
   }
 
   adoptGroup(pgid: number): void {
@@ -365,7 +373,7 @@ export class HostJobService implements JobService {
    * waited for (the request goes out, Esc acts at once): its answer, when it comes, waits here for
    * the request after.
    */
-  async drainNotices(): Promise<string[]> {
+  async drainNotices(): Promise<JobNotice[]> {
     const connection = this.connection?.open ? this.connection : undefined;
     const fromHost = connection
       ? connection.call("notices", {}).then(
@@ -375,7 +383,7 @@ export class HostJobService implements JobService {
       : Promise.resolve([]);
     const answered = await within(fromHost, NOTICE_WAIT_MS);
     if (answered === undefined) void fromHost.then((lines) => this.ownNotices.push(...lines));
-    return [...this.ownNotices.splice(0), ...(answered ?? [])];
+    return [...this.ownNotices.splice(0), ...(answered ?? [])].sort((a, b) => a.at - b.at);
   }
 
   async summaryLines(): Promise<string[]> {

@@ -45,6 +45,10 @@ export class JobMirror {
     } else if (event.type === "job_removed") {
       this.infos.delete(event.jobId);
       this.jobTriggers.delete(event.jobId);
+    } else if (event.type === "job_triggered") {
+      // The firing carries the trigger as the host counts it: the person's /watch list says how often it fired.
+      const triggers = this.jobTriggers.get(event.jobId);
+      if (triggers) this.jobTriggers.set(event.jobId, triggers.map((t) => (t.id === event.trigger.id ? event.trigger : t)));
     } else if (event.type === "job_triggers_changed") {
       if (event.triggers.length > 0) this.jobTriggers.set(event.jobId, event.triggers);
       else this.jobTriggers.delete(event.jobId);
@@ -61,11 +65,13 @@ export class JobMirror {
   reconcile(welcome: Welcome): void {
     const known = new Set(welcome.jobs.map((info) => info.id));
     for (const id of [...this.infos.keys()]) if (!known.has(id)) this.apply({ type: "job_removed", jobId: id });
+    const toTell = new Set(welcome.exitsToTell);
     for (const info of welcome.jobs) {
       const before = this.infos.get(info.id);
       const sameRun = before?.startedAt === info.startedAt;
       if (!sameRun) this.apply({ type: "job_started", job: asStarted(info) });
-      if (info.status !== "running" && (!sameRun || before?.status === "running")) this.apply({ type: "job_exited", job: info });
+      // A job this client never saw running ended earlier: news only when its agent is still to be told.
+      if (info.status !== "running" && (!sameRun || before?.status === "running")) this.apply({ type: "job_exited", job: info, told: toTell.has(info.id), ...(sameRun ? {} : { earlier: true }) });
     }
     const watched = new Map(welcome.triggers.map((entry) => [entry.jobId, entry.triggers]));
     for (const id of new Set([...this.jobTriggers.keys(), ...watched.keys()])) {
@@ -76,7 +82,8 @@ export class JobMirror {
   /** The host died, and its watchdog ended its jobs: the running ones are reported killed; returns their ids. */
   endRunning(now: number = Date.now()): string[] {
     const ended = this.list().filter((info) => info.status === "running");
-    for (const info of ended) this.apply({ type: "job_exited", job: { ...info, status: "killed", signal: "SIGKILL", endedAt: now } });
+    // The caller's notice tells the agent they ended.
+    for (const info of ended) this.apply({ type: "job_exited", job: { ...info, status: "killed", signal: "SIGKILL", endedAt: now }, told: true });
     return ended.map((info) => info.id);
   }
 }

@@ -100,7 +100,8 @@ export class HostClient {
     if (!checkClientMessage.check(message)) return this.drop(`a malformed message (${checkClientMessage.problem(message)})`);
     if (message.type === "signal") {
       const call = this.calls.get(message.id);
-      if (call) (message.signal === "abort" ? call.abort : call.yield).abort();
+      if (call && message.signal === "abort") call.abort.abort();
+      else if (call) call.yield.abort(message.cause);
       return;
     }
     const { id, method, args } = message;

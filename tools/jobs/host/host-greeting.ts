@@ -50,6 +50,7 @@ export function greet(client: HostClient, message: unknown, host: GreetingHost):
     clientId: client.id,
     jobs: registry.list().map((job) => job.info),
     adopted,
+    exitsToTell: registry.exitsToTell(client.id),
     triggers: registry.list().flatMap((job) => {
       const triggers = registry.watches.list(job.id);
       return triggers.length > 0 ? [{ jobId: job.id, triggers }] : [];

@@ -7,16 +7,20 @@
 // Usage (by host-launcher.ts only): node host-main.js '<json: HostConfig>' (dist/bundle/job-host.cjs
 // when pitwall runs as its bundle)
 import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { connect } from "node:net";
 import { Type, type Static } from "@sinclair/typebox";
 import { installJobCleanup } from "../registry/job-cleanup.js";
 import { JobRegistry } from "../registry/job-registry.js";
 import { checkHostDir, hostPaths } from "./host-paths.js";
 import { JobHostServer } from "./host-server.js";
+import { loadXterm } from "../terminal/job-terminal.js";
 import { checker } from "../wire/checker.js";
 import { pitwallVersion } from "../../pitwall-version.js";
 import { turnOffCoreDumps } from "../../process/core-dumps.js";
 import { ProcessGuard } from "../../process/process-guard.js";
+import { removeTree } from "../../process/temp-folder.js";
+import { CommandSandbox } from "../../sandbox/index.js";
 
 export const HostConfigSchema = Type.Object(
   {
@@ -32,6 +36,7 @@ export const HostConfigSchema = Type.Object(
       scrollback: Type.Optional(Type.Integer()),
       maxOutputChars: Type.Optional(Type.Integer()),
       defaultYieldMs: Type.Optional(Type.Integer()),
+      minYieldMs: Type.Optional(Type.Integer()),
       watchDebounceMs: Type.Optional(Type.Number()),
     }),
     keepJobsMs: Type.Number({ minimum: 0 }),
@@ -42,6 +47,7 @@ export type HostConfig = Static<typeof HostConfigSchema>;
 
 /** With no client in this long after starting, the host gives up (its starter died before connecting). */
 const FIRST_CLIENT_MS = 10_000;
+const PRELOAD_EMULATOR_AFTER_MS = 100;
 
 /** True when a live host answers on the socket. */
 function answers(socketPath: string): Promise<boolean> {
@@ -79,9 +85,16 @@ async function main(): Promise<void> {
   if (await answers(paths.socket)) process.exit(0);
   rmSync(paths.socket, { force: true });
 
-  // The host writes no temp files: bash's full-output files go to the client's temp folder.
+  // bash's full-output files go to the client's temp folder. The sandbox's private /tmp is in the
+  // host's own folder (never in TMPDIR, so a client leaves nothing there): made with the first
+  // fenced command, removed with the host (after a crash, by its watchdog, or by the next host).
   const guard = ProcessGuard.start();
-  const registry = new JobRegistry({ cwd: config.cwd, env: process.env, settings: config.settings, marker: guard });
+  const sandboxFolder = join(paths.dir, "sandbox");
+  removeTree(sandboxFolder);
+  process.once("exit", () => removeTree(sandboxFolder));
+  guard.removeAfterCrash(sandboxFolder);
+  const sandbox = new CommandSandbox(() => sandboxFolder);
+  const registry = new JobRegistry({ cwd: config.cwd, env: process.env, settings: config.settings, marker: guard, sandbox });
   const finish = (): void => {
     rmSync(paths.pidFile, { force: true });
     rmSync(paths.socket, { force: true });
@@ -113,6 +126,9 @@ async function main(): Promise<void> {
   writeFileSync(paths.pidFile, `${process.pid}\n`);
   process.stderr.write(`job host ${process.pid} serving ${config.cwd} (pitwall ${pitwallVersion()})\n`);
   setTimeout(() => server.checkIdle(), FIRST_CLIENT_MS).unref();
+  // A host exists to run jobs, and a dashboard starts it before the first one: load the terminal
+  // emulator once the greeting is done rather than in the first job's start.
+  setTimeout(loadXterm, PRELOAD_EMULATOR_AFTER_MS).unref();
 }
 
 main().catch((error: unknown) => {

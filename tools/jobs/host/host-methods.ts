@@ -13,10 +13,12 @@ import { followLog, scrollScreen, unwatchScreen, watchScreen } from "./screen-pl
 
 const handlers: { [M in MethodName]: Handler<M> } = {
   runTool,
-  start: (args, { client, host }) =>
-    host.registry.start({ command: args.command, startedBy: "person", owner: client.id, baseEnv: args.env, ...(args.size ? { size: args.size } : {}) }).info,
+  start: async (args, { client, host }) => {
+    const fence = args.sandbox ? await host.registry.makeFence({ policy: args.sandbox }) : undefined;
+    return host.registry.start({ command: args.command, startedBy: "person", owner: client.id, baseEnv: args.env, ...(args.size ? { size: args.size } : {}), ...(fence ? { fence } : {}) }).info;
+  },
   kill: (args, { client, host }) => host.registry.kill(args.id, { by: "person", actor: client.id, ...(args.signal ? { signal: args.signal as NodeJS.Signals } : {}) }),
-  restart: async (args, { client, host }) => (await host.registry.restart(args.id, "person", args.size, client.id)).info,
+  restart: async (args, { client, host }) => (await host.registry.restart(args.id, "person", args.size, client.id, args.profile)).info,
   remove: (args, { client, host }) => host.registry.remove(args.id, client.id),
   write: (args, { client, host }) => {
     host.registry.write(args.id, args.data, { eof: args.eof ?? false, by: "person", actor: client.id });

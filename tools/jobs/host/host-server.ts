@@ -11,12 +11,15 @@
 // killer) leaves its jobs running, unowned; the next dashboard to attach takes them over. While no
 // dashboard is attached, unowned jobs are stopped after the grace period (keepJobsMs). Print, JSON
 // and other clients' jobs are stopped when they disconnect. The host is done (onIdle) once it has
-// no client and no job.
+// no client and no running job: jobs that have ended are not kept for anyone then (the next
+// pitwall -c tells its agent which jobs it knew as running ended).
 import { createServer, type Server, type Socket } from "node:net";
 import { chmodSync, rmSync } from "node:fs";
 import type { JobEvent } from "../events.js";
 import { formatDuration, lastLines } from "../format.js";
 import type { JobRegistry } from "../registry/job-registry.js";
+import type { Job } from "../process/job.js";
+import { groupAlive } from "../../process-group.js";
 import { ScreenWatches } from "../terminal/screen-watch.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import type { HostStatus } from "../wire/methods.js";
@@ -105,11 +108,11 @@ export class JobHostServer implements HostContext, GreetingHost {
     });
   }
 
-  /** Checks whether the host is done: no client and no job. */
+  /** Checks whether the host is done: no client and no running job. */
   checkIdle(): void {
     if (this.closing) return;
     this.updateGrace();
-    if (this.clients.size === 0 && this.registry.list().length === 0) this.options.onIdle();
+    if (this.clients.size === 0 && !this.registry.list().some(stillRuns)) this.options.onIdle();
   }
 
   agentOf(clientId: string): string | undefined {
@@ -135,10 +138,10 @@ export class JobHostServer implements HostContext, GreetingHost {
     };
   }
 
-  /** The grace clock runs while unowned jobs wait and no dashboard is attached. */
+  /** The grace clock runs while unowned jobs run and no dashboard is attached. */
   updateGrace(): void {
     const dashboard = this.dashboardAttached();
-    const waiting = this.registry.unowned().length > 0;
+    const waiting = this.registry.unowned().some(stillRuns);
     if (dashboard || !waiting) {
       clearTimeout(this.graceTimer);
       this.graceTimer = undefined;
@@ -205,8 +208,15 @@ export class JobHostServer implements HostContext, GreetingHost {
       }
       // A job's output comes before its exit.
       if (event.type === "job_exited" && info.output === "sampled") client.output.flush(event.job.id);
-      client.send({ type: "event", event });
+      // Only the owner's agent is told of an exit.
+      if (event.type === "job_exited" && event.told) client.send({ type: "event", event: { ...event, told: this.registry.get(event.job.id)?.owner === client.id } });
+      else client.send({ type: "event", event });
     }
     if (event.type === "job_removed" || event.type === "job_exited") this.checkIdle();
   }
+}
+
+/** A job whose command runs, or whose processes do (it left some behind in its group). */
+function stillRuns(job: Job): boolean {
+  return job.running || groupAlive(job.pid);
 }

@@ -3,13 +3,12 @@
 // starts belongs to the client; another client's job it may read, but not stop or type into (only
 // the owner's agent or the person may), and a trigger it sets wakes its own agent. Its live output streams back as update messages; the client's abort
 // (Esc) and yield (a steering message) signals reach the tool through the call's controllers.
-import { JobOwnerError } from "../errors.js";
-import type { JobRegistry } from "../registry/job-registry.js";
 import type { JobSettings } from "../settings.js";
 import { isJobToolName, createJobTools } from "../model-tools/job-tools.js";
 import { bashAdopter } from "../model-tools/bash-adoption.js";
 import { createBashTool } from "../model-tools/bash-tool.js";
-import type { ToolJobs } from "../model-tools/tool-jobs.js";
+import { toolJobs } from "../model-tools/tool-jobs.js";
+import { modelFence } from "../model-tools/model-fence.js";
 import { JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
 import type { AgentTool } from "../../tool.js";
 import type { Call } from "./host-client.js";
@@ -19,7 +18,8 @@ export const runTool: Handler<"runTool"> = async (args, { client, id, host }) =>
   const registry = host.registry;
   const owner = client.id;
   const settings: JobSettings = { ...registry.settings, maxOutputChars: args.settings.maxOutputChars, defaultYieldMs: args.settings.defaultYieldMs };
-  const jobs = clientJobs(registry, owner, args.env, (id) => host.agentOf(id));
+  const fence = args.sandbox ? modelFence(registry, args.sandbox.policy, args.sandbox.visible ?? []) : undefined;
+  const jobs = toolJobs(registry, { owner, baseEnv: args.env, agentOf: (id) => host.agentOf(id), ...(fence ? { modelFence: fence } : {}) });
   let tool: AgentTool | undefined;
   if (args.tool === "bash") {
     tool = createBashTool(host.cwd, {
@@ -31,6 +31,7 @@ export const runTool: Handler<"runTool"> = async (args, { client, id, host }) =>
       secrets: args.secrets,
       ...(args.outputDir !== undefined ? { outputDir: args.outputDir } : {}),
       adopter: bashAdopter(jobs, settings),
+      ...(fence ? { fence } : {}),
     });
   } else if (isJobToolName(args.tool)) {
     tool = createJobTools(jobs, settings).find((t) => t.name === args.tool);
@@ -46,44 +47,3 @@ export const runTool: Handler<"runTool"> = async (args, { client, id, host }) =>
     client.calls.delete(id);
   }
 };
-
-/**
- * The registry as one client's tools see it: what they start belongs to the client and inherits its
- * environment; the triggers they set are the client's; another client's job is refused to kill
- * and write.
- */
-function clientJobs(registry: JobRegistry, owner: string, baseEnv: Record<string, string>, agentOf: (clientId: string) => string | undefined): ToolJobs {
-  const ownerLabel = (of: string | undefined): string => {
-    if (of === owner) return "you";
-    if (of === undefined) return "nobody (left running by an earlier pitwall)";
-    const agent = agentOf(of);
-    return agent === undefined ? `another pitwall here (client ${of})` : `agent ${agent}`;
-  };
-  const refuseOthers = (id: string, what: string): void => {
-    const job = registry.get(id);
-    if (!job || job.owner === undefined || job.owner === owner) return;
-    throw new JobOwnerError(id, ownerLabel(job.owner), what);
-  };
-  return {
-    settings: registry.settings,
-    start: (options) => registry.start({ ...options, owner, baseEnv }),
-    adoptRunning: (options) => registry.adoptRunning({ ...options, owner }),
-    get: (id) => registry.get(id),
-    list: () => registry.list(),
-    kill: (id, options) => {
-      refuseOthers(id, "stop");
-      return registry.kill(id, options);
-    },
-    write: (id, data, options) => {
-      refuseOthers(id, "type into");
-      registry.write(id, data, options);
-    },
-    reportYield: (toolCallId, job, tail) => registry.reportYield(toolCallId, job, tail),
-    watches: {
-      add: (jobId, spec) => registry.watches.add(jobId, { ...spec, owner }),
-      remove: (jobId, triggerId, by) => registry.watches.remove(jobId, triggerId, by),
-      list: (jobId) => registry.watches.list(jobId),
-    },
-    ownerLabel,
-  };
-}

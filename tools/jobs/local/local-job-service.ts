@@ -2,11 +2,12 @@
 // tool whose long calls the registry adopts as jobs. What createCodingAgent uses unless it is given
 // another JobService (the dashboard, print and JSON modes give a client of the job host); the job
 // host itself runs the same registry and tools for its clients.
+import type { JobNotice } from "../registry/job-notices.js";
 import { bashAdopter } from "../model-tools/bash-adoption.js";
 import type { JobEvent, JobInfo, TerminalSize, TriggerInfo, WatchAction } from "../events.js";
 import { jobSnapshotLines } from "../format.js";
 import { JobRegistry } from "../registry/job-registry.js";
-import type { JobService, JobTextKind, ServiceToolCall } from "../service.js";
+import type { JobService, JobTextKind, ServiceSandbox, ServiceToolCall } from "../service.js";
 import { createJobTools } from "../model-tools/job-tools.js";
 import { LocalScreens } from "./local-screens.js";
 import type { JobScreen } from "../terminal/screen-feed.js";
@@ -16,6 +17,10 @@ import { JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
 import type { AgentTool, ToolResult } from "../../tool.js";
 import { readJobText } from "../registry/job-text.js";
 import type { JobSettings } from "../settings.js";
+import { modelFence } from "../model-tools/model-fence.js";
+import { toolJobs } from "../model-tools/tool-jobs.js";
+import { processTempFolder } from "../../process/temp-folder.js";
+import { CommandSandbox, withProfile, type SandboxProfile } from "../../sandbox/index.js";
 
 export interface LocalJobServiceOptions {
   cwd: string;
@@ -26,6 +31,8 @@ export interface LocalJobServiceOptions {
   marker?: ChildMarker;
   /** Replaced by [redacted] in bash's full-output files (the provider keys). */
   secrets?: readonly string[];
+  /** The sandbox commands run in; without one, as the person. */
+  sandbox?: ServiceSandbox;
 }
 
 export class LocalJobService implements JobService {
@@ -33,10 +40,20 @@ export class LocalJobService implements JobService {
   readonly registry: JobRegistry;
   private readonly tools: Map<string, AgentTool>;
   private screens: LocalScreens | undefined;
+  private readonly sandbox: ServiceSandbox | undefined;
 
   constructor(options: LocalJobServiceOptions) {
-    const registry = new JobRegistry({ cwd: options.cwd, env: options.env, ...(options.settings ? { settings: options.settings } : {}), ...(options.marker ? { marker: options.marker } : {}) });
+    const registry = new JobRegistry({
+      cwd: options.cwd,
+      env: options.env,
+      ...(options.settings ? { settings: options.settings } : {}),
+      ...(options.marker ? { marker: options.marker } : {}),
+      // The private /tmp and bash's full-output files live in this process's temp folder.
+      ...(options.sandbox ? { sandbox: new CommandSandbox(processTempFolder) } : {}),
+    });
     this.registry = registry;
+    this.sandbox = options.sandbox;
+    const fence = options.sandbox ? modelFence(registry, options.sandbox.policy, [processTempFolder()]) : undefined;
     const bash = createBashTool(options.cwd, {
       env: options.env,
       maxOutputChars: registry.settings.maxOutputChars,
@@ -47,8 +64,9 @@ export class LocalJobService implements JobService {
       ...(options.secrets ? { secrets: options.secrets } : {}),
       // A call still running at the end of its wait, or when the person steers, becomes a job.
       adopter: bashAdopter(registry),
+      ...(fence ? { fence } : {}),
     });
-    this.tools = new Map([bash, ...createJobTools(registry)].map((tool) => [tool.name, tool]));
+    this.tools = new Map([bash, ...createJobTools(toolJobs(registry, fence ? { modelFence: fence } : {}))].map((tool) => [tool.name, tool]));
   }
 
   get settings(): JobSettings {
@@ -78,15 +96,16 @@ export class LocalJobService implements JobService {
   }
 
   async start(command: string, size?: TerminalSize): Promise<JobInfo> {
-    return this.registry.start({ command, startedBy: "person", ...(size ? { size } : {}) }).info;
+    const fence = this.sandbox ? await this.registry.makeFence({ policy: withProfile(this.sandbox.policy, this.sandbox.personProfile) }) : undefined;
+    return this.registry.start({ command, startedBy: "person", ...(size ? { size } : {}), ...(fence ? { fence } : {}) }).info;
   }
 
   kill(id: string, signal?: NodeJS.Signals): Promise<JobInfo> {
     return this.registry.kill(id, { by: "person", ...(signal ? { signal } : {}) });
   }
 
-  async restart(id: string, size?: TerminalSize): Promise<JobInfo> {
-    return (await this.registry.restart(id, "person", size)).info;
+  async restart(id: string, size?: TerminalSize, profile?: SandboxProfile): Promise<JobInfo> {
+    return (await this.registry.restart(id, "person", size, undefined, profile)).info;
   }
 
   async remove(id: string): Promise<boolean> {
@@ -130,7 +149,7 @@ export class LocalJobService implements JobService {
     // The jobs run in this process: nothing to start.
   }
 
-  async drainNotices(): Promise<string[]> {
+  async drainNotices(): Promise<JobNotice[]> {
     return this.registry.drainNotices();
   }
 

@@ -5,7 +5,7 @@
 // capped result can show head and tail. While no one listens for lines, output waits in a queue
 // until it is read or enough lines follow it to push it out of memory; then it is only counted
 // (log-skip.ts), so a flood costs the log about what it keeps rather than what it prints.
-import { capOutput, countNewlines, type CappedOutput } from "../../output-cap.js";
+import { bodyByteCapFor, capOutput, countNewlines, withinBytes, type CappedOutput } from "../../output-cap.js";
 import { countableLines } from "./log-skip.js";
 import { detach, TerminalLines } from "./terminal-lines.js";
 
@@ -340,15 +340,21 @@ export class PlainTextLog {
   }
 
   /**
-   * The whole output capped to `maxChars`, head and tail kept and the omission stated. When lines
-   * have already left memory, the head comes from the kept beginning of the output.
+   * The whole output capped to `maxChars` characters and `maxBytes` bytes (by default a tool's body:
+   * output-cap.ts), head and tail kept and the omission stated. When lines have already left
+   * memory, the head comes from the kept beginning of the output.
    */
-  capped(maxChars: number): CappedOutput {
+  capped(maxChars: number, maxBytes = bodyByteCapFor(maxChars)): CappedOutput {
     this.settle();
     if (!this.dropped) {
       const text = this.keptText();
-      return capOutput(text.endsWith("\n") ? text.slice(0, -1) : text, maxChars);
+      return capOutput(text.endsWith("\n") ? text.slice(0, -1) : text, maxChars, maxBytes);
     }
+    return withinBytes(maxChars, maxBytes, (chars) => this.keptHeadAndTail(chars));
+  }
+
+  /** The kept beginning of the output and its newest lines, within `maxChars` characters. */
+  private keptHeadAndTail(maxChars: number): CappedOutput {
     const headBudget = Math.floor(maxChars * 0.4);
     let head = this.head.slice(0, headBudget);
     const cut = head.lastIndexOf("\n");

@@ -21,6 +21,7 @@ export function bashAdopter(registry: ToolJobs, settings: JobSettings = registry
         priorOutput: call.priorOutput,
         toolCallId: call.toolCallId,
         ...(call.killAfterMs !== undefined ? { killAfterMs: call.killAfterMs } : {}),
+        ...(call.fence ? { fence: call.fence } : {}),
       });
       // The call's result carries the output so far: poll_process starts after it.
       job.pollCursor = endCursor(job.log);

@@ -7,10 +7,12 @@ import { endCursor } from "../log/job-output-reader.js";
 import { clampYieldMs, MAX_YIELD_MS, MIN_YIELD_MS, type JobSettings } from "../settings.js";
 import { waitForJob, type WaitResult } from "./job-wait.js";
 import type { Job } from "../process/job.js";
-import type { AgentTool, ToolDefinition, ToolUpdate } from "../../tool.js";
+import { yieldCauseText, type AgentTool, type ToolDefinition, type ToolUpdate } from "../../tool.js";
 import { compileSearchPattern, type LineMatcher } from "../../search-pattern.js";
 import { watchAfterWait, watchList, watchProblem } from "../watch/watch-params.js";
 import type { ToolJobs } from "./tool-jobs.js";
+import { sandboxParameter } from "./bash-schema.js";
+import { fenceForModel, SANDBOX_SENTENCE } from "./model-fence.js";
 
 export const bashStreamParameters = Type.Object({
   command: Type.String({ description: "The shell command (bash -c)." }),
@@ -35,6 +37,7 @@ export const bashStreamParameters = Type.Object({
       description: "true: the output as a digest (errors and warnings first, stack traces whole, repeats folded, numbered lines). false: raw, head and tail when over the cap. Default: a digest only past the cap.",
     }),
   ),
+  sandbox: sandboxParameter,
 });
 
 export type BashStreamParams = Static<typeof bashStreamParameters>;
@@ -66,12 +69,12 @@ function liveLines(job: Job, onUpdate: (update: ToolUpdate) => void, maxChars: n
   };
 }
 
-function whyStillRunning(wait: WaitResult, yieldMs: number): string {
+function whyStillRunning(wait: WaitResult, yieldMs: number, yieldSignal: AbortSignal): string {
   switch (wait.end) {
     case "ready":
       return `The ready pattern matched: ${JSON.stringify(wait.match ?? "")}.`;
     case "steering":
-      return "Stopped waiting because the person sent a message.";
+      return `Stopped waiting because ${yieldCauseText(yieldSignal)}.`;
     case "aborted":
       return "The call was aborted; the job was not stopped.";
     default:
@@ -85,10 +88,11 @@ export function bashStreamDefinition(settings: JobSettings): ToolDefinition<type
     label: "Background shell",
     description: [
       "Run a shell command as a background job and wait for it a while. Use it for dev servers, file watchers, test watchers, builds and anything that may take more than a minute or must keep running; use bash for quick commands.",
-      `It waits up to yieldMs (default ${Math.round(settings.defaultYieldMs / 1000)} s, ${MIN_YIELD_MS / 1000}–${MAX_YIELD_MS / 1000} s). If the command finishes in that time you get its status, exit code and output. Otherwise you get status "running" with a job id and the output so far, and the job keeps running: read it with poll_process, type into it with write_stdin, stop it with kill_process, see all jobs with list_processes, page its log with get_process_log.`,
+      `It waits up to yieldMs (default ${Math.round(settings.defaultYieldMs / 1000)} s, ${settings.minYieldMs / 1000}–${MAX_YIELD_MS / 1000} s). If the command finishes in that time you get its status, exit code and output. Otherwise you get status "running" with a job id and the output so far, and the job keeps running: read it with poll_process, type into it with write_stdin, stop it with kill_process, see all jobs with list_processes, page its log with get_process_log.`,
       "Give readyPattern (e.g. \"listening on|ready in\") to return as soon as a server says it is up. When a job exits on its own later, you are told with its exit code and last lines, so you need not poll just to notice a crash.",
       "Give watch (e.g. [{\"pattern\": \"FAIL|Error\", \"action\": \"wake\"}]) to be told, with the matching lines and their context, when the job prints a line that matches after this call returns: no polling needed for a test watcher turning red or a server logging a stack trace (watch_process changes them later).",
       `Output shown to you is plain text (colours and progress-bar redraws resolved); past ${settings.maxOutputChars} characters it comes as a digest (errors and warnings first, stack traces whole, repeats folded, line numbers for get_process_log) unless digest is false (then head and tail). At most ${settings.maxJobs} jobs run at once. Runs under a terminal (stdinMode "pty") unless stdinMode is "pipe".`,
+      SANDBOX_SENTENCE,
     ].join("\n"),
     parameters: bashStreamParameters,
   };
@@ -111,6 +115,9 @@ export function createBashStreamTool(registry: ToolJobs, settings: JobSettings =
       const badWatch = watchProblem(params.watch);
       if (badWatch !== undefined) return { content: `watch: ${badWatch} Nothing was started; fix the trigger and call bash_stream again.`, isError: true };
       if (signal.aborted) throw new Error("The call was aborted before the job started; nothing was run.");
+      const fenced = await fenceForModel(registry.modelFence, params.sandbox, params.workdir);
+      if ("refused" in fenced) return fenced.refused;
+      if (signal.aborted) throw new Error("The call was aborted before the job started; nothing was run.");
       const job = registry.start({
         command: params.command,
         ...(params.workdir !== undefined ? { cwd: params.workdir } : {}),
@@ -118,8 +125,9 @@ export function createBashStreamTool(registry: ToolJobs, settings: JobSettings =
         stdinMode: params.stdinMode ?? "pty",
         startedBy: "agent",
         toolCallId,
+        ...(fenced.fence ? { fence: fenced.fence } : {}),
       });
-      const yieldMs = clampYieldMs(params.yieldMs, settings.defaultYieldMs);
+      const yieldMs = clampYieldMs(params.yieldMs, settings.defaultYieldMs, settings.minYieldMs);
       const stopLive = liveLines(job, onUpdate, maxChars);
       const wait = await waitForJob(job, {
         timeoutMs: yieldMs,
@@ -133,7 +141,7 @@ export function createBashStreamTool(registry: ToolJobs, settings: JobSettings =
       const withWatching = <R extends { content: string }>(result: R): R => (watching ? { ...result, content: `${result.content}\n${watching}` } : result);
       if (!job.running) return withWatching(finalResult(job, maxChars, params.digest));
       registry.reportYield(toolCallId, job, tailText(job.log));
-      return withWatching(runningResult(job, maxChars, whyStillRunning(wait, yieldMs), params.digest));
+      return withWatching(runningResult(job, maxChars, whyStillRunning(wait, yieldMs, context.yieldSignal), params.digest));
     },
   };
 }

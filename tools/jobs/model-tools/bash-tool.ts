@@ -15,6 +15,9 @@ import { startShellCommand, type ShellRunResult } from "../../shell-process.js";
 import type { AgentTool, ToolDefinition } from "../../tool.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import type { ToolSettings } from "../../tool-settings.js";
+import { FenceScanner, fenceNoteForModel, type CommandFence, type FenceHit } from "../../sandbox/index.js";
+import { fenceForModel, SANDBOX_SENTENCE } from "./model-fence.js";
+import type { ModelFence } from "./tool-jobs.js";
 
 export interface BashToolOptions extends Partial<ToolSettings> {
   /** Defaults to $SHELL, then bash, then sh. */
@@ -42,6 +45,8 @@ export interface BashToolOptions extends Partial<ToolSettings> {
    * Without one, a call runs until the command exits (or its timeout).
    */
   adopter?: BashCallAdopter;
+  /** The sandbox each command runs in; without one, commands run as the person. */
+  fence?: ModelFence;
 }
 
 /**
@@ -74,11 +79,21 @@ function describe(maxChars: number, yieldMs: number | undefined): string {
   return [
     "Run a shell command in the working directory with the user's shell (`$SHELL -c`) and wait for it to finish.",
     "stdout and stderr come back combined, in the order they were written, as plain text (colours and progress-bar redraws resolved). stdin is closed: nothing interactive.",
+    SANDBOX_SENTENCE,
     `Output is capped at ${groupDigits(maxChars, " ")} characters: the head and tail are kept,`,
     "the omitted amount is stated, and the full output is saved to a temp file whose path the result gives",
     "(its first and last 4 MB when longer; the file is deleted when pitwall exits).",
     ...long,
   ].join(" ");
+}
+
+/** The sandbox part of a result: the note for the model and the details for the UI. */
+function fenceParts(fence: CommandFence | undefined, hits: readonly FenceHit[]): { note: string | undefined; details: Pick<BashToolDetails, "sandbox" | "unfenced" | "fence"> } {
+  if (fence === undefined) return { note: undefined, details: {} };
+  return {
+    note: hits.length > 0 ? fenceNoteForModel(hits) : undefined,
+    details: { sandbox: fence.profile, ...(fence.state === "unfenced" ? { unfenced: true } : {}), ...(hits.length > 0 ? { fence: [...hits] } : {}) },
+  };
 }
 
 function truncationNote(spooled: SpooledOutput): string | undefined {
@@ -126,6 +141,10 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
     async execute(toolCallId, params, signal, onUpdate, context) {
       if (signal.aborted) throw new ToolAbortedError("The command was aborted before it started.");
       await checkWorkingDirectory(cwd);
+      const fenced = await fenceForModel(options.fence, params.sandbox);
+      if ("refused" in fenced) return fenced.refused;
+      const fence = fenced.fence;
+      const scanner = fence?.state === "fenced" && fence.plan ? new FenceScanner({ ...fence, plan: fence.plan }) : undefined;
       const spool = new OutputSpool(maxChars, { filePrefix: "bash-", ...(options.secrets ? { secrets: options.secrets } : {}), ...(options.outputDir ? { dir: options.outputDir } : {}) });
       const callEnv = options.callEnv?.();
       // The model reads what a terminal would show: colours dropped, progress bars at their last frame.
@@ -142,7 +161,9 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           killGraceMs: options.killGraceMs,
           marker: options.marker,
+          ...(fence ? { fence } : {}),
           onChunk: (chunk) => {
+            scanner?.write(chunk);
             plain.write(chunk);
             // This runs inside a pipe's data handler, where a throw would crash the process: a
             // failing subscriber loses its update, not the command.
@@ -162,7 +183,10 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
           if (running) {
             // The line being written goes with the output so far; the job carries on from there.
             plain.end();
-            return adoptedResult({ adopter, running, why: outcome as YieldReason, toolCallId, params, cwd, spool, timeoutMs, summary: truncationNote });
+            const adopted = adoptedResult({ adopter, running, why: outcome as YieldReason, toolCallId, params, cwd, spool, timeoutMs, summary: truncationNote, yieldSignal: context.yieldSignal, ...(fence ? { fence } : {}) });
+            // What the fence stopped so far; the job's own scanner reads on from here.
+            const sandbox = fenceParts(fence, scanner?.hits ?? []);
+            return { ...adopted, content: [adopted.content, sandbox.note].filter(Boolean).join("\n\n"), details: { ...adopted.details, ...sandbox.details } };
           }
           run = typeof outcome === "string" ? await shellRun.result : outcome;
         } else {
@@ -174,10 +198,13 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
       }
       if (options.onBackgroundLeft && run.pid > 0 && groupAlive(run.pid)) options.onBackgroundLeft(run.pid, callEnv ?? {});
       plain.end();
+      scanner?.end();
+      await scanner?.settled();
+      const sandbox = fenceParts(fence, scanner?.hits ?? []);
       const spooled = spool.finish();
       const output = spooled.text.endsWith("\n") ? spooled.text.slice(0, -1) : spooled.text;
       const status = statusLine(run, params.timeout);
-      const parts = [output, truncationNote(spooled), status].filter((part): part is string => !!part);
+      const parts = [output, truncationNote(spooled), sandbox.note, status].filter((part): part is string => !!part);
       const details: BashToolDetails = {
         command: params.command,
         exitCode: run.exitCode,
@@ -187,6 +214,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
         ...(spooled.fullOutputPath !== undefined ? { fullOutputPath: spooled.fullOutputPath } : {}),
         timedOut: run.timedOut,
         aborted: run.aborted,
+        ...sandbox.details,
       };
       return {
         content: parts.length === 0 ? "(no output)" : parts.join("\n\n"),

@@ -6,13 +6,15 @@ import { terminateGroup } from "../../process-group.js";
 import type { OutputSpool, SpooledOutput } from "../../output-spool.js";
 import type { RunningShell } from "../../shell-process.js";
 import type { BashToolDetails, BashToolParams } from "./bash-schema.js";
+import { yieldCauseText } from "../../tool.js";
+import type { CommandFence } from "../../sandbox/index.js";
 
 /** Who owns a bash call that outlived its wait. */
 export interface BashCallAdopter {
   /** How long a call may run before it becomes a job. */
   yieldMs(): number;
   /** Contract: returns the job's id and pid, or throws (the command is then stopped: nobody would watch it). */
-  adopt(call: { toolCallId: string; command: string; cwd: string; running: RunningShell; priorOutput: string; killAfterMs?: number }): { id: string; pid: number };
+  adopt(call: { toolCallId: string; command: string; cwd: string; running: RunningShell; priorOutput: string; killAfterMs?: number; fence?: CommandFence }): { id: string; pid: number };
 }
 
 /** Once a steer is queued, a command gets this much longer to finish on its own before it becomes a job. */
@@ -20,7 +22,7 @@ export const STEER_GRACE_MS = 1_000;
 
 export type YieldReason = "waited" | "steered";
 
-/** Settles with why the call should stop blocking; `cancel` once the command ended first. */
+/** Settles with why the call should stop blocking; `cancel` once the command ended first. `yieldSignal`'s reason says whose steer it was. */
 export function yieldWindow(yieldMs: number, yieldSignal: AbortSignal): { reason: Promise<YieldReason>; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
   let onSteer = (): void => undefined;
@@ -57,6 +59,10 @@ export interface AdoptedCall {
   timeoutMs: number | undefined;
   /** The bash tool's note on a truncated output (where the full output is). */
   summary: (spooled: SpooledOutput) => string | undefined;
+  /** The call's yield signal: its reason says whose steer ended the wait. */
+  yieldSignal: AbortSignal;
+  /** The sandbox the command runs in: the job keeps it. */
+  fence?: CommandFence;
 }
 
 /** Hands the command to the adopter and builds the call's result: the output so far and the job it became. */
@@ -69,13 +75,21 @@ export function adoptedResult(call: AdoptedCall): { content: string; details: Ba
   const killAfterMs = call.timeoutMs === undefined ? undefined : Math.max(0, call.timeoutMs - elapsedMs);
   let job: { id: string; pid: number };
   try {
-    job = adopter.adopt({ toolCallId: call.toolCallId, command: params.command, cwd: call.cwd, running, priorOutput, ...(killAfterMs !== undefined ? { killAfterMs } : {}) });
+    job = adopter.adopt({
+      toolCallId: call.toolCallId,
+      command: params.command,
+      cwd: call.cwd,
+      running,
+      priorOutput,
+      ...(killAfterMs !== undefined ? { killAfterMs } : {}),
+      ...(call.fence ? { fence: call.fence } : {}),
+    });
   } catch (error) {
     void terminateGroup(running.pid);
     throw new Error(`The command could not become a background job and was stopped: ${error instanceof Error ? error.message : String(error)}`);
   }
   const output = spooled.text.endsWith("\n") ? spooled.text.slice(0, -1) : spooled.text;
-  const reason = call.why === "steered" ? "the person sent a message" : `the ${Math.round(adopter.yieldMs() / 1000)} s a bash call may block have passed`;
+  const reason = call.why === "steered" ? yieldCauseText(call.yieldSignal) : `the ${Math.round(adopter.yieldMs() / 1000)} s a bash call may block have passed`;
   const timeoutNote = params.timeout !== undefined ? ` Its timeout still holds: it is stopped ${params.timeout} s after it started.` : "";
   const status =
     `Still running as job ${job.id} (pid ${job.pid}) after ${(elapsedMs / 1000).toFixed(0)} s: ${reason}, so it became a background job and nothing was stopped.${timeoutNote} ` +

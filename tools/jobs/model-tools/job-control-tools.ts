@@ -2,7 +2,7 @@
 // write_stdin (type into it) and kill_process (stop it).
 import { Type } from "@sinclair/typebox";
 import { capOutput } from "../../output-cap.js";
-import { commandEnd, completedDetails, lastLinesText, nextStep, runningDetails, statusHeader, type JobDetails } from "./job-result.js";
+import { commandEnd, completedDetails, fenceNote, lastLinesText, nextStep, runningDetails, statusHeader, type JobDetails } from "./job-result.js";
 import { failed } from "../format.js";
 import { readSince } from "../log/job-output-reader.js";
 import { digestOfLines, digestReason, logLines, wantsDigest } from "../digest/job-log-digest.js";
@@ -64,6 +64,8 @@ export function readNewOutput(job: Job, maxChars: number, digest?: boolean): Too
   } else {
     parts.push(hadEarlier ? "No new output since the last read." : "No output yet.");
   }
+  const fenced = fenceNote(job);
+  if (fenced) parts.push(fenced.slice(1));
   if (job.running) {
     parts.push(nextStep(job));
     return { content: parts.join("\n"), details: runningDetails(job) };

@@ -1,7 +1,7 @@
 // The tools that look at jobs without touching them: list_processes (every job, running or recently
 // finished) and get_process_log (a job's plain-text log, paged by lines).
 import { Type } from "@sinclair/typebox";
-import { capOutput } from "../../output-cap.js";
+import { bodyByteCapFor, capOutput, quoteCap } from "../../output-cap.js";
 import type { JobInfo, JobStarter, TriggerInfo } from "../events.js";
 import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "../format.js";
 import { clamp, type JobSettings } from "../settings.js";
@@ -44,11 +44,16 @@ export function createListProcessesTool(registry: ToolJobs, settings: JobSetting
         const restarts = info.restarts > 0 ? `, restarted ${info.restarts}×${info.restartedBy ? ` (last by ${who(info.restartedBy)})` : ""}` : "";
         const tail = last ? `\n    last: ${last}` : "";
         const watching = triggers.length ? `\n    watching: ${triggers.map(describeTrigger).join("; ")}` : "";
-        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who(info.startedBy)}${others}${restarts}, pid ${info.pid}: ${shortCommand(info.command)}${tail}${watching}`;
+        const sandbox = info.sandbox === undefined ? "" : `, sandbox ${info.unfenced ? `${info.sandbox} (unfenced: none can be made here)` : info.sandbox}${info.fenceHits ? ` (stopped ${info.fenceHits} thing${info.fenceHits === 1 ? "" : "s"})` : ""}`;
+        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who(info.startedBy)}${others}${restarts}${sandbox}, pid ${info.pid}: ${shortCommand(info.command)}${tail}${watching}`;
       });
       const running = rows.filter((row) => row.info.status === "running").length;
+      // Whole entries while they fit the cap (long trigger patterns add up), the rest counted.
+      const shownJobs = wholeEntriesWithin(lines, bodyByteCapFor(settings.maxOutputChars));
+      const left = rows.slice(shownJobs.length).map((row) => row.info.id);
+      const more = left.length > 0 ? `\n[${left.length} more job${left.length === 1 ? "" : "s"} not listed here: ${quoteCap(left.join(", "), 200)}. poll_process or get_process_log reads any of them.]` : "";
       return {
-        content: `${running} running, ${rows.length - running} finished:\n${lines.join("\n")}`,
+        content: `${running} running, ${rows.length - running} finished:\n${shownJobs.join("\n")}${more}`,
         details: { jobs: rows.map(({ info, last, runtimeMs, triggers }) => ({ ...info, runtimeMs, lastLine: last, triggers })) },
       };
     },
@@ -139,4 +144,12 @@ export function createGetProcessLogTool(registry: ToolJobs, settings: JobSetting
       return { content, details: { jobId: job.id, fromLine: from, toLine: to, totalLines: total, firstKeptLine: first } };
     },
   };
+}
+
+/** The first entries that fit `maxBytes` together, one per line. */
+function wholeEntriesWithin(entries: readonly string[], maxBytes: number): string[] {
+  let used = 0;
+  let count = 0;
+  while (count < entries.length && used + Buffer.byteLength(entries[count]!) + 1 <= maxBytes) used += Buffer.byteLength(entries[count++]!) + 1;
+  return entries.slice(0, count);
 }

@@ -7,6 +7,8 @@ import type { ToolResult } from "../../tool.js";
 import type { CommandEnd } from "../../command-end.js";
 import type { PlainTextLog } from "../log/plain-text-log.js";
 import { digestOfLog, wantsDigest } from "../digest/job-log-digest.js";
+import { bodyByteCapFor } from "../../output-cap.js";
+import { fenceNoteForModel } from "../../sandbox/index.js";
 
 export interface CompletedJobDetails {
   status: "completed" | "failed";
@@ -51,6 +53,12 @@ export function statusHeader(job: Job): string {
   return `Job ${job.id} (pid ${job.pid}) ${when}: ${shortCommand(job.command)}`;
 }
 
+/** What the fence stopped the job doing that the model has not been told yet, as a paragraph ("" when nothing). */
+export function fenceNote(job: Job): string {
+  const hits = job.takeUntoldFenceHits();
+  return hits.length > 0 ? `\n${fenceNoteForModel(hits)}` : "";
+}
+
 /** A note the model can act on when lines were cut or have left memory. */
 export function pagingHint(job: Job, truncated: boolean): string {
   if (!truncated && !job.log.dropped) return "";
@@ -93,9 +101,12 @@ function outputText(job: Job, maxOutputChars: number, digest: boolean | undefine
 
 function outputBody(job: Job, maxOutputChars: number): { body: string; truncated: boolean } {
   if (job.stdoutLog && job.stderrLog && job.stderrLog.totalChars > 0) {
-    const budget = job.stdoutLog.totalChars > 0 ? Math.floor(maxOutputChars / 2) : maxOutputChars;
-    const out = job.stdoutLog.capped(budget);
-    const err = job.stderrLog.capped(budget);
+    // Each stream gets half of the characters and half of the bytes when both printed.
+    const both = job.stdoutLog.totalChars > 0;
+    const budget = both ? Math.floor(maxOutputChars / 2) : maxOutputChars;
+    const bytes = both ? Math.floor(bodyByteCapFor(maxOutputChars) / 2) : bodyByteCapFor(maxOutputChars);
+    const out = job.stdoutLog.capped(budget, bytes);
+    const err = job.stderrLog.capped(budget, bytes);
     const parts = [];
     if (job.stdoutLog.totalChars > 0) parts.push(`stdout:\n${out.text}`);
     parts.push(`stderr:\n${err.text}`);
@@ -110,7 +121,7 @@ export function finalResult(job: Job, maxOutputChars: number, digest?: boolean):
   job.finalDelivered = true;
   const { body, hint } = outputText(job, maxOutputChars, digest);
   return {
-    content: `${statusHeader(job)}\n${body}${hint}`,
+    content: `${statusHeader(job)}\n${body}${hint}${fenceNote(job)}`,
     details: completedDetails(job, maxOutputChars),
     command: commandEnd(job),
     isError: failed(job.info),
@@ -136,7 +147,7 @@ export function nextStep(job: Job): string {
 export function runningResult(job: Job, maxOutputChars: number, why: string, digest?: boolean): ToolResult<RunningJobDetails> {
   const { body, hint } = outputText(job, maxOutputChars, digest);
   return {
-    content: `${statusHeader(job)}\n${why}\nOutput so far:\n${body}${hint}\n${nextStep(job)}`,
+    content: `${statusHeader(job)}\n${why}\nOutput so far:\n${body}${hint}${fenceNote(job)}\n${nextStep(job)}`,
     details: runningDetails(job),
     runningJob: job.id,
   };

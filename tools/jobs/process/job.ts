@@ -13,6 +13,7 @@ import { PlainTextLog } from "../log/plain-text-log.js";
 import type { LogCursor } from "../log/job-output-reader.js";
 import { signalGroup } from "../../process-group.js";
 import { countNewlines } from "../../output-cap.js";
+import type { CommandFence, FenceHit } from "../../sandbox/index.js";
 
 export type StdinMode = "pty" | "pipe";
 
@@ -41,6 +42,8 @@ export interface JobSpec {
   mark?: string;
   /** The client the job belongs to (a job host's client; undefined: nobody's, kept for the next). */
   owner?: string;
+  /** The sandbox it runs in (its prefix and variables are in the launch and `env` already). */
+  fence?: CommandFence;
 }
 
 /** A pipe process started elsewhere: its streams deliver strings; stdin is closed. */
@@ -77,6 +80,12 @@ export abstract class Job {
   readonly exited: Promise<JobInfo>;
   /** The PITWALL_JOB mark of its processes: stopping the job ends every process carrying it. */
   readonly mark: string | undefined;
+  /** The sandbox it runs in; undefined when it was started without a policy. */
+  readonly fence: CommandFence | undefined;
+  /** What the fence stopped it doing, in the order found. */
+  readonly fenceHits: FenceHit[] = [];
+  /** How many of fenceHits a tool result or notice has told the model. */
+  private fenceHitsTold = 0;
 
   /** Paces the emulator: the kind pauses and resumes its output when asked (pauseOutput, resumeOutput). */
   protected readonly feed: EmulatorFeed;
@@ -124,6 +133,7 @@ export abstract class Job {
     this.fromBashCall = spec.adopt !== undefined;
     this.mark = spec.mark;
     this.owner = spec.owner;
+    this.fence = spec.fence;
     this.exited = new Promise((resolve) => {
       this.resolveExited = resolve;
     });
@@ -186,6 +196,11 @@ export abstract class Job {
     return this.feed.pauses;
   }
 
+  /** Characters of a flood the emulator never parsed: they would have left its scrollback unseen (emulator-skip.ts). */
+  get emulatorSkipped(): number {
+    return this.feed.skipped;
+  }
+
   get info(): JobInfo {
     const info: JobInfo = {
       id: this.id,
@@ -204,8 +219,18 @@ export abstract class Job {
     if (this.toolCallId !== undefined) info.toolCallId = this.toolCallId;
     if (this.restartedBy !== undefined) info.restartedBy = this.restartedBy;
     if (this.stopRequestedBy !== undefined) info.stopRequestedBy = this.stopRequestedBy;
+    if (this.fence !== undefined) info.sandbox = this.fence.profile;
+    if (this.fence?.state === "unfenced") info.unfenced = true;
+    if (this.fenceHits.length > 0) info.fenceHits = this.fenceHits.length;
     if (this.owner !== undefined) info.owner = this.owner;
     return info;
+  }
+
+  /** What the fence stopped that the model has not been told yet; told from now on. */
+  takeUntoldFenceHits(): FenceHit[] {
+    const untold = this.fenceHits.slice(this.fenceHitsTold);
+    this.fenceHitsTold = this.fenceHits.length;
+    return untold;
   }
 
   /** Raw output as it arrives (escape codes included). */

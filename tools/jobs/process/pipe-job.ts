@@ -21,12 +21,12 @@ export class PipeJob extends Job {
   constructor(spec: JobSpec) {
     super(spec);
     // Through the launcher: the job inherits no pty master (nor anything else) of ours.
-    const launch = launchShell(spec.shell, spec.command);
+    const launch = launchShell(spec.shell, spec.command, spec.fence?.wrapper);
     const child =
       spec.adopt?.child ??
       spawnChild(launch.file, launch.args, {
         cwd: spec.cwd,
-        env: spec.env,
+        env: { ...spec.env, ...launch.env },
         detached: true,
         stdio: ["pipe", "pipe", "pipe"],
       });

@@ -38,13 +38,13 @@ export class PtyJob extends Job {
   constructor(spec: JobSpec) {
     super(spec);
     // Through the launcher: the job inherits no pty master (nor anything else) of ours.
-    const launch = launchShell(spec.shell, spec.command);
+    const launch = launchShell(spec.shell, spec.command, spec.fence?.wrapper);
     const ptyProcess = spawnPty(launch.file, launch.args, {
       name: spec.env.TERM ?? "xterm-256color",
       cols: spec.cols,
       rows: spec.rows,
       cwd: spec.cwd,
-      env: spec.env,
+      env: { ...spec.env, ...launch.env },
     });
     this.pty = ptyProcess;
     this.pid = ptyProcess.pid;
@@ -121,7 +121,13 @@ export class PtyJob extends Job {
     this.slaveWatchTimer = setInterval(() => {
       if (!processGone(this.pid)) return;
       this.feed.release();
-      if (Date.now() - this.lastPtyOutputAt >= SLAVE_QUIET_MS) this.releaseSlave();
+      if (Date.now() - this.lastPtyOutputAt < SLAVE_QUIET_MS) return;
+      // Quiet by the clock is not enough: after a long block (a loaded machine), the read that is due
+      // has not run yet. Let one poll phase pass, and let go only if it brought nothing.
+      const seen = this.lastPtyOutputAt;
+      setImmediate(() => {
+        if (this.lastPtyOutputAt === seen && processGone(this.pid)) this.releaseSlave();
+      });
     }, SLAVE_WATCH_MS);
     this.slaveWatchTimer.unref();
   }

@@ -10,7 +10,7 @@ export function untrackIfGone(marker: ChildMarker | undefined, pgid: number): vo
   if (marker && !groupAlive(pgid)) marker.untrackGroup(pgid);
 }
 
-/** How often adopted groups are checked for being gone. */
+/** How often adopted groups are checked for being gone, unless the options say otherwise. */
 const GONE_CHECK_MS = 5_000;
 
 interface AdoptedGroup {
@@ -22,6 +22,8 @@ export interface AdoptedGroupsOptions {
   /** The watchdog that ends tracked groups if this process dies. */
   marker: ChildMarker | undefined;
   killGraceMs: number;
+  /** How often the groups are checked for being gone (5 s). */
+  goneCheckMs?: number;
   /** Ends what carries `mark` outside its group (setsid, a double fork). */
   endEscapes: (mark: string | undefined) => Promise<void>;
 }
@@ -42,7 +44,7 @@ export class AdoptedGroups {
         this.options.marker?.untrackGroup(group);
       }
       if (this.groups.size === 0) this.stopGoneCheck();
-    }, GONE_CHECK_MS);
+    }, this.options.goneCheckMs ?? GONE_CHECK_MS);
     this.goneCheck.unref();
   }
 

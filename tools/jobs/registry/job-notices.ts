@@ -9,27 +9,35 @@ import type { Job } from "../process/job.js";
 import { describeStatus, formatDuration, lastLines, runtime, shortCommand } from "../format.js";
 import { firingMessage, MergedFirings } from "../watch/merged-firings.js";
 import type { JobTriggeredEvent } from "../events.js";
+import { fenceNoteForModel } from "../../sandbox/index.js";
 
 const NOTICE_LAST_LINES = 8;
 const NOTICE_MAX_CHARS = 2_000;
 
-type Pending =
+/** One notice for the model, and when what it tells happened (ms since the epoch): the agent puts it in time order with queued messages. */
+export interface JobNotice {
+  text: string;
+  at: number;
+}
+
+type Pending = (
   | { kind: "exit"; job: Job }
   | { kind: "person"; text: string }
   | { kind: "typed"; job: Job }
-  | { kind: "firing"; jobId: string; triggerId: number; firings: MergedFirings };
+  | { kind: "firing"; jobId: string; triggerId: number; firings: MergedFirings }
+) & { at: number };
 
 export class JobNotices {
   private pending: Pending[] = [];
 
   /** A job's process ended. Only exits nobody asked for are worth telling. */
   jobEnded(job: Job): void {
-    if (job.stopRequestedBy === undefined) this.pending.push({ kind: "exit", job });
+    if (job.stopRequestedBy === undefined) this.pending.push({ kind: "exit", job, at: Date.now() });
   }
 
   /** Something the person did (started, killed, restarted, removed a job; ran a command of their own). */
   personAction(text: string): void {
-    this.pending.push({ kind: "person", text });
+    this.pending.push({ kind: "person", text, at: Date.now() });
   }
 
   /** A `notify` trigger fired; a later firing of the same trigger before the drain merges into this one. */
@@ -37,34 +45,40 @@ export class JobNotices {
     const firing = firingMessage(event);
     const waiting = this.pending.find((p) => p.kind === "firing" && p.jobId === event.jobId && p.triggerId === event.trigger.id);
     if (waiting?.kind === "firing") waiting.firings.add(firing);
-    else this.pending.push({ kind: "firing", jobId: event.jobId, triggerId: event.trigger.id, firings: new MergedFirings(firing, event.jobId, event.trigger.id) });
+    else this.pending.push({ kind: "firing", jobId: event.jobId, triggerId: event.trigger.id, firings: new MergedFirings(firing, event.jobId, event.trigger.id), at: firing.at });
   }
 
   /** The person typed into a job; a burst of keystrokes is one notice, and what was typed is not repeated. */
   personTyped(job: Job): void {
     const last = this.pending[this.pending.length - 1];
     if (last?.kind === "typed" && last.job === job) return;
-    this.pending.push({ kind: "typed", job });
+    this.pending.push({ kind: "typed", job, at: Date.now() });
+  }
+
+  /** The ids of jobs whose exit is still to be told. */
+  pendingExits(): string[] {
+    return this.pending.flatMap((entry) => (entry.kind === "exit" && !entry.job.finalDelivered ? [entry.job.id] : []));
   }
 
   /** Moves what `other` still had to tell into this queue (a client took over another's jobs). */
   take(other: JobNotices): void {
-    this.pending.push(...other.pending);
+    this.pending = [...this.pending, ...other.pending].sort((a, b) => a.at - b.at);
     other.pending = [];
   }
 
-  /** One text per event since the last drain, oldest first. */
-  drain(): string[] {
+  /** One notice per event since the last drain, oldest first, each with when it happened. */
+  drain(): JobNotice[] {
     const pending = this.pending;
     this.pending = [];
-    const notices: string[] = [];
+    const notices: JobNotice[] = [];
     for (const entry of pending) {
-      if (entry.kind === "person") notices.push(entry.text);
-      else if (entry.kind === "firing") notices.push(entry.firings.text);
-      else if (entry.kind === "typed") notices.push(`The person typed into job ${entry.job.id} (${shortCommand(entry.job.command)}).`);
+      const { at } = entry;
+      if (entry.kind === "person") notices.push({ text: entry.text, at });
+      else if (entry.kind === "firing") notices.push({ text: entry.firings.text, at });
+      else if (entry.kind === "typed") notices.push({ text: `The person typed into job ${entry.job.id} (${shortCommand(entry.job.command)}).`, at });
       else if (!entry.job.finalDelivered) {
         entry.job.finalDelivered = true;
-        notices.push(exitNotice(entry.job));
+        notices.push({ text: exitNotice(entry.job), at });
       }
     }
     return notices;
@@ -95,10 +109,12 @@ export function exitNotice(job: Job): string {
   const info = job.info;
   const who = job.startedBy === "person" ? ", started by the person," : "";
   const header = `Job ${job.id} (${shortCommand(job.command)})${who} ${describeStatus(info)} after ${formatDuration(runtime(info))}.`;
+  const fenced = job.takeUntoldFenceHits();
+  const fence = fenced.length > 0 ? `\n${fenceNoteForModel(fenced)}` : "";
   const lines = lastLines(job.log, NOTICE_LAST_LINES);
-  if (lines.length === 0) return `${header} It printed nothing.`;
+  if (lines.length === 0) return `${header} It printed nothing.${fence}`;
   let body = lines.join("\n");
   const room = NOTICE_MAX_CHARS - header.length - 20;
   if (body.length > room) body = "…" + body.slice(body.length - room);
-  return `${header} Last lines:\n${body}`;
+  return `${header} Last lines:\n${body}${fence}`;
 }

@@ -4,7 +4,9 @@ import type { ChildProcess } from "node:child_process";
 import type { JobStarter, TerminalSize } from "../events.js";
 import type { StdinMode } from "../process/job.js";
 import type { JobSettings } from "../settings.js";
+import type { WatchTiming } from "../watch/trigger-set.js";
 import type { ChildMarker } from "../../process/process-guard.js";
+import type { CommandFence, CommandSandbox } from "../../sandbox/index.js";
 
 export type { TerminalSize } from "../events.js";
 
@@ -25,6 +27,8 @@ export interface StartJobOptions {
   owner?: string;
   /** The environment the job inherits instead of the registry's (a job host's client brings its own). */
   baseEnv?: Record<string, string>;
+  /** The sandbox to run it in (CommandSandbox.fence); none: as the person, as a library may. */
+  fence?: CommandFence;
 }
 
 /** Who acts, and whose agent hears of it: the one client of a registry in this process. */
@@ -46,6 +50,8 @@ export interface AdoptRunningOptions {
   startedAt: number;
   priorOutput: string;
   toolCallId?: string;
+  /** The sandbox the call runs in: the job keeps it (a restart makes it again). */
+  fence?: CommandFence;
   /** Stop it (TERM, grace, KILL) this long from now: the rest of the call's timeout. */
   killAfterMs?: number;
   owner?: string;
@@ -59,4 +65,10 @@ export interface JobRegistryOptions {
   env: NodeJS.ProcessEnv;
   /** Marks every job's environment and tracks its process group, so a crash of pitwall still ends it. */
   marker?: ChildMarker;
+  /** How often groups a bash call left running are checked for being gone (5 s). */
+  adoptedCheckMs?: number;
+  /** How watch triggers gather a burst and how short their window may be (tools/jobs/watch/trigger-set.ts). */
+  watchTiming?: Partial<WatchTiming>;
+  /** Makes the fences of this process's commands (a restart under another profile makes a new one). */
+  sandbox?: CommandSandbox;
 }

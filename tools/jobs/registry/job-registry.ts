@@ -7,7 +7,7 @@
 // left behind (adopted-groups.ts).
 import { EventBus } from "../../event-bus.js";
 import type { JobEvent, JobInfo, JobStarter } from "../events.js";
-import { personActions, type JobNotices } from "./job-notices.js";
+import { personActions, type JobNotice, type JobNotices } from "./job-notices.js";
 import { NoticeBoard, UNOWNED } from "./notice-board.js";
 import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "../settings.js";
 import type { Job } from "../process/job.js";
@@ -23,6 +23,8 @@ import { DEFAULT_ACTOR, type ActOptions, type AdoptRunningOptions, type JobRegis
 import { JobSpecs } from "./job-specs.js";
 import { JobStopper, within } from "./job-stopper.js";
 import { TtlSweep } from "./ttl-sweep.js";
+import { watchFence } from "./job-fence.js";
+import type { CommandFence, CommandSandbox, FenceRequest, SandboxProfile } from "../../sandbox/index.js";
 
 export { DEFAULT_ACTOR, type ActOptions, type AdoptRunningOptions, type JobRegistryOptions, type StartJobOptions, type TerminalSize } from "./job-options.js";
 
@@ -45,6 +47,7 @@ export class JobRegistry {
   /** Groups a bash call left running in the background; ended with the jobs. */
   private readonly adopted: AdoptedGroups;
   private readonly lineObservers = new Set<(job: Job, line: string, lineNumber: number) => void>();
+  private readonly sandbox: CommandSandbox | undefined;
   private nextId = 1;
   private shuttingDown = false;
 
@@ -55,12 +58,19 @@ export class JobRegistry {
       Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
     );
     this.marker = options.marker;
+    this.sandbox = options.sandbox;
     this.specs = new JobSpecs(this.cwd, this.settings, baseEnv, this.marker);
     this.stopper = new JobStopper(this.settings, this.marker);
     this.ttl = new TtlSweep(this.settings.ttlMs);
-    this.adopted = new AdoptedGroups({ marker: this.marker, killGraceMs: this.settings.killGraceMs, endEscapes: (mark) => this.stopper.endEscapes(mark) });
+    this.adopted = new AdoptedGroups({
+      marker: this.marker,
+      killGraceMs: this.settings.killGraceMs,
+      ...(options.adoptedCheckMs !== undefined ? { goneCheckMs: options.adoptedCheckMs } : {}),
+      endEscapes: (mark) => this.stopper.endEscapes(mark),
+    });
     this.watches = new JobWatches({
       debounceMs: this.settings.watchDebounceMs,
+      ...(options.watchTiming ? { timing: options.watchTiming } : {}),
       emit: (event) => {
         // Told to the agent of the client that set the trigger (or that owns the job); a job left
         // running without one keeps even a firing that asked to steer or wake, as a notice for the
@@ -68,7 +78,7 @@ export class JobRegistry {
         const owner = (event.type === "job_triggered" ? event.trigger.owner : undefined) ?? this.jobs.get(event.jobId)?.owner ?? UNOWNED;
         recordWatchNotices(event, this.noticesOf(owner));
         if (owner === UNOWNED && event.type === "job_triggered" && event.trigger.action !== "notify") this.noticesOf(UNOWNED).triggerFired(event);
-        this.emit(event);
+        this.events.emit(event);
       },
     });
   }
@@ -96,6 +106,16 @@ export class JobRegistry {
   /** The PITWALL_JOB mark for one bash call's processes (a call that becomes a job keeps it). */
   callMark(): Record<string, string> {
     return this.specs.callMark();
+  }
+
+  /**
+   * The sandbox for a command of this registry's folder (its root). Throws SandboxUnavailableError
+   * when the policy requires a fence that cannot be made, and an Error when the registry has no
+   * sandbox (a library's, which runs commands as the person).
+   */
+  makeFence(request: Omit<FenceRequest, "root">): Promise<CommandFence> {
+    if (!this.sandbox) return Promise.reject(new Error("This job registry runs commands without a sandbox (it was made without one)."));
+    return this.sandbox.fence({ ...request, root: this.cwd });
   }
 
   get(id: string): Job | undefined {
@@ -142,9 +162,14 @@ export class JobRegistry {
     return job.info;
   }
 
-  /** Runs the job's command again under the same id (stopping it first if it runs); restarts + 1. */
-  async restart(id: string, by: JobStarter, size?: TerminalSize, actor?: string): Promise<Job> {
+  /**
+   * Runs the job's command again under the same id (stopping it first if it runs); restarts + 1. A
+   * `profile` (the person's choice) runs it under another sandbox profile; without one it keeps its own.
+   */
+  async restart(id: string, by: JobStarter, size?: TerminalSize, actor?: string, profile?: SandboxProfile): Promise<Job> {
     const old = this.require(id);
+    // Made first: a fence that cannot be made leaves the job as it was.
+    const fence = await this.restartFence(old, profile);
     if (old.running) {
       old.stopRequestedBy ??= by;
       await this.stopper.terminate(old);
@@ -155,13 +180,33 @@ export class JobRegistry {
     this.checkCapacity();
     const job = this.spawn(
       id,
-      { command: old.command, cwd: old.cwd, baseEnv: old.env, stdinMode: old.stdinMode, startedBy: old.startedBy, restartedBy: by, ...(size ? { size } : {}), owner: old.owner ?? actor ?? DEFAULT_ACTOR },
+      {
+        command: old.command,
+        cwd: old.cwd,
+        baseEnv: old.env,
+        stdinMode: old.stdinMode,
+        startedBy: old.startedBy,
+        restartedBy: by,
+        ...(size ? { size } : {}),
+        owner: old.owner ?? actor ?? DEFAULT_ACTOR,
+        ...(fence ? { fence } : {}),
+      },
       old.restarts + 1,
       true,
     );
     old.dispose();
     if (by === "person") this.noticesOf(actor).personAction(personActions.restarted(job));
     return job;
+  }
+
+  /** A restarted job's fence: made again (the disk may have changed), under `profile` when given. */
+  private async restartFence(old: Job, profile: SandboxProfile | undefined): Promise<CommandFence | undefined> {
+    if (old.fence === undefined) {
+      if (profile !== undefined) throw new Error(`Job ${old.id} was started without a sandbox policy, so it cannot be restarted under a profile.`);
+      return undefined;
+    }
+    const { root: _root, ...request } = old.fence.request;
+    return this.makeFence({ ...request, ...(profile !== undefined ? { profile } : {}) });
   }
 
   /** Removes a finished job from the list (the person's action). Running jobs are not removed: stop them first. */
@@ -200,8 +245,8 @@ export class JobRegistry {
     this.noticesOf(actor).personAction(text);
   }
 
-  /** What an agent must be told before its next request: one text per event since the last drain. */
-  drainNotices(actor: string = DEFAULT_ACTOR): string[] {
+  /** What an agent must be told before its next request: one notice per event since the last drain, with when it happened. */
+  drainNotices(actor: string = DEFAULT_ACTOR): JobNotice[] {
     return this.notices.drain(actor);
   }
 
@@ -236,6 +281,11 @@ export class JobRegistry {
     this.notices.handOver(owner, UNOWNED);
   }
 
+  /** The jobs whose exit `owner`'s agent is still to be told. */
+  exitsToTell(owner: string): string[] {
+    return this.notices.of(owner).pendingExits();
+  }
+
   /** A client takes over every unowned job and what was to be told about them; returns those jobs. */
   adoptUnowned(owner: string): Job[] {
     const jobs = this.unowned();
@@ -268,7 +318,7 @@ export class JobRegistry {
 
   /** Publishes that a bash_stream call yielded while its job runs on. */
   reportYield(toolCallId: string, job: Job, tail: string): void {
-    this.emit({ type: "job_yielded", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
+    this.events.emit({ type: "job_yielded", toolCallId, jobId: job.id, pid: job.pid, startedAt: job.startedAt, tail });
   }
 
   /**
@@ -336,8 +386,12 @@ export class JobRegistry {
     this.marker?.trackGroup(job.pid);
     this.jobs.set(job.id, job);
     this.watches.attach(job);
+    watchFence(job, (hit) => {
+      // A late hit (a name resolved outside) of a run that was replaced or removed meanwhile is dropped.
+      if (this.jobs.get(job.id) === job) this.events.emit({ type: "job_fenced", jobId: job.id, command: job.command, hit });
+    });
     job.onOutput((chunk, stream) => {
-      for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
+      for (const piece of splitChunk(chunk)) this.events.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
     });
     job.log.onLine(
       (line, lineNumber) => {
@@ -346,13 +400,14 @@ export class JobRegistry {
       () => this.lineObservers.size > 0,
     );
     void job.exited.then(() => this.ended(job));
-    this.emit({ type: "job_started", job: job.info });
+    this.events.emit({ type: "job_started", job: job.info });
     return job;
   }
 
   private ended(job: Job): void {
     untrackIfGone(this.marker, job.pid);
-    this.emit({ type: "job_exited", job: job.info });
+    // Told when nobody asked for the end (JobNotices.jobEnded keeps a notice then); the job host says it only to the owner.
+    this.events.emit({ type: "job_exited", job: job.info, told: !this.shuttingDown && job.stopRequestedBy === undefined });
     if (this.shuttingDown) return;
     this.noticesOf(job.owner ?? UNOWNED).jobEnded(job);
     if (this.jobs.get(job.id) !== job) return;
@@ -366,7 +421,7 @@ export class JobRegistry {
     this.ttl.clear(job.id);
     this.jobs.delete(job.id);
     this.watches.forget(job.id);
-    this.emit({ type: "job_removed", jobId: job.id });
+    this.events.emit({ type: "job_removed", jobId: job.id });
     if (!endLeftovers) {
       job.dispose();
     } else if (groupAlive(job.pid)) {
@@ -387,10 +442,6 @@ export class JobRegistry {
     const job = this.jobs.get(id);
     if (!job) throw new NoSuchJobError(id, [...this.jobs.keys()]);
     return job;
-  }
-
-  private emit(event: JobEvent): void {
-    this.events.emit(event);
   }
 }
 

@@ -62,6 +62,7 @@ export class JobSpecs {
       scrollback: this.settings.scrollback,
       mark,
       owner: options.owner ?? DEFAULT_ACTOR,
+      ...(options.fence ? { fence: options.fence } : {}),
     };
   }
 
@@ -83,6 +84,7 @@ export class JobSpecs {
       // The call's processes carry its mark (callMark) from the start.
       mark: options.env[JOB_MARKER_VARIABLE] ?? `${this.markPrefix}.${id}.0`,
       owner: options.owner ?? DEFAULT_ACTOR,
+      ...(options.fence ? { fence: options.fence } : {}),
       adopt: { child: options.child, startedAt: options.startedAt, priorOutput: options.priorOutput },
     };
   }

@@ -1,7 +1,7 @@
 // What each client's agent must still be told about jobs, by actor: a job host serves several
 // clients (one process has only DEFAULT_ACTOR). Notices about jobs that no client owns wait under
 // UNOWNED for the client that takes those jobs over.
-import { JobNotices } from "./job-notices.js";
+import { JobNotices, type JobNotice } from "./job-notices.js";
 
 /** Where notices about jobs without an owner wait for the next client that takes them over. */
 export const UNOWNED = "";
@@ -19,8 +19,8 @@ export class NoticeBoard {
     return notices;
   }
 
-  /** What `actor`'s agent must be told now: one text per event since the last drain. */
-  drain(actor: string): string[] {
+  /** What `actor`'s agent must be told now: one notice per event since the last drain. */
+  drain(actor: string): JobNotice[] {
     return this.byActor.get(actor)?.drain() ?? [];
   }
 

@@ -17,11 +17,12 @@ export function recordWatchNotices(event: WatchEvent, notices: JobNotices): void
   for (const t of event.removed ?? []) notices.personAction(`The person removed watch trigger ${t.id} (${patternLabel(t)}) from job ${event.jobId}.`);
 }
 
+// The chat shows these notices to the person too, so they name no one "you".
 const ACTION_FOR_MODEL: Record<TriggerInfo["action"], string> = {
-  notify: "you are told of matching lines with your next request",
-  steer: "matching lines come to you as a steering message",
-  "follow-up": "matching lines come to you as a follow-up when you would stop",
-  wake: "matching lines start a turn when you are idle, or steer you when you are busy",
+  notify: "matching lines are told with the next request",
+  steer: "matching lines arrive as a steering message",
+  "follow-up": "matching lines arrive as a follow-up when the turn would end",
+  wake: "matching lines start a turn when the agent is idle, or steer the turn in progress",
 };
 
 function triggerSentence(trigger: TriggerInfo): string {

@@ -26,7 +26,7 @@ let xtermModules: XtermModules | undefined;
  * The emulator is loaded with the first job, not at start: it is ~11 MB a session without jobs never
  * needs. Both packages are CommonJS, so a synchronous require keeps job start synchronous.
  */
-function loadXterm(): XtermModules {
+export function loadXterm(): XtermModules {
   if (!xtermModules) {
     const require = createRequire(import.meta.url);
     xtermModules = { xterm: require("@xterm/headless") as XtermModules["xterm"], unicode11: require("@xterm/addon-unicode11") as XtermModules["unicode11"] };
@@ -274,8 +274,10 @@ export class EmulatorFeed {
   }
 
   /**
-   * Parses the head chunk up to `start`, drops everything from there to `end` unparsed, and leaves
-   * the rest of the end chunk at the head of the queue. Returns the characters taken off the queue.
+   * Parses the head chunk up to `start`, drops everything from there to `end` unparsed, then parses
+   * a screenful of the lines after it before anything else runs: the screen never shows lines from
+   * both sides of the stretch left out (lines that never stood together), whenever it is looked at.
+   * Returns the characters taken off the queue.
    */
   private skip(start: number, end: SkipEnd): number {
     const head = this.queue[this.queueHead]!;
@@ -296,7 +298,33 @@ export class EmulatorFeed {
     this.queue[end.chunk] = rest;
     taken += end.offset;
     this.skippedChars += taken - start;
-    return taken;
+    return taken + this.parseLineFeeds(this.terminal.rows);
+  }
+
+  /** Parses queued output from the head through its `count`-th line feed (or all of it, if fewer). Returns the characters parsed. */
+  private parseLineFeeds(count: number): number {
+    let left = count;
+    let parsed = 0;
+    while (left > 0 && this.queueHead < this.queue.length) {
+      const entry = this.queue[this.queueHead]!;
+      if (entry.newlines <= left) {
+        this.queue[this.queueHead++] = EMPTY;
+        this.queuedNewlines -= entry.newlines;
+        this.parseNow!(entry.text);
+        parsed += entry.text.length;
+        left -= entry.newlines;
+        continue;
+      }
+      let at = -1;
+      for (let n = 0; n < left; n++) at = entry.text.indexOf("\n", at + 1);
+      const rest = queuedOutput(entry.text.slice(at + 1));
+      this.parseNow!(entry.text.slice(0, at + 1));
+      this.queuedNewlines -= entry.newlines - rest.newlines;
+      this.queue[this.queueHead] = rest;
+      parsed += at + 1;
+      left = 0;
+    }
+    return parsed;
   }
 
   /**

@@ -39,13 +39,29 @@ export function firingText(firing: JobTriggeredEvent): string {
 }
 
 const HEADLINE = /^job \S+ printed \(watch trigger \d+ /;
+/** The owner in a headline written for the model (firingHeadline). */
+const SET_BY = /, set by (you|the person), on: /;
+
+/** A headline written for the model, as the person reads it. */
+function headlineForPerson(line: string): string {
+  return line.replace(SET_BY, (_all, who: string) => `, set by ${who === "you" ? "the agent" : "you"}, on: `);
+}
+/** A trigger's message (one firing, or firings merged into it) with every headline as the person reads it. */
+export function firingsForPerson(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => (HEADLINE.test(line) ? headlineForPerson(line) : line))
+    .join("\n");
+}
+
 /** The lines firingText writes under a headline, and MergedFirings' note between two firings. */
 const LINE = /^(?:[> ] +\d+ \| |  …$)/;
 const NOTE = /^\[(?:\d+ more matching lines? not shown |Trigger \d+ fired )/;
 
 /**
  * A notice's text with each firing cut to its headline and how many lines it had: for the chat,
- * which showed those lines when the trigger fired (the model gets them whole).
+ * which showed those lines when the trigger fired (the model gets them whole). The headline speaks
+ * to the person there: the agent's trigger is "set by the agent", the person's "set by you".
  */
 export function foldFirings(text: string): string {
   const out: string[] = [];
@@ -62,7 +78,7 @@ export function foldFirings(text: string): string {
     }
     flush();
     inFiring = HEADLINE.test(line);
-    out.push(line);
+    out.push(inFiring ? headlineForPerson(line) : line);
   }
   flush();
   return out.join("\n");

@@ -6,7 +6,7 @@
 // nothing of a job but its id, its command and its log's line listener.
 import type { JobStarter, LogLine, TriggerInfo, WatchEvent } from "../events.js";
 import { systemClock, type Clock } from "./clock.js";
-import { TriggerSet } from "./trigger-set.js";
+import { TriggerSet, type WatchTiming } from "./trigger-set.js";
 import { WatchError, type TriggerSpec } from "./trigger-spec.js";
 
 /** What the watches need of a job. */
@@ -22,6 +22,7 @@ export interface JobWatchesOptions {
   /** Contract: must not throw. */
   emit(event: WatchEvent): void;
   clock?: Clock;
+  timing?: Partial<WatchTiming>;
 }
 
 interface Watched {
@@ -52,6 +53,7 @@ export class JobWatches {
         set: new TriggerSet({
           debounceMs: this.options.debounceMs,
           clock: this.clock,
+          ...(this.options.timing ? { timing: this.options.timing } : {}),
           onFire: (firing) => this.options.emit({ type: "job_triggered", jobId: job.id, command: entry.command, ...firing }),
         }),
       };

@@ -1,6 +1,7 @@
 // The lines one firing of a trigger will carry: every matching line since the last firing, each
-// with up to 3 lines of context before and after (overlapping context merged, as grep -C does),
-// bounded: past a few matches only their count and line range are kept, and long lines are cut.
+// with up to 3 lines of context before and after (overlapping context merged, as grep -C does, and
+// none of the lines the trigger's previous firing already showed), bounded: past a few matches only
+// their count and line range are kept, and long lines are cut.
 import type { FiredLine, LogLine, OmittedMatches } from "../events.js";
 
 export const CONTEXT_LINES = 3;
@@ -24,13 +25,18 @@ export class MatchBatch {
   private shownMatches = 0;
   private afterWanted = 0;
 
-  constructor(now: number) {
+  /** `shownUpTo`: the last line the trigger's previous firing showed (0: none), which context does not repeat. */
+  constructor(
+    now: number,
+    private readonly shownUpTo = 0,
+  ) {
     this.startedAt = now;
     this.lastGrewAt = now;
   }
 
-  private get lastLine(): number {
-    return this.lines.length > 0 ? this.lines[this.lines.length - 1]!.n : 0;
+  /** The last line shown so far, by this batch or the firing before it. */
+  get lastLine(): number {
+    return this.lines.length > 0 ? this.lines[this.lines.length - 1]!.n : this.shownUpTo;
   }
 
   /** A matching line, with the lines just before it (oldest first). */

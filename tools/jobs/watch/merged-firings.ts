@@ -5,16 +5,18 @@
 import { firingText } from "./firing-text.js";
 import type { JobTriggeredEvent } from "../events.js";
 
-/** One firing as the model reads it, and the log lines it covers. */
+/** One firing as the model reads it, the log lines it covers, and when it fired (ms since the epoch). */
 export interface FiringMessage {
   text: string;
   fromLine: number;
   toLine: number;
+  at: number;
 }
 
 export function firingMessage(event: JobTriggeredEvent): FiringMessage {
   const numbers = event.lines.map((line) => line.n);
   return {
+    at: event.firedAt,
     text: firingText(event),
     fromLine: Math.min(...numbers, event.omitted?.fromLine ?? Infinity),
     toLine: Math.max(...numbers, event.omitted?.toLine ?? 0),

@@ -11,6 +11,7 @@ import {
   clampDebounceMs,
   compileTrigger,
   MAX_TRIGGERS_PER_JOB,
+  MIN_WATCH_DEBOUNCE_MS,
   WatchError,
   type CompiledTrigger,
   type TriggerSpec,
@@ -21,10 +22,21 @@ export const SETTLE_MS = 250;
 /** …or this long after its first match, whichever comes first. */
 export const GATHER_MS = 1_000;
 
+/** How batches gather and how short a window may be: these defaults, unless the owner of the jobs sets others (a test's registry). */
+export interface WatchTiming {
+  settleMs: number;
+  gatherMs: number;
+  /** The shortest debounce window a trigger may have. */
+  minDebounceMs: number;
+}
+
+export const DEFAULT_WATCH_TIMING: Readonly<WatchTiming> = { settleMs: SETTLE_MS, gatherMs: GATHER_MS, minDebounceMs: MIN_WATCH_DEBOUNCE_MS };
+
 export interface TriggerSetOptions {
   /** The debounce window of triggers that do not set their own. */
   debounceMs: number;
   clock: Clock;
+  timing?: Partial<WatchTiming>;
   /** Contract: must not throw. */
   onFire(firing: TriggerFiring): void;
 }
@@ -33,6 +45,8 @@ class ActiveTrigger {
   batch: MatchBatch | undefined;
   /** No firing before this time (the end of the last firing's debounce window). */
   quietUntil = 0;
+  /** The last line its last firing showed: the next firing's context starts after it (0 after a restart). */
+  shownUpTo = 0;
   cancelTimer: (() => void) | undefined;
 
   constructor(
@@ -41,9 +55,9 @@ class ActiveTrigger {
   ) {}
 
   /** When the pending batch may fire. */
-  dueAt(): number {
+  dueAt(timing: WatchTiming): number {
     const batch = this.batch!;
-    const settled = Math.min(batch.startedAt + GATHER_MS, batch.lastGrewAt + SETTLE_MS);
+    const settled = Math.min(batch.startedAt + timing.gatherMs, batch.lastGrewAt + timing.settleMs);
     return Math.max(this.quietUntil, settled);
   }
 }
@@ -54,7 +68,11 @@ export class TriggerSet {
   /** The last lines fed, for the context before a match that starts a batch. */
   private recent: LogLine[] = [];
 
-  constructor(private readonly options: TriggerSetOptions) {}
+  private readonly timing: WatchTiming;
+
+  constructor(private readonly options: TriggerSetOptions) {
+    this.timing = { ...DEFAULT_WATCH_TIMING, ...options.timing };
+  }
 
   get size(): number {
     return this.triggers.length;
@@ -71,7 +89,7 @@ export class TriggerSet {
       pattern: spec.pattern,
       action: spec.action,
       ignoreCase: compiled.ignoreCase,
-      debounceMs: clampDebounceMs(spec.debounceMs ?? this.options.debounceMs),
+      debounceMs: clampDebounceMs(spec.debounceMs ?? this.options.debounceMs, this.timing.minDebounceMs),
       setBy: spec.setBy,
       ...(spec.owner !== undefined ? { owner: spec.owner } : {}),
       fired: 0,
@@ -109,7 +127,7 @@ export class TriggerSet {
       let grew = false;
       lines.forEach((line, i) => {
         if (trigger.compiled.line.test(line.text)) {
-          trigger.batch ??= new MatchBatch(now);
+          trigger.batch ??= new MatchBatch(now, trigger.shownUpTo);
           trigger.batch.addMatch(line, this.before(lines, i), now);
           grew = true;
         } else {
@@ -127,7 +145,10 @@ export class TriggerSet {
    */
   restarted(): void {
     this.recent = [];
-    for (const trigger of this.triggers) if (trigger.batch) this.fire(trigger);
+    for (const trigger of this.triggers) {
+      if (trigger.batch) this.fire(trigger);
+      trigger.shownUpTo = 0;
+    }
   }
 
   /** Cancels every timer; pending batches are dropped. */
@@ -150,9 +171,9 @@ export class TriggerSet {
     trigger.cancelTimer = clock.schedule(() => {
       trigger.cancelTimer = undefined;
       if (!trigger.batch || !this.triggers.includes(trigger)) return;
-      if (clock.now() >= trigger.dueAt()) this.fire(trigger);
+      if (clock.now() >= trigger.dueAt(this.timing)) this.fire(trigger);
       else this.arm(trigger);
-    }, trigger.dueAt() - clock.now());
+    }, trigger.dueAt(this.timing) - clock.now());
   }
 
   private fire(trigger: ActiveTrigger): void {
@@ -162,6 +183,7 @@ export class TriggerSet {
     trigger.cancelTimer = undefined;
     const now = this.options.clock.now();
     trigger.quietUntil = now + trigger.info.debounceMs;
+    trigger.shownUpTo = batch.lastLine;
     trigger.info.fired++;
     this.options.onFire({
       trigger: { ...trigger.info },

@@ -76,9 +76,9 @@ export function compileTrigger(pattern: string, ignoreCase?: boolean): CompiledT
   }
 }
 
-/** A debounce window as given, clamped to 1 s–1 h. */
-export function clampDebounceMs(value: number): number {
-  return Math.min(MAX_WATCH_DEBOUNCE_MS, Math.max(MIN_WATCH_DEBOUNCE_MS, Math.floor(value)));
+/** A debounce window as given, clamped to `min` (1 s unless set otherwise)–1 h. */
+export function clampDebounceMs(value: number, min: number = MIN_WATCH_DEBOUNCE_MS): number {
+  return Math.min(MAX_WATCH_DEBOUNCE_MS, Math.max(min, Math.floor(value)));
 }
 
 /** "/FAIL/" or "/fail/i": how a trigger's pattern is shown to people and the model. */

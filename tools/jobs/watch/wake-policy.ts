@@ -3,7 +3,8 @@
 // failing cannot keep the agent running, and spending, while nobody watches. Past the cap, wakes wait
 // in the queue (the person is told once) until the person sends something. A wake queued while the
 // agent works starts a run once it is idle, unless Esc cancelled it. The Agent owns the queue and the
-// runs and asks this policy; the count is plain data (`count`, `restore`) a session can keep.
+// runs and asks this policy; the count is plain data (`count`, `restore`) that the session keeps
+// (every change is reported), so the cap holds across a resume.
 
 /** Runs watch triggers may start one after another without a message from the person in between. */
 export const MAX_UNATTENDED_WAKES = 5;
@@ -23,8 +24,12 @@ export class WakePolicy<Wake> {
   private unattended = 0;
   private told = false;
 
-  /** `tell` says something to the person (that wakes now wait). Contract: must not throw. */
-  constructor(private readonly tell: (message: string) => void) {}
+  /**
+   * `changed` gets the count after every change (to keep it), and, when the change is that wakes
+   * now wait, the sentence to tell the person (a notice, not an error: nothing failed). Contract:
+   * must not throw.
+   */
+  constructor(private readonly changed: (count: WakeCount, tell?: string) => void) {}
 
   /**
    * Whether a wake may start a run now. False once triggers have started MAX_UNATTENDED_WAKES runs
@@ -34,7 +39,8 @@ export class WakePolicy<Wake> {
     if (this.unattended < MAX_UNATTENDED_WAKES) return true;
     if (!this.told) {
       this.told = true;
-      this.tell(
+      this.changed(
+        this.count,
         `Watch triggers have woken the agent ${MAX_UNATTENDED_WAKES} times since your last message, so their next firings wait in the queue (merged, nothing lost) instead of starting more turns. Send a message to deliver them and let triggers wake the agent again; /unwatch removes a trigger.`,
       );
     }
@@ -44,12 +50,15 @@ export class WakePolicy<Wake> {
   /** A trigger's wake started a run: it counts toward the cap. */
   woke(): void {
     this.unattended++;
+    this.changed(this.count);
   }
 
   /** The person sent a message (a prompt, a steer, a follow-up): triggers may wake the agent again. */
   personSpoke(): void {
+    if (this.unattended === 0 && !this.told) return;
     this.unattended = 0;
     this.told = false;
+    this.changed(this.count);
   }
 
   /** A wake was queued while the agent works: it is to start a run once the agent is idle. */
@@ -75,7 +84,7 @@ export class WakePolicy<Wake> {
     return { unattended: this.unattended, told: this.told };
   }
 
-  /** Continues from a count read earlier (a resumed session): the cap counts on from there. */
+  /** Continues from a count read earlier (a resumed session): the cap counts on from there. Not reported: it is already kept. */
   restore(count: WakeCount): void {
     this.unattended = Math.max(0, Math.floor(count.unattended));
     this.told = count.told;

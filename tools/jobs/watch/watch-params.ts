@@ -86,5 +86,11 @@ export function watchAfterWait(watches: Pick<JobWatches, "add">, job: { id: stri
   if (!entries?.length) return "";
   if (!job.running) return "The job ended within the wait, so its watch triggers were not set.";
   const added = addWatchEntries(watches, job.id, entries, "agent");
-  return `Watching job ${job.id} from here on: ${added.map(describeTrigger).join("; ")}. You are told when a line matches; watch_process changes the triggers.`;
+  const described = added.map(describeTrigger).join("; ");
+  // Within the room a tool result keeps for its notices: long patterns are named by their ids.
+  const list = described.length <= WATCHING_CHARS ? described : `triggers ${added.map((t) => `#${t.id}`).join(", ")} (watch_process lists them)`;
+  return `Watching job ${job.id} from here on: ${list}. You are told when a line matches; watch_process changes the triggers.`;
 }
+
+/** The triggers bash_stream set are described in full up to this many characters. */
+const WATCHING_CHARS = 600;

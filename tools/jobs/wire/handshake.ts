@@ -9,8 +9,12 @@ import type { JobInfo } from "../events.js";
 import { checker } from "./checker.js";
 import { JobInfoSchema, strict, TriggerInfoSchema } from "./job-shapes.js";
 
-/** Bumped whenever a message after the handshake changes shape. */
-export const PROTOCOL_VERSION = 3;
+/**
+ * Bumped whenever a message after the handshake changes shape. 3: the job terminal's screen data
+ * (cursor, mouse modes); 4: the exits a greeting says are still to be told; 5: the sandbox
+ * (runTool's and start's policy, restart's profile, JobInfo's sandbox fields, job_fenced).
+ */
+export const PROTOCOL_VERSION = 5;
 
 export const ClientKindSchema = Type.Union([Type.Literal("dashboard"), Type.Literal("print"), Type.Literal("json"), Type.Literal("cli")]);
 export type ClientKind = Static<typeof ClientKindSchema>;
@@ -51,6 +55,8 @@ const WelcomeSchema = Type.Object({
   jobs: Type.Array(JobInfoSchema),
   /** The ids of the jobs this client took over (left running by a client before it). */
   adopted: Type.Array(Type.String()),
+  /** Of the jobs that ended, those whose exit this client's agent is now to be told (they ended while no pitwall owned them). */
+  exitsToTell: Type.Array(Type.String()),
   /** The watch triggers of the jobs that have any. */
   triggers: Type.Array(Type.Object({ jobId: Type.String(), triggers: Type.Array(TriggerInfoSchema) }, strict)),
 });

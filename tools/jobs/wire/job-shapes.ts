@@ -5,10 +5,38 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { type JobEvent, type JobInfo, WATCH_ACTIONS, type TriggerInfo } from "../events.js";
 import type { ScreenUpdate } from "../terminal/screen-state.js";
+import { SANDBOX_PROFILES, type FenceHit, type SandboxPolicy } from "../../sandbox/index.js";
 
 export const strict = { additionalProperties: false } as const;
 
 export const JobStarterSchema = Type.Union([Type.Literal("agent"), Type.Literal("person")]);
+
+export const SandboxProfileSchema = Type.Union(SANDBOX_PROFILES.map((profile) => Type.Literal(profile)));
+
+/** The person's sandbox policy, sent with every command (tools/sandbox/profiles.ts). */
+export const SandboxPolicySchema = Type.Object(
+  {
+    profile: SandboxProfileSchema,
+    required: Type.Boolean(),
+    home: Type.String(),
+    writable: Type.Array(Type.String()),
+    hidden: Type.Array(Type.String()),
+    protected: Type.Array(Type.String()),
+    bwrap: Type.Optional(Type.String()),
+  },
+  strict,
+);
+
+export const FenceHitSchema = Type.Object(
+  {
+    kind: Type.Union([Type.Literal("read-only"), Type.Literal("hidden"), Type.Literal("link"), Type.Literal("network")]),
+    target: Type.String(),
+    why: Type.String(),
+    profile: SandboxProfileSchema,
+    line: Type.String(),
+  },
+  strict,
+);
 
 export const JobInfoSchema = Type.Object(
   {
@@ -27,6 +55,9 @@ export const JobInfoSchema = Type.Object(
     stdinMode: Type.Union([Type.Literal("pty"), Type.Literal("pipe")]),
     restarts: Type.Integer(),
     toolCallId: Type.Optional(Type.String()),
+    sandbox: Type.Optional(SandboxProfileSchema),
+    unfenced: Type.Optional(Type.Boolean()),
+    fenceHits: Type.Optional(Type.Integer({ minimum: 0 })),
     owner: Type.Optional(Type.String()),
   },
   strict,
@@ -55,8 +86,9 @@ export const JobEventSchema = Type.Union([
     { type: Type.Literal("job_yielded"), toolCallId: Type.String(), jobId: Type.String(), pid: Type.Integer(), startedAt: Type.Number(), tail: Type.String() },
     strict,
   ),
-  Type.Object({ type: Type.Literal("job_exited"), job: JobInfoSchema }, strict),
+  Type.Object({ type: Type.Literal("job_exited"), job: JobInfoSchema, told: Type.Optional(Type.Boolean()), earlier: Type.Optional(Type.Boolean()) }, strict),
   Type.Object({ type: Type.Literal("job_removed"), jobId: Type.String() }, strict),
+  Type.Object({ type: Type.Literal("job_fenced"), jobId: Type.String(), command: Type.String(), hit: FenceHitSchema }, strict),
   Type.Object(
     {
       type: Type.Literal("job_triggers_changed"),
@@ -138,5 +170,7 @@ const schemasMatchTypes: [
   Same<Static<typeof JobEventSchema>, JobEvent>,
   Same<Static<typeof ScreenUpdateSchema>, ScreenUpdate>,
   Same<Static<typeof TriggerInfoSchema>, TriggerInfo>,
-] = [true, true, true, true];
+  Same<Static<typeof SandboxPolicySchema>, SandboxPolicy>,
+  Same<Static<typeof FenceHitSchema>, FenceHit>,
+] = [true, true, true, true, true, true];
 void schemasMatchTypes;

@@ -11,7 +11,7 @@ import { JOB_TOOL_NAMES } from "../model-tools/job-tools.js";
 import type { ScreenUpdate } from "../terminal/screen-state.js";
 import { checker, type Checker } from "./checker.js";
 import { ClientKindSchema } from "./handshake.js";
-import { JobEventSchema, JobInfoSchema, ScreenUpdateSchema, strict, ToolResultSchema, TriggerInfoSchema } from "./job-shapes.js";
+import { JobEventSchema, JobInfoSchema, SandboxPolicySchema, SandboxProfileSchema, ScreenUpdateSchema, strict, ToolResultSchema, TriggerInfoSchema } from "./job-shapes.js";
 import { RefusalSchema, type Refusal } from "./refusals.js";
 
 const SizeSchema = Type.Object({ cols: Type.Integer({ minimum: 1, maximum: 4096 }), rows: Type.Integer({ minimum: 1, maximum: 4096 }) }, strict);
@@ -55,14 +55,18 @@ export const METHODS = {
         secrets: Type.Array(Type.String()),
         /** The client's temp folder: bash's full-output files live as long as the agent that reads them. */
         outputDir: Type.Optional(Type.String()),
+        /** The person's sandbox policy, and what the command must see through the private /tmp. */
+        sandbox: Type.Optional(Type.Object({ policy: SandboxPolicySchema, visible: Type.Optional(Type.Array(Type.String())) }, strict)),
       },
       strict,
     ),
     result: ToolResultSchema,
   },
-  start: { args: Type.Object({ command: Type.String(), size: Type.Optional(SizeSchema), env: EnvSchema }, strict), result: JobInfoSchema },
+  /** The person starts a job; `sandbox` is the policy under the profile of the person's jobs. */
+  start: { args: Type.Object({ command: Type.String(), size: Type.Optional(SizeSchema), env: EnvSchema, sandbox: Type.Optional(SandboxPolicySchema) }, strict), result: JobInfoSchema },
   kill: { args: Type.Object({ id: Type.String(), signal: Type.Optional(SignalSchema) }, strict), result: JobInfoSchema },
-  restart: { args: Type.Object({ id: Type.String(), size: Type.Optional(SizeSchema) }, strict), result: JobInfoSchema },
+  /** The person runs a job again, under another sandbox profile when `profile` is given. */
+  restart: { args: Type.Object({ id: Type.String(), size: Type.Optional(SizeSchema), profile: Type.Optional(SandboxProfileSchema) }, strict), result: JobInfoSchema },
   remove: { args: Type.Object({ id: Type.String() }, strict), result: Type.Boolean() },
   write: { args: Type.Object({ id: Type.String(), data: Type.String(), eof: Type.Optional(Type.Boolean()) }, strict), result: Type.Null() },
   text: {
@@ -88,7 +92,7 @@ export const METHODS = {
   removeTriggers: { args: Type.Object({ id: Type.String(), trigger: Type.Optional(Type.Integer()) }, strict), result: Type.Array(TriggerInfoSchema) },
   /** Something else the person did (a command of their own), queued with their job actions. */
   note: { args: Type.Object({ text: Type.String() }, strict), result: Type.Null() },
-  notices: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
+  notices: { args: Type.Object({}, strict), result: Type.Array(Type.Object({ text: Type.String(), at: Type.Number() }, strict)) },
   summary: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
   status: { args: Type.Object({}, strict), result: HostStatusSchema },
   /** Stops and forgets this client's jobs (a dashboard quitting with "stop them", print and JSON mode ending). */
@@ -114,8 +118,16 @@ export type MethodResult<M extends MethodName> = M extends keyof ResultOverrides
 // ---- messages after the handshake --------------------------------------------------------------
 
 const CallSchema = Type.Object({ type: Type.Literal("call"), id: Type.Integer(), method: Type.String(), args: Type.Unknown() }, strict);
-/** The person aborted the call (Esc), or queued a steering message (a waiting tool returns early). */
-const SignalMessageSchema = Type.Object({ type: Type.Literal("signal"), id: Type.Integer(), signal: Type.Union([Type.Literal("abort"), Type.Literal("yield")]) }, strict);
+/** Who queued the steering message behind a yield (tools/tool.ts, YieldCause). */
+const YieldCauseSchema = Type.Union([
+  Type.Object({ by: Type.Literal("person") }, strict),
+  Type.Object({ by: Type.Literal("trigger"), jobId: Type.String(), triggerId: Type.Integer() }, strict),
+]);
+/** The person aborted the call (Esc), or a steering message was queued (a waiting tool returns early, saying whose it was). */
+const SignalMessageSchema = Type.Object(
+  { type: Type.Literal("signal"), id: Type.Integer(), signal: Type.Union([Type.Literal("abort"), Type.Literal("yield")]), cause: Type.Optional(YieldCauseSchema) },
+  strict,
+);
 export const ClientMessageSchema = Type.Union([CallSchema, SignalMessageSchema]);
 export type ClientMessage = Static<typeof ClientMessageSchema>;
 
