@@ -7,6 +7,7 @@
 import type { Setup } from "./session-setup.js";
 import { AgentActivity } from "./agent-activity.js";
 import type { AgentWorktree } from "./agent-worktree.js";
+import type { SandboxProfile } from "../tools/sandbox/index.js";
 
 export const FIRST_AGENT = "main";
 const NAME = /^[A-Za-z0-9][\w.-]{0,23}$/;
@@ -17,6 +18,8 @@ export interface RosterAgent {
   readonly activity: AgentActivity;
   /** The git worktree pitwall made for it (`/agent new --worktree`). */
   readonly worktree?: AgentWorktree;
+  /** The sandbox profile the person chose for it (`/agent new --sandbox`); absent: the dashboard's. */
+  readonly sandbox?: SandboxProfile;
 }
 
 /** What a new agent is made from: its name, the session it continues (if any), its worktree. */
@@ -24,6 +27,8 @@ export interface AgentSpec {
   name: string;
   sessionPath?: string;
   worktree?: AgentWorktree;
+  /** The sandbox profile its commands run under, when the person chose one for it (else the dashboard's). */
+  sandbox?: SandboxProfile;
 }
 
 export type MakeAgent = (spec: AgentSpec) => Promise<Setup>;
@@ -142,7 +147,7 @@ export class AgentRoster {
       { cost: stats?.cost ?? 0, tokens: stats?.tokens ?? 0, messages: coding.agent.state.messages },
     );
     activity.onChange(() => this.changed());
-    const agent: RosterAgent = { name: spec.name, setup, activity, ...(spec.worktree ? { worktree: spec.worktree } : {}) };
+    const agent: RosterAgent = { name: spec.name, setup, activity, ...(spec.worktree ? { worktree: spec.worktree } : {}), ...(spec.sandbox ? { sandbox: spec.sandbox } : {}) };
     this.members.push(agent);
     this.changed();
     return agent;

@@ -6,6 +6,7 @@
 import { badAgentName, type AgentRoster, type RosterAgent } from "./agent-roster.js";
 import { createWorktree, removeWorktree, uncommittedChanges, type AgentWorktree } from "./agent-worktree.js";
 import { attr } from "../panes/text/styled-text.js";
+import { isSandboxProfile, SANDBOX_PROFILES, type SandboxProfile } from "../tools/sandbox/index.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 import { overviewRows } from "./agents-overview.js";
 import { displayKeyName } from "./keys/key-names.js";
@@ -64,11 +65,14 @@ export class AgentsFlow {
     const words = args.split(/\s+/).filter((word) => word !== "");
     if (words.length === 0) return this.openOverview();
     if (words[0] === "new") {
+      const usage = `Usage: /agent new [name] [--worktree] [--sandbox ${SANDBOX_PROFILES.join("|")}], e.g. /agent new tests --sandbox strict.`;
       const rest = words.slice(1);
-      const worktree = rest.includes("--worktree");
-      const names = rest.filter((word) => word !== "--worktree");
-      if (names.length > 1 || names.some((word) => word.startsWith("-"))) return this.common.notice("error", "Usage: /agent new [name] [--worktree], e.g. /agent new tests.");
-      return this.newAgent(names[0] ?? roster.freeName(), worktree);
+      const at = rest.indexOf("--sandbox");
+      const profile = at >= 0 ? rest[at + 1] : undefined;
+      if (at >= 0 && (profile === undefined || !isSandboxProfile(profile))) return this.common.notice("error", `${usage} "${profile ?? ""}" is not a sandbox profile.`);
+      const flags = rest.filter((word, i) => word !== "--worktree" && !(at >= 0 && (i === at || i === at + 1)));
+      if (flags.length > 1 || flags.some((word) => word.startsWith("-"))) return this.common.notice("error", usage);
+      return this.newAgent(flags[0] ?? roster.freeName(), rest.includes("--worktree"), profile !== undefined && isSandboxProfile(profile) ? profile : undefined);
     }
     if (words[0] === "close" && words.length === 2) return void this.close(words[1]!);
     if (words.length > 1) return this.common.notice("error", "Usage: /agent <name> puts that agent in the chat; /agent new [name] [--worktree] starts one; /agent close <name> ends one; /agents lists them.");
@@ -76,18 +80,19 @@ export class AgentsFlow {
   }
 
   /** Starts another agent in this folder (or in a new git worktree) and puts it in the chat. */
-  newAgent(name: string, worktree = false): void {
+  newAgent(name: string, worktree = false, sandbox?: SandboxProfile): void {
     const roster = this.ready();
     if (!roster) return;
     const problem = badAgentName(name, roster.names());
     if (problem) return this.common.notice("error", `No new agent: ${problem}`);
-    const made = this.makeAgent(roster, name, worktree).then(
+    const made = this.makeAgent(roster, name, worktree, sandbox).then(
       (agent) => {
         this.show(agent);
         const where = agent.worktree
           ? `It works in a new git worktree, ${agent.worktree.path}, on the branch ${agent.worktree.branch} (its jobs run there; /agent close ${agent.name} offers to remove the worktree).`
           : "It shares this folder's jobs.";
-        this.common.notice("info", `Agent ${agent.name} started: its own conversation, queue and session file (${agent.setup.session?.path ?? "not saved: --no-session"}). ${where}`);
+        const fence = agent.sandbox ? ` Its commands run under the ${agent.sandbox} sandbox profile.` : "";
+        this.common.notice("info", `Agent ${agent.name} started: its own conversation, queue and session file (${agent.setup.session?.path ?? "not saved: --no-session"}). ${where}${fence}`);
         return undefined;
       },
       (error: unknown) => {
@@ -210,12 +215,13 @@ export class AgentsFlow {
   }
 
   /** Makes the agent, in a new worktree when asked; a worktree made for an agent that then failed to start goes again. */
-  private async makeAgent(roster: AgentRoster, name: string, inWorktree: boolean): Promise<RosterAgent> {
-    if (!inWorktree) return roster.create({ name });
+  private async makeAgent(roster: AgentRoster, name: string, inWorktree: boolean, sandbox: SandboxProfile | undefined): Promise<RosterAgent> {
+    const fence = sandbox ? { sandbox } : {};
+    if (!inWorktree) return roster.create({ name, ...fence });
     const cwd = roster.list()[0]!.setup.options.cwd;
     const worktree = await createWorktree(cwd, name);
     try {
-      return await roster.create({ name, worktree });
+      return await roster.create({ name, worktree, ...fence });
     } catch (error) {
       await removeWorktree(worktree, true).catch(() => undefined);
       throw error;

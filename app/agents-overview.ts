@@ -21,7 +21,7 @@ export function overviewRows(roster: AgentRoster): StyledLine[] {
     const a = agent.activity;
     const files = a.changedFiles.size;
     const mark = agent === roster.current ? "● " : "  ";
-    const where = agent.worktree ? ` (worktree ${agent.worktree.branch})` : "";
+    const where = `${agent.worktree ? ` (worktree ${agent.worktree.branch})` : ""}${agent.sandbox ? ` (sandbox ${agent.sandbox})` : ""}`;
     return [
       { text: `${mark}${agent.name.padEnd(nameWidth)}${where}  `, attr: attr({ bold: agent === roster.current }) },
       { text: a.describe(), attr: attr({ fg: STATE_COLOUR[a.state] }) },

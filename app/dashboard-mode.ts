@@ -339,7 +339,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       };
       const roster: AgentRoster = new AgentRoster(firstSetup, async (spec) => {
         const agentOptions: CliOptions = { ...options, cwd: spec.worktree?.path ?? options.cwd, prompts: [], continue: false, resume: false, sessionFile: undefined };
-        const made = await setupModuleNow.createSetup(agentOptions, settingsNow, {
+        const made = await setupModuleNow.createSetup(agentOptions, rosterSessions.settingsForAgent(settingsNow, spec.sandbox), {
           ...(spec.sessionPath ? { sessionPath: spec.sessionPath } : { fresh: true }),
           jobClient: "dashboard",
           agentName: spec.name,

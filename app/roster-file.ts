@@ -7,12 +7,15 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { dirname, join } from "node:path";
 import { sessionFolderName } from "../agent/sessions/session-file.js";
 import type { AgentWorktree } from "./agent-worktree.js";
+import { isSandboxProfile, type SandboxProfile } from "../tools/sandbox/index.js";
 
 export interface SavedAgent {
   name: string;
   /** Its session file; absent with --no-session. */
   session?: string;
   worktree?: AgentWorktree;
+  /** The sandbox profile the person chose for it. */
+  sandbox?: SandboxProfile;
 }
 
 export interface SavedRoster {
@@ -47,8 +50,9 @@ export function loadRoster(path: string): SavedRoster | undefined {
 
 function isSavedAgent(value: unknown): value is SavedAgent {
   if (typeof value !== "object" || value === null) return false;
-  const { name, session, worktree } = value as { name?: unknown; session?: unknown; worktree?: unknown };
+  const { name, session, worktree, sandbox } = value as { name?: unknown; session?: unknown; worktree?: unknown; sandbox?: unknown };
   if (typeof name !== "string" || (session !== undefined && typeof session !== "string")) return false;
+  if (sandbox !== undefined && (typeof sandbox !== "string" || !isSandboxProfile(sandbox))) return false;
   if (worktree === undefined) return true;
   const w = worktree as { path?: unknown; branch?: unknown; repo?: unknown };
   return typeof w === "object" && w !== null && typeof w.path === "string" && typeof w.branch === "string" && typeof w.repo === "string";

@@ -5,6 +5,8 @@ import { existsSync } from "node:fs";
 import type { AgentRoster } from "./agent-roster.js";
 import { FIRST_AGENT } from "./agent-roster.js";
 import { loadRoster, saveRoster, type SavedRoster } from "./roster-file.js";
+import type { Settings } from "./settings.js";
+import type { SandboxProfile } from "../tools/sandbox/index.js";
 
 /** The roster `-c` brings back: the last dashboard's, when it had more than one agent. */
 export function rosterToContinue(path: string): SavedRoster | undefined {
@@ -28,7 +30,7 @@ export async function bringBackAgents(roster: AgentRoster, saved: SavedRoster, n
     }
     const session = agent.session !== undefined && existsSync(agent.session) ? agent.session : undefined;
     try {
-      await roster.create({ name: agent.name, ...(session ? { sessionPath: session } : {}), ...(agent.worktree ? { worktree: agent.worktree } : {}) });
+      await roster.create({ name: agent.name, ...(session ? { sessionPath: session } : {}), ...(agent.worktree ? { worktree: agent.worktree } : {}), ...(agent.sandbox ? { sandbox: agent.sandbox } : {}) });
       notice("info", `Brought back agent ${agent.name}${session ? ` (${session})` : " with a new session: its file was never written"}${agent.worktree ? ` in its worktree ${agent.worktree.path}` : ""}.`);
     } catch (error) {
       notice("warning", `Agent ${agent.name} was not brought back: ${error instanceof Error ? error.message : String(error)}`);
@@ -45,6 +47,7 @@ export function keepRosterSaved(roster: AgentRoster, path: string, warn: (text: 
       name: agent.name,
       ...(agent.setup.session ? { session: agent.setup.session.path } : {}),
       ...(agent.worktree ? { worktree: agent.worktree } : {}),
+      ...(agent.sandbox ? { sandbox: agent.sandbox } : {}),
     }));
     const key = JSON.stringify(agents);
     if (key === savedKey) return;
@@ -59,4 +62,14 @@ export function keepRosterSaved(roster: AgentRoster, path: string, warn: (text: 
   roster.onChange(save);
   save();
   return save;
+}
+
+/**
+ * The settings an agent starts with: the dashboard's, its commands under `profile` when the person
+ * chose one for it (the person may set any profile; the model may still only tighten it per call).
+ */
+export function settingsForAgent(settings: Settings, profile: SandboxProfile | undefined): Settings {
+  const sandbox = settings.agent.sandbox;
+  if (profile === undefined || sandbox === false || sandbox === undefined) return settings;
+  return { ...settings, agent: { ...settings.agent, sandbox: { ...sandbox, policy: { ...sandbox.policy, profile } } } };
 }

@@ -225,8 +225,8 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   },
   {
     name: "agent",
-    args: "new [name] [--worktree] | <name>",
-    description: "Start another agent (its own conversation, queue and session file; --worktree: in a new git worktree on a new branch), or put an agent in the chat",
+    args: "new [name] [--worktree] [--sandbox <profile>] | close <name> | <name>",
+    description: "Start another agent (its own conversation, queue and session file; --worktree: in a new git worktree on a new branch; --sandbox: its commands under that profile), close one, or put one in the chat",
     run: (ctx, args) => ctx.agentCommand(args),
     complete: (ctx) => ["new", ...ctx.agentNames()],
   },

@@ -9,7 +9,9 @@
 // brings back every agent of the last dashboard, each with its own conversation. Two agents editing
 // one file: the second, which read it before the first changed it, is refused and reads it again;
 // nothing of either edit is lost. `/agent new <name> --worktree` makes a git worktree on a new branch
-// where the agent works; closing the agent offers to remove it, and asks before losing changes.
+// where the agent works; closing the agent offers to remove it, and asks before losing changes. An
+// agent may get a sandbox profile of its own (`--sandbox strict`): its commands run under it, the
+// other agents' under the dashboard's.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -286,5 +288,33 @@ describe("several agents in one dashboard", () => {
     expect(existsSync(worktree)).toBe(false);
     expect(git("branch", "--list", "pitwall/fix")).toContain("pitwall/fix");
     expect(git("worktree", "list")).not.toContain("app.pitwall-fix");
+  }, 90_000);
+
+  test("an agent started with --sandbox strict runs its commands under it; the first agent's stay under the dashboard's", async () => {
+    const { t, llm } = await startDashboard({
+      cols: 170,
+      rows: 44,
+      replies: [
+        { kind: "reply", text: "Main starts a job.", toolCalls: [{ name: "bash_stream", arguments: { command: "sleep 31.71", yieldMs: 1000 } }] },
+        { kind: "reply", text: "Main's job runs." },
+        { kind: "reply", text: "Locked starts a job.", toolCalls: [{ name: "bash_stream", arguments: { command: "sleep 31.72", yieldMs: 1000 } }, { name: "list_processes", arguments: {} }] },
+        { kind: "reply", text: "Locked listed them." },
+      ],
+    });
+    send(t, "start a job");
+    await t.waitForText("Main's job runs.");
+    send(t, "/agent new locked --sandbox strict");
+    await t.waitForText("Agent locked started");
+    send(t, "start yours");
+    const listed = await llm.waitForRequest(4, 20_000);
+    expect(listed.transcript).toMatch(/job 1: running, .*started by agent main \(read it, do not stop it\), sandbox workspace[^\n]*: sleep 31\.71/);
+    expect(listed.transcript).toMatch(/job 2: running, .*started by you, sandbox strict[^\n]*: sleep 31\.72/);
+    await t.waitForText("Locked listed them.");
+    t.press("Alt+A");
+    await t.waitForText(/● locked +\(sandbox strict\) +idle/);
+    t.press("Escape");
+    await t.waitForNoText(/agents \(2\)/);
+    send(t, "/agent new loose --sandbox everything");
+    await t.waitForText('"everything" is not a sandbox profile.');
   }, 90_000);
 });
