@@ -30,6 +30,7 @@ import type { RetryPolicy } from "./retry.js";
 import { describeSystemPrompt, type SystemPromptReport } from "./system-prompt.js";
 import type { Skill } from "./resources/skills.js";
 import { FILE_CHANGING_TOOLS, trackFileChanges } from "./file-change-tracking.js";
+import type { SharedFiles } from "./shared-files.js";
 import { SessionControl, type BranchChange, type RewindTarget, type SessionForked } from "./session-control.js";
 import type { SessionStore } from "./sessions/session-store.js";
 import type { SessionTreeView } from "./sessions/session-tree.js";
@@ -87,6 +88,8 @@ export interface CodingAgentOptions {
   jobs?: (given: JobServiceInputs) => JobService;
   /** The session file to write the conversation to (SessionStore.create or .open); `useSession` changes it. */
   session?: SessionStore;
+  /** One of several agents in the folder: its writes and edits of files another agent changed unseen are refused (shared-files.ts). */
+  sharedFiles?: { files: SharedFiles; agent: string };
 }
 
 /** What /context shows: where the tokens go, and how full the window is. */
@@ -160,10 +163,13 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const fileChanges = { snapshots: () => sessions.session?.snapshots, emit: (event: PitwallEvent) => bus.emit(event) };
   // A proxy's password is redacted too; its variables stay in the tools' environment (npm needs them).
   const redact = secretRedaction([...secrets, ...proxyCredentials(options.connections.anthropic.proxy ?? options.connections.openai.proxy)]);
-  // The file tools in this process follow the profile the model's commands run under.
+  // The file tools in this process follow the profile the model's commands run under; with several
+  // agents, a change to a file another agent changed unseen is refused first (shared-files.ts).
   const fileFence = sandbox ? new FileFence(sandbox.policy, options.cwd) : undefined;
+  const shared = options.sharedFiles;
   const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings).map((tool) => {
-    const fenced = fileFence ? fenceFileTool(tool, options.cwd, fileFence) : tool;
+    const guarded = shared ? shared.files.guard(tool, options.cwd, shared.agent) : tool;
+    const fenced = fileFence ? fenceFileTool(guarded, options.cwd, fileFence) : guarded;
     return redactingTool(FILE_CHANGING_TOOLS.has(tool.name) ? trackFileChanges(fenced, options.cwd, fileChanges) : fenced, redact);
   });
   const usesBash = tools.some((tool) => tool.name === "bash");

@@ -4,6 +4,13 @@
 // `tool_execution_*` (one model tool call); the job registry's are `job_*` (tools/jobs/events.ts),
 // whoever started the job. PITWALL_EVENT_TYPES (at the end) lists every event with what it means,
 // and the compiler holds it to the union; PitwallEvent's comment states the order guarantees.
+//
+// Several agents (a dashboard's /agent new, JSON mode's named agents): one bus per agent, and no
+// agent name on the events. Each agent's bus carries its own conversation and its own job-host
+// client's view of the folder's jobs (every agent's bus carries every job's events); a front end
+// that shows several agents knows which bus an event came from and tags it itself (the dashboard
+// shows one agent's bus in its panes and watches the others for its overview; JSON mode adds
+// `agent` to each line of a named agent).
 import type { CommandEnd } from "../tools/command-end.js";
 import type { FileTouch } from "../tools/file-touch.js";
 import type { JobServiceEvent } from "../tools/jobs/index.js";

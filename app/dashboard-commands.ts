@@ -4,6 +4,7 @@
 // commands to job control, /quit). Each says in the chat what it did, or why not now.
 import { knownModelIds, resolveModel } from "../agent/models.js";
 import type { ThinkingLevel } from "../agent/messages.js";
+import type { AgentsFlow } from "./agents-flow.js";
 import type { BranchFlow } from "./branch-flow.js";
 import type { InterruptFlow } from "./interrupt-flow.js";
 import { contextReportLines } from "./context-report.js";
@@ -20,6 +21,7 @@ export interface CommandFlows {
   readonly branches: Pick<BranchFlow, "openRewind" | "openTree" | "fork" | "export">;
   readonly jobControl: SlashJobControl;
   readonly interrupts: Pick<InterruptFlow, "stopTurn">;
+  readonly agents: Pick<AgentsFlow, "command" | "openOverview" | "agents">;
   quit(): void;
 }
 
@@ -118,6 +120,18 @@ export class DashboardCommands implements SlashContext {
 
   stopTurn(): void {
     this.flows.interrupts.stopTurn();
+  }
+
+  agentCommand(args: string): void {
+    this.flows.agents.command(args);
+  }
+
+  showAgents(): void {
+    this.flows.agents.openOverview();
+  }
+
+  agentNames(): string[] {
+    return this.flows.agents.agents?.names() ?? [];
   }
 
   quit(): void {

@@ -3,12 +3,18 @@
 // (dashboard-events.ts), the session as shown (session-flow.ts), sending (send-flow.ts), the queue
 // (queue-flow.ts), Esc and Ctrl+C (interrupt-flow.ts), the slash commands (dashboard-commands.ts),
 // the person's jobs (job-control.ts), the session's branches (branch-flow.ts), what the sandbox
-// stopped (fence-notices.ts) and quitting (quit-flow.ts). This file makes them and wires them together. Before the agent has loaded the
+// stopped (fence-notices.ts), quitting (quit-flow.ts) and the dashboard's several agents
+// (agents-flow.ts). This file makes them and wires them together, and puts another agent in the
+// chat (showAgent). Before the agent has loaded the
 // person can already type; what they send waits until it is ready.
+import type { PitwallEvent } from "../agent/events.js";
 import { isConfigured, missingKeyMessage } from "../agent/providers/connections.js";
 import type { DashboardView } from "../panes/dashboard-view.js";
 import type { RenderScheduler } from "../panes/screen/render-scheduler.js";
+import type { AgentRoster, RosterAgent } from "./agent-roster.js";
+import { AgentsFlow } from "./agents-flow.js";
 import { BranchFlow } from "./branch-flow.js";
+import { sessionHistory } from "./chat-history.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 import { DashboardCommands } from "./dashboard-commands.js";
 import { EventFlow } from "./dashboard-events.js";
@@ -55,6 +61,8 @@ export class DashboardController {
   readonly jobControl: JobControl;
   /** Rewind, /tree, /fork, /export. */
   readonly branches: BranchFlow;
+  /** The agents of this dashboard: /agent, the overview, switching. */
+  readonly agents: AgentsFlow;
   /** Commands running unfenced, and what the fence stopped. */
   readonly fence: FenceNotices;
   private readonly quitFlow: QuitFlow;
@@ -64,6 +72,7 @@ export class DashboardController {
   /** The person's editor has the terminal (Ctrl+G). */
   private editing = false;
   private unsubscribe: (() => void) | undefined;
+  private unsubscribeJobs: (() => void) | undefined;
 
   constructor(
     readonly view: DashboardView,
@@ -108,7 +117,12 @@ export class DashboardController {
     };
 
     this.quitFlow = new QuitFlow({
-      runningJobs: () => this.loaded?.coding.jobs.runningCount() ?? view.jobs.runningCount,
+      // Every agent's jobs: quitting stops them all.
+      runningJobs: () => {
+        const agents = this.agents.agents?.list();
+        if (agents) return agents.reduce((n, agent) => n + agent.setup.coding.jobs.runningCount(), 0);
+        return this.loaded?.coding.jobs.runningCount() ?? view.jobs.runningCount;
+      },
       canKeepJobs: () => this.loaded?.coding.jobs.detach !== undefined,
       setQuestion: (text) => {
         view.status.state.question = text;
@@ -118,7 +132,14 @@ export class DashboardController {
     });
     const quit = (): void => this.quit();
     this.fence = new FenceNotices(common);
-    this.jobControl = new JobControl({ ...common, coding: () => this.loaded?.coding, fenced: (hit, command) => this.fence.personCommand(hit, command) }, jobControlOptions);
+    // The person's jobs go through the agent in the chat (it owns them, its triggers are the ones set),
+    // unless that agent works in a worktree: the jobs pane is the dashboard folder's.
+    const jobsCoding = (): Setup["coding"] | undefined => {
+      const first = this.agents.agents?.list()[0]?.setup;
+      const current = this.loaded;
+      return first && current && current.options.cwd !== first.options.cwd ? first.coding : current?.coding;
+    };
+    this.jobControl = new JobControl({ ...common, coding: jobsCoding, fenced: (hit, command) => this.fence.personCommand(hit, command) }, jobControlOptions);
     this.branches = new BranchFlow({
       view,
       coding: () => this.loaded?.coding,
@@ -147,23 +168,78 @@ export class DashboardController {
       sessionChanged: () => this.session.watchSession(this.loaded?.session),
     });
     this.session = new SessionFlow(common, this.events);
-    this.commands = new DashboardCommands(common, { session: this.session, sending: this.sending, branches: this.branches, jobControl: this.jobControl, interrupts: this.interrupts, quit });
+    this.agents = new AgentsFlow(common, {
+      show: (agent) => this.showAgent(agent),
+      canSwitch: () =>
+        this.sending.compacting ? "Compacting is running: switch agents once it ends." : this.branches.moving ? "The session is moving (a rewind or a branch switch): switch agents once it settles." : undefined,
+    });
+    this.commands = new DashboardCommands(common, { session: this.session, sending: this.sending, branches: this.branches, jobControl: this.jobControl, interrupts: this.interrupts, agents: this.agents, quit });
   }
 
   /** Connects a ready setup: its events, its resumed conversation, its warnings, then what was sent meanwhile. */
-  attach(setup: Setup): void {
+  attach(setup: Setup, roster?: AgentRoster): void {
     this.loaded = setup;
-    this.unsubscribe = setup.coding.bus.subscribe((event) => {
+    // The jobs pane shows the dashboard's folder: the first agent's view of its job host, whichever
+    // agent is in the chat (an agent in a worktree has a host of its own, not shown there).
+    this.unsubscribeJobs = setup.coding.bus.subscribe((event) => {
+      if (!isJobEvent(event)) return;
       this.events.onEvent(event);
       this.fence.handle(event);
     });
+    this.unsubscribe = this.conversationOf(setup);
     if (setup.coding.sandbox) void this.fence.announce(setup.coding.sandbox);
     this.session.agentLoaded(setup);
+    if (roster) this.agents.attach(roster);
     this.sending.agentLoaded();
     this.requestFrame();
   }
 
+  /**
+   * Another agent in the chat: its events from now on, the chat, tool calls and files panes showing
+   * its conversation, the status line its model, usage, context and queue. The jobs pane stays: the
+   * folder's jobs are every agent's.
+   */
+  showAgent(agent: RosterAgent): void {
+    const { view } = this;
+    const setup = agent.setup;
+    const coding = setup.coding.agent;
+    this.unsubscribe?.();
+    this.loaded = setup;
+    this.unsubscribe = this.conversationOf(setup);
+    view.chat.clear();
+    view.toolOutput.clear();
+    view.tools.clear();
+    view.files.clear();
+    view.chat.loadMessages(coding.state.messages);
+    // What the chat lets go of comes back from this agent's session file.
+    view.chat.readOlderFrom(sessionHistory(setup.coding), () => this.requestFrame());
+    view.files.loadMessages(coding.state.messages);
+    view.queue.set(coding.state.queue);
+    const status = view.status.state;
+    status.phase = coding.state.isStreaming ? "working" : "idle";
+    status.turnStartedAt = coding.state.isStreaming ? Date.now() : undefined;
+    status.error = undefined;
+    status.retry = undefined;
+    this.events.setUsage({ tokens: agent.activity.tokens, cachedTokens: 0, cost: agent.activity.cost });
+    this.events.refreshModel();
+    this.events.refreshContext();
+    this.session.watchSession(setup.session);
+    view.chat.notice("info", `Agent ${agent.name} is in the chat${agent.activity.state === "idle" ? "" : ` (${agent.activity.describe()})`}.`);
+    this.requestFrame();
+  }
+
+  /** The agent's events but the jobs' into the panes. */
+  private conversationOf(setup: Setup): () => void {
+    return setup.coding.bus.subscribe((event) => {
+      if (isJobEvent(event)) return;
+      this.events.onEvent(event);
+      this.fence.handle(event);
+    });
+  }
+
   detach(): void {
+    this.agents.detach();
+    this.unsubscribeJobs?.();
     this.unsubscribe?.();
     this.session.detach();
     this.statusFlash.dispose();
@@ -217,4 +293,8 @@ export class DashboardController {
   redraw(): void {
     this.terminal.redraw();
   }
+}
+
+function isJobEvent(event: PitwallEvent): boolean {
+  return event.type.startsWith("job_");
 }

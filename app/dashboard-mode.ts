@@ -33,6 +33,7 @@ import type { Settings } from "./settings.js";
 import { StartupTrace } from "./startup-trace.js";
 import type { QuitChoice } from "./quit-flow.js";
 import { Notifier } from "./notifications.js";
+import { AgentRoster, FIRST_AGENT } from "./agent-roster.js";
 
 const SESSION_IN_USE_CHOICES: StyledLine[] = [
   [{ text: "Continue in a copy (fork); the other pitwall keeps the original", attr: attr() }],
@@ -169,6 +170,10 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
   const trace = new StartupTrace();
   // Set by the quit: "keep" leaves the jobs running in the job host.
   let quitChoice = "stop" as QuitChoice;
+  // The agents `/agent new` added; the first is `setup`.
+  let agentRoster: AgentRoster | undefined;
+  // Saves the agents for `pitwall -c` (sessions may have changed with /new or a fork).
+  let saveRosterNow: (() => void) | undefined;
 
   try {
     scheduler.frameNow();
@@ -290,6 +295,13 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       }
     }
 
+    // -c after a dashboard of several agents: the first continues its own session, the rest follow.
+    const { rosterFilePath } = await import("./roster-file.js");
+    const rosterSessions = await import("./roster-sessions.js");
+    const rosterPath = rosterFilePath(settings.home, options.cwd);
+    const savedRoster = options.continue && !options.sessionFile && !options.resume ? rosterSessions.rosterToContinue(rosterPath) : undefined;
+    sessionPath ??= rosterSessions.firstAgentSession(savedRoster);
+
     // A session another live pitwall is writing: ask before anything is written to it.
     let fresh = false;
     const wanted = sessionPath ?? (options.resume ? undefined : await sessionSetup.requestedSessionPath(options, settings));
@@ -310,17 +322,40 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     const trustProject = quitEarly ? undefined : await askProjectTrust(options, settings, choose, (text) => view.chat.notice("warning", text));
 
     if (!quitEarly) {
-      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh, jobClient: "dashboard", trustProject });
+      setup = await sessionSetup.createSetup(options, settings, { sessionPath, fresh, jobClient: "dashboard", trustProject, agentName: FIRST_AGENT });
       const { installJobCleanup } = await import("../tools/jobs/index.js");
       // A closed terminal or a crash leaves the jobs running in the job host, for the next pitwall.
       const uninstallCleanup = installJobCleanup(setup.coding.jobs, { guard: setup.guard, keepOn: { signals: ["SIGHUP"], crash: true } });
       jobCleanupInstalled = true;
       quit.then(uninstallCleanup, uninstallCleanup);
-      c.attach(setup);
-      view.chat.readOlderFrom(sessionHistory(setup.coding), () => scheduler.request());
       const notify = notifier;
-      const stopNotifying = setup.coding.bus.subscribe((event) => notify.onEvent(event));
-      void quit.then(stopNotifying);
+      const firstSetup = setup;
+      const settingsNow = settings;
+      const setupModuleNow = sessionSetup;
+      // Every agent's notifications name it once the dashboard has several.
+      const notifyFor = (made: Setup, name: string): void => {
+        const stop = made.coding.bus.subscribe((event) => notify.onEvent(event, roster.list().length > 1 ? name : undefined));
+        void quit.then(stop);
+      };
+      const roster: AgentRoster = new AgentRoster(firstSetup, async (spec) => {
+        const agentOptions: CliOptions = { ...options, cwd: spec.worktree?.path ?? options.cwd, prompts: [], continue: false, resume: false, sessionFile: undefined };
+        const made = await setupModuleNow.createSetup(agentOptions, rosterSessions.settingsForAgent(settingsNow, spec.sandbox), {
+          ...(spec.sessionPath ? { sessionPath: spec.sessionPath } : { fresh: true }),
+          jobClient: "dashboard",
+          agentName: spec.name,
+          // Its jobs pane is the first agent's (or, in a worktree, none): job output is not sent to it.
+          noJobOutput: true,
+          trustProject,
+          guard: firstSetup.guard,
+          sharedFiles: firstSetup.sharedFiles,
+        });
+        notifyFor(made, spec.name);
+        return made;
+      });
+      agentRoster = roster;
+      c.attach(setup, roster);
+      view.chat.readOlderFrom(sessionHistory(setup.coding), () => scheduler.request());
+      notifyFor(setup, FIRST_AGENT);
       trace.mark("agent loaded");
       // "ready" once the provider's SDK and the HTTP client are loaded: a prompt typed then goes out
       // at once. The markdown parser loads after that, when the first answer begins or after a
@@ -355,6 +390,12 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
         choose,
       });
       c.session.earlierJobsEnded(sessionSetup.tellEarlierJobs(setup));
+      const notice = (level: "info" | "warning", text: string): void => {
+        view.chat.notice(level, text);
+        scheduler.request();
+      };
+      if (savedRoster) await rosterSessions.bringBackAgents(roster, savedRoster, notice);
+      saveRosterNow = rosterSessions.keepRosterSaved(roster, rosterPath, (text) => notice("warning", text));
       const [first, ...rest] = options.prompts;
       if (first !== undefined) c.sending.send(first, "enter");
       for (const prompt of rest) c.sending.send(prompt, "followUp");
@@ -362,7 +403,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     }
 
     await quit;
-    const running = setup ? setup.coding.jobs.runningCount() : 0;
+    const running = (agentRoster?.list().map((agent) => agent.setup) ?? (setup ? [setup] : [])).reduce((n, made) => n + made.coding.jobs.runningCount(), 0);
     view.status.state.transient = running === 0 ? "bye" : quitChoice === "keep" ? "leaving the jobs running…" : "stopping jobs…";
     scheduler.frameNow();
     return 0;
@@ -379,15 +420,20 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     view.jobTerminal.dispose();
     try {
       // "Keep them running": the job host keeps this dashboard's jobs for the next pitwall here.
-      if (quitChoice === "keep") await setup?.coding.jobs.detach?.();
+      saveRosterNow?.();
+      const others = agentRoster?.others().map((agent) => agent.setup) ?? [];
+      if (quitChoice === "keep") for (const made of [...(setup ? [setup] : []), ...others]) await made.coding.jobs.detach?.();
       await controller?.jobControl.dispose();
+      await Promise.all(others.map((made) => made.dispose()));
       await setup?.dispose();
     } finally {
-      const unsaved = setup ? sessionSetup?.closeSession(setup) : undefined;
+      // Every agent's session: the first's, then the others'.
+      const made = agentRoster?.list().map((agent) => agent.setup) ?? (setup ? [setup] : []);
+      const unsaved = made.map((each) => sessionSetup?.closeSession(each)).filter((text): text is string => text !== undefined);
       restoreTerminal();
       process.off("uncaughtException", onCrash);
       // The dashboard is gone: the last thing said on the terminal.
-      if (unsaved) process.stderr.write(`pitwall: ${unsaved}\n`);
+      for (const text of unsaved) process.stderr.write(`pitwall: ${text}\n`);
     }
   }
 }

@@ -7,32 +7,38 @@
 // queued work finish, then exits 0 (1 when part of the conversation could not be saved to the
 // session file). A reader that goes away (stdout closed: EPIPE) or a terminal that hangs up (SIGHUP)
 // ends it cleanly too: the turn is aborted, every job is stopped, and the exit code is 0.
+//
+// Several agents: a command with `"agent":"<name>"` goes to that agent, started with the first
+// command that names it (its own conversation, queue and session file; the folder's jobs shared,
+// each agent's its own to stop). Its events carry `"agent":"<name>"`; the first agent's (no name,
+// or "main") carry none, as with one agent.
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { promptWhenIdle, untilIdle } from "../agent/agent.js";
 import type { PitwallEvent } from "../agent/events.js";
-import { BranchError, type RewindTarget } from "../agent/session-control.js";
+import { FIRST_AGENT, badAgentName } from "./agent-roster.js";
 import type { CliOptions } from "./cli-options.js";
+import { JsonAgent, type JsonCommand } from "./json-agent.js";
 import { closeSession, createSetup, type Setup } from "./session-setup.js";
 import type { Settings } from "./settings.js";
 import { installJobCleanup } from "../tools/jobs/index.js";
-import { expandPromptCommand } from "../agent/resources/prompt-commands.js";
 import { localServerOffer, probeLocalServers } from "../agent/providers/local-servers.js";
 
-export type JsonCommand =
-  | { type: "message"; content: string }
-  | { type: "steer"; content: string }
-  | { type: "follow_up"; content: string }
-  | { type: "compact"; instructions?: string }
-  /** `prompt`: the n-th of the person's messages counting back from the newest (1: the last); `to`: a record id. */
-  | ({ type: "rewind"; files?: boolean } & RewindTarget)
-  | { type: "fork" }
-  | { type: "interrupt" };
+export type { JsonCommand } from "./json-agent.js";
 
 const EXAMPLE = '{"type":"message","content":"…"}';
 
 /** Parses one input line; returns an explanation instead when the line is not a command. */
-export function parseJsonCommand(line: string): JsonCommand | { problem: string } {
+export function parseJsonCommand(line: string): (JsonCommand & { agent?: string }) | { problem: string } {
+  const parsed = parseCommand(line);
+  if ("problem" in parsed) return parsed;
+  const agent = (JSON.parse(line) as { agent?: unknown }).agent;
+  if (agent === undefined || agent === FIRST_AGENT) return parsed;
+  if (typeof agent !== "string") return { problem: 'has an "agent" that is not a string (the name of an agent, e.g. "tests")' };
+  const bad = badAgentName(agent, []);
+  return bad ? { problem: `names an agent that cannot be: ${bad}` } : { ...parsed, agent };
+}
+
+function parseCommand(line: string): JsonCommand | { problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -66,12 +72,16 @@ function parseRewind({ to, prompt, files }: { to?: unknown; prompt?: unknown; fi
 /** Errors of a stdout whose reader is gone. */
 const READER_GONE = new Set(["EPIPE", "ECONNRESET", "EIO", "ERR_STREAM_DESTROYED", "ERR_STREAM_WRITE_AFTER_END"]);
 
-export async function runJsonMode(setup: Setup, input: Readable, output: Writable): Promise<number> {
-  const { agent, bus } = setup.coding;
+/** Starts another agent for JSON mode; undefined where only one agent can run (a test's own setup). */
+export type MakeJsonAgent = (name: string) => Promise<Setup>;
+
+export async function runJsonMode(setup: Setup, input: Readable, output: Writable, makeAgent?: MakeJsonAgent): Promise<number> {
+  const { bus } = setup.coding;
   let readerGone = false;
-  const unsubscribe = bus.subscribe((event: PitwallEvent) => {
-    if (!readerGone) output.write(`${JSON.stringify(event)}\n`);
-  });
+  const writer = (name: string | undefined) => (event: PitwallEvent): void => {
+    if (!readerGone) output.write(`${JSON.stringify(name === undefined ? event : { ...event, agent: name })}\n`);
+  };
+  const unsubscribe = [bus.subscribe(writer(undefined))];
   for (const warning of setup.warnings) bus.emit({ type: "error", message: warning, source: "config" });
   for (const warning of setup.sessionWarnings) bus.emit({ type: "error", message: warning, source: "session" });
   if (setup.missingKey) {
@@ -80,40 +90,29 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
     bus.emit({ type: "error", message: offer ? `${setup.missingKey} ${offer}` : setup.missingKey, source: "config" });
   }
 
-  // Messages, compactions, rewinds and forks run one after another, in the order they came.
-  const waiting: Array<{ prompt: string } | { compact: string | undefined } | { rewind: RewindTarget; files: boolean } | { fork: true }> = [];
-  let running: Promise<void> | undefined;
-  // Whether what runs is a prompt (a steer or follow-up can join it) rather than a compaction, rewind or fork.
-  let promptRunning = false;
-  // What stops a command is said as an error event; the next command runs all the same.
-  const failed = (error: unknown): void => {
-    bus.emit({ type: "error", message: error instanceof Error ? error.message : String(error), source: error instanceof BranchError ? "input" : "session" });
+  const first = new JsonAgent(setup);
+  // Named agents, made with the first command that names them; their commands wait for them in order.
+  const named = new Map<string, Promise<JsonAgent | undefined>>();
+  const agentNamed = (name: string, lineNumber: number): Promise<JsonAgent | undefined> => {
+    let made = named.get(name);
+    if (!made) {
+      made = makeAgent
+        ? makeAgent(name).then(
+            (other) => {
+              unsubscribe.push(other.coding.bus.subscribe(writer(name)));
+              return new JsonAgent(other);
+            },
+            (error: unknown) => {
+              bus.emit({ type: "error", message: `Input line ${lineNumber}: agent ${name} could not start: ${error instanceof Error ? error.message : String(error)}`, source: "input" });
+              return undefined;
+            },
+          )
+        : Promise.resolve(undefined);
+      named.set(name, made);
+    }
+    return made;
   };
-  const promptFailed = (error: unknown): void => {
-    bus.emit({ type: "error", message: `The message could not be run: ${error instanceof Error ? error.message : String(error)}`, source: "input" });
-  };
-  const start = async (item: (typeof waiting)[number]): Promise<void> => {
-    promptRunning = "prompt" in item;
-    // A run a watch trigger started (wake) finishes first; nothing can start between it and the prompt.
-    if ("prompt" in item) return promptWhenIdle(agent, item.prompt).catch(promptFailed);
-    await untilIdle(agent);
-    // Their results are on the bus (branch_change, session_forked).
-    if ("rewind" in item) return setup.coding.rewind(item.rewind, { files: item.files }).then(() => undefined, failed);
-    if ("fork" in item) return setup.coding.fork().then(() => undefined, failed);
-    return agent.compact(item.compact).then((result) => {
-      // A compaction that ran or failed is on the bus already; one with nothing to do says why.
-      if (result.note) bus.emit({ type: "error", message: result.note, source: "input" });
-    }, failed);
-  };
-  const runNext = (): void => {
-    if (running) return;
-    const next = waiting.shift();
-    if (next === undefined) return;
-    running = start(next).finally(() => {
-      running = undefined;
-      runNext();
-    });
-  };
+  const everyAgent = async (): Promise<JsonAgent[]> => [first, ...(await Promise.all(named.values())).filter((a): a is JsonAgent => a !== undefined)];
 
   const lines = createInterface({ input, crlfDelay: Infinity });
   // Nobody reads what we write any more: stop the work and end as if input had ended. The listener
@@ -122,11 +121,12 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
     if (!READER_GONE.has(error.code ?? "")) throw error;
     if (readerGone) return;
     readerGone = true;
-    waiting.length = 0;
-    agent.abort();
+    void everyAgent().then((agents) => agents.forEach((agent) => agent.abandon()));
     lines.close();
   });
   let lineNumber = 0;
+  // Commands for a named agent go in order after it has started.
+  let handOver = Promise.resolve();
   for await (const line of lines) {
     lineNumber++;
     if (!line.trim()) continue;
@@ -135,51 +135,42 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
       bus.emit({ type: "error", message: `Input line ${lineNumber} ${command.problem}.`, source: "input" });
       continue;
     }
-    if ("content" in command) {
-      // A prompt template (/review src/app.ts) or /skill:name goes as the text it stands for.
-      const expanded = expandPromptCommand(command.content, setup.resources);
-      if (expanded && "problem" in expanded) {
-        bus.emit({ type: "error", message: `Input line ${lineNumber}: ${expanded.problem}`, source: "input" });
-        continue;
-      }
-      if (expanded) command.content = expanded.prompt;
+    const { agent: name, ...rest } = command;
+    const at = lineNumber;
+    if (name === undefined) {
+      first.handle(rest, at);
+      continue;
     }
-    // A steer or follow-up during a compaction has no run to join: it waits its turn as a message.
-    // With nothing of ours running, a run a watch trigger started (wake) takes them too.
-    const busy = running !== undefined ? promptRunning : agent.state.isStreaming;
-    if (command.type === "interrupt") agent.abort();
-    else if (command.type === "compact") {
-      waiting.push({ compact: command.instructions });
-      runNext();
-    } else if (command.type === "rewind") {
-      waiting.push({ rewind: "to" in command ? { to: command.to } : { prompt: command.prompt }, files: command.files ?? false });
-      runNext();
-    } else if (command.type === "fork") {
-      waiting.push({ fork: true });
-      runNext();
+    if (!makeAgent) {
+      bus.emit({ type: "error", message: `Input line ${at} names agent ${name}, but this run has one agent only: leave "agent" out.`, source: "input" });
+      continue;
     }
-    else if (command.type === "steer" && busy) agent.steer(command.content);
-    else if (command.type === "follow_up" && busy) agent.followUp(command.content);
-    else {
-      // A new message while busy waits its turn; a steer or follow-up when idle is simply a message.
-      waiting.push({ prompt: command.content });
-      runNext();
-    }
+    const target = agentNamed(name, at);
+    handOver = handOver.then(() => target).then((agent) => agent?.handle(rest, at));
   }
-  // EOF: finish what is running and what is waiting.
-  while (running) await running;
-  const unsaved = closeSession(setup);
-  if (unsaved) bus.emit({ type: "error", message: unsaved, source: "session" });
-  unsubscribe();
-  return unsaved ? 1 : 0;
+  // EOF: finish what is running and what is waiting, in every agent.
+  await handOver;
+  const agents = await everyAgent();
+  await Promise.all(agents.map((agent) => agent.finished()));
+  let failedToSave = false;
+  for (const agent of agents) {
+    const unsaved = closeSession(agent.setup);
+    if (unsaved) agent.setup.coding.bus.emit({ type: "error", message: unsaved, source: "session" });
+    failedToSave ||= unsaved !== undefined;
+  }
+  for (const stop of unsubscribe) stop();
+  await Promise.all(agents.filter((agent) => agent !== first).map((agent) => agent.setup.dispose()));
+  return failedToSave ? 1 : 0;
 }
 
 export async function runJsonModeFromCli(options: CliOptions, settings: Settings): Promise<number> {
-  const setup = await createSetup(options, settings, { jobClient: "json" });
+  const setup = await createSetup(options, settings, { jobClient: "json", agentName: FIRST_AGENT });
   // A closed terminal (SIGHUP) is an ordinary end for a JSON client: clean up and exit 0.
   const uninstall = installJobCleanup(setup.coding.jobs, { guard: setup.guard, exitCodes: { SIGHUP: 0 } });
   try {
-    return await runJsonMode(setup, process.stdin, process.stdout);
+    const makeAgent: MakeJsonAgent = (name) =>
+      createSetup({ ...options, prompts: [], continue: false, resume: false, sessionFile: undefined }, settings, { jobClient: "json", fresh: true, agentName: name, guard: setup.guard, sharedFiles: setup.sharedFiles });
+    return await runJsonMode(setup, process.stdin, process.stdout, makeAgent);
   } finally {
     setup.session?.close();
     await setup.dispose();

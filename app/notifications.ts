@@ -58,7 +58,8 @@ export class Notifier {
   /** Undefined until the terminal reports focus (one that does not support 1004 never does). */
   private focused: boolean | undefined;
   private lastKeyAt: number;
-  private changedFiles = new Set<string>();
+  /** The files each agent changed in its current run ("" for a dashboard's only agent). */
+  private changedFiles = new Map<string, Set<string>>();
 
   constructor(
     private readonly settings: NotifySettings,
@@ -87,33 +88,43 @@ export class Notifier {
     return this.now() - this.lastKeyAt >= this.settings.idleMs;
   }
 
-  onEvent(event: PitwallEvent): void {
+  /** `agent`: which of the dashboard's agents the event is of, named in the notification when there are several. */
+  onEvent(event: PitwallEvent, agent?: string): void {
+    const changedFiles = this.changedFilesOf(agent);
+    const notify = (what: string): void => this.notify(agent === undefined ? what : `agent ${agent}: ${what}`);
     switch (event.type) {
       case "agent_start":
-        this.changedFiles.clear();
+        changedFiles.clear();
         break;
       case "file_change":
-        this.changedFiles.add(event.path);
+        changedFiles.add(event.path);
         break;
       case "agent_end": {
         const last = [...event.messages].reverse().find((m): m is AssistantMessage => m.role === "assistant");
         // Esc: the person is there.
         if (last?.stopReason === "aborted") break;
-        if (last?.stopReason === "error") this.notify(`stopped on an error: ${last.errorMessage ?? "the model request failed"}`);
+        if (last?.stopReason === "error") notify(`stopped on an error: ${last.errorMessage ?? "the model request failed"}`);
         else {
-          const files = this.changedFiles.size;
-          this.notify(`turn done${files > 0 ? ` · ${files} file${files === 1 ? "" : "s"} changed` : ""}`);
+          const files = changedFiles.size;
+          notify(`turn done${files > 0 ? ` · ${files} file${files === 1 ? "" : "s"} changed` : ""}`);
         }
         break;
       }
       case "job_triggered": {
         const line = event.lines.find((l) => l.match)?.text.trim() ?? event.trigger.pattern;
-        this.notify(`job ${event.jobId}: ${line}`);
+        notify(`job ${event.jobId}: ${line}`);
         break;
       }
       default:
         break;
     }
+  }
+
+  private changedFilesOf(agent: string | undefined): Set<string> {
+    const key = agent ?? "";
+    let files = this.changedFiles.get(key);
+    if (!files) this.changedFiles.set(key, (files = new Set()));
+    return files;
   }
 
   private notify(what: string): void {

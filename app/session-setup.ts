@@ -22,6 +22,7 @@ import { describeUnloaded, loadResources, type Resources } from "../agent/resour
 import { trustFile } from "./project-trust.js";
 import { proxyCredentials } from "../agent/providers/proxy.js";
 import { SLASH_COMMANDS } from "./slash-commands.js";
+import { SharedFiles } from "../agent/shared-files.js";
 
 export interface Setup {
   options: CliOptions;
@@ -51,6 +52,8 @@ export interface Setup {
   sessionWarnings: string[];
   /** Set when no provider is usable: the message says how to configure one. */
   missingKey: string | undefined;
+  /** Who of this run's agents changed which file, and who saw it since (shared-files.ts): given to every other agent. */
+  sharedFiles: SharedFiles;
   /** The skills and prompt templates loaded (the project's only when it is trusted). */
   resources: Resources;
   /** The line that says which of the project's skills and templates were left unloaded, and why. */
@@ -69,6 +72,14 @@ export interface SetupChoices {
   jobClient?: HostClientKind;
   /** The person's answer to the dashboard's trust question, for this run (it is remembered elsewhere). */
   trustProject?: boolean;
+  /** The dashboard agent this setup is (its job-host client says so to the other agents' tools). */
+  agentName?: string;
+  /** Another agent of a dashboard, whose jobs pane follows the first agent's client: no job output is sent to this one. */
+  noJobOutput?: boolean;
+  /** The files the agents of this dashboard (or JSON run) share: the first agent's, for the others. */
+  sharedFiles?: SharedFiles;
+  /** Another agent of the same dashboard: it shares the run's process guard, which its dispose leaves open. */
+  guard?: ProcessGuard;
 }
 
 /** Whether this run loads the project's skills and templates, and if not, the line that says why. */
@@ -167,10 +178,14 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
   const { resources, unloadedNote } = setupResources(options, settings, choices.trustProject, warnings);
 
   // Before anything is started: every child carries this run's marker from the first one on.
-  const guard = ProcessGuard.start();
-  guard.removeAfterCrash(processTempFolder());
-  void removeStaleTempFolders();
+  const ownGuard = choices.guard === undefined;
+  const guard = choices.guard ?? ProcessGuard.start();
+  if (ownGuard) {
+    guard.removeAfterCrash(processTempFolder());
+    void removeStaleTempFolders();
+  }
 
+  const sharedFiles = choices.sharedFiles ?? new SharedFiles();
   let coding: CodingAgent;
   try {
     coding = createCodingAgent({
@@ -187,10 +202,11 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       olderHistory: resumed ? olderHistoryOf(resumed.session) : undefined,
       ...(resumed?.session.wakes ? { wakeCount: resumed.session.wakes } : {}),
       marker: guard,
-      ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs }) } : {}),
+      sharedFiles: { files: sharedFiles, agent: choices.agentName ?? "main" },
+      ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs, ...(choices.agentName !== undefined ? { agent: choices.agentName } : {}), ...(choices.noJobOutput ? { noOutput: true } : {}) }) } : {}),
     });
   } catch (error) {
-    guard.close();
+    if (ownGuard) guard.close();
     if (error instanceof UnknownToolError) throw new UsageError(`--tools: ${error.message}`);
     throw error;
   }
@@ -230,6 +246,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     coding,
     guard,
     async dispose() {
+      if (!ownGuard) return coding.dispose();
       try {
         await coding.dispose();
         await guard.sweep(DEFAULT_KILL_GRACE_MS);
@@ -252,6 +269,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     warnings,
     sessionWarnings,
     missingKey: isConfigured(connections[model.provider]) ? undefined : missingKeyMessage(model.provider),
+    sharedFiles,
     resources,
     unloadedNote,
   };

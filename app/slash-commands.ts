@@ -1,5 +1,5 @@
 // Slash commands typed in the input (/help, /model, /thinking, /clear, /session, /skills, /new, /context, /compact,
-// /rewind, /tree, /fork, /export, /jobs, /tail, /kill, /restart, /run, /watch, /unwatch, /stop, /quit), their
+// /rewind, /tree, /fork, /export, /jobs, /tail, /kill, /restart, /run, /watch, /unwatch, /agent, /agents, /stop, /quit), their
 // completion on Tab (prompt templates and /skill:name too, with their descriptions), and the answer
 // to an unknown command: shown in the chat, never sent to the model. The commands act through a
 // small interface the dashboard implements.
@@ -37,6 +37,12 @@ export interface SlashContext {
   setModel(spec: string): void;
   setThinking(level: ThinkingLevel): void;
   quit(): void;
+  /** /agent …: new [name] [--worktree], or a name to put in the chat; alone, the overview. */
+  agentCommand(args: string): void;
+  /** /agents: every agent, its state, last line, cost, context and changed files. */
+  showAgents(): void;
+  /** The agents' names, for completion. */
+  agentNames(): string[];
   /** Ends the agent's turn now (what Esc does while it works). */
   stopTurn(): void;
   showSession(): void;
@@ -217,6 +223,14 @@ export const SLASH_COMMANDS: SlashCommand[] = [
     },
     complete: (ctx) => ctx.jobControl?.ids() ?? [],
   },
+  {
+    name: "agent",
+    args: "new [name] [--worktree] [--sandbox <profile>] | close <name> | <name>",
+    description: "Start another agent (its own conversation, queue and session file; --worktree: in a new git worktree on a new branch; --sandbox: its commands under that profile), close one, or put one in the chat",
+    run: (ctx, args) => ctx.agentCommand(args),
+    complete: (ctx) => ["new", ...ctx.agentNames()],
+  },
+  { name: "agents", description: "Show every agent: state, last line, cost, context, changed files; steer, follow up or stop one from there", run: (ctx) => ctx.showAgents() },
   { name: "stop", description: "Stop the agent's turn now, as Esc does (background jobs keep running)", run: (ctx) => ctx.stopTurn() },
   { name: "quit", description: "Quit pitwall (asks first while jobs run, then ends every job)", run: (ctx) => ctx.quit() },
 ];

@@ -39,6 +39,10 @@ export interface StatusState {
   /** Set when commands cannot be fenced here: "unfenced" (they run as you) or "no sandbox: commands refused". */
   sandbox?: string;
   helpKey: string;
+  /** The agent in the chat, when the dashboard has more than one. */
+  agent?: string;
+  /** The agents whose run ended while the person looked at another one. */
+  agentsWaiting?: string[];
 }
 
 // On the bar's own faint grey (screen/palette.ts), in the terminal's text colour: never a black
@@ -98,6 +102,9 @@ export class StatusBar extends PaneBox {
     if (s.retry) items.push({ spans: [{ text: formatRetry(s.retry, now), attr: WARN }], priority: 8 });
     if (s.sessionProblem) items.push({ spans: [{ text: ` ✗ ${s.sessionProblem} `, attr: ERROR }], priority: 9 });
     if (s.sandbox) items.push({ spans: [{ text: `⚠ ${s.sandbox}`, attr: WARN }], priority: 7.5 });
+    const waiting = s.agentsWaiting ?? [];
+    if (waiting.length > 0) items.push({ spans: [{ text: `⚑ ${waiting.length} waiting for you: ${waiting.join(", ")}`, attr: QUESTION }], priority: 9.5 });
+    if (s.agent) items.push({ spans: [{ text: `agent ${s.agent}`, attr: BAR }], priority: 7.5 });
     if (s.model) {
       const thinking = s.thinking !== "off" ? ` · thinking ${s.thinking}` : "";
       items.push({ spans: [{ text: `${s.model}${thinking}`, attr: BAR }], priority: 7 });

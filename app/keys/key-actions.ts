@@ -30,6 +30,9 @@ export const ACTIONS = {
     redraw: "Redraw the whole screen",
     suspend: "Suspend pitwall (fg in the shell brings it back; jobs keep running)",
     editor: "Edit the input in $VISUAL or $EDITOR (vi if neither); the saved text comes back into the input, unsent",
+    agents: "Show every agent (state, last line, cost, context, changed files); steer, follow up or stop one from there",
+    nextAgent: "Put the next agent in the chat",
+    prevAgent: "Put the previous agent in the chat",
   },
   input: {
     submit: "Send; while the agent works, queue a steering message",
@@ -116,6 +119,10 @@ export const ACTIONS = {
     top: "Go to the start",
     bottom: "Go to the end",
     pick: "Choose the selected item",
+    agentSteer: "In the agents overview: steer the selected agent without switching to it",
+    agentFollowUp: "In the agents overview: give the selected agent a follow-up",
+    agentStop: "In the agents overview: stop the selected agent's turn",
+    agentNew: "In the agents overview: start another agent",
   },
 } as const satisfies Record<KeyContext, Record<string, string>>;
 

@@ -86,6 +86,9 @@ export class KeyDispatcher {
         redraw: () => c.redraw(),
         suspend: () => c.suspend(),
         editor: () => c.editInEditor(),
+        agents: () => c.agents.openOverview(),
+        nextAgent: () => c.agents.cycle(1),
+        prevAgent: () => c.agents.cycle(-1),
       },
       input: {
         submit: () => c.sending.submitInput("enter"),
@@ -181,6 +184,14 @@ export class KeyDispatcher {
         top: () => (v.picker.open ? v.picker.move(-1e9) : v.help.toTop()),
         bottom: () => (v.picker.open ? v.picker.move(1e9) : v.help.toBottom()),
         pick: () => (v.picker.open ? v.picker.pick() : false),
+        agentSteer: () => (c.agents.overviewOpen ? c.agents.askMessage("steer") : false),
+        agentFollowUp: () => (c.agents.overviewOpen ? c.agents.askMessage("followUp") : false),
+        agentStop: () => (c.agents.overviewOpen ? c.agents.stopSelected() : false),
+        agentNew: () => {
+          if (!c.agents.overviewOpen) return false;
+          v.picker.cancel();
+          c.agents.newAgent(c.agents.agents?.freeName() ?? "agent2");
+        },
       },
     };
   }
@@ -323,8 +334,9 @@ export class KeyDispatcher {
   private promptKey(name: Key): void {
     const b = this.c.view.prompt.buffer;
     const global = this.c.keymap.lookup("global", name);
-    if (global === "abort" || global === "clearOrQuit") return this.jobs.cancelPrompt();
-    const editing: Partial<Record<ActionOf<"input">, Handler>> = { submit: () => this.jobs.submitPrompt(), ...textEditing(b) };
+    const agents = this.c.agents.prompting ? this.c.agents : undefined;
+    if (global === "abort" || global === "clearOrQuit") return agents ? agents.cancelPrompt() : this.jobs.cancelPrompt();
+    const editing: Partial<Record<ActionOf<"input">, Handler>> = { submit: () => (agents ? agents.submitPrompt() : this.jobs.submitPrompt()), ...textEditing(b) };
     const action = this.c.keymap.lookup("input", name);
     const handler = action && editing[action];
     if (handler) handler();

@@ -58,6 +58,8 @@ export class JobsPane extends PaneBox {
   /** Set while the job host does not answer: what the person reads about it. */
   private hostSilent: string | undefined;
   private scrollTop = 0;
+  /** Who started a job, shown before its command ("you", an agent's name) while the dashboard has several agents. */
+  starterLabel: ((job: JobInfo) => string | undefined) | undefined;
 
   constructor(screen: Widgets.Screen) {
     super(screen, { title: "jobs" });
@@ -159,9 +161,11 @@ export class JobsPane extends PaneBox {
       const profile = profileTag(job);
       const head = `${selected ? "▶" : " "}`;
       const id = `${job.id.padStart(idWidth)} `;
+      const label = this.starterLabel?.(job);
+      const starter = label === undefined ? "" : `@${label} `;
       const room = Math.max(
         1,
-        width - textWidth(head) - 1 - textWidth(id) - textWidth(watched) - textWidth(fenced) - textWidth(profile) - textWidth(restarts) - textWidth(status.text) - 1,
+        width - textWidth(head) - 1 - textWidth(id) - textWidth(starter) - textWidth(watched) - textWidth(fenced) - textWidth(profile) - textWidth(restarts) - textWidth(status.text) - 1,
       );
       const command = fitText(truncateText(sanitizeText(job.command).replace(/\s+/g, " "), room), room);
       const unseen = this.unseen.has(job.id);
@@ -169,6 +173,7 @@ export class JobsPane extends PaneBox {
         { text: head, attr: selected ? attr({ fg: Color.cyan, bold: true }) : DIM },
         { text: unseen ? "•" : " ", attr: UNSEEN },
         { text: id, attr: selected ? attr({ fg: Color.cyan, bold: true }) : job.startedBy === "person" ? PERSON : DIM },
+        ...(starter ? [{ text: starter, attr: job.startedBy === "person" ? PERSON : DIM }] : []),
         { text: `${command} `, attr: attr() },
         { text: watched, attr: WATCHED },
         { text: fenced, attr: FENCED },

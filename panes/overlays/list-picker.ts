@@ -47,6 +47,12 @@ export class ListPicker extends PaneBox {
     this.raise();
   }
 
+  /** New rows for the open list (what they show changed), the selection kept where it can be. */
+  setItems(items: StyledLine[]): void {
+    this.items = items;
+    this.selected = Math.max(0, Math.min(items.length - 1, this.selected));
+  }
+
   hide(): void {
     this.open = false;
     this.choice = undefined;

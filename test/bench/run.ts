@@ -5,12 +5,15 @@
 // (job-measurements.ts: output throughput against raw node-pty, key latency while a job floods on
 // screen, memory after eight 50 MB jobs), the sandbox's cost (sandbox-measurements.ts: a bash round
 // trip and a job's flood, fenced against unfenced in the same run), a 2,000-turn soak in JSON mode
-// (soak.ts) and a 10 MB streamed tool argument (stream-measurements.ts). Each measurement is a function returning rows,
+// (soak.ts), a 10 MB streamed tool argument (stream-measurements.ts) and several agents
+// (agents-measurements.ts: memory per extra idle agent, keys and frames with four agents streaming
+// and four jobs flooding). Each measurement is a function returning rows,
 // so adding one is adding a function to MEASUREMENTS; `npm run bench -- "job memory"` runs only the
 // ones named.
 import { readFileSync } from "node:fs";
 import { removeTempDirs } from "../helpers/temp-dir.js";
 import { launch, ms, quantile, rssOf, typingLatencies, type Measurement, type Row } from "./bench-harness.js";
+import { agentsBudget } from "./agents-measurements.js";
 import { bashRoundTrip } from "./bash-measurements.js";
 import { sandboxCost } from "./sandbox-measurements.js";
 import { jobKeyLatency, jobMemory, jobThroughput } from "./job-measurements.js";
@@ -125,6 +128,7 @@ export const MEASUREMENTS: Array<{ name: string; run: Measurement }> = [
   { name: "soak", run: soak },
   { name: "day", run: day },
   { name: "large argument", run: largeArgument },
+  { name: "agents", run: agentsBudget },
 ];
 
 function printTable(rows: Row[]): void {

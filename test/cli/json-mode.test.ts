@@ -1,5 +1,5 @@
 // JSON mode driven through a child process: commands as JSON lines on stdin, every event as one
-// JSON line on stdout.
+// JSON line on stdout. A command naming an agent drives another agent, whose events carry its name.
 import { describe, expect, it } from "vitest";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { cliEnv, startCli } from "../helpers/cli-process.js";
@@ -138,4 +138,26 @@ describe("pitwall --json", () => {
       }
     }, 30_000);
   }
+
+  it("drives a second agent by name: its own conversation, its events tagged with its name", async () => {
+    llm.enqueue({ kind: "reply", text: "Main did the parser." }, { kind: "reply", text: "Tests did the fixtures." });
+    const { child, events, exited, send } = startJson();
+    send({ type: "message", content: "do the parser" });
+    await events.waitFor((e) => e.type === "agent_end", 15_000, "the first agent to finish");
+    send({ type: "message", agent: "tests", content: "do the fixtures" });
+    send({ type: "message", agent: "no such/name", content: "x" });
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const tagged = events.items.filter((e) => e.agent === "tests");
+    const untagged = events.items.filter((e) => e.agent === undefined);
+    expect(tagged.map((e) => e.type)).toContain("agent_end");
+    expect(JSON.stringify(tagged)).toContain("Tests did the fixtures.");
+    expect(JSON.stringify(tagged)).not.toContain("Main did the parser.");
+    expect(JSON.stringify(untagged)).toContain("Main did the parser.");
+    expect(JSON.stringify(untagged)).not.toContain("Tests did the fixtures.");
+    expect(untagged.filter((e) => e.type === "error").map((e) => e.message)).toEqual([expect.stringMatching(/^Input line 3 names an agent that cannot be: "no such\/name" cannot name an agent/)]);
+    expect(llm.requests).toHaveLength(2);
+    expect(llm.requests[1]!.transcript).toContain("do the fixtures");
+    expect(llm.requests[1]!.transcript).not.toContain("do the parser");
+  });
 });

@@ -63,4 +63,15 @@ describe("the notifier", () => {
       "\x1b]9;pitwall: job 2: 3 tests failed\x07",
     ]);
   });
+
+  it("names the agent when the dashboard has several, and counts each agent's files apart", () => {
+    const { n, written } = notifier();
+    n.focus(false);
+    n.onEvent({ type: "agent_start" }, "tests");
+    n.onEvent({ type: "agent_start" }, "main");
+    n.onEvent({ type: "file_change", toolCallId: "t", path: "a.ts", before: null, after: { hash: "x", size: 1 } } as unknown as PitwallEvent, "main");
+    n.onEvent(reply("stop"), "tests");
+    n.onEvent(reply("stop"), "main");
+    expect(written).toEqual(["\x1b]9;pitwall: agent tests: turn done\x07", "\x1b]9;pitwall: agent main: turn done · 1 file changed\x07"]);
+  });
 });

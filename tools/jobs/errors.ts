@@ -50,3 +50,17 @@ export class JobInputLimitError extends Error {
     );
   }
 }
+
+/** Another agent's job: only its owner's agent or the person may stop it, restart it or type into it. */
+export class JobOwnerError extends Error {
+  constructor(
+    readonly jobId: string,
+    readonly owner: string,
+    what: string,
+  ) {
+    super(
+      `Refused: job ${jobId} belongs to ${owner}, not to you; only its owner or the person may ${what} it. ` +
+        `You can still read it (poll_process, get_process_log) and watch it (watch_process). If it must ${what === "stop" ? "stop" : "get input"}, ask the person.`,
+    );
+  }
+}

@@ -74,6 +74,8 @@ export interface TriggerInfo {
   ignoreCase: boolean;
   debounceMs: number;
   setBy: JobStarter;
+  /** The host client whose agent set it (its firings go to that agent); absent in one process. */
+  owner?: string;
   /** Firings so far. */
   fired: number;
 }

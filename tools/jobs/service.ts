@@ -67,6 +67,8 @@ export interface JobService extends JobScreens {
   get(id: string): JobInfo | undefined;
   /** The running jobs this client would stop when it shuts down (in one process: all of them). */
   runningCount(): number;
+  /** The owner this client's jobs carry (`JobInfo.owner`: the host's client id), once known. */
+  ownerId?(): string | undefined;
 
   /** Runs a model tool call where the jobs are. */
   runTool(call: ServiceToolCall): Promise<ToolResult>;

@@ -36,6 +36,10 @@ export interface HostJobServiceOptions {
   keepJobsMs: number;
   /** How long a host may say nothing while a call waits (HOST_SILENCE_MS unless a test shortens it). */
   silenceMs?: number;
+  /** The dashboard agent this client serves: other agents' tools name its jobs' owner so. */
+  agent?: string;
+  /** No job output events at all (a dashboard's other agents: its jobs pane follows the first one's client). */
+  noOutput?: boolean;
 }
 
 /** Before each model request the host's notices are asked for; a host slower than this is not waited for. */
@@ -141,6 +145,10 @@ export class HostJobService implements JobService {
     return this.mirror.get(id);
   }
 
+  ownerId(): string | undefined {
+    return this.connection?.welcome.clientId;
+  }
+
   /** This client's running jobs: those its shutdown stops (another pitwall's here are not counted). */
   runningCount(): number {
     const me = this.connection?.welcome.clientId;
@@ -164,8 +172,9 @@ export class HostJobService implements JobService {
         client: {
           kind: this.options.kind,
           pid: process.pid,
-          output: this.options.kind === "json" ? "all" : this.options.kind === "dashboard" ? "sampled" : "none",
+          output: this.options.noOutput ? "none" : this.options.kind === "json" ? "all" : this.options.kind === "dashboard" ? "sampled" : "none",
           keepJobsMs: this.options.keepJobsMs,
+          ...(this.options.agent !== undefined ? { agent: this.options.agent } : {}),
           nextId: this.mirror.highestId + 1,
         },
         ...(start ? { start: { settings: { ...this.settings }, keepJobsMs: this.options.keepJobsMs, env: this.env } } : {}),

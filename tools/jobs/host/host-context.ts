@@ -19,6 +19,8 @@ export interface HostContext {
   dashboardAttached(): boolean;
   /** Checks whether the host is done: no client and no job. */
   checkIdle(): void;
+  /** The agent a client serves, as its hello named it; undefined for a client gone or unnamed. */
+  agentOf(clientId: string): string | undefined;
   /** What `pitwall jobs` shows. */
   status(): HostStatus;
 }

@@ -33,7 +33,7 @@ const handlers: { [M in MethodName]: Handler<M> } = {
     return null;
   },
   follow: followLog,
-  addTrigger: (args, { host }) => host.registry.watches.add(args.id, { pattern: args.pattern, action: args.action, setBy: "person" }),
+  addTrigger: (args, { host, client }) => host.registry.watches.add(args.id, { pattern: args.pattern, action: args.action, setBy: "person", owner: client.id }),
   removeTriggers: (args, { host }) => host.registry.watches.remove(args.id, args.trigger, "person"),
   note: (args, { client, host }) => {
     host.registry.notePersonAction(args.text, client.id);

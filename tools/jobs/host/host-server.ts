@@ -115,6 +115,10 @@ export class JobHostServer implements HostContext, GreetingHost {
     if (this.clients.size === 0 && !this.registry.list().some(stillRuns)) this.options.onIdle();
   }
 
+  agentOf(clientId: string): string | undefined {
+    return [...this.clients].find((client) => client.id === clientId)?.info?.agent;
+  }
+
   dashboardAttached(): boolean {
     return [...this.clients].some((c) => c.info?.kind === "dashboard");
   }
@@ -185,9 +189,12 @@ export class JobHostServer implements HostContext, GreetingHost {
 
   private broadcast(event: JobEvent): void {
     const now = Date.now();
-    // A firing is acted on by the agent of the client that owns the job, and by no other
-    // (with no owner, the registry keeps it as a notice for the next dashboard).
-    const onlyTo = event.type === "job_triggered" ? (this.registry.get(event.jobId)?.owner ?? null) : undefined;
+    // A firing is acted on by the agent of the client that set the trigger (or, when that client
+    // has gone, that owns the job), and by no other (with no owner, the registry keeps it as a
+    // notice for the next dashboard).
+    const setter = event.type === "job_triggered" ? event.trigger.owner : undefined;
+    const setterHere = setter !== undefined && [...this.clients].some((client) => client.id === setter);
+    const onlyTo = event.type === "job_triggered" ? ((setterHere ? setter : undefined) ?? this.registry.get(event.jobId)?.owner ?? null) : undefined;
     for (const client of this.clients) {
       const info = client.info;
       if (!info) continue;

@@ -1,6 +1,7 @@
 // A client's tool call, run in the job host next to the logs: bash or one of the model's job tools,
 // with the client's own limits (what its model was told), environment and secrets. What the call
-// starts belongs to the client. Its live output streams back as update messages; the client's abort
+// starts belongs to the client; another client's job it may read, but not stop or type into (only
+// the owner's agent or the person may), and a trigger it sets wakes its own agent. Its live output streams back as update messages; the client's abort
 // (Esc) and yield (a steering message) signals reach the tool through the call's controllers.
 import type { JobSettings } from "../settings.js";
 import { isJobToolName, createJobTools } from "../model-tools/job-tools.js";
@@ -18,7 +19,7 @@ export const runTool: Handler<"runTool"> = async (args, { client, id, host }) =>
   const owner = client.id;
   const settings: JobSettings = { ...registry.settings, maxOutputChars: args.settings.maxOutputChars, defaultYieldMs: args.settings.defaultYieldMs };
   const fence = args.sandbox ? modelFence(registry, args.sandbox.policy, args.sandbox.visible ?? []) : undefined;
-  const jobs = toolJobs(registry, { owner, baseEnv: args.env, ...(fence ? { modelFence: fence } : {}) });
+  const jobs = toolJobs(registry, { owner, baseEnv: args.env, agentOf: (id) => host.agentOf(id), ...(fence ? { modelFence: fence } : {}) });
   let tool: AgentTool | undefined;
   if (args.tool === "bash") {
     tool = createBashTool(host.cwd, {

@@ -20,7 +20,7 @@ export function listProcessesDefinition(settings: JobSettings): ToolDefinition<t
   return {
     name: "list_processes",
     label: "List jobs",
-    description: `List background jobs: running ones and those finished in the last ${formatDuration(settings.ttlMs)}, with id, status, exit code or signal, runtime, who started it (you or the person), command, last output line and watch triggers.`,
+    description: `List background jobs: running ones and those finished in the last ${formatDuration(settings.ttlMs)}, with id, status, exit code or signal, runtime, who started it (you, the person, or another agent of the dashboard: you may read its jobs, not stop them), command, last output line and watch triggers.`,
     parameters: listParameters,
   };
 }
@@ -38,12 +38,14 @@ export function createListProcessesTool(registry: ToolJobs, settings: JobSetting
         return { info, last, runtimeMs: runtime(info, now), triggers: registry.watches.list(job.id) };
       });
       const lines = rows.map(({ info, last, runtimeMs, triggers }) => {
-        const who = (by: JobStarter): string => (by === "person" ? "the person" : "you");
+        const owner = registry.ownerLabel?.(info.owner) ?? "you";
+        const who = (by: JobStarter): string => (by === "person" ? "the person" : owner === "you" ? "you" : owner);
+        const others = owner === "you" || info.owner === undefined ? "" : info.startedBy === "person" ? ` (owner ${owner}: read it, do not stop it)` : " (read it, do not stop it)";
         const restarts = info.restarts > 0 ? `, restarted ${info.restarts}×${info.restartedBy ? ` (last by ${who(info.restartedBy)})` : ""}` : "";
         const tail = last ? `\n    last: ${last}` : "";
         const watching = triggers.length ? `\n    watching: ${triggers.map(describeTrigger).join("; ")}` : "";
         const sandbox = info.sandbox === undefined ? "" : `, sandbox ${info.unfenced ? `${info.sandbox} (unfenced: none can be made here)` : info.sandbox}${info.fenceHits ? ` (stopped ${info.fenceHits} thing${info.fenceHits === 1 ? "" : "s"})` : ""}`;
-        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who(info.startedBy)}${restarts}${sandbox}, pid ${info.pid}: ${shortCommand(info.command)}${tail}${watching}`;
+        return `job ${info.id}: ${describeStatus(info)}, ${formatDuration(runtimeMs)}, started by ${who(info.startedBy)}${others}${restarts}${sandbox}, pid ${info.pid}: ${shortCommand(info.command)}${tail}${watching}`;
       });
       const running = rows.filter((row) => row.info.status === "running").length;
       // Whole entries while they fit the cap (long trigger patterns add up), the rest counted.

@@ -72,9 +72,10 @@ export class JobRegistry {
       debounceMs: this.settings.watchDebounceMs,
       ...(options.watchTiming ? { timing: options.watchTiming } : {}),
       emit: (event) => {
-        // Told to the agent of the client that owns the job; a job left running without one keeps
-        // even a firing that asked to steer or wake, as a notice for the next client to take it over.
-        const owner = this.jobs.get(event.jobId)?.owner ?? UNOWNED;
+        // Told to the agent of the client that set the trigger (or that owns the job); a job left
+        // running without one keeps even a firing that asked to steer or wake, as a notice for the
+        // next client to take it over.
+        const owner = (event.type === "job_triggered" ? event.trigger.owner : undefined) ?? this.jobs.get(event.jobId)?.owner ?? UNOWNED;
         recordWatchNotices(event, this.noticesOf(owner));
         if (owner === UNOWNED && event.type === "job_triggered" && event.trigger.action !== "notify") this.noticesOf(UNOWNED).triggerFired(event);
         this.events.emit(event);

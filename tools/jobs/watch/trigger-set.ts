@@ -91,6 +91,7 @@ export class TriggerSet {
       ignoreCase: compiled.ignoreCase,
       debounceMs: clampDebounceMs(spec.debounceMs ?? this.options.debounceMs, this.timing.minDebounceMs),
       setBy: spec.setBy,
+      ...(spec.owner !== undefined ? { owner: spec.owner } : {}),
       fired: 0,
     };
     this.triggers.push(new ActiveTrigger(info, compiled));

@@ -21,6 +21,8 @@ export interface TriggerSpec {
   /** At most one firing per this many ms; the job's default (the registry's setting) when left out. */
   debounceMs?: number;
   setBy: JobStarter;
+  /** The host client whose agent set it: its firings wake that agent, whoever owns the job. */
+  owner?: string;
 }
 
 /** A trigger that cannot be added: the message says what to do instead. */

@@ -47,7 +47,7 @@ export function checkWatchEntries(entries: readonly WatchEntry[], existing = 0):
 }
 
 /** Adds checked entries to a job (wake when no action is given). */
-export function addWatchEntries(watches: JobWatches, jobId: string, entries: readonly WatchEntry[], setBy: JobStarter): TriggerInfo[] {
+export function addWatchEntries(watches: Pick<JobWatches, "add">, jobId: string, entries: readonly WatchEntry[], setBy: JobStarter): TriggerInfo[] {
   return entries.map((entry) =>
     watches.add(jobId, {
       pattern: entry.pattern,
@@ -82,7 +82,7 @@ export function watchProblem(entries: readonly WatchEntry[] | undefined): string
  * output the call returns (nothing is reported twice); a job that already ended gets none. The
  * sentence that tells the model which, or "" without triggers.
  */
-export function watchAfterWait(watches: JobWatches, job: { id: string; running: boolean }, entries: readonly WatchEntry[] | undefined): string {
+export function watchAfterWait(watches: Pick<JobWatches, "add">, job: { id: string; running: boolean }, entries: readonly WatchEntry[] | undefined): string {
   if (!entries?.length) return "";
   if (!job.running) return "The job ended within the wait, so its watch triggers were not set.";
   const added = addWatchEntries(watches, job.id, entries, "agent");

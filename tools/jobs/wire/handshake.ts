@@ -29,6 +29,8 @@ export const ClientInfoSchema = Type.Object(
     keepJobsMs: Type.Optional(Type.Number({ minimum: 0 })),
     /** Job ids go on from here at least (the ids this client has already seen). */
     nextId: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** The dashboard agent this client serves ("main", "tests"): how other agents hear of its jobs. */
+    agent: Type.Optional(Type.String({ maxLength: 64 })),
   },
   strict,
 );

@@ -71,6 +71,7 @@ export const TriggerInfoSchema = Type.Object(
     ignoreCase: Type.Boolean(),
     debounceMs: Type.Number(),
     setBy: JobStarterSchema,
+    owner: Type.Optional(Type.String()),
     fired: Type.Integer({ minimum: 0 }),
   },
   strict,
