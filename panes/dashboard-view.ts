@@ -3,6 +3,7 @@
 // agent; the app wires events and keys to it.
 import type { Widgets } from "blessed";
 import { ChatPane } from "./chat/chat-pane.js";
+import { CompletionMenu } from "./input/completion-menu.js";
 import { FilesPane } from "./files/files-pane.js";
 import { HelpOverlay } from "./overlays/help-overlay.js";
 import { InputPane, type ImageFinder } from "./input/input-pane.js";
@@ -62,6 +63,8 @@ export class DashboardView {
   readonly help: HelpOverlay;
   readonly picker: ListPicker;
   readonly prompt: PromptOverlay;
+  /** Tab's candidates above the input; not modal (the input keeps the keys and the cursor). */
+  readonly completion: CompletionMenu;
   readonly tabBar: TabBar;
   private readonly tooSmall: TooSmallNotice;
   focus: FocusTarget = "input";
@@ -91,6 +94,7 @@ export class DashboardView {
     this.help = new HelpOverlay(screen);
     this.picker = new ListPicker(screen);
     this.prompt = new PromptOverlay(screen);
+    this.completion = new CompletionMenu(screen);
     this.chat.onSelectionChange((id) => this.toolOutput.select(id));
     this.tabBar.state = (tab) => ({ mark: this.tabMark(tab), key: this.tabKeys[tab] });
     // The status line renders after every pane and before the overlays: join the borders then,
@@ -286,6 +290,10 @@ export class DashboardView {
       if (overlay.open) overlay.setRect(fitted(layout.overlay, overlay.contentSize(layout.overlay.width - 4)));
       overlay.setVisible(overlay.open && !tooSmall);
     }
+    // The completion menu over the panes just above the input, in front of them (an overlay hides it).
+    const menu = this.completion.open && !tooSmall && !this.overlayOpen;
+    if (menu) this.completion.setRect(this.completion.place(layout.input, { left: 0, top: 0, width: cols, height: rows }));
+    this.completion.setVisible(menu);
   }
 
   /** Whether a frame soon would show something new on its own (spinners, running times). */

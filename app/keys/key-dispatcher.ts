@@ -4,13 +4,14 @@
 // through. Typed text goes to the input; typed in another pane, an unbound character moves the
 // focus to the input and is typed there. Three states take keys before all that: the quit question
 // (y/n), a job attached (everything goes to the job but the attached context's keys) and the
-// one-line prompt (a new job's command, a watch trigger's pattern).
+// one-line prompt (a new job's command, a watch trigger's pattern); before them, the completion
+// menu above the input takes its own keys (slash-completion.ts).
 import type { InputEvent } from "./key-decoder.js";
 import type { FocusTarget } from "../../panes/dashboard-view.js";
 import type { DashboardController } from "../dashboard-controller.js";
 import type { ActionOf, KeyContext } from "./key-actions.js";
 import { keyOfChar, knownKey, withoutAlt, type Key } from "./key.js";
-import { completeSlash, describeCandidate } from "../slash-commands.js";
+import { SlashCompletion } from "./slash-completion.js";
 import type { JobControl } from "../job-control.js";
 import { fullView } from "../../panes/files/files-preview.js";
 import type { TextBuffer } from "../../panes/input/text-buffer.js";
@@ -33,15 +34,15 @@ const CONTEXT_OF: Record<FocusTarget, KeyContext> = {
 export class KeyDispatcher {
   private readonly handlers: KeyHandlers;
   private readonly jobs: JobControl;
-  private completionIndex = -1;
-  private completionCandidates: string[] = [];
-  private completionBase = "";
+  /** Tab's completion and its menu above the input. */
+  private readonly completion: SlashCompletion;
 
   constructor(
     private readonly c: DashboardController,
     private readonly requestFrame: () => void,
   ) {
     this.jobs = c.jobControl;
+    this.completion = new SlashCompletion(c);
     this.handlers = this.buildHandlers();
   }
 
@@ -94,7 +95,7 @@ export class KeyDispatcher {
         submit: () => c.sending.submitInput("enter"),
         followUp: () => c.sending.submitInput("followUp"),
         newline: edit(() => b.newline()),
-        complete: () => this.complete(),
+        complete: () => this.completion.complete(),
         historyPrev: () => {
           if (!b.onFirstLine) return void b.up();
           if (b.isEmpty && !input.history.browsing && c.queue.takeBack()) return;
@@ -207,7 +208,6 @@ export class KeyDispatcher {
   /** Handles a key in the overlay, focused-pane and global contexts; true when handled. */
   key(name: Key): boolean {
     const v = this.c.view;
-    if (name !== "tab") this.completionIndex = -1;
     if (v.overlayOpen) {
       // An overlay takes every key, except the ones that quit.
       if (!this.run("overlay", name)) {
@@ -221,6 +221,10 @@ export class KeyDispatcher {
   }
 
   handle(event: InputEvent): void {
+    if (this.completion.open && this.menuTook(event)) {
+      this.requestFrame();
+      return;
+    }
     if (this.takenBefore(event)) {
       this.requestFrame();
       return;
@@ -231,7 +235,6 @@ export class KeyDispatcher {
         if (!this.key(event.name) && event.name.length === 1 && !v.overlayOpen) this.typeText(event.name);
         break;
       case "text":
-        this.completionIndex = -1;
         if (v.overlayOpen) {
           for (const ch of event.text) this.key(keyOfChar(ch));
         } else if (v.focus === "input") {
@@ -364,47 +367,19 @@ export class KeyDispatcher {
     v.input.type(text);
   }
 
-  /** Tab in the input: complete a slash command (cycling through candidates); otherwise move focus. */
-  private complete(): boolean {
-    const input = this.c.view.input;
-    const text = input.buffer.text;
-    if (this.completionIndex >= 0 && this.completionCandidates.length > 1) {
-      this.completionIndex = (this.completionIndex + 1) % this.completionCandidates.length;
-      const candidate = this.completionCandidates[this.completionIndex]!;
-      input.setText(this.withCandidate(this.completionBase, candidate));
-      this.flashCandidate(candidate, `${this.completionIndex + 1}/${this.completionCandidates.length}`);
-      return true;
+  /**
+   * The completion menu's keys (next, previous, accept, close) while it is open; true when it took
+   * the event. Anything else closes it (a wheel turn leaves it) and goes on as usual.
+   */
+  private menuTook(event: InputEvent): boolean {
+    const v = this.c.view;
+    if (v.overlayOpen || v.focus !== "input") {
+      this.completion.close();
+      return false;
     }
-    const result = completeSlash(text, this.c.commands);
-    if (!result) return false;
-    if (result.candidates.length === 0) {
-      this.c.flash("no completion");
-      return true;
-    }
-    input.setText(result.text);
-    if (result.candidates.length === 1) this.flashCandidate(result.candidates[0]!);
-    if (result.candidates.length > 1) {
-      this.c.flash(result.candidates.slice(0, 12).join("  ") + (result.candidates.length > 12 ? "  …" : ""), 4000);
-      if (result.text === text) {
-        // Nothing more in common: Tab again cycles through the candidates.
-        this.completionBase = text;
-        this.completionCandidates = result.candidates;
-        this.completionIndex = 0;
-        input.setText(this.withCandidate(text, result.candidates[0]!));
-      }
-    }
-    return true;
-  }
-
-  /** A command picked by completion: what it does (a prompt template's first line) in the status line. */
-  private flashCandidate(candidate: string, position?: string): void {
-    const description = describeCandidate(candidate, this.c.commands);
-    if (description) this.c.flash(`${candidate} · ${description}${position ? ` (${position}, Tab for the next)` : ""}`, 6000);
-  }
-
-  private withCandidate(base: string, candidate: string): string {
-    if (candidate.startsWith("/")) return `${candidate} `;
-    return base.replace(/\S*$/, candidate);
+    if (event.type === "key") return this.completion.key(event.name);
+    if (event.type !== "mouse" || event.action === "press") this.completion.close();
+    return false;
   }
 }
 
