@@ -17,8 +17,9 @@ const SAVE_CODE_CACHE = Symbol.for("pitwall.saveCodeCache");
 
 /**
  * Writes the code cache now if the launcher is waiting to (a first start); otherwise nothing. Only
- * the dashboard calls it, at "ready", after the functions its start runs were compiled: the cache
- * is for that start, the one a person waits for. (A timer used to write it two seconds into any
+ * the dashboard calls it, at "ready", after the functions its start runs were compiled, and again
+ * after its first turn that ran a tool: the cache is for that start and that first command, what a
+ * person waits for. (A timer used to write it two seconds into any
  * run, so a long first `pitwall -p` left a cache of print mode's functions for every dashboard.)
  */
 export function saveCodeCache(): void {
@@ -98,10 +99,13 @@ export function runWithCodeCache(bundle: string, settings: CodeCacheSettings): C
     ...(cached ? { cachedData: cached } : {}),
   });
   if (cachePaths.length > 0 && (!cached || script.cachedDataRejected)) {
-    let saved = false;
+    // Twice at most: at "ready", and once the first turn that ran a tool has ended (the streaming,
+    // the tool calls and their results compiled too, which the first command of every later start
+    // then does not wait for).
+    let saves = 0;
     const save = (): void => {
-      if (saved) return;
-      saved = true;
+      if (saves >= 2) return;
+      saves++;
       writeCache(cachePaths, script.createCachedData());
     };
     (globalThis as Record<symbol, unknown>)[SAVE_CODE_CACHE] = save;

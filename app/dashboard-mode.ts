@@ -367,8 +367,16 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
         c.session.providerReady();
         scheduler.frameNow();
         trace.mark("ready");
-        // A first start after an install: the next ones start from what was compiled so far.
+        // A first start after an install: the next ones start from what was compiled so far, and
+        // once its first turn with a tool has ended, from that too.
         setImmediate(saveCodeCache);
+        let ranTool = false;
+        const stopCaching = coding.bus.subscribe((event) => {
+          if (event.type === "tool_execution_end") ranTool = true;
+          if (event.type !== "agent_end" || !ranTool) return;
+          stopCaching();
+          setImmediate(saveCodeCache);
+        });
         collectStartupGarbage(STARTUP_GARBAGE_AFTER_MS, () => !coding.agent.state.isStreaming);
         const load = (): void => {
           clearTimeout(soon);
