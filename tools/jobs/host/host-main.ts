@@ -14,7 +14,7 @@ import { installJobCleanup } from "../registry/job-cleanup.js";
 import { JobRegistry } from "../registry/job-registry.js";
 import { checkHostDir, hostPaths } from "./host-paths.js";
 import { JobHostServer } from "./host-server.js";
-import { loadXterm } from "../terminal/job-terminal.js";
+import { warmUpEmulator } from "../terminal/job-terminal.js";
 import { checker } from "../wire/checker.js";
 import { pitwallVersion } from "../../pitwall-version.js";
 import { turnOffCoreDumps } from "../../process/core-dumps.js";
@@ -126,9 +126,9 @@ async function main(): Promise<void> {
   writeFileSync(paths.pidFile, `${process.pid}\n`);
   process.stderr.write(`job host ${process.pid} serving ${config.cwd} (pitwall ${pitwallVersion()})\n`);
   setTimeout(() => server.checkIdle(), FIRST_CLIENT_MS).unref();
-  // A host exists to run jobs, and a dashboard starts it before the first one: load the terminal
-  // emulator once the greeting is done rather than in the first job's start.
-  setTimeout(loadXterm, PRELOAD_EMULATOR_AFTER_MS).unref();
+  // A host exists to run jobs, and a dashboard starts it before the first one: load and warm the
+  // terminal emulator once the greeting is done rather than in the first job's start.
+  setTimeout(warmUpEmulator, PRELOAD_EMULATOR_AFTER_MS).unref();
 }
 
 main().catch((error: unknown) => {
