@@ -62,7 +62,8 @@ export async function startTestSshd(options: { remoteEnv?: Record<string, string
   const user = userInfo().username;
   const serverDir = join(root, "server");
   const clientHome = join(root, "client-home");
-  const remoteHome = join(root, "remote-home");
+  // A temp folder of its own: the cleanup ends the job hosts under its .pitwall/ (test/helpers/job-hosts.ts).
+  const remoteHome = tempDir("remote-home");
   const remoteProject = join(root, "remote-project");
   for (const dir of [serverDir, join(clientHome, ".ssh"), remoteHome, remoteProject]) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const hostKey = join(serverDir, "host_key");

@@ -43,8 +43,11 @@ export interface JobServiceInputs {
 export type JobTextKind = "log" | "tail" | "screen";
 
 export interface JobService extends JobScreens {
-  /** "local": the jobs run in this process; "host": in the job host of the working directory. */
-  readonly where: "local" | "host";
+  /**
+   * "local": the jobs run in this process; "host": in the job host of the working directory;
+   * "remote": in the job host of a folder on another machine, over ssh (the file tools run there too).
+   */
+  readonly where: "local" | "host" | "remote";
   /** The limits the tools describe to the model. */
   readonly settings: JobSettings;
 

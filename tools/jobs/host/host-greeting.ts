@@ -18,6 +18,8 @@ export interface GreetingHost {
   keepJobsFor(ms: number): void;
   /** Restarts or stops the grace clock (a dashboard attached). */
   updateGrace(): void;
+  /** A remote client came back (info.resumes): what its old connection owned is its again; true when the host held it. */
+  resumeHeld(oldId: string, newId: string): boolean;
 }
 
 /** The first message: the client's versions and who it is. */
@@ -35,7 +37,11 @@ export function greet(client: HostClient, message: unknown, host: GreetingHost):
   client.info = info;
   if (info.nextId !== undefined) registry.reserveIds(info.nextId);
   let adopted: string[] = [];
-  if (info.kind === "dashboard") {
+  if (info.resumes !== undefined && host.resumeHeld(info.resumes, client.id)) {
+    // Its own jobs, held while its link was down: nothing to tell its agent.
+  } else if (info.kind === "dashboard" && info.resumes !== undefined) {
+    adopted = registry.adoptUnowned(client.id).map((job) => job.id);
+  } else if (info.kind === "dashboard") {
     if (info.keepJobsMs !== undefined) host.keepJobsFor(info.keepJobsMs);
     const jobs = registry.adoptUnowned(client.id);
     adopted = jobs.map((job) => job.id);

@@ -8,13 +8,13 @@ import { readJobText } from "../registry/job-text.js";
 import type { MethodArgs, MethodName } from "../wire/methods.js";
 import type { HostClient } from "./host-client.js";
 import type { CallContext, Handler, HostContext } from "./host-context.js";
-import { runTool } from "./run-tool.js";
+import { clientEnv, runTool } from "./run-tool.js";
 import { followLog, scrollScreen, unwatchScreen, watchScreen } from "./screen-plumbing.js";
 
 const handlers: { [M in MethodName]: Handler<M> } = {
   runTool,
   start: (args, { client, host }) =>
-    host.registry.start({ command: args.command, startedBy: "person", owner: client.id, baseEnv: args.env, ...(args.size ? { size: args.size } : {}) }).info,
+    host.registry.start({ command: args.command, startedBy: "person", owner: client.id, baseEnv: clientEnv(client, args.env), ...(args.size ? { size: args.size } : {}) }).info,
   kill: (args, { client, host }) => host.registry.kill(args.id, { by: "person", actor: client.id, ...(args.signal ? { signal: args.signal as NodeJS.Signals } : {}) }),
   restart: async (args, { client, host }) => (await host.registry.restart(args.id, "person", args.size, client.id)).info,
   remove: (args, { client, host }) => host.registry.remove(args.id, client.id),

@@ -51,6 +51,8 @@ export class JobHostServer implements HostContext, GreetingHost {
   private graceTimer: NodeJS.Timeout | undefined;
   private graceEndsAt: number | undefined;
   private closing = false;
+  /** Remote clients whose link dropped: their jobs are kept for them until the timer ends. */
+  private readonly held = new Map<string, NodeJS.Timeout>();
 
   constructor(private readonly options: HostServerOptions) {
     this.keepJobsMs = options.keepJobsMs;
@@ -96,6 +98,7 @@ export class JobHostServer implements HostContext, GreetingHost {
   close(): Promise<void> {
     this.closing = true;
     clearTimeout(this.graceTimer);
+    for (const timer of this.held.values()) clearTimeout(timer);
     this.unsubscribe();
     this.watches.dispose();
     for (const client of this.clients) client.socket.destroy();
@@ -162,14 +165,34 @@ export class JobHostServer implements HostContext, GreetingHost {
     this.clients.add(client);
   }
 
+  resumeHeld(oldId: string, newId: string): boolean {
+    const timer = this.held.get(oldId);
+    if (!timer) return false;
+    clearTimeout(timer);
+    this.held.delete(oldId);
+    this.registry.transfer(oldId, newId);
+    return true;
+  }
+
   private disconnected(client: HostClient): void {
     this.clients.delete(client);
     client.output.drop();
-    for (const call of client.calls.values()) call.abort.abort();
-    closeViews(client, this.watches);
     const info = client.info;
+    // A remote link may come back: a call in flight goes on (bash as a job) rather than being killed.
+    for (const call of client.calls.values()) (info?.remote ? call.yield : call.abort).abort();
+    closeViews(client, this.watches);
     if (!info || client.stopped) return this.checkIdle();
-    if (info.kind === "dashboard") {
+    if (info.remote && info.kind !== "dashboard") {
+      // Held for the client's return (HostJobService reconnects with `resumes`), then stopped as usual.
+      const id = client.id;
+      const timer = setTimeout(() => {
+        this.held.delete(id);
+        void this.registry.stopOwned(id).finally(() => this.checkIdle());
+      }, this.keepJobsMs);
+      timer.unref();
+      this.held.set(id, timer);
+      this.checkIdle();
+    } else if (info.kind === "dashboard") {
       // However the dashboard went, its jobs run on for the next one (within the grace period).
       this.registry.release(client.id);
       this.checkIdle();

@@ -10,10 +10,21 @@ import { createBashTool } from "../model-tools/bash-tool.js";
 import type { ToolJobs } from "../model-tools/tool-jobs.js";
 import { JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
 import type { AgentTool } from "../../tool.js";
-import type { Call } from "./host-client.js";
+import type { Call, HostClient } from "./host-client.js";
 import type { Handler } from "./host-context.js";
 
-export const runTool: Handler<"runTool"> = async (args, { client, id, host }) => {
+/**
+ * The environment a client's commands run with: its own, as it sent it; a remote client's is this
+ * machine's (the host's, from the ssh login) with what it sent on top, never its own machine's.
+ */
+export function clientEnv(client: HostClient, env: Record<string, string>): Record<string, string> {
+  if (!client.info?.remote) return env;
+  const own = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return { ...own, ...env };
+}
+
+export const runTool: Handler<"runTool"> = async (rawArgs, { client, id, host }) => {
+  const args = { ...rawArgs, env: clientEnv(client, rawArgs.env) };
   const registry = host.registry;
   const owner = client.id;
   const settings: JobSettings = { ...registry.settings, maxOutputChars: args.settings.maxOutputChars, defaultYieldMs: args.settings.defaultYieldMs };

@@ -235,6 +235,15 @@ export class JobRegistry {
     this.notices.handOver(owner, UNOWNED);
   }
 
+  /** A client that came back over a new connection (a remote link dropped) takes back what its old one owned. */
+  transfer(from: string, to: string): Job[] {
+    const jobs = this.owned(from);
+    for (const job of jobs) job.owner = to;
+    this.adopted.handOver(from, to);
+    this.notices.handOver(from, to);
+    return jobs;
+  }
+
   /** A client takes over every unowned job and what was to be told about them; returns those jobs. */
   adoptUnowned(owner: string): Job[] {
     const jobs = this.unowned();

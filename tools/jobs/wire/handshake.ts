@@ -10,7 +10,7 @@ import { checker } from "./checker.js";
 import { JobInfoSchema, strict, TriggerInfoSchema } from "./job-shapes.js";
 
 /** Bumped whenever a message after the handshake changes shape. */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 export const ClientKindSchema = Type.Union([Type.Literal("dashboard"), Type.Literal("print"), Type.Literal("json"), Type.Literal("cli")]);
 export type ClientKind = Static<typeof ClientKindSchema>;
@@ -25,6 +25,14 @@ export const ClientInfoSchema = Type.Object(
     keepJobsMs: Type.Optional(Type.Number({ minimum: 0 })),
     /** Job ids go on from here at least (the ids this client has already seen). */
     nextId: Type.Optional(Type.Integer({ minimum: 1 })),
+    /**
+     * The client reaches the host over a link that may drop (ssh, through the remote bridge): when
+     * it goes, its calls in flight are yielded rather than aborted (a bash command goes on as a
+     * job) and its jobs are kept for it (keepJobsMs) rather than stopped.
+     */
+    remote: Type.Optional(Type.Boolean()),
+    /** The id this client had on its connection before (a reconnect): it takes back what that one owned. */
+    resumes: Type.Optional(Type.String()),
   },
   strict,
 );
