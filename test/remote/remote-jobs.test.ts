@@ -53,8 +53,15 @@ function bridgeClients(): number[] {
     .map((row) => row.pid);
 }
 
-function call(service: Jobs.JobService, tool: Jobs.ServiceToolName, params: unknown) {
-  return service.runTool({ tool, toolCallId: `t-${Math.random()}`, params, signal: new AbortController().signal, onUpdate: () => undefined, context: { yieldSignal: new AbortController().signal } });
+function call(service: Jobs.JobService, tool: Jobs.ServiceToolName, params: unknown, onUpdate: (chunk: string) => void = () => undefined) {
+  return service.runTool({
+    tool,
+    toolCallId: `t-${Math.random()}`,
+    params,
+    signal: new AbortController().signal,
+    onUpdate: (update) => onUpdate(update.chunk),
+    context: { yieldSignal: new AbortController().signal },
+  });
 }
 
 describe("a remote job host over ssh", () => {
@@ -93,4 +100,41 @@ describe("a remote job host over ssh", () => {
     const log = await second.text(id ?? "", "log");
     expect(log).toEqual(expect.arrayContaining(["remote-line-1", "remote-line-2", "remote-line-3", "waiting"]));
   });
+
+  it("reconnects after a drop mid-flood and resumes every job's output from the last character it saw", async () => {
+    const said: string[] = [];
+    const service = remoteService({ kind: "json", onStatus: (text) => said.push(text) });
+    const output: string[] = [];
+    let id: string | undefined;
+    service.subscribe((event) => {
+      if (event.type === "job_started" && event.job.command.includes("seq 1 400")) id = event.job.id;
+      if (event.type === "job_output" && event.jobId === id) output.push(event.chunk);
+    });
+    await call(service, "bash_stream", { command: "for i in $(seq 1 400); do echo n-$i; sleep 0.005; done; echo finished", yieldMs: 1000 });
+    await waitFor(() => output.join("").includes("n-40\r\n"), "the flood to be under way");
+    for (const pid of bridgeClients()) process.kill(pid, "SIGKILL");
+    await waitFor(() => said.some((line) => /dropped.*reconnecting…/.test(line)), "the drop to be reported");
+    await waitFor(() => output.join("").includes("finished"), "the rest of the output after the reconnect", 30_000);
+    expect(said.some((line) => line.startsWith("Reconnected to box"))).toBe(true);
+    const numbers = output
+      .join("")
+      .split(/\r?\n/)
+      .filter((line) => line.startsWith("n-"))
+      .map((line) => Number(line.slice(2)));
+    expect(numbers).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    // A print or JSON client's jobs are held for it while its link is down, and are its own again.
+    await waitFor(() => service.get(id ?? "")?.status === "exited", "the job's end to reach the client");
+  });
+
+  it("fails a bash call the drop interrupted with what happened, and the command goes on there as a job", async () => {
+    const service = remoteService({ kind: "print" });
+    let begun = false;
+    const running = call(service, "bash", { command: "echo begun; sleep 3; echo done-after-drop" }, (chunk) => (begun ||= chunk.includes("begun")));
+    await waitFor(() => begun, "the command to be running there");
+    for (const pid of bridgeClients()) process.kill(pid, "SIGKILL");
+    await expect(running).rejects.toThrow(/The link to box dropped while bash ran\. The command goes on there as a background job/);
+    const job = await waitFor(() => service.list().find((info) => info.command.includes("done-after-drop")), "the command to show as a job after the reconnect", 20_000);
+    await waitFor(async () => (await service.text(job.id, "log")).includes("done-after-drop"), "the command to finish there");
+  });
 });
+

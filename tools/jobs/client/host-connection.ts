@@ -80,7 +80,19 @@ export class HostConnection {
   endedBecause: { why: string | undefined; broken: boolean } | undefined;
   /** It ended because the host stopped answering. */
   silent = false;
-  handlers: ConnectionHandlers = {};
+  private handlerSet: ConnectionHandlers | undefined;
+  /** What came right after the welcome (a reconnect's replayed output) before anyone listened. */
+  private early: HostMessage[] = [];
+
+  get handlers(): ConnectionHandlers {
+    return this.handlerSet ?? {};
+  }
+
+  /** Who hears what the host sends unasked; what came before they were set is given to them first. */
+  set handlers(handlers: ConnectionHandlers) {
+    this.handlerSet = handlers;
+    for (const message of this.early.splice(0)) this.dispatch(message);
+  }
   /** When the host was last heard from (any message). */
   private heardAt = Date.now();
   private livenessTimer: NodeJS.Timeout | undefined;
@@ -147,6 +159,11 @@ export class HostConnection {
         socket.removeAllListeners("error");
         connection = new HostConnection(socket, message, options);
         connection.watch();
+        // Whoever opened it sets its handlers as soon as the greeting resolves (within microtasks);
+        // a user that never does (it only calls) keeps nothing.
+        setImmediate(() => {
+          if (connection && !connection.handlerSet) connection.handlers = {};
+        });
         resolve({ kind: "welcome", connection });
       });
       socket.on("data", (chunk: string) => {
@@ -299,6 +316,10 @@ export class HostConnection {
   }
 
   private dispatch(message: HostMessage): void {
+    if (!this.handlerSet && (message.type === "event" || message.type === "screen" || message.type === "lines")) {
+      this.early.push(message);
+      return;
+    }
     switch (message.type) {
       case "event":
         this.handlers.event?.(message.event);

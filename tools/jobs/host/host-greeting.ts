@@ -3,6 +3,7 @@
 // and jobs) and the connection is closed; a client of the same version is welcomed with the jobs
 // and their triggers. A dashboard takes over the jobs an earlier one left running, and its agent is
 // told which.
+import type { OutputHistory } from "./output-history.js";
 import type { JobInfo } from "../events.js";
 import { describeStatus, formatDuration, runtime, shortCommand } from "../format.js";
 import type { JobRegistry } from "../registry/job-registry.js";
@@ -20,6 +21,10 @@ export interface GreetingHost {
   updateGrace(): void;
   /** A remote client came back (info.resumes): what its old connection owned is its again; true when the host held it. */
   resumeHeld(oldId: string, newId: string): boolean;
+  /** The newest output of each job, for a client that comes back (info.since). */
+  readonly history: OutputHistory;
+  /** The jobs of remote dashboards whose link dropped become unowned (a new dashboard takes them over). */
+  releaseHeldDashboards(): void;
 }
 
 /** The first message: the client's versions and who it is. */
@@ -39,15 +44,17 @@ export function greet(client: HostClient, message: unknown, host: GreetingHost):
   let adopted: string[] = [];
   if (info.resumes !== undefined && host.resumeHeld(info.resumes, client.id)) {
     // Its own jobs, held while its link was down: nothing to tell its agent.
-  } else if (info.kind === "dashboard" && info.resumes !== undefined) {
-    adopted = registry.adoptUnowned(client.id).map((job) => job.id);
   } else if (info.kind === "dashboard") {
+    host.releaseHeldDashboards();
     if (info.keepJobsMs !== undefined) host.keepJobsFor(info.keepJobsMs);
     const jobs = registry.adoptUnowned(client.id);
     adopted = jobs.map((job) => job.id);
     const running = jobs.filter((job) => job.running);
     if (running.length > 0) registry.notePersonAction(keptNotice(running.map((job) => job.info)), client.id);
   }
+  // A client that comes back is sent what it missed right after its welcome, before anything new.
+  const replay = (info.output === "none" ? [] : (info.since ?? [])).map(({ id, offset }) => ({ id, ...host.history.since(id, offset) }));
+  const missed = replay.filter((r) => r.missed > 0).map((r) => ({ id: r.id, chars: r.missed }));
   client.send({
     type: "welcome",
     protocol: PROTOCOL_VERSION,
@@ -60,7 +67,9 @@ export function greet(client: HostClient, message: unknown, host: GreetingHost):
       const triggers = registry.watches.list(job.id);
       return triggers.length > 0 ? [{ jobId: job.id, triggers }] : [];
     }),
+    ...(missed.length > 0 ? { missed } : {}),
   });
+  for (const { events } of replay) for (const event of events) client.send({ type: "event", event });
   host.updateGrace();
 }
 

@@ -12,6 +12,7 @@
 // dashboard is attached, unowned jobs are stopped after the grace period (keepJobsMs). Print, JSON
 // and other clients' jobs are stopped when they disconnect. The host is done (onIdle) once it has
 // no client and no job.
+import { OutputHistory } from "./output-history.js";
 import { createServer, type Server, type Socket } from "node:net";
 import { chmodSync, rmSync } from "node:fs";
 import type { JobEvent } from "../events.js";
@@ -53,6 +54,9 @@ export class JobHostServer implements HostContext, GreetingHost {
   private closing = false;
   /** Remote clients whose link dropped: their jobs are kept for them until the timer ends. */
   private readonly held = new Map<string, NodeJS.Timeout>();
+  readonly history = new OutputHistory();
+  /** Which held clients were dashboards: a new dashboard takes their jobs over as it would a left one's. */
+  private readonly heldDashboards = new Set<string>();
 
   constructor(private readonly options: HostServerOptions) {
     this.keepJobsMs = options.keepJobsMs;
@@ -112,7 +116,8 @@ export class JobHostServer implements HostContext, GreetingHost {
   checkIdle(): void {
     if (this.closing) return;
     this.updateGrace();
-    if (this.clients.size === 0 && this.registry.list().length === 0) this.options.onIdle();
+    // A held client's yielded bash call may not be a job yet: not idle while one is held.
+    if (this.clients.size === 0 && this.held.size === 0 && this.registry.list().length === 0) this.options.onIdle();
   }
 
   dashboardAttached(): boolean {
@@ -170,8 +175,18 @@ export class JobHostServer implements HostContext, GreetingHost {
     if (!timer) return false;
     clearTimeout(timer);
     this.held.delete(oldId);
+    this.heldDashboards.delete(oldId);
     this.registry.transfer(oldId, newId);
     return true;
+  }
+
+  releaseHeldDashboards(): void {
+    for (const id of this.heldDashboards) {
+      clearTimeout(this.held.get(id));
+      this.held.delete(id);
+      this.registry.release(id);
+    }
+    this.heldDashboards.clear();
   }
 
   private disconnected(client: HostClient): void {
@@ -182,15 +197,18 @@ export class JobHostServer implements HostContext, GreetingHost {
     for (const call of client.calls.values()) (info?.remote ? call.yield : call.abort).abort();
     closeViews(client, this.watches);
     if (!info || client.stopped) return this.checkIdle();
-    if (info.remote && info.kind !== "dashboard") {
-      // Held for the client's return (HostJobService reconnects with `resumes`), then stopped as usual.
+    if (info.remote) {
+      // Held for the client's return (RemoteJobService reconnects with `resumes`) for the grace
+      // period, then stopped; a bash call it yielded becomes one of its jobs meanwhile.
       const id = client.id;
       const timer = setTimeout(() => {
         this.held.delete(id);
+        this.heldDashboards.delete(id);
         void this.registry.stopOwned(id).finally(() => this.checkIdle());
       }, this.keepJobsMs);
       timer.unref();
       this.held.set(id, timer);
+      if (info.kind === "dashboard") this.heldDashboards.add(id);
       this.checkIdle();
     } else if (info.kind === "dashboard") {
       // However the dashboard went, its jobs run on for the next one (within the grace period).
@@ -205,6 +223,7 @@ export class JobHostServer implements HostContext, GreetingHost {
 
   private broadcast(event: JobEvent): void {
     const now = Date.now();
+    this.history.record(event);
     // A firing is acted on by the agent of the client that owns the job, and by no other
     // (with no owner, the registry keeps it as a notice for the next dashboard).
     const onlyTo = event.type === "job_triggered" ? (this.registry.get(event.jobId)?.owner ?? null) : undefined;

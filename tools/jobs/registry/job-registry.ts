@@ -37,6 +37,8 @@ export class JobRegistry {
   private readonly stopper: JobStopper;
   /** Insertion order is start order; a restart keeps its slot. */
   private readonly jobs = new Map<string, Job>();
+  /** Characters of output each job id has published: the next job_output's offset. */
+  private readonly outputChars = new Map<string, number>();
   private readonly events = new EventBus<JobEvent>();
   /** What each client's agent must be told, by actor. */
   private readonly notices = new NoticeBoard();
@@ -345,7 +347,11 @@ export class JobRegistry {
     this.jobs.set(job.id, job);
     this.watches.attach(job);
     job.onOutput((chunk, stream) => {
-      for (const piece of splitChunk(chunk)) this.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
+      for (const piece of splitChunk(chunk)) {
+        const offset = this.outputChars.get(job.id) ?? 0;
+        this.outputChars.set(job.id, offset + piece.length);
+        this.emit({ type: "job_output", jobId: job.id, stream, chunk: piece, offset });
+      }
     });
     job.log.onLine(
       (line, lineNumber) => {
@@ -374,6 +380,7 @@ export class JobRegistry {
     this.ttl.clear(job.id);
     this.jobs.delete(job.id);
     this.watches.forget(job.id);
+    this.outputChars.delete(job.id);
     this.emit({ type: "job_removed", jobId: job.id });
     if (!endLeftovers) {
       job.dispose();

@@ -33,6 +33,8 @@ export class RemoteJobService extends HostJobService {
   /** This client's id on its last connection: a reconnect takes back what it owned. */
   private lastClientId: string | undefined;
   private reconnecting: Promise<void> | undefined;
+  /** Per job, the offset just past the last output seen: a reconnect resumes from there. */
+  private readonly seen = new Map<string, number>();
 
   constructor(
     inputs: JobServiceInputs,
@@ -40,6 +42,10 @@ export class RemoteJobService extends HostJobService {
   ) {
     // This machine's environment stays here: commands there run with the remote's own (run-tool.ts).
     super({ ...inputs, env: {} }, remote);
+    this.subscribe((event) => {
+      if (event.type === "job_output" && event.offset !== undefined) this.seen.set(event.jobId, Math.max(this.seen.get(event.jobId) ?? 0, event.offset + event.chunk.length));
+      else if (event.type === "job_removed") this.seen.delete(event.jobId);
+    });
   }
 
   override get where(): "remote" {
@@ -66,7 +72,11 @@ export class RemoteJobService extends HostJobService {
     return openRemoteHost({
       sshCommand: this.remote.sshCommand,
       target: this.remote.target,
-      client: { ...client, remote: true, ...(this.lastClientId !== undefined ? { resumes: this.lastClientId } : {}) },
+      client: {
+        ...client,
+        remote: true,
+        ...(this.lastClientId !== undefined ? { resumes: this.lastClientId, since: [...this.seen].map(([id, offset]) => ({ id, offset })) } : {}),
+      },
       settings: { ...this.settings },
       keepJobsMs: this.remote.keepJobsMs,
       ...(this.remote.silenceMs !== undefined ? { connection: { silenceMs: this.remote.silenceMs } } : {}),
@@ -99,6 +109,11 @@ export class RemoteJobService extends HostJobService {
   protected override connected(connection: HostConnection): void {
     this.lastClientId = connection.welcome.clientId;
     super.connected(connection);
+    for (const { id, chars } of connection.welcome.missed ?? []) {
+      const text = `Job ${id} printed ${chars} characters while the link to ${this.remote.target.destination} was down that are older than what its host keeps for a reconnect: they are not replayed here (get_process_log and the job's view still have its lines).`;
+      this.ownNotices.push(text);
+      this.remote.onStatus?.(text);
+    }
   }
 
   /** A link that dropped (not one the host broke, not one we closed) is reconnected with backoff. */

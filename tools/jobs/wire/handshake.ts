@@ -33,6 +33,8 @@ export const ClientInfoSchema = Type.Object(
     remote: Type.Optional(Type.Boolean()),
     /** The id this client had on its connection before (a reconnect): it takes back what that one owned. */
     resumes: Type.Optional(Type.String()),
+    /** Per job, the offset just past the last output this client saw: the host sends what followed first. */
+    since: Type.Optional(Type.Array(Type.Object({ id: Type.String(), offset: Type.Integer({ minimum: 0 }) }, strict), { maxItems: 10_000 })),
   },
   strict,
 );
@@ -57,6 +59,8 @@ const WelcomeSchema = Type.Object({
   jobs: Type.Array(JobInfoSchema),
   /** The ids of the jobs this client took over (left running by a client before it). */
   adopted: Type.Array(Type.String()),
+  /** Per job asked for in `since`: how many characters after that offset were older than what the host keeps. */
+  missed: Type.Optional(Type.Array(Type.Object({ id: Type.String(), chars: Type.Integer({ minimum: 0 }) }, strict))),
   /** The watch triggers of the jobs that have any. */
   triggers: Type.Array(Type.Object({ jobId: Type.String(), triggers: Type.Array(TriggerInfoSchema) }, strict)),
 });

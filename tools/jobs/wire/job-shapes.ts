@@ -49,7 +49,7 @@ const JobStreamSchema = Type.Union([Type.Literal("stdout"), Type.Literal("stderr
 
 export const JobEventSchema = Type.Union([
   Type.Object({ type: Type.Literal("job_started"), job: JobInfoSchema }, strict),
-  Type.Object({ type: Type.Literal("job_output"), jobId: Type.String(), stream: JobStreamSchema, chunk: Type.String() }, strict),
+  Type.Object({ type: Type.Literal("job_output"), jobId: Type.String(), stream: JobStreamSchema, chunk: Type.String(), offset: Type.Optional(Type.Integer({ minimum: 0 })) }, strict),
   Type.Object(
     { type: Type.Literal("job_yielded"), toolCallId: Type.String(), jobId: Type.String(), pid: Type.Integer(), startedAt: Type.Number(), tail: Type.String() },
     strict,
