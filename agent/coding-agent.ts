@@ -5,7 +5,7 @@
 // The dashboard, print and JSON modes and library users all start from here.
 import { toolEnvironment } from "../tools/tool-environment.js";
 import { redactingTool, secretRedaction } from "./secret-redaction.js";
-import { CODING_TOOL_NAMES, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
+import { CODING_TOOL_NAMES, createReadOnlyTools, createToolByName, isToolName, READ_ONLY_TOOL_NAMES, TOOL_NAMES } from "../tools/coding-tools.js";
 import { type JobService, type JobServiceInputs, type JobSettings, LocalJobService, serviceTools } from "../tools/jobs/index.js";
 import type { AgentTool } from "../tools/tool.js";
 import type { ChildMarker } from "../tools/process/process-guard.js";
@@ -216,11 +216,17 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
 }
 
 function selectTools(cwd: string, selection: ToolSelection, jobs: JobService, settings: Partial<ToolSettings>): AgentTool[] {
-  // bash and the job tools run where the jobs are.
+  // bash and the job tools run where the jobs are (and, in a remote session, the file tools).
   const jobTools = serviceTools(jobs);
   const toolOptions = { settings };
-  if (selection === "default") return [...CODING_TOOL_NAMES.map((name) => jobTools.find((t) => t.name === name) ?? createToolByName(cwd, name, toolOptions)), ...jobTools.filter((t) => t.name !== "bash")];
-  if (selection === "read-only") return createReadOnlyTools(cwd, toolOptions);
+  if (selection === "default") {
+    const coding = CODING_TOOL_NAMES.map((name) => jobTools.find((t) => t.name === name) ?? createToolByName(cwd, name, toolOptions));
+    return [...coding, ...jobTools.filter((t) => !isToolName(t.name))];
+  }
+  if (selection === "read-only") {
+    if (jobs.where !== "remote") return createReadOnlyTools(cwd, toolOptions);
+    return READ_ONLY_TOOL_NAMES.map((name) => jobTools.find((t) => t.name === name) ?? createToolByName(cwd, name, toolOptions));
+  }
   const pick = (name: string): AgentTool | undefined => jobTools.find((t) => t.name === name) ?? (isToolName(name) ? createToolByName(cwd, name, toolOptions) : undefined);
   const unknown = selection.filter((name) => !pick(name));
   if (unknown.length) {

@@ -71,7 +71,8 @@ await build({
 const onlyWhatIsUsed: Plugin = {
   name: "pitwall-modules-without-side-effects",
   setup(plugin) {
-    plugin.onResolve({ filter: /^\.\.?\// }, (args) => ({ path: join(args.resolveDir, args.path), sideEffects: false }));
+    // Only pitwall's own modules (a package's relative imports are left to esbuild, extensions and all).
+    plugin.onResolve({ filter: /^\.\.?\// }, (args) => (args.resolveDir.includes("/node_modules/") ? undefined : { path: join(args.resolveDir, args.path), sideEffects: false }));
   },
 };
 await build({ ...cjs, entryPoints: { cli: join(dist, "app", "cli-launcher.js") }, plugins: [onlyWhatIsUsed] });

@@ -1,4 +1,5 @@
-// A client's tool call, run in the job host next to the logs: bash or one of the model's job tools,
+// A client's tool call, run in the job host next to the logs: bash or one of the model's job tools
+// (and, for a remote session, the file tools, model-tools/file-tools.ts),
 // with the client's own limits (what its model was told), environment and secrets. What the call
 // starts belongs to the client. Its live output streams back as update messages; the client's abort
 // (Esc) and yield (a steering message) signals reach the tool through the call's controllers.
@@ -7,6 +8,7 @@ import type { JobSettings } from "../settings.js";
 import { isJobToolName, createJobTools } from "../model-tools/job-tools.js";
 import { bashAdopter } from "../model-tools/bash-adoption.js";
 import { createBashTool } from "../model-tools/bash-tool.js";
+import { createFileTool, isFileToolName } from "../model-tools/file-tools.js";
 import type { ToolJobs } from "../model-tools/tool-jobs.js";
 import { JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
 import type { AgentTool } from "../../tool.js";
@@ -43,8 +45,11 @@ export const runTool: Handler<"runTool"> = async (rawArgs, { client, id, host })
     });
   } else if (isJobToolName(args.tool)) {
     tool = createJobTools(jobs, settings).find((t) => t.name === args.tool);
+  } else if (isFileToolName(args.tool)) {
+    // Only a remote session's file tools run here; a local one runs them itself.
+    tool = createFileTool(host.cwd, args.tool, settings.maxOutputChars);
   }
-  if (!tool) throw new Error(`${args.tool} is not a job tool.`);
+  if (!tool) throw new Error(`${args.tool} is not a tool the job host runs.`);
   const call: Call = { abort: new AbortController(), yield: new AbortController() };
   client.calls.set(id, call);
   try {

@@ -5,6 +5,7 @@
 // sends unasked the job events, the screen updates of the jobs a client watches and the log lines it
 // follows. Each side checks every message against its schema before acting on it; one that does not
 // match ends the connection rather than being half understood.
+import { FILE_TOOL_NAMES } from "../model-tools/file-tools.js";
 import { Type, type Static } from "@sinclair/typebox";
 import { type JobEvent, type JobInfo, WATCH_ACTIONS, type TriggerInfo } from "../events.js";
 import { JOB_TOOL_NAMES } from "../model-tools/job-tools.js";
@@ -21,7 +22,7 @@ const SignalSchema = Type.Union(["SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQ
 // ---- the methods --------------------------------------------------------------------------------
 
 const ServiceToolSchema = Type.Union(
-  ["bash", ...JOB_TOOL_NAMES].map((name) => Type.Literal(name)),
+  ["bash", ...JOB_TOOL_NAMES, ...FILE_TOOL_NAMES].map((name) => Type.Literal(name)),
 );
 
 /** One listed job for `pitwall jobs`: the job, its last line, and whether a client owns it. */
