@@ -68,6 +68,10 @@ export const CONFIG_FIELDS = {
   notify: field(oneOf(NOTIFY_MODES), `must be one of ${NOTIFY_MODES.join(", ")}`),
   /** Where the terminal does not report focus: no key for this long counts as not looking. */
   notifyIdleMs: positiveMs,
+  /** The ssh command remote sessions run, as git's core.sshCommand (PITWALL_SSH_COMMAND wins). */
+  sshCommand: nonEmptyString,
+  /** Run every session's tools and jobs on this remote: [user@]host[:port]:/path (--remote wins). */
+  remote: nonEmptyString,
 };
 
 type ConfigFields = typeof CONFIG_FIELDS;

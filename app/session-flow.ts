@@ -24,7 +24,15 @@ export class SessionFlow {
   agentLoaded(setup: Setup): void {
     const { view } = this.common;
     const { agent } = setup.coding;
-    view.chat.notice("info", `pitwall in ${setup.options.cwd} · ${agent.state.model.provider}/${agent.state.model.id} · ${view.status.state.helpKey} shows the keys, /help the commands`);
+    const where = setup.remote ? `${setup.remote.label} (tools and jobs run there, over ssh)` : setup.options.cwd;
+    view.chat.notice("info", `pitwall in ${where} · ${agent.state.model.provider}/${agent.state.model.id} · ${view.status.state.helpKey} shows the keys, /help the commands`);
+    view.status.state.remote = setup.remote?.label;
+    view.jobs.setRemote(setup.remote?.label);
+    setup.onRemoteStatus((text) => {
+      view.status.state.remoteDown = /reconnecting…/.test(text) ? true : /^Reconnected/.test(text) ? false : view.status.state.remoteDown;
+      view.chat.notice(/dropped|could not|older than/i.test(text) ? "warning" : "info", text);
+      this.common.requestFrame();
+    });
     if (setup.resumed) this.loadConversation(setup.resumed);
     for (const warning of [...setup.warnings, ...setup.sessionWarnings]) view.chat.notice("warning", warning);
     for (const warning of this.common.keymap.warnings) view.chat.notice("warning", warning);

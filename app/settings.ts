@@ -32,6 +32,11 @@ export interface CodeCacheSettings {
   home: string;
 }
 
+/** The ssh command of remote sessions: PITWALL_SSH_COMMAND, config's sshCommand, or `ssh` (as git's core.sshCommand). */
+export function sshCommandSetting(env: NodeJS.ProcessEnv, config: PitwallConfig = loadConfig(pitwallHome(env)).config): string {
+  return pick(env, { env: ["PITWALL_SSH_COMMAND"], parse: (raw) => raw.trim(), config: config.sshCommand, fallback: "ssh" });
+}
+
 export function codeCacheSettings(env: NodeJS.ProcessEnv): CodeCacheSettings {
   return { enabled: env.PITWALL_NO_CODE_CACHE !== "1", home: pitwallHome(env) };
 }
@@ -67,6 +72,10 @@ export interface Settings {
   hostSilenceMs: number;
   /** Terminal notifications while the person is not looking (the dashboard's). */
   notify: NotifySettings;
+  /** The ssh command of remote sessions: PITWALL_SSH_COMMAND, config's sshCommand, or `ssh`. */
+  sshCommand: string;
+  /** Where tools and jobs run: --remote, else config's remote; undefined: this machine. */
+  remote: string | undefined;
   instrumentation: Instrumentation;
   /** What was wrong in config.json, one line each; shown, never fatal. */
   warnings: string[];
@@ -173,6 +182,8 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     keepJobsMs: Math.round(keepJobsMinutes * 60_000),
     hostSilenceMs,
     notify: { mode: notifyMode, idleMs: notifyIdleMs },
+    sshCommand: sshCommandSetting(env, config),
+    remote: options.remote ?? config.remote,
     instrumentation: { startupTrace: env.PITWALL_STARTUP_TRACE || undefined, frameStats: env.PITWALL_FRAME_STATS || undefined },
     warnings,
   };

@@ -120,7 +120,10 @@ export async function startTestSshd(options: { remoteEnv?: Record<string, string
   ];
   const clientConfig = (name: string, lines: string[]): string => {
     const path = join(clientHome, ".ssh", name);
-    writeFileSync(path, ["Host box", ...lines, ...base].join("\n") + "\n", { mode: 0o600 });
+    // A line given replaces the base line of the same keyword (IdentityFile would add up otherwise).
+    const keyword = (line: string): string => line.trim().split(/\s+/)[0]!.toLowerCase();
+    const given = new Set(lines.map(keyword));
+    writeFileSync(path, ["Host box", ...lines, ...base.filter((line) => !given.has(keyword(line)))].join("\n") + "\n", { mode: 0o600 });
     return path;
   };
   const sshConfig = clientConfig("config", []);

@@ -53,7 +53,7 @@ export function shellQuote(word: string): string {
 /** The program and arguments that run `script` on the target with sh. */
 export function sshArgv(sshCommand: string, target: RemoteTarget, script: string): { file: string; args: string[] } {
   const [file = "ssh", ...rest] = splitCommand(sshCommand);
-  const args = [...rest, "-o", "BatchMode=yes", ...(target.port !== undefined ? ["-p", String(target.port)] : []), "--", target.destination, `sh -c ${shellQuote(script)}`];
+  const args = [...rest, "-o", "BatchMode=yes", ...(target.port !== undefined ? ["-p", String(target.port)] : []), "--", target.destination, `/bin/sh -c ${shellQuote(script)}`];
   return { file, args };
 }
 

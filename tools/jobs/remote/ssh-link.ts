@@ -24,7 +24,7 @@ const STDERR_KEEP = 4_000;
 
 /** ssh's own failure (exit 255) as a sentence, with the next step. */
 export function sshFailure(target: RemoteTarget, stderr: string, code: number | null): RemoteError {
-  const said = stderr.trim().split("\n").filter(Boolean).slice(-3).join(" ").trim();
+  const said = stderr.trim().split(/\r?\n/).map((line) => line.trim()).filter(Boolean).slice(-3).join(" ");
   const where = target.destination;
   if (/Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|No .* host key is known/i.test(said)) {
     return new RemoteError(`ssh could not verify ${where}'s host key (${said}). Check the key and add it to your known_hosts (for example by running \`ssh ${where}\` once); pitwall never turns host key checking off.`);
@@ -103,7 +103,7 @@ export function openLink(sshCommand: string, target: RemoteTarget, script: strin
     child.once("close", (code) => {
       if (settled) return;
       if (code === 255 || code === null) return fail(sshFailure(target, stderr(), code));
-      const said = stderr().trim().split("\n").slice(-3).join(" ");
+      const said = stderr().trim().split(/\r?\n/).filter(Boolean).slice(-3).join(" ");
       fail(new RemoteError(`pitwall could not start on ${target.destination} (exit ${code}${said ? `: ${said}` : ""}).`));
     });
   });
@@ -160,7 +160,7 @@ export function runWithInput(sshCommand: string, target: RemoteTarget, script: s
         return resolve({ word, rest: words.join(" ") });
       }
       if (code === 255) return reject(sshFailure(target, stderr(), code));
-      const said = stderr().trim().split("\n").filter(Boolean).slice(-3).join(" ");
+      const said = stderr().trim().split(/\r?\n/).filter(Boolean).slice(-3).join(" ");
       reject(new RemoteError(said || `exit ${code}`));
     });
   });
