@@ -2,7 +2,8 @@
 // (test/helpers/test-sshd.ts), a folder of the test for the remote's project. pitwall installs itself
 // there, starts the remote's job host through the bridge, and its jobs outlive the ssh client.
 import { join } from "node:path";
-import { existsSync, readdirSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type * as Jobs from "../../tools/jobs/index.js";
 import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
@@ -135,6 +136,19 @@ describe("a remote job host over ssh", () => {
     await expect(running).rejects.toThrow(/The link to box dropped while bash ran\. The command goes on there as a background job/);
     const job = await waitFor(() => service.list().find((info) => info.command.includes("done-after-drop")), "the command to show as a job after the reconnect", 20_000);
     await waitFor(async () => (await service.text(job.id, "log")).includes("done-after-drop"), "the command to finish there");
+  });
+
+  it("previews remote files for the files pane through the host: text, binary, a FIFO refused without blocking", async () => {
+    const preview = (await import(join(REPO_ROOT, "dist", "panes", "files", "files-preview.js"))) as typeof import("../../panes/files/files-preview.js");
+    const service = remoteService();
+    writeFileSync(join(sshd.remoteProject, "shown.ts"), "const a = 1;\nconst b = 2;\n");
+    writeFileSync(join(sshd.remoteProject, "blob.bin"), Buffer.from([0, 1, 2, 0]));
+    execFileSync("mkfifo", [join(sshd.remoteProject, "fifo")]);
+    const source = (path: string, maxBytes: number) => service.readFile(path, maxBytes);
+    expect(await preview.readTextFile(join(sshd.remoteProject, "shown.ts"), 1024, source)).toEqual({ kind: "text", lines: ["const a = 1;", "const b = 2;"], size: 26, truncated: false });
+    expect(await preview.readTextFile("blob.bin", 1024, source)).toEqual({ kind: "binary", size: 4 });
+    expect(await preview.readTextFile("fifo", 1024, source)).toMatchObject({ kind: "error", message: expect.stringMatching(/not a regular file/) });
+    expect(await preview.readTextFile("gone.txt", 1024, source)).toEqual({ kind: "error", message: "The file no longer exists." });
   });
 });
 

@@ -2,6 +2,8 @@
 // table typed by method, so a method without a handler (or a handler of the wrong shape) does not
 // compile. A call reaches it with its method known and its arguments checked against the method's
 // schema (host-client.ts); its result or its error goes back as the call's answer.
+import { resolve } from "node:path";
+import { readFileHead } from "./file-head.js";
 import type { JobInfo } from "../events.js";
 import { jobSnapshotLines } from "../format.js";
 import { readJobText } from "../registry/job-text.js";
@@ -40,6 +42,7 @@ const handlers: { [M in MethodName]: Handler<M> } = {
   notices: (_args, { client, host }) => host.registry.drainNotices(client.id),
   summary: (_args, { host }) => jobSnapshotLines(host.registry.list()),
   status: (_args, { host }) => host.status(),
+  readFile: (args, { host }) => readFileHead(resolve(host.cwd, args.path), args.maxBytes),
   stopOwned: async (_args, { client, host }) => {
     client.stopped = true;
     await host.registry.stopOwned(client.id);

@@ -102,6 +102,14 @@ export class RemoteJobService extends HostJobService {
     }
   }
 
+  /** The start of a file on the remote (the files pane's preview): its size and up to `maxBytes` bytes. */
+  async readFile(path: string, maxBytes: number): Promise<{ size: number; bytes: Buffer }> {
+    const connection = await this.connect(true);
+    if (!connection) throw new Error(`${this.remote.target.destination} cannot be reached.`);
+    const { size, data } = await connection.call("readFile", { path, maxBytes });
+    return { size, bytes: Buffer.from(data, "base64") };
+  }
+
   protected override toolCallExtras(): { secrets: string[] } {
     return { secrets: [] };
   }

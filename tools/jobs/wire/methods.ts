@@ -89,6 +89,11 @@ export const METHODS = {
   removeTriggers: { args: Type.Object({ id: Type.String(), trigger: Type.Optional(Type.Integer()) }, strict), result: Type.Array(TriggerInfoSchema) },
   /** Something else the person did (a command of their own), queued with their job actions. */
   note: { args: Type.Object({ text: Type.String() }, strict), result: Type.Null() },
+  /** The start of a file the host can read (a remote session's files pane): its size and up to maxBytes, base64. */
+  readFile: {
+    args: Type.Object({ path: Type.String(), maxBytes: Type.Integer({ minimum: 0, maximum: 4 * 1024 * 1024 }) }, strict),
+    result: Type.Object({ size: Type.Number(), data: Type.String() }, strict),
+  },
   notices: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
   summary: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
   status: { args: Type.Object({}, strict), result: HostStatusSchema },
