@@ -4,7 +4,8 @@
 // streams, how fast a typed key shows while a tool floods output, the jobs' rows
 // (job-measurements.ts: output throughput against raw node-pty, key latency while a job floods on
 // screen, memory after eight 50 MB jobs), a 2,000-turn soak in JSON mode (soak.ts) and a 10 MB
-// streamed tool argument (stream-measurements.ts). Each measurement is a function returning rows,
+// streamed tool argument (stream-measurements.ts), and the remote rows over a loopback sshd
+// (remote-measurements.ts). Each measurement is a function returning rows,
 // so adding one is adding a function to MEASUREMENTS; `npm run bench -- "job memory"` runs only the
 // ones named.
 import { readFileSync } from "node:fs";
@@ -15,6 +16,7 @@ import { jobKeyLatency, jobMemory, jobThroughput } from "./job-measurements.js";
 import { soak } from "./soak.js";
 import { startup, seqRoundTrip } from "./startup-measurements.js";
 import { largeArgument } from "./stream-measurements.js";
+import { remoteRows } from "./remote-measurements.js";
 
 const idleRss: Measurement = async () => {
   const run = await launch([{ kind: "reply", text: "Hello there." }]);
@@ -120,6 +122,7 @@ export const MEASUREMENTS: Array<{ name: string; run: Measurement }> = [
   { name: "job memory", run: jobMemory },
   { name: "soak", run: soak },
   { name: "large argument", run: largeArgument },
+  { name: "remote", run: remoteRows },
 ];
 
 function printTable(rows: Row[]): void {
