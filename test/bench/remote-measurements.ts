@@ -42,9 +42,12 @@ async function remoteFlood(jobs: RemoteJobService): Promise<{ seconds: number; j
   let ended = false;
   let finished: (() => void) | undefined;
   const done = new Promise<void>((resolve) => (finished = resolve));
+  // Known from its job_started event, which comes before any of its output (and before start's answer).
+  const command = `yes '${LOG_LINE}' | head -c ${FLOOD_BYTES}`;
   let jobId: string | undefined;
   let jobSeconds = 0;
   const off = jobs.subscribe((event) => {
+    if (event.type === "job_started" && event.job.command === command) jobId = event.job.id;
     if (event.type === "job_output" && event.jobId === jobId) received = (event.offset ?? 0) + event.chunk.length;
     if (event.type === "job_exited" && event.job.id === jobId) {
       ended = true;
@@ -53,8 +56,7 @@ async function remoteFlood(jobs: RemoteJobService): Promise<{ seconds: number; j
     if (ended && received > 0) finished?.();
   });
   const started = performance.now();
-  const info = await jobs.start(`yes '${LOG_LINE}' | head -c ${FLOOD_BYTES}`);
-  jobId = info.id;
+  await jobs.start(command);
   await done;
   off();
   return { seconds: (performance.now() - started) / 1000, jobSeconds };
