@@ -62,6 +62,10 @@ describe("pitwall --remote", () => {
     }));
     const resumed = await runCli(["-p", "where are you?", "--session", file!], env, { cwd: local });
     expect(resumed.stdout).toContain("Back on the remote.");
+    // --resume lists the remote's sessions, not this folder's.
+    const listed = await runCli(["-p", "--resume", "--remote", spec], env, { cwd: local });
+    expect(listed.stdout).toContain("what is the word?");
+    expect((await runCli(["-p", "--resume"], env, { cwd: local })).stdout).not.toContain("what is the word?");
     // The key never reached the remote: not in its files, not in its host's log.
     const grep = spawnSync("grep", ["-rl", KEY, sshd.remoteHome, sshd.remoteProject], { encoding: "utf8" });
     expect(grep.stdout).toBe("");
