@@ -6,7 +6,7 @@
 import { homedir } from "node:os";
 import { toolEnvironment } from "../tools/tool-environment.js";
 import { redactingTool, secretRedaction } from "./secret-redaction.js";
-import { CODING_TOOL_NAMES, createReadOnlyTools, createToolByName, isToolName, TOOL_NAMES } from "../tools/coding-tools.js";
+import { CODING_TOOL_NAMES, createReadOnlyTools, createToolByName, isToolName, READ_ONLY_TOOL_NAMES, TOOL_NAMES } from "../tools/coding-tools.js";
 import { type JobService, type JobServiceInputs, type JobSettings, LocalJobService, serviceTools, type ServiceSandbox, type WakeCount } from "../tools/jobs/index.js";
 import { FileFence, sandboxPolicy } from "../tools/sandbox/index.js";
 import { fenceFileTool } from "../tools/fenced-file-tools.js";
@@ -165,7 +165,8 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const redact = secretRedaction([...secrets, ...proxyCredentials(options.connections.anthropic.proxy ?? options.connections.openai.proxy)]);
   // The file tools in this process follow the profile the model's commands run under; with several
   // agents, a change to a file another agent changed unseen is refused first (shared-files.ts).
-  const fileFence = sandbox ? new FileFence(sandbox.policy, options.cwd) : undefined;
+  // Not in a remote session: the policy's paths are this machine's (see the README's sandbox section).
+  const fileFence = sandbox && jobs.where !== "remote" ? new FileFence(sandbox.policy, options.cwd) : undefined;
   const shared = options.sharedFiles;
   const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings).map((tool) => {
     const guarded = shared ? shared.files.guard(tool, options.cwd, shared.agent) : tool;
@@ -254,11 +255,17 @@ function defaultSandbox(pitwallHome: string, env: NodeJS.ProcessEnv): ServiceSan
 }
 
 function selectTools(cwd: string, selection: ToolSelection, jobs: JobService, settings: Partial<ToolSettings>): AgentTool[] {
-  // bash and the job tools run where the jobs are.
+  // bash and the job tools run where the jobs are (and, in a remote session, the file tools).
   const jobTools = serviceTools(jobs);
   const toolOptions = { settings };
-  if (selection === "default") return [...CODING_TOOL_NAMES.map((name) => jobTools.find((t) => t.name === name) ?? createToolByName(cwd, name, toolOptions)), ...jobTools.filter((t) => t.name !== "bash")];
-  if (selection === "read-only") return createReadOnlyTools(cwd, toolOptions);
+  if (selection === "default") {
+    const coding = CODING_TOOL_NAMES.map((name) => jobTools.find((t) => t.name === name) ?? createToolByName(cwd, name, toolOptions));
+    return [...coding, ...jobTools.filter((t) => !isToolName(t.name))];
+  }
+  if (selection === "read-only") {
+    if (jobs.where !== "remote") return createReadOnlyTools(cwd, toolOptions);
+    return READ_ONLY_TOOL_NAMES.map((name) => jobTools.find((t) => t.name === name) ?? createToolByName(cwd, name, toolOptions));
+  }
   const pick = (name: string): AgentTool | undefined => jobTools.find((t) => t.name === name) ?? (isToolName(name) ? createToolByName(cwd, name, toolOptions) : undefined);
   const unknown = selection.filter((name) => !pick(name));
   if (unknown.length) {

@@ -211,6 +211,9 @@ export type ProblemEvent =
  *   host is sent one for each job it did not know). A restart sends `job_started` again, same id.
  * - `job_output` keeps the order the job wrote. A client of the job host may get it sampled (the
  *   dashboard: merged, the newest kept) or not at all (print mode); the job's log has all of it.
+ *   Its `offset` counts the job's output characters before the chunk: a remote client whose link
+ *   dropped is sent what followed the last one it saw, in order, before anything new (a gap older
+ *   than the host keeps is told to the agent, never papered over).
  * - `job_exited` follows the output read by the time the job ended: a pty job's is read to its end
  *   first, and held samples are sent first. A pipe job whose children keep its pipes open past a
  *   short drain (250 ms) may still send `job_output` after its `job_exited`.
@@ -225,6 +228,8 @@ export type ProblemEvent =
  * - `job_host_state` comes from a client of the host, never across its socket: `answering: false`
  *   after the calls that waited on a silent host have failed, `answering: true` when a later
  *   connection is answered. It says nothing about the jobs, which may run on in the stopped host.
+ *   A remote session's link that dropped gives `answering: false` ("reconnecting…") and, once a
+ *   reconnection is answered, `answering: true`; its jobs ran on there meanwhile.
  */
 export type PitwallEvent = AgentLifecycleEvent | CompactionEvent | AgentStateEvent | SessionEvent | ProblemEvent | JobServiceEvent;
 export type PitwallEventType = PitwallEvent["type"];

@@ -1,5 +1,6 @@
 // Parses pitwall's command line (node:util's parseArgs) into plain options. Unknown flags and bad values throw a
 // UsageError whose one-line message the entry point prints before exiting with 2.
+import { parseRemote } from "../tools/jobs/index.js";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -42,6 +43,8 @@ export interface CliOptions {
   /** A list of tool names, or the read-only set. */
   tools?: string[] | "read-only";
   cwd: string;
+  /** --remote [user@]host[:port]:/path: the tools and jobs run there, over ssh. */
+  remote?: string;
   bashYieldMs?: number;
   /** --pass-keys: leave the provider keys in the environment of commands and jobs. */
   passKeys?: boolean;
@@ -98,6 +101,9 @@ export const HELP = `
     --system-prompt <text>    Replace the built-in instructions (text, or @file)
     --tools <list>            Comma-separated tool names, or read-only (read, grep, find, ls)
     --cwd <dir>               Working directory (default: the current one)
+    --remote <[user@]host[:port]:/path>
+                              Run the tools and jobs on that machine, in that folder, over your ssh
+                              (PITWALL_SSH_COMMAND or sshCommand in config.json: the ssh command)
     --bash-yield-ms <ms>      How long bash and bash_stream wait before yielding (default 60000; PITWALL_BASH_YIELD_MS)
     --pass-keys               Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and
                               jobs (removed by default; config.json: "passKeysToTools": true)
@@ -115,6 +121,7 @@ export const HELP = `
     pitwall jobs [list]       List this folder's jobs with their status
     pitwall jobs stop ID|all  Stop jobs, with every process they started
     pitwall jobs tail ID [-f] A job's last lines; -f follows them (pitwall jobs --help)
+    pitwall jobs --remote <[user@]host:/path> …   The same for the jobs of a remote folder
 
     --version                 Show the version
     --help                    Show this help
@@ -152,6 +159,7 @@ const FLAGS = {
   systemPrompt: { type: "string" },
   tools: { type: "string" },
   cwd: { type: "string" },
+  remote: { type: "string" },
   bashYieldMs: { type: "string" },
   passKeys: { type: "boolean" },
   trustProject: { type: "boolean" },
@@ -237,6 +245,14 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
   const toolsFlag = text("tools", f.tools);
   const tools = toolsFlag === undefined ? undefined : toolsFlag.trim() === "read-only" ? ("read-only" as const) : parseToolList(toolsFlag);
   const cwd = resolve(baseCwd, text("cwd", f.cwd) ?? ".");
+  const remote = text("remote", f.remote);
+  if (remote !== undefined) {
+    try {
+      parseRemote(remote);
+    } catch (error) {
+      throw new UsageError(`--remote: ${(error as Error).message}`);
+    }
+  }
   const session = f.session as string | boolean | undefined;
   const sessionFile = typeof session === "string" ? text("session", session) : undefined;
   if (f.json && f.print) throw new UsageError("--json and --print are different modes: pick one");
@@ -272,6 +288,7 @@ export function parseCliArgs(argv: string[], baseCwd: string = process.cwd()): C
     systemPrompt: mapDefined(text("systemPrompt", f.systemPrompt), (v) => readPromptArgument(v, baseCwd)),
     tools,
     cwd,
+    ...(remote !== undefined ? { remote } : {}),
     bashYieldMs,
     passKeys: f.passKeys,
     trustProject: f.trustProject ?? false,

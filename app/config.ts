@@ -80,6 +80,10 @@ export const CONFIG_FIELDS = {
   sandboxWritable: field(Type.Array(Type.String({ pattern: "\\S" })), "must be a list of paths"),
   /** More paths hidden from commands (`~` allowed), besides ~/.ssh, ~/.aws and the other secrets. */
   sandboxHidden: field(Type.Array(Type.String({ pattern: "\\S" })), "must be a list of paths"),
+  /** The ssh command remote sessions run, as git's core.sshCommand (PITWALL_SSH_COMMAND wins). */
+  sshCommand: nonEmptyString,
+  /** Run every session's tools and jobs on this remote: [user@]host[:port]:/path (--remote wins). */
+  remote: nonEmptyString,
 };
 
 type ConfigFields = typeof CONFIG_FIELDS;

@@ -287,8 +287,10 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     const [{ listSessions }, { describeHolder, sessionLockHolder }] = await Promise.all([import("../agent/sessions/session-list.js"), import("../agent/sessions/session-lock.js")]);
     let sessionPath: string | undefined;
     if (options.resume) {
-      const sessions = await listSessions(settings.sessionRoot, options.cwd);
-      if (sessions.length === 0) view.chat.notice("info", `No earlier sessions in ${options.cwd}: starting a new one.`);
+      // A remote session's are kept under its remote (sessionPlace).
+      const place = sessionSetup.sessionPlace(options, settings);
+      const sessions = await listSessions(settings.sessionRoot, place);
+      if (sessions.length === 0) view.chat.notice("info", `No earlier sessions in ${place}: starting a new one.`);
       else {
         const picked = await choose(`resume a session (${sessions.length})`, sessions.map(sessionRow), "Enter resume · Esc start a new session · Ctrl+D quit");
         sessionPath = picked === undefined ? undefined : sessions[picked]?.path;

@@ -4,7 +4,7 @@
 // its log into the tool-output pane, set and remove watch triggers (/watch, the `w` key), and run a
 // one-off `!command` (person-shell.ts). Every action goes through the job service with `by: "person"`,
 // so the agent hears of it with its next request.
-import { type JobService, NoSuchJobError, patternLabel, shortCommand, type TerminalSize, type TriggerInfo, type WatchAction } from "../tools/jobs/index.js";
+import { type JobService, NoSuchJobError, patternLabel, RemoteJobService, shortCommand, type TerminalSize, type TriggerInfo, type WatchAction } from "../tools/jobs/index.js";
 import { attr, type StyledLine } from "../panes/text/styled-text.js";
 import { sanitizeText } from "../panes/text/terminal-text.js";
 import { triggerOwner } from "../panes/chat/chat-entries.js";
@@ -103,6 +103,10 @@ export class JobControl {
         return coding ? { env: coding.toolEnv, ...(coding.marker ? { marker: coding.marker } : {}) } : { env: toolEnvironment(options.env) };
       },
       backgroundLeft: (pgid) => this.registry()?.adoptGroup(pgid),
+      remote: () => {
+        const jobs = this.registry();
+        return jobs instanceof RemoteJobService ? jobs.label : undefined;
+      },
       store: view.tools,
       show: (id) => view.toolOutput.select(id),
       requestFrame,

@@ -6,10 +6,10 @@
 // its jobs are listed from that, and `stop all` ends it by its pid.
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { formatDuration, type HostConnection, type HostStatus, type Mismatch, openHost, recordedHostPid, runtime, shortCommand, stopHostProcess } from "../tools/jobs/index.js";
+import { formatDuration, type HostConnection, type HostStatus, type Mismatch, openHost, openRemoteHost, parseRemote, recordedHostPid, type RemoteTarget, runtime, shortCommand, stopHostProcess } from "../tools/jobs/index.js";
 import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
 import { UsageError } from "./cli-options.js";
-import { pitwallHome } from "./settings.js";
+import { pitwallHome, sshCommandSetting } from "./settings.js";
 
 export const JOBS_HELP = `
   Usage
@@ -21,6 +21,9 @@ export const JOBS_HELP = `
 
   Options
     --cwd <dir>   The folder whose jobs (default: the current one)
+    --remote <[user@]host[:port]:/path>
+                  The jobs of a folder on another machine, over your ssh (PITWALL_SSH_COMMAND or
+                  sshCommand in config.json: the ssh command); its job host is started if none runs
 `;
 
 interface Output {
@@ -32,8 +35,10 @@ const STD: Output = { out: (text) => process.stdout.write(text), err: (text) => 
 
 type Connected = { kind: "none" } | { kind: "mismatch"; mismatch: Mismatch } | { kind: "welcome"; connection: HostConnection };
 
-async function connect(home: string, cwd: string): Promise<Connected> {
-  return openHost({ home, cwd, client: { kind: "cli", pid: process.pid, output: "none" } });
+async function connect(home: string, cwd: string, remote: { target: RemoteTarget; sshCommand: string } | undefined): Promise<Connected> {
+  const client = { kind: "cli", pid: process.pid, output: "none" } as const;
+  if (!remote) return openHost({ home, cwd, client });
+  return openRemoteHost({ sshCommand: remote.sshCommand, target: remote.target, client, settings: {}, keepJobsMs: 0, onStatus: (text) => process.stderr.write(`pitwall: ${text}\n`) });
 }
 
 function plural(n: number, word: string): string {
@@ -81,7 +86,7 @@ function describeMismatch(mismatch: Mismatch): string {
 export async function runJobsCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Output = STD): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { cwd: { type: "string" }, follow: { type: "boolean", short: "f" }, lines: { type: "string", short: "n" }, help: { type: "boolean", short: "h" } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { cwd: { type: "string" }, remote: { type: "string" }, follow: { type: "boolean", short: "f" }, lines: { type: "string", short: "n" }, help: { type: "boolean", short: "h" } } });
   } catch (error) {
     throw new UsageError(`jobs: ${(error as Error).message}`);
   }
@@ -91,8 +96,16 @@ export async function runJobsCommand(argv: string[], env: NodeJS.ProcessEnv = pr
     return 0;
   }
   const [action = "list", ...rest] = positionals;
-  const cwd = resolve(values.cwd ?? process.cwd());
   const home = pitwallHome(env);
+  let remote: { target: RemoteTarget; sshCommand: string } | undefined;
+  if (values.remote !== undefined) {
+    try {
+      remote = { target: parseRemote(values.remote), sshCommand: sshCommandSetting(env) };
+    } catch (error) {
+      throw new UsageError(`jobs --remote: ${(error as Error).message}`);
+    }
+  }
+  const cwd = remote ? remote.target.label : resolve(values.cwd ?? process.cwd());
   if (action !== "list" && action !== "stop" && action !== "tail") throw new UsageError(`jobs: unknown action "${action}" (list, stop, tail)`);
   if (action === "stop" && rest.length === 0) throw new UsageError("jobs stop: which jobs? Give their ids, or all");
   if (action === "tail" && rest.length !== 1) throw new UsageError("jobs tail: give one job id");
@@ -101,8 +114,12 @@ export async function runJobsCommand(argv: string[], env: NodeJS.ProcessEnv = pr
 
   let host: Connected;
   try {
-    host = await connect(home, cwd);
+    host = await connect(home, cwd, remote);
   } catch (error) {
+    if (remote) {
+      io.err(`${errorText(error)}\n`);
+      return 1;
+    }
     return unreachable(home, cwd, action === "stop" && rest.length === 1 && rest[0] === "all", errorText(error), io);
   }
   if (host.kind === "none") {
@@ -114,7 +131,7 @@ export async function runJobsCommand(argv: string[], env: NodeJS.ProcessEnv = pr
     return 1;
   }
   if (host.kind === "mismatch") {
-    if (action === "stop" && rest.length === 1 && rest[0] === "all") {
+    if (action === "stop" && rest.length === 1 && rest[0] === "all" && !remote) {
       const stopped = await stopHostProcess(home, cwd, host.mismatch.pid, DEFAULT_KILL_GRACE_MS);
       if (stopped) io.out(`Stopped the job host of pitwall ${host.mismatch.version} (pid ${host.mismatch.pid}) and its ${plural(host.mismatch.jobs.length, "job")}.\n`);
       else io.err(`Could not stop the job host (pid ${host.mismatch.pid}): its folder names another process.\n`);
@@ -144,6 +161,10 @@ export async function runJobsCommand(argv: string[], env: NodeJS.ProcessEnv = pr
     }
     return await tail(connection, rest[0]!, count, values.follow ?? false, io);
   } catch (error) {
+    if (remote) {
+      io.err(`${errorText(error)}\n`);
+      return 1;
+    }
     return unreachable(home, cwd, false, errorText(error), io);
   } finally {
     connection.close();

@@ -27,6 +27,8 @@ export interface PersonShellHost {
   requestFrame(): void;
   /** Tells the agent with its next request. */
   tellAgent(text: string): void;
+  /** The remote the agent's tools run on, if any: a `!command` runs here, and says so. */
+  remote?: () => string | undefined;
   notice(level: "info" | "warning" | "error", text: string): void;
 }
 
@@ -48,7 +50,10 @@ export class PersonShell {
 
   run(command: string): void {
     const host = this.host;
-    const record = host.store.addPersonal(`! ${command.replace(/\s+/g, " ")}`, { followEnd: true });
+    const remote = host.remote?.();
+    // In a remote session the agent's commands run there; the person's `!` runs on this machine.
+    const where = remote ? ` (on this machine, not ${remote})` : "";
+    const record = host.store.addPersonal(`! ${command.replace(/\s+/g, " ")}${where}`, { followEnd: true });
     const controller = new AbortController();
     const startedAt = Date.now();
     const run: Run = { record, controller, done: Promise.resolve() };

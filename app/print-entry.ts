@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { describeExport, exportCurrentBranch, exportSessionFile, exportTargetExists } from "./export-command.js";
 import { UsageError, type CliOptions } from "./cli-options.js";
 import { runPrintMode } from "./print-mode.js";
-import { createSetup } from "./session-setup.js";
+import { createSetup, sessionPlace } from "./session-setup.js";
 import type { Settings } from "./settings.js";
 import { installJobCleanup } from "../tools/jobs/index.js";
 
@@ -22,7 +22,7 @@ export async function runPrintModeFromCli(options: CliOptions, settings: Setting
   await checkExportTarget(options);
   let sessionPath: string | undefined;
   if (options.resume) {
-    const sessions = await listSessions(settings.sessionRoot, options.cwd);
+    const sessions = await listSessions(settings.sessionRoot, sessionPlace(options, settings));
     process.stdout.write(formatSessionList(sessions));
     if (options.prompts.length === 0 || sessions.length === 0) return 0;
     sessionPath = await pickSession(sessions);
@@ -51,10 +51,11 @@ export async function runPrintModeFromCli(options: CliOptions, settings: Setting
 /** `--export <file>` with no prompt: the named session's current branch as Markdown, no agent started. */
 export async function runExportFromCli(options: CliOptions, settings: Settings): Promise<number> {
   await checkExportTarget(options);
-  let sessionPath = options.sessionFile ?? (options.continue ? await newestSession(settings.sessionRoot, options.cwd) : undefined);
+  const place = sessionPlace(options, settings);
+  let sessionPath = options.sessionFile ?? (options.continue ? await newestSession(settings.sessionRoot, place) : undefined);
   if (options.resume) {
-    const sessions = await listSessions(settings.sessionRoot, options.cwd);
-    if (sessions.length === 0) throw new UsageError(`there are no sessions in ${options.cwd} to export`);
+    const sessions = await listSessions(settings.sessionRoot, place);
+    if (sessions.length === 0) throw new UsageError(`there are no sessions in ${place} to export`);
     process.stderr.write(formatSessionList(sessions));
     sessionPath = await pickSession(sessions);
   }

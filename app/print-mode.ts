@@ -31,6 +31,7 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
     process.stderr.write(useColor ? `\u001b[2m${text}\u001b[22m\n` : `${text}\n`);
   };
   for (const warning of [...setup.warnings, ...setup.sessionWarnings]) note(`pitwall: ${warning}`);
+  setup.onRemoteStatus((text) => note(`pitwall: ${text}`));
   if (setup.missingKey) {
     // A local server that is running is offered (never used without the person saying so).
     const offer = localServerOffer(await probeLocalServers({ deadlineMs: setup.settings.localProbeMs }));

@@ -1,6 +1,7 @@
 // The conversation's session as the dashboard shows it: connecting the loaded agent (the welcome
 // line, a resumed conversation, the warnings), "ready" once the provider has loaded, the earlier
 // run's jobs, whether the session file is being saved, /session, and /clear (a new conversation).
+import { RemoteJobService } from "../tools/jobs/index.js";
 import type { EarlierJob } from "../agent/earlier-jobs.js";
 import type { LoadedSession } from "../agent/sessions/session-load.js";
 import type { SessionStore } from "../agent/sessions/session-store.js";
@@ -24,7 +25,18 @@ export class SessionFlow {
   agentLoaded(setup: Setup): void {
     const { view } = this.common;
     const { agent } = setup.coding;
-    view.chat.notice("info", `pitwall in ${setup.options.cwd} · ${agent.state.model.provider}/${agent.state.model.id} · ${view.status.state.helpKey} shows the keys, /help the commands`);
+    const where = setup.remote ? `${setup.remote.label} (tools and jobs run there, over ssh)` : setup.options.cwd;
+    view.chat.notice("info", `pitwall in ${where} · ${agent.state.model.provider}/${agent.state.model.id} · ${view.status.state.helpKey} shows the keys, /help the commands`);
+    view.status.state.remote = setup.remote?.label;
+    view.jobs.setRemote(setup.remote?.label);
+    // A remote session's files are previewed from the remote, through its job host.
+    const jobs = setup.coding.jobs;
+    view.files.preview.source = jobs instanceof RemoteJobService ? (path, maxBytes) => jobs.readFile(path, maxBytes) : undefined;
+    setup.onRemoteStatus((text) => {
+      view.status.state.remoteDown = /reconnecting…/.test(text) ? true : /^Reconnected/.test(text) ? false : view.status.state.remoteDown;
+      view.chat.notice(/dropped|could not|older than/i.test(text) ? "warning" : "info", text);
+      this.common.requestFrame();
+    });
     if (setup.resumed) this.loadConversation(setup.resumed);
     for (const warning of [...setup.warnings, ...setup.sessionWarnings]) view.chat.notice("warning", warning);
     for (const warning of this.common.keymap.warnings) view.chat.notice("warning", warning);

@@ -17,7 +17,7 @@ import { pitwallVersion } from "./version.js";
 import { ProcessGuard } from "../tools/process/process-guard.js";
 import { processTempFolder, removeStaleTempFolders } from "../tools/process/temp-folder.js";
 import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
-import { type HostClientKind, HostJobService } from "../tools/jobs/index.js";
+import { type HostClientKind, HostJobService, parseRemote, RemoteJobService, remoteSpec, type RemoteTarget } from "../tools/jobs/index.js";
 import { describeUnloaded, loadResources, type Resources } from "../agent/resources/project-resources.js";
 import { trustFile } from "./project-trust.js";
 import { proxyCredentials } from "../agent/providers/proxy.js";
@@ -58,6 +58,28 @@ export interface Setup {
   resources: Resources;
   /** The line that says which of the project's skills and templates were left unloaded, and why. */
   unloadedNote: string | undefined;
+  /** Where the tools and jobs run when not on this machine (`dev@box:~/app`); the session file's cwd is its spec. */
+  remote: RemoteTarget | undefined;
+  /** Hears what pitwall does on the remote that the person should know (installing itself, reconnecting). */
+  onRemoteStatus(listener: (text: string) => void): () => void;
+}
+
+/**
+ * Where a session's tools ran, as its file records it (its header's cwd, and the folder it is kept
+ * in): this machine's folder, or a remote's spec (`dev@box:~/app`), so -c and --resume return there.
+ */
+export function sessionPlace(options: CliOptions, settings: Settings): string {
+  return settings.remote !== undefined ? remoteSpec(parseRemote(settings.remote)) : options.cwd;
+}
+
+/** The remote a session file's cwd names, if it names one (a local folder is absolute). */
+function recordedRemote(cwd: string): string | undefined {
+  if (cwd.startsWith("/")) return undefined;
+  try {
+    return remoteSpec(parseRemote(cwd));
+  } catch {
+    return undefined;
+  }
 }
 
 export interface SetupChoices {
@@ -122,7 +144,7 @@ function modelForBudget(options: CliOptions, configProvider: ProviderName | unde
 /** The session file the command line asks to continue (--session, or the newest for --continue), if any. */
 export async function requestedSessionPath(options: CliOptions, settings: Settings): Promise<string | undefined> {
   if (options.sessionFile) return options.sessionFile;
-  if (options.continue) return newestSession(settings.sessionRoot, options.cwd);
+  if (options.continue) return newestSession(settings.sessionRoot, sessionPlace(options, settings));
   return undefined;
 }
 
@@ -133,7 +155,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
 
   const resumePath = choices.fresh ? undefined : (choices.sessionPath ?? (await requestedSessionPath(options, settings)));
   const sessionWarnings: string[] = [];
-  if (!resumePath && !choices.fresh && options.continue) sessionWarnings.push(`No earlier session in ${options.cwd}: starting a new one.`);
+  if (!resumePath && !choices.fresh && options.continue) sessionWarnings.push(`No earlier session in ${sessionPlace(options, settings)}: starting a new one.`);
 
   let resumed: { store: SessionStore; session: LoadedSession } | undefined;
   const flags = {
@@ -157,7 +179,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       if (error instanceof SessionFileError) throw new UsageError(error.message);
       if (!(error instanceof SessionLockedError)) throw error;
       // Two writers would interleave their records: continue in a copy, and say so.
-      resumed = await SessionStore.fork(error.session, { root: sessionRoot, cwd: options.cwd, pitwallVersion: pitwallVersion(), secrets, budgetFor });
+      resumed = await SessionStore.fork(error.session, { root: sessionRoot, cwd: recordedRemote(error.session.header.cwd) ?? options.cwd, pitwallVersion: pitwallVersion(), secrets, budgetFor });
       sessionWarnings.push(forkedWarning(error, resumed.store.path));
     }
     sessionWarnings.push(...resumed.session.warnings);
@@ -177,6 +199,14 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
 
   const { resources, unloadedNote } = setupResources(options, settings, choices.trustProject, warnings);
 
+  // --remote (or config's), else the remote the resumed session ran on: its tools and jobs go back there.
+  const remoteText = settings.remote ?? (resumed ? recordedRemote(resumed.session.header.cwd) : undefined);
+  const remote = remoteText !== undefined ? parseRemote(remoteText) : undefined;
+  const place = remote ? remoteSpec(remote) : options.cwd;
+  const remoteListeners = new Set<(text: string) => void>();
+  // A dashboard's agent names itself to the folder's host; its other agents ask for no job output.
+  const agentClient = { ...(choices.agentName !== undefined ? { agent: choices.agentName } : {}), ...(choices.noJobOutput ? { noOutput: true } : {}) };
+
   // Before anything is started: every child carries this run's marker from the first one on.
   const ownGuard = choices.guard === undefined;
   const guard = choices.guard ?? ProcessGuard.start();
@@ -189,7 +219,8 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
   let coding: CodingAgent;
   try {
     coding = createCodingAgent({
-      cwd: options.cwd,
+      // A remote session's model works in the remote's folder: every file tool and command runs there.
+      cwd: remote ? remote.path : options.cwd,
       model,
       connections,
       thinkingLevel,
@@ -203,7 +234,23 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       ...(resumed?.session.wakes ? { wakeCount: resumed.session.wakes } : {}),
       marker: guard,
       sharedFiles: { files: sharedFiles, agent: choices.agentName ?? "main" },
-      ...(choices.jobClient ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs, ...(choices.agentName !== undefined ? { agent: choices.agentName } : {}), ...(choices.noJobOutput ? { noOutput: true } : {}) }) } : {}),
+      ...(remote
+        ? {
+            jobs: (inputs) =>
+              new RemoteJobService(inputs, {
+                home,
+                kind: choices.jobClient ?? "print",
+                keepJobsMs: settings.keepJobsMs,
+                silenceMs: settings.hostSilenceMs,
+                ...agentClient,
+                sshCommand: settings.sshCommand,
+                target: remote,
+                onStatus: (text) => remoteListeners.forEach((listener) => listener(text)),
+              }),
+          }
+        : choices.jobClient
+          ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs, ...agentClient }) }
+          : {}),
     });
   } catch (error) {
     if (ownGuard) guard.close();
@@ -224,7 +271,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
       ? undefined
       : SessionStore.create({
           root: sessionRoot,
-          cwd: options.cwd,
+          cwd: place,
           provider: coding.agent.state.model.provider,
           model: coding.agent.state.model.id,
           thinkingLevel: coding.agent.state.thinkingLevel,
@@ -272,6 +319,11 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
     sharedFiles,
     resources,
     unloadedNote,
+    remote,
+    onRemoteStatus(listener) {
+      remoteListeners.add(listener);
+      return () => remoteListeners.delete(listener);
+    },
   };
 }
 

@@ -35,6 +35,11 @@ export interface CodeCacheSettings {
   home: string;
 }
 
+/** The ssh command of remote sessions: PITWALL_SSH_COMMAND, config's sshCommand, or `ssh` (as git's core.sshCommand). */
+export function sshCommandSetting(env: NodeJS.ProcessEnv, config: PitwallConfig = loadConfig(pitwallHome(env)).config): string {
+  return pick(env, { env: ["PITWALL_SSH_COMMAND"], parse: (raw) => raw.trim(), config: config.sshCommand, fallback: "ssh" });
+}
+
 export function codeCacheSettings(env: NodeJS.ProcessEnv): CodeCacheSettings {
   return { enabled: env.PITWALL_NO_CODE_CACHE !== "1", home: pitwallHome(env) };
 }
@@ -74,6 +79,10 @@ export interface Settings {
   notify: NotifySettings;
   /** The sandbox as the person set it (also in agent.sandbox): the flag beats config.json beats `workspace`. */
   sandbox: ServiceSandbox;
+  /** The ssh command of remote sessions: PITWALL_SSH_COMMAND, config's sshCommand, or `ssh`. */
+  sshCommand: string;
+  /** Where tools and jobs run: --remote, else config's remote; undefined: this machine. */
+  remote: string | undefined;
   instrumentation: Instrumentation;
   /** PITWALL_THEME, else config.json's theme: the dashboard's colours are chosen for it instead of asking the terminal. */
   theme?: "dark" | "light";
@@ -186,6 +195,8 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     localProbeMs: pick(env, { env: ["PITWALL_LOCAL_PROBE_MS"], parse: positive, fallback: PROBE_DEADLINE_MS }),
     notify: { mode: notifyMode, idleMs: notifyIdleMs },
     sandbox,
+    sshCommand: sshCommandSetting(env, config),
+    remote: options.remote ?? config.remote,
     instrumentation: { startupTrace: env.PITWALL_STARTUP_TRACE || undefined, frameStats: env.PITWALL_FRAME_STATS || undefined },
     theme: pick<"dark" | "light" | undefined>(env, { env: ["PITWALL_THEME"], parse: (raw) => (raw === "dark" || raw === "light" ? raw : undefined), config: config.theme, fallback: undefined }),
     warnings,

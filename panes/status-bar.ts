@@ -32,6 +32,10 @@ export interface StatusState {
   /** A question waiting for an answer ("2 jobs running: quit and stop them? y/n"); shown first. */
   question?: string;
   session?: string;
+  /** Where the tools and jobs run when not on this machine (`dev@box:~/app`). */
+  remote?: string;
+  /** The link to the remote is down and pitwall is reconnecting. */
+  remoteDown?: boolean;
   /** The current model's provider has no key or server: nothing can be sent. */
   unconfigured?: boolean;
   /** Set while part of the conversation could not be written to the session file. */
@@ -110,6 +114,7 @@ export class StatusBar extends PaneBox {
       items.push({ spans: [{ text: `${s.model}${thinking}`, attr: BAR }], priority: 7 });
     }
     if (s.context) items.push({ spans: [contextMeter(s.context)], priority: 6.5 });
+    if (s.remote) items.push({ spans: [{ text: s.remoteDown ? `⇄ ${s.remote} reconnecting…` : `⇄ ${s.remote}`, attr: s.remoteDown ? WARN : BAR }], priority: s.remoteDown ? 8.5 : 7.5 });
     const cached = s.cachedTokens ? ` (${formatTokens(s.cachedTokens)} cached)` : "";
     items.push({ spans: [{ text: `${formatTokens(s.tokens)} tok${cached} · ${formatCost(s.cost)}`, attr: BAR }], priority: 6 });
     if (s.jobsUp > 0) items.push({ spans: [{ text: `${s.jobsUp} job${s.jobsUp === 1 ? "" : "s"} up`, attr: READY }], priority: 5 });

@@ -7,7 +7,8 @@ let cached: string | undefined;
 
 export function pitwallVersion(): string {
   if (cached) return cached;
-  for (const candidate of ["../../package.json", "../package.json"]) {
+  // ./package.json: a remote's copy (tools/jobs/remote/remote-bundle.ts writes one beside its programs).
+  for (const candidate of ["../../package.json", "../package.json", "./package.json"]) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), "utf8")) as { name?: string; version?: string };
       if (pkg.name === "pitwall" && pkg.version) return (cached = pkg.version);

@@ -5,6 +5,7 @@
 //   one file, compiled once and cached, is ready ~150 ms sooner. Dynamic imports stay lazy inside
 //   the file (esbuild runs a module when it is first imported), so the dashboard still draws its
 //   first frame before the agent's modules and the provider SDKs run.
+// - remote.cjs, the bridge a remote runs over ssh (tools/jobs/remote/), copied there with job-host.cjs.
 // - job-host.cjs, the job host (a program of its own, started by host-launcher.ts, which finds it
 //   next to itself), CommonJS like the rest. It starts in ~bare node + 40 ms; neither its ES module
 //   build nor a code cache measured faster (V8 compiles lazily, and a host's start runs little).
@@ -70,13 +71,16 @@ await build({
 const onlyWhatIsUsed: Plugin = {
   name: "pitwall-modules-without-side-effects",
   setup(plugin) {
-    plugin.onResolve({ filter: /^\.\.?\// }, (args) => ({ path: join(args.resolveDir, args.path), sideEffects: false }));
+    // Only pitwall's own modules (a package's relative imports are left to esbuild, extensions and all).
+    plugin.onResolve({ filter: /^\.\.?\// }, (args) => (args.resolveDir.includes("/node_modules/") ? undefined : { path: join(args.resolveDir, args.path), sideEffects: false }));
   },
 };
 await build({ ...cjs, entryPoints: { cli: join(dist, "app", "cli-launcher.js") }, plugins: [onlyWhatIsUsed] });
 await build({ ...cjs, entryPoints: { "job-host": join(dist, "tools", "jobs", "host", "host-main.js") } });
+// The remote bridge: copied with job-host.cjs to a remote (tools/jobs/remote/remote-bundle.ts).
+await build({ ...cjs, entryPoints: { remote: join(dist, "tools", "jobs", "remote", "remote-main.js") } });
 
-for (const name of ["pitwall.cjs", "cli.cjs", "job-host.cjs"]) {
+for (const name of ["pitwall.cjs", "cli.cjs", "job-host.cjs", "remote.cjs"]) {
   const path = join(outdir, name);
   // Pure ASCII, so V8 keeps the source (which it must, for functions compiled later) at one byte a
   // character: esbuild leaves non-ASCII in regular expressions, and one such character made the

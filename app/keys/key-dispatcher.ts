@@ -354,7 +354,7 @@ export class KeyDispatcher {
     if (!file) return;
     const mode = v.files.modeFor(file);
     const path = v.files.displayPath(file.path);
-    void fullView(file, mode).then((lines) => {
+    void fullView(file, mode, v.files.preview.source).then((lines) => {
       const record = v.tools.addPersonal(mode === "diff" ? `last edit of ${path}` : `file ${path}`, { lines });
       v.toolOutput.select(record.id);
       this.requestFrame();

@@ -45,8 +45,37 @@ export function languageOf(path: string): string | undefined {
   return BY_EXTENSION[ext] ?? ext;
 }
 
+/**
+ * Where the previewed files are read: this machine's disk, or (a remote session) the remote's job
+ * host, which sends a file's size and first bytes.
+ */
+export type FileSource = (path: string, maxBytes: number) => Promise<{ size: number; bytes: Buffer }>;
+
+/** The file's lines from a FileSource (a remote's), judged as a local read is. */
+async function readFromSource(source: FileSource, path: string, maxBytes: number): Promise<FileContent> {
+  try {
+    const { size, bytes } = await source(path, maxBytes);
+    return textContent(bytes, size);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: "error", message: /ENOENT/.test(message) ? "The file no longer exists." : `Cannot read it: ${message}` };
+  }
+}
+
+function textContent(bytes: Buffer, size: number): FileContent {
+  if (looksBinary(bytes)) return { kind: "binary", size };
+  let text = bytes.toString("utf8");
+  const truncated = size > bytes.length;
+  // A cut file ends mid-line (maybe mid-character): drop the partial last line.
+  if (truncated) text = text.slice(0, Math.max(0, text.lastIndexOf("\n")));
+  const lines = text.split("\n");
+  if (!truncated && lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  return { kind: "text", lines, size, truncated };
+}
+
 /** Reads at most `maxBytes` of a file as UTF-8 lines; binary files and errors are reported, not thrown. */
-export async function readTextFile(path: string, maxBytes: number): Promise<FileContent> {
+export async function readTextFile(path: string, maxBytes: number, source?: FileSource): Promise<FileContent> {
+  if (source) return readFromSource(source, path, maxBytes);
   let handle;
   try {
     handle = await open(path, "r");
@@ -58,15 +87,7 @@ export async function readTextFile(path: string, maxBytes: number): Promise<File
     const { size } = await handle.stat();
     const buffer = Buffer.alloc(Math.min(size, maxBytes));
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const bytes = buffer.subarray(0, bytesRead);
-    if (looksBinary(bytes)) return { kind: "binary", size };
-    let text = bytes.toString("utf8");
-    const truncated = size > bytesRead;
-    // A cut file ends mid-line (maybe mid-character): drop the partial last line.
-    if (truncated) text = text.slice(0, Math.max(0, text.lastIndexOf("\n")));
-    const lines = text.split("\n");
-    if (!truncated && lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
-    return { kind: "text", lines, size, truncated };
+    return textContent(buffer.subarray(0, bytesRead), size);
   } catch (error) {
     return { kind: "error", message: `Cannot read it: ${(error as NodeJS.ErrnoException).code ?? String(error)}.` };
   } finally {
@@ -92,9 +113,9 @@ export function numberedLines(lines: readonly string[], start: number, language:
 }
 
 /** Everything a file or diff view shows, for the tool-output pane (Enter in the files pane). */
-export async function fullView(target: PreviewTarget, mode: "file" | "diff"): Promise<StyledLine[]> {
+export async function fullView(target: PreviewTarget, mode: "file" | "diff", source?: FileSource): Promise<StyledLine[]> {
   if (mode === "diff" && target.lastDiff !== undefined) return diffLines(target.lastDiff);
-  const content = await readTextFile(target.path, OPEN_MAX_BYTES);
+  const content = await readTextFile(target.path, OPEN_MAX_BYTES, source);
   if (content.kind === "error") return [[{ text: content.message, attr: ERROR }]];
   if (content.kind === "binary") return [[{ text: `A binary file (${content.size} bytes): not shown.`, attr: DIM }]];
   const language = content.lines.length <= HIGHLIGHT_MAX_LINES ? languageOf(target.path) : undefined;
@@ -108,6 +129,8 @@ export class FilePreview {
   private shown: Shown = { kind: "loading" };
   private language: string | undefined;
   private windowCache: { start: number; count: number; rows: StyledLine[] } | undefined;
+  /** Where files are read (a remote session's host); this machine's disk when unset. */
+  source: FileSource | undefined;
 
   /** `onLoaded` runs when a file read finishes (the pane asks for a frame). */
   constructor(private readonly onLoaded: () => void) {}
@@ -126,7 +149,7 @@ export class FilePreview {
       return;
     }
     this.shown = { kind: "loading" };
-    void readTextFile(target.path, PREVIEW_MAX_BYTES).then((content) => {
+    void readTextFile(target.path, PREVIEW_MAX_BYTES, this.source).then((content) => {
       if (this.key !== key) return;
       this.shown = content;
       this.onLoaded();

@@ -57,6 +57,8 @@ export class JobsPane extends PaneBox {
   emptyHint: string | string[] = ["No jobs. Background shells the agent starts (bash_stream) show here.", "No jobs yet."];
   /** Set while the job host does not answer: what the person reads about it. */
   private hostSilent: string | undefined;
+  /** Where the jobs run when not on this machine (`dev@box:~/app`): the title says so, every row is there. */
+  private remote: string | undefined;
   private scrollTop = 0;
   /** Who started a job, shown before its command ("you", an agent's name) while the dashboard has several agents. */
   starterLabel: ((job: JobInfo) => string | undefined) | undefined;
@@ -185,6 +187,12 @@ export class JobsPane extends PaneBox {
     });
   }
 
+  /** The jobs run on another machine: the pane's title names it. */
+  setRemote(label: string | undefined): void {
+    this.remote = label;
+    this.title = label ? `jobs on ${label}` : "jobs";
+  }
+
   /** Whether the job host stopped answering (the list then shows what was last known). */
   get hostAnswering(): boolean {
     return this.hostSilent === undefined;
@@ -194,7 +202,7 @@ export class JobsPane extends PaneBox {
     const rows = this.rows(canvas.width, Date.now());
     if (this.hostSilent !== undefined) {
       // The list shows what was last heard: the host may have changed it since.
-      this.titleRight = "host not answering";
+      this.titleRight = this.remote && /reconnecting/i.test(this.hostSilent) ? "reconnecting…" : "host not answering";
       this.titleRightAttr = HOST_SILENT;
     } else {
       this.titleRight = rows.length ? `${this.runningCount} up` : "";

@@ -5,9 +5,10 @@
 // (job-measurements.ts: output throughput against raw node-pty, key latency while a job floods on
 // screen, memory after eight 50 MB jobs), the sandbox's cost (sandbox-measurements.ts: a bash round
 // trip and a job's flood, fenced against unfenced in the same run), a 2,000-turn soak in JSON mode
-// (soak.ts), a 10 MB streamed tool argument (stream-measurements.ts) and several agents
+// (soak.ts), a 10 MB streamed tool argument (stream-measurements.ts), several agents
 // (agents-measurements.ts: memory per extra idle agent, keys and frames with four agents streaming
-// and four jobs flooding). Each measurement is a function returning rows,
+// and four jobs flooding) and the remote rows over a loopback sshd (remote-measurements.ts). Each
+// measurement is a function returning rows,
 // so adding one is adding a function to MEASUREMENTS; `npm run bench -- "job memory"` runs only the
 // ones named.
 import { readFileSync } from "node:fs";
@@ -21,6 +22,7 @@ import { day } from "./day.js";
 import { soak } from "./soak.js";
 import { startup, seqRoundTrip } from "./startup-measurements.js";
 import { largeArgument } from "./stream-measurements.js";
+import { remoteRows } from "./remote-measurements.js";
 
 const idleRss: Measurement = async () => {
   const run = await launch([{ kind: "reply", text: "Hello there." }]);
@@ -129,6 +131,7 @@ export const MEASUREMENTS: Array<{ name: string; run: Measurement }> = [
   { name: "day", run: day },
   { name: "large argument", run: largeArgument },
   { name: "agents", run: agentsBudget },
+  { name: "remote", run: remoteRows },
 ];
 
 function printTable(rows: Row[]): void {

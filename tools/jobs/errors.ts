@@ -1,6 +1,7 @@
 // The registry's refusals as error classes: the message is written for the model (it names the
 // tool to use next), and the fields let the person's dashboard say the same thing in its own words.
 
+import type { JobInfo } from "./events.js";
 /** No job has this id (finished jobs are forgotten after their TTL). */
 export class NoSuchJobError extends Error {
   constructor(
@@ -22,6 +23,11 @@ export class JobLimitError extends Error {
 }
 
 /** The job has ended: it takes no more input. */
+/** How a finished job ended, as "Job 3 has …" goes on. */
+export function endingOf(info: JobInfo): string {
+  return info.status === "killed" ? `been killed by ${info.signal ?? "a signal"}` : `exited with code ${info.exitCode ?? 0}`;
+}
+
 export class JobEndedError extends Error {
   constructor(
     readonly jobId: string,

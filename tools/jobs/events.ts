@@ -132,7 +132,11 @@ export type JobTriggeredEvent = Extract<WatchEvent, { type: "job_triggered" }>;
 export type JobEvent =
   | { type: "job_started"; job: JobInfo }
   /** Raw output as the job wrote it (escape codes included), in chunks of at most 8 KiB. */
-  | { type: "job_output"; jobId: string; stream: JobStream; chunk: string }
+  /**
+   * `offset`: how many characters of the job's output (every stream, every run under its id) came
+   * before this chunk. A client whose link dropped asks for what follows the last one it saw.
+   */
+  | { type: "job_output"; jobId: string; stream: JobStream; chunk: string; offset?: number }
   /** A bash_stream call returned (yielded) while its job runs on: `toolCallId` is that call. */
   | {
       type: "job_yielded";

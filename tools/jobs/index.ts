@@ -24,6 +24,11 @@ export { serviceTools, type JobService, type JobServiceInputs, type JobTextKind,
 export { LocalJobService, type LocalJobServiceOptions } from "./local/local-job-service.js";
 export { HostJobService, HostVersionError, type AttachOutcome, type HostClientKind, type HostJobServiceOptions } from "./client/host-job-service.js";
 export { installJobCleanup } from "./registry/job-cleanup.js";
+// Jobs (and the file tools) on another machine, over the person's ssh.
+export { RemoteJobService, type RemoteJobServiceOptions } from "./remote/remote-job-service.js";
+export { parseRemote, remoteSpec, RemoteSpecError, type RemoteTarget } from "./remote/remote-target.js";
+export { RemoteError } from "./remote/ssh-link.js";
+export { openRemoteHost } from "./remote/remote-host.js";
 
 // The in-process registry and the model's job tools over it (library users, tests).
 export { JobRegistry, type JobRegistryOptions, type StartJobOptions } from "./registry/job-registry.js";

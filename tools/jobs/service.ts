@@ -10,6 +10,7 @@ import type { JobServiceEvent, JobInfo, TerminalSize, TriggerInfo, WatchAction }
 import { isJobToolName, jobToolDefinitions, type JobToolName } from "./model-tools/job-tools.js";
 import type { JobScreens } from "./terminal/screen-feed.js";
 import { bashToolDefinition } from "./model-tools/bash-tool.js";
+import { fileToolDefinitions, isFileToolName, type FileToolName } from "./model-tools/file-tools.js";
 import type { ChildMarker } from "../process/process-guard.js";
 import type { AgentTool, ToolCallContext, ToolDefinition, ToolResult, ToolUpdate } from "../tool.js";
 import type { JobSettings } from "./settings.js";
@@ -23,11 +24,14 @@ export interface ServiceSandbox {
   personProfile: SandboxProfile;
 }
 
-/** The tools that run where the jobs are: bash (a long call becomes a job) and the seven job tools. */
-export type ServiceToolName = "bash" | JobToolName;
+/**
+ * The tools that run where the jobs are: bash (a long call becomes a job) and the seven job tools;
+ * in a remote session the file tools too (they act on the remote's files).
+ */
+export type ServiceToolName = "bash" | JobToolName | FileToolName;
 
 export function isServiceToolName(name: string): name is ServiceToolName {
-  return name === "bash" || isJobToolName(name);
+  return name === "bash" || isJobToolName(name) || isFileToolName(name);
 }
 
 /** One call of a service tool; `params` were already checked against the tool's schema. */
@@ -55,8 +59,11 @@ export interface JobServiceInputs {
 export type JobTextKind = "log" | "tail" | "screen";
 
 export interface JobService extends JobScreens {
-  /** "local": the jobs run in this process; "host": in the job host of the working directory. */
-  readonly where: "local" | "host";
+  /**
+   * "local": the jobs run in this process; "host": in the job host of the working directory;
+   * "remote": in the job host of a folder on another machine, over ssh (the file tools run there too).
+   */
+  readonly where: "local" | "host" | "remote";
   /** The limits the tools describe to the model. */
   readonly settings: JobSettings;
 
@@ -123,10 +130,11 @@ function serviceTool(service: JobService, name: ServiceToolName, definition: Too
   };
 }
 
-/** bash and the seven job tools, as the model is shown them, run by `service`. */
+/** bash and the seven job tools (and a remote service's file tools), as the model is shown them, run by `service`. */
 export function serviceTools(service: JobService, settings: JobSettings = service.settings): AgentTool[] {
   return [
     serviceTool(service, "bash", bashToolDefinition(settings.maxOutputChars, settings.defaultYieldMs)),
     ...jobToolDefinitions(settings).map((definition) => serviceTool(service, definition.name as JobToolName, definition)),
+    ...(service.where === "remote" ? fileToolDefinitions(settings.maxOutputChars).map((definition) => serviceTool(service, definition.name as FileToolName, definition)) : []),
   ];
 }

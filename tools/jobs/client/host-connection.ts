@@ -3,7 +3,8 @@
 // signals of a running tool call, and what the host sends unasked (job events, screen updates,
 // followed log lines). A message that does not match the protocol ends the connection: nothing is
 // acted on half understood.
-import { connect, type Socket } from "node:net";
+import { connect } from "node:net";
+import type { Duplex } from "node:stream";
 import { encodeMessage, LineSplitter, MAX_FRAME_CHARS } from "../wire/framing.js";
 import { checkMismatch, checkWelcome, PROTOCOL_VERSION, type ClientInfo, type Mismatch, type Welcome } from "../wire/handshake.js";
 import { checkHostMessage, resultChecker, type HostMessage, type MethodArgs, type MethodName, type MethodResult } from "../wire/methods.js";
@@ -80,7 +81,19 @@ export class HostConnection {
   endedBecause: { why: string | undefined; broken: boolean } | undefined;
   /** It ended because the host stopped answering. */
   silent = false;
-  handlers: ConnectionHandlers = {};
+  private handlerSet: ConnectionHandlers | undefined;
+  /** What came right after the welcome (a reconnect's replayed output) before anyone listened. */
+  private early: HostMessage[] = [];
+
+  get handlers(): ConnectionHandlers {
+    return this.handlerSet ?? {};
+  }
+
+  /** Who hears what the host sends unasked; what came before they were set is given to them first. */
+  set handlers(handlers: ConnectionHandlers) {
+    this.handlerSet = handlers;
+    for (const message of this.early.splice(0)) this.dispatch(message);
+  }
   /** When the host was last heard from (any message). */
   private heardAt = Date.now();
   private livenessTimer: NodeJS.Timeout | undefined;
@@ -88,7 +101,7 @@ export class HostConnection {
   private readonly silenceMs: number;
 
   private constructor(
-    private readonly socket: Socket,
+    private readonly socket: Duplex,
     readonly welcome: Welcome,
     options: ConnectionOptions,
   ) {
@@ -97,8 +110,20 @@ export class HostConnection {
 
   /** Connects and greets. Rejects with NoHostError when nothing listens on the socket. */
   static open(socketPath: string, client: ClientInfo, options: ConnectionOptions = {}): Promise<Handshake> {
+    const socket = connect(socketPath);
+    return HostConnection.greet(socket, "connect", client, options);
+  }
+
+  /**
+   * Greets a host over a stream that is already open (an ssh link to a remote host's bridge,
+   * remote/ssh-link.ts): the hello goes out at once.
+   */
+  static over(stream: Duplex, client: ClientInfo, options: ConnectionOptions = {}): Promise<Handshake> {
+    return HostConnection.greet(stream, undefined, client, options);
+  }
+
+  private static greet(socket: Duplex, ready: "connect" | undefined, client: ClientInfo, options: ConnectionOptions): Promise<Handshake> {
     return new Promise((resolve, reject) => {
-      const socket = connect(socketPath);
       socket.setEncoding("utf8");
       let settled = false;
       let connection: HostConnection | undefined;
@@ -111,7 +136,10 @@ export class HostConnection {
       };
       const timer = setTimeout(() => fail(new Error("the job host did not answer within 5 s")), HANDSHAKE_MS);
       socket.once("error", (error: NodeJS.ErrnoException) => fail(error.code === "ENOENT" || error.code === "ECONNREFUSED" ? new NoHostError(error.code) : error));
-      socket.once("connect", () => socket.write(encodeMessage({ type: "hello", protocol: PROTOCOL_VERSION, version: pitwallVersion(), client })));
+      const hello = (): void => void socket.write(encodeMessage({ type: "hello", protocol: PROTOCOL_VERSION, version: pitwallVersion(), client }));
+      if (ready) socket.once(ready, hello);
+      else hello();
+      socket.once("close", () => fail(new Error("the job host closed the connection before its greeting")));
       const lines = new LineSplitter((line) => {
         if (connection) return connection.receive(line);
         let message: unknown;
@@ -132,6 +160,11 @@ export class HostConnection {
         socket.removeAllListeners("error");
         connection = new HostConnection(socket, message, options);
         connection.watch();
+        // Whoever opened it sets its handlers as soon as the greeting resolves (within microtasks);
+        // a user that never does (it only calls) keeps nothing.
+        setImmediate(() => {
+          if (connection && !connection.handlerSet) connection.handlers = {};
+        });
         resolve({ kind: "welcome", connection });
       });
       socket.on("data", (chunk: string) => {
@@ -285,6 +318,10 @@ export class HostConnection {
   }
 
   private dispatch(message: HostMessage): void {
+    if (!this.handlerSet && (message.type === "event" || message.type === "screen" || message.type === "lines")) {
+      this.early.push(message);
+      return;
+    }
     switch (message.type) {
       case "event":
         this.handlers.event?.(message.event);

@@ -18,12 +18,12 @@ import { createJobTools } from "../model-tools/job-tools.js";
 import { ScreenFeed, type JobScreen } from "../terminal/screen-feed.js";
 import type { HostConnection } from "./host-connection.js";
 import { JobMirror } from "./job-mirror.js";
-import { openHost } from "./host-launcher.js";
+import { openHost, type OpenedHost } from "./host-launcher.js";
 import { hostPaths } from "../host/host-paths.js";
 import { processAlive, stopHostProcess } from "./host-stop.js";
-import type { ClientKind, Mismatch } from "../wire/handshake.js";
+import type { ClientInfo, ClientKind, Mismatch } from "../wire/handshake.js";
 import { resolveJobSettings, type JobSettings } from "../settings.js";
-import { withProfile, type SandboxProfile } from "../../sandbox/index.js";
+import { withProfile, type SandboxPolicy, type SandboxProfile } from "../../sandbox/index.js";
 
 /** The clients that run an agent (`pitwall jobs` is the other kind). */
 export type HostClientKind = Exclude<ClientKind, "cli">;
@@ -63,32 +63,35 @@ interface OpenFeed {
 }
 
 export class HostJobService implements JobService {
-  readonly where = "host";
+  /** Where the jobs run: the host of this machine's folder (RemoteJobService: another machine's). */
+  get where(): "host" | "remote" {
+    return "host";
+  }
   readonly settings: JobSettings;
   private readonly cwd: string;
   private readonly env: Record<string, string>;
   private readonly secrets: string[];
   private readonly sandbox: ServiceSandbox | undefined;
-  private connection: HostConnection | undefined;
+  protected connection: HostConnection | undefined;
   private connecting: Promise<HostConnection | undefined> | undefined;
   /** The host's jobs as this client knows them, from its events. */
-  private readonly mirror = new JobMirror();
+  protected readonly mirror = new JobMirror();
   /** The host stopped answering (set until a connection is answered again). */
   private silent = false;
   private readonly feeds = new Map<number, OpenFeed>();
   private nextWatch = 1;
   /** What the agent must hear that the host cannot tell it (the host went away). */
-  private readonly ownNotices: JobNotice[] = [];
+  protected readonly ownNotices: JobNotice[] = [];
   /** Groups the person's `!command`s left running (they are this process's, not the host's). */
   private readonly leftovers = new Set<number>();
   /** Answers the looking tools before any host exists, as an empty registry would. */
   private emptyTools: Map<string, AgentTool> | undefined;
-  private readonly problemListeners = new Set<(text: string) => void>();
-  private shuttingDown = false;
+  protected readonly problemListeners = new Set<(text: string) => void>();
+  protected shuttingDown = false;
 
   constructor(
     inputs: JobServiceInputs,
-    private readonly options: HostJobServiceOptions,
+    protected readonly options: HostJobServiceOptions,
   ) {
     this.cwd = inputs.cwd;
     this.settings = resolveJobSettings(inputs.settings);
@@ -158,7 +161,7 @@ export class HostJobService implements JobService {
   // ---- the connection ----------------------------------------------------------------------
 
   /** The connection, made (and the host started, with `start`) when there is none. */
-  private async connect(start: boolean): Promise<HostConnection | undefined> {
+  protected async connect(start: boolean): Promise<HostConnection | undefined> {
     if (this.connection?.open) return this.connection;
     if (this.shuttingDown) return undefined;
     if (this.connecting) {
@@ -166,10 +169,8 @@ export class HostJobService implements JobService {
       if (pending || !start) return pending;
     }
     const attempt = (async (): Promise<HostConnection | undefined> => {
-      const opened = await openHost({
-        home: this.options.home,
-        cwd: this.cwd,
-        client: {
+      const opened = await this.openConnection(
+        {
           kind: this.options.kind,
           pid: process.pid,
           output: this.options.noOutput ? "none" : this.options.kind === "json" ? "all" : this.options.kind === "dashboard" ? "sampled" : "none",
@@ -177,9 +178,8 @@ export class HostJobService implements JobService {
           ...(this.options.agent !== undefined ? { agent: this.options.agent } : {}),
           nextId: this.mirror.highestId + 1,
         },
-        ...(start ? { start: { settings: { ...this.settings }, keepJobsMs: this.options.keepJobsMs, env: this.env } } : {}),
-        ...(this.options.silenceMs !== undefined ? { silenceMs: this.options.silenceMs } : {}),
-      });
+        start,
+      );
       if (opened.kind === "none") return undefined;
       if (opened.kind === "mismatch") throw new HostVersionError(opened.mismatch);
       this.connected(opened.connection);
@@ -193,7 +193,29 @@ export class HostJobService implements JobService {
     }
   }
 
-  private connected(connection: HostConnection): void {
+  /** Opens a connection to the host as `client`, starting the host first when `start` is set and none answers. */
+  protected openConnection(client: ClientInfo, start: boolean): Promise<OpenedHost> {
+    return openHost({
+      home: this.options.home,
+      cwd: this.cwd,
+      client,
+      ...(start ? { start: { settings: { ...this.settings }, keepJobsMs: this.options.keepJobsMs, env: this.env } } : {}),
+      ...(this.options.silenceMs !== undefined ? { silenceMs: this.options.silenceMs } : {}),
+    });
+  }
+
+  /** What a runTool call carries besides the call: the keys to redact, where bash's full output goes. */
+  /** What a tool call carries besides the call: the secrets to redact, bash's output folder, the sandbox. */
+  protected toolCallExtras(tool: string): { secrets: string[]; outputDir?: string; sandbox?: { policy: SandboxPolicy; visible: string[] } } {
+    return {
+      secrets: this.secrets,
+      ...(tool === "bash" ? { outputDir: processTempFolder() } : {}),
+      // Commands see bash's full-output files (in this process's temp folder) through the private /tmp.
+      ...(this.sandbox ? { sandbox: { policy: this.sandbox.policy, visible: [processTempFolder()] } } : {}),
+    };
+  }
+
+  protected connected(connection: HostConnection): void {
     this.connection = connection;
     if (this.silent) {
       this.silent = false;
@@ -216,7 +238,7 @@ export class HostJobService implements JobService {
    * The connection ended without us closing it: the host died (its jobs with it), dropped us, or
    * broke the protocol (then it is not used again by itself; the next job tries afresh).
    */
-  private lost(connection: HostConnection, why: string | undefined, broken: boolean): void {
+  protected lost(connection: HostConnection, why: string | undefined, broken: boolean): void {
     if (this.connection !== connection) return;
     this.connection = undefined;
     if (why === undefined || this.shuttingDown) return;
@@ -277,10 +299,7 @@ export class HostJobService implements JobService {
         params: call.params,
         settings: { maxOutputChars: this.settings.maxOutputChars, defaultYieldMs: this.settings.defaultYieldMs },
         env: this.env,
-        secrets: this.secrets,
-        ...(call.tool === "bash" ? { outputDir: processTempFolder() } : {}),
-        // Commands see bash's full-output files (in this process's temp folder) through the private /tmp.
-        ...(this.sandbox ? { sandbox: { policy: this.sandbox.policy, visible: [processTempFolder()] } } : {}),
+        ...this.toolCallExtras(call.tool),
       },
       { onUpdate: (chunk) => call.onUpdate({ chunk }), signal: call.signal, yieldSignal: call.context.yieldSignal },
     );

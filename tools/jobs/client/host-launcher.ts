@@ -4,9 +4,10 @@
 // never touches it or its jobs. After starting it, we connect as soon as its socket answers.
 import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync, statSync } from "node:fs";
+import { connect, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { HostConnection, NoHostError, type ConnectionOptions, type Handshake } from "./host-connection.js";
-import type { HostConfig } from "../host/host-main.js";
+import type { HostConfig } from "../host/host-config.js";
 import { checkHostDir, checkHostSocket, hostPaths, prepareHostDir, type HostPaths } from "../host/host-paths.js";
 import type { ClientInfo } from "../wire/handshake.js";
 import { launch } from "../../process/child-launch.js";
@@ -64,6 +65,50 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
       // It may have exited because another host won the race: that one answers soon.
       const again = await tryOpen(paths, options.client, connection);
       if (again.kind !== "none") return again;
+      throw new Error(`The job host could not start (${early}). Its log: ${paths.log}\n${logTail(paths.log)}`);
+    }
+  }
+  throw new Error(`The job host did not answer within ${START_TIMEOUT_MS / 1000} s. Its log: ${paths.log}\n${logTail(paths.log)}`);
+}
+
+/**
+ * A connection to the host of `cwd`'s socket, starting the host when none answers; nothing is sent
+ * on it. A remote host's bridge uses it (remote/remote-main.ts): the handshake then comes from the
+ * pitwall at the other end of ssh. (The connection is kept, not probed and closed: a host with no
+ * job whose only client leaves ends itself.)
+ */
+export async function connectHostSocket(home: string, cwd: string, start: NonNullable<OpenHostOptions["start"]>): Promise<Socket> {
+  const paths = hostPaths(home, cwd);
+  const attempt = async (): Promise<Socket | undefined> => {
+    try {
+      checkHostDir(paths);
+      checkHostSocket(paths);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+    return new Promise((resolve) => {
+      const socket = connect(paths.socket);
+      socket.once("connect", () => {
+        socket.removeAllListeners("error");
+        resolve(socket);
+      });
+      socket.once("error", () => resolve(undefined));
+    });
+  };
+  const found = await attempt();
+  if (found) return found;
+  const exited = startHost(paths, cwd, home, start);
+  let early: string | undefined;
+  void exited.then((why) => (early = why));
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    const socket = await attempt();
+    if (socket) return socket;
+    if (early !== undefined) {
+      const again = await attempt();
+      if (again) return again;
       throw new Error(`The job host could not start (${early}). Its log: ${paths.log}\n${logTail(paths.log)}`);
     }
   }

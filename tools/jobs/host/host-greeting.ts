@@ -3,6 +3,7 @@
 // and jobs) and the connection is closed; a client of the same version is welcomed with the jobs
 // and their triggers. A dashboard takes over the jobs an earlier one left running, and its agent is
 // told which.
+import type { OutputHistory } from "./output-history.js";
 import type { JobInfo } from "../events.js";
 import { describeStatus, formatDuration, runtime, shortCommand } from "../format.js";
 import type { JobRegistry } from "../registry/job-registry.js";
@@ -18,6 +19,12 @@ export interface GreetingHost {
   keepJobsFor(ms: number): void;
   /** Restarts or stops the grace clock (a dashboard attached). */
   updateGrace(): void;
+  /** A remote client came back (info.resumes): what its old connection owned is its again; true when the host held it. */
+  resumeHeld(oldId: string, newId: string): boolean;
+  /** The newest output of each job, for a client that comes back (info.since). */
+  readonly history: OutputHistory;
+  /** The jobs of remote dashboards whose link dropped become unowned (a new dashboard takes them over). */
+  releaseHeldDashboards(): void;
 }
 
 /** The first message: the client's versions and who it is. */
@@ -35,13 +42,19 @@ export function greet(client: HostClient, message: unknown, host: GreetingHost):
   client.info = info;
   if (info.nextId !== undefined) registry.reserveIds(info.nextId);
   let adopted: string[] = [];
-  if (info.kind === "dashboard") {
+  if (info.resumes !== undefined && host.resumeHeld(info.resumes, client.id)) {
+    // Its own jobs, held while its link was down: nothing to tell its agent.
+  } else if (info.kind === "dashboard") {
+    host.releaseHeldDashboards();
     if (info.keepJobsMs !== undefined) host.keepJobsFor(info.keepJobsMs);
     const jobs = registry.adoptUnowned(client.id);
     adopted = jobs.map((job) => job.id);
     const running = jobs.filter((job) => job.running);
     if (running.length > 0) registry.notePersonAction(keptNotice(running.map((job) => job.info)), client.id);
   }
+  // A client that comes back is sent what it missed right after its welcome, before anything new.
+  const replay = (info.output === "none" ? [] : (info.since ?? [])).map(({ id, offset }) => ({ id, ...host.history.since(id, offset) }));
+  const missed = replay.filter((r) => r.missed > 0).map((r) => ({ id: r.id, chars: r.missed }));
   client.send({
     type: "welcome",
     protocol: PROTOCOL_VERSION,
@@ -55,7 +68,9 @@ export function greet(client: HostClient, message: unknown, host: GreetingHost):
       const triggers = registry.watches.list(job.id);
       return triggers.length > 0 ? [{ jobId: job.id, triggers }] : [];
     }),
+    ...(missed.length > 0 ? { missed } : {}),
   });
+  for (const { events } of replay) for (const event of events) client.send({ type: "event", event });
   host.updateGrace();
 }
 

@@ -9,7 +9,7 @@
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect } from "node:net";
-import { Type, type Static } from "@sinclair/typebox";
+import { HostConfigSchema, type HostConfig } from "./host-config.js";
 import { installJobCleanup } from "../registry/job-cleanup.js";
 import { JobRegistry } from "../registry/job-registry.js";
 import { checkHostDir, hostPaths } from "./host-paths.js";
@@ -22,28 +22,7 @@ import { ProcessGuard } from "../../process/process-guard.js";
 import { removeTree } from "../../process/temp-folder.js";
 import { CommandSandbox } from "../../sandbox/index.js";
 
-export const HostConfigSchema = Type.Object(
-  {
-    cwd: Type.String(),
-    home: Type.String(),
-    /** The registry's limits (the starting client's). */
-    settings: Type.Object({
-      ttlMs: Type.Optional(Type.Number()),
-      maxJobs: Type.Optional(Type.Integer()),
-      killGraceMs: Type.Optional(Type.Number()),
-      cols: Type.Optional(Type.Integer()),
-      rows: Type.Optional(Type.Integer()),
-      scrollback: Type.Optional(Type.Integer()),
-      maxOutputChars: Type.Optional(Type.Integer()),
-      defaultYieldMs: Type.Optional(Type.Integer()),
-      minYieldMs: Type.Optional(Type.Integer()),
-      watchDebounceMs: Type.Optional(Type.Number()),
-    }),
-    keepJobsMs: Type.Number({ minimum: 0 }),
-  },
-  { additionalProperties: false },
-);
-export type HostConfig = Static<typeof HostConfigSchema>;
+export { HostConfigSchema, type HostConfig } from "./host-config.js";
 
 /** With no client in this long after starting, the host gives up (its starter died before connecting). */
 const FIRST_CLIENT_MS = 10_000;

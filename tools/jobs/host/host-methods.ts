@@ -2,20 +2,22 @@
 // table typed by method, so a method without a handler (or a handler of the wrong shape) does not
 // compile. A call reaches it with its method known and its arguments checked against the method's
 // schema (host-client.ts); its result or its error goes back as the call's answer.
+import { resolve } from "node:path";
+import { readFileHead } from "./file-head.js";
 import type { JobInfo } from "../events.js";
 import { jobSnapshotLines } from "../format.js";
 import { readJobText } from "../registry/job-text.js";
 import type { MethodArgs, MethodName } from "../wire/methods.js";
 import type { HostClient } from "./host-client.js";
 import type { CallContext, Handler, HostContext } from "./host-context.js";
-import { runTool } from "./run-tool.js";
+import { clientEnv, runTool } from "./run-tool.js";
 import { followLog, scrollScreen, unwatchScreen, watchScreen } from "./screen-plumbing.js";
 
 const handlers: { [M in MethodName]: Handler<M> } = {
   runTool,
   start: async (args, { client, host }) => {
     const fence = args.sandbox ? await host.registry.makeFence({ policy: args.sandbox }) : undefined;
-    return host.registry.start({ command: args.command, startedBy: "person", owner: client.id, baseEnv: args.env, ...(args.size ? { size: args.size } : {}), ...(fence ? { fence } : {}) }).info;
+    return host.registry.start({ command: args.command, startedBy: "person", owner: client.id, baseEnv: clientEnv(client, args.env), ...(args.size ? { size: args.size } : {}), ...(fence ? { fence } : {}) }).info;
   },
   kill: (args, { client, host }) => host.registry.kill(args.id, { by: "person", actor: client.id, ...(args.signal ? { signal: args.signal as NodeJS.Signals } : {}) }),
   restart: async (args, { client, host }) => (await host.registry.restart(args.id, "person", args.size, client.id, args.profile)).info,
@@ -42,6 +44,7 @@ const handlers: { [M in MethodName]: Handler<M> } = {
   notices: (_args, { client, host }) => host.registry.drainNotices(client.id),
   summary: (_args, { host }) => jobSnapshotLines(host.registry.list()),
   status: (_args, { host }) => host.status(),
+  readFile: (args, { host }) => readFileHead(resolve(host.cwd, args.path), args.maxBytes),
   stopOwned: async (_args, { client, host }) => {
     client.stopped = true;
     await host.registry.stopOwned(client.id);

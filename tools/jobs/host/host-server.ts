@@ -13,6 +13,7 @@
 // and other clients' jobs are stopped when they disconnect. The host is done (onIdle) once it has
 // no client and no running job: jobs that have ended are not kept for anyone then (the next
 // pitwall -c tells its agent which jobs it knew as running ended).
+import { OutputHistory } from "./output-history.js";
 import { createServer, type Server, type Socket } from "node:net";
 import { chmodSync, rmSync } from "node:fs";
 import type { JobEvent } from "../events.js";
@@ -54,6 +55,11 @@ export class JobHostServer implements HostContext, GreetingHost {
   private graceTimer: NodeJS.Timeout | undefined;
   private graceEndsAt: number | undefined;
   private closing = false;
+  /** Remote clients whose link dropped: their jobs are kept for them until the timer ends. */
+  private readonly held = new Map<string, NodeJS.Timeout>();
+  readonly history = new OutputHistory();
+  /** Which held clients were dashboards: a new dashboard takes their jobs over as it would a left one's. */
+  private readonly heldDashboards = new Set<string>();
 
   constructor(private readonly options: HostServerOptions) {
     this.keepJobsMs = options.keepJobsMs;
@@ -99,6 +105,7 @@ export class JobHostServer implements HostContext, GreetingHost {
   close(): Promise<void> {
     this.closing = true;
     clearTimeout(this.graceTimer);
+    for (const timer of this.held.values()) clearTimeout(timer);
     this.unsubscribe();
     this.watches.dispose();
     for (const client of this.clients) client.socket.destroy();
@@ -112,7 +119,8 @@ export class JobHostServer implements HostContext, GreetingHost {
   checkIdle(): void {
     if (this.closing) return;
     this.updateGrace();
-    if (this.clients.size === 0 && !this.registry.list().some(stillRuns)) this.options.onIdle();
+    // A held client's yielded bash call may not be a job yet: not idle while one is held.
+    if (this.clients.size === 0 && this.held.size === 0 && !this.registry.list().some(stillRuns)) this.options.onIdle();
   }
 
   agentOf(clientId: string): string | undefined {
@@ -169,14 +177,47 @@ export class JobHostServer implements HostContext, GreetingHost {
     this.clients.add(client);
   }
 
+  resumeHeld(oldId: string, newId: string): boolean {
+    const timer = this.held.get(oldId);
+    if (!timer) return false;
+    clearTimeout(timer);
+    this.held.delete(oldId);
+    this.heldDashboards.delete(oldId);
+    this.registry.transfer(oldId, newId);
+    return true;
+  }
+
+  releaseHeldDashboards(): void {
+    for (const id of this.heldDashboards) {
+      clearTimeout(this.held.get(id));
+      this.held.delete(id);
+      this.registry.release(id);
+    }
+    this.heldDashboards.clear();
+  }
+
   private disconnected(client: HostClient): void {
     this.clients.delete(client);
     client.output.drop();
-    for (const call of client.calls.values()) call.abort.abort();
-    closeViews(client, this.watches);
     const info = client.info;
+    // A remote link may come back: a call in flight goes on (bash as a job) rather than being killed.
+    for (const call of client.calls.values()) (info?.remote ? call.yield : call.abort).abort();
+    closeViews(client, this.watches);
     if (!info || client.stopped) return this.checkIdle();
-    if (info.kind === "dashboard") {
+    if (info.remote) {
+      // Held for the client's return (RemoteJobService reconnects with `resumes`) for the grace
+      // period, then stopped; a bash call it yielded becomes one of its jobs meanwhile.
+      const id = client.id;
+      const timer = setTimeout(() => {
+        this.held.delete(id);
+        this.heldDashboards.delete(id);
+        void this.registry.stopOwned(id).finally(() => this.checkIdle());
+      }, this.keepJobsMs);
+      timer.unref();
+      this.held.set(id, timer);
+      if (info.kind === "dashboard") this.heldDashboards.add(id);
+      this.checkIdle();
+    } else if (info.kind === "dashboard") {
       // However the dashboard went, its jobs run on for the next one (within the grace period).
       this.registry.release(client.id);
       this.checkIdle();
@@ -189,6 +230,7 @@ export class JobHostServer implements HostContext, GreetingHost {
 
   private broadcast(event: JobEvent): void {
     const now = Date.now();
+    this.history.record(event);
     // A firing is acted on by the agent of the client that set the trigger (or, when that client
     // has gone, that owns the job), and by no other (with no owner, the registry keeps it as a
     // notice for the next dashboard).

@@ -19,6 +19,8 @@ interface HeldOutput {
   chunks: string[];
   chars: number;
   timer: NodeJS.Timeout;
+  /** The offset just past the newest held chunk, when the events carry offsets. */
+  end: number | undefined;
 }
 
 /** The newest HELD_OUTPUT_CHARS of held output, from a line start where there is one. */
@@ -54,8 +56,9 @@ export class OutputSampler {
       this.send(event);
       return;
     }
-    const held = previous ?? { stream: event.stream, chunks: [], chars: 0, timer: setTimeout(() => this.flush(event.jobId), Math.max(0, OUTPUT_SAMPLE_MS - waited)) };
+    const held = previous ?? { stream: event.stream, chunks: [], chars: 0, end: undefined, timer: setTimeout(() => this.flush(event.jobId), Math.max(0, OUTPUT_SAMPLE_MS - waited)) };
     held.chunks.push(event.chunk);
+    held.end = event.offset !== undefined ? event.offset + event.chunk.length : undefined;
     held.chars += event.chunk.length;
     // A flood: only its newest HELD_OUTPUT_CHARS are sent, so older chunks go as they fall out.
     while (held.chunks.length > 1 && held.chars - held.chunks[0]!.length >= HELD_OUTPUT_CHARS) held.chars -= held.chunks.shift()!.length;
@@ -69,7 +72,8 @@ export class OutputSampler {
     clearTimeout(held.timer);
     this.heldOutput.delete(jobId);
     this.lastOutput.set(jobId, Date.now());
-    this.send({ type: "job_output", jobId, stream: held.stream, chunk: newestOutput(held.chunks.join("")) });
+    const chunk = newestOutput(held.chunks.join(""));
+    this.send({ type: "job_output", jobId, stream: held.stream, chunk, ...(held.end !== undefined ? { offset: held.end - chunk.length } : {}) });
   }
 
   /** The client went: nothing held is sent. */

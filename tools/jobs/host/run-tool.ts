@@ -1,4 +1,5 @@
-// A client's tool call, run in the job host next to the logs: bash or one of the model's job tools,
+// A client's tool call, run in the job host next to the logs: bash or one of the model's job tools
+// (and, for a remote session, the file tools, model-tools/file-tools.ts),
 // with the client's own limits (what its model was told), environment and secrets. What the call
 // starts belongs to the client; another client's job it may read, but not stop or type into (only
 // the owner's agent or the person may), and a trigger it sets wakes its own agent. Its live output streams back as update messages; the client's abort
@@ -9,12 +10,24 @@ import { bashAdopter } from "../model-tools/bash-adoption.js";
 import { createBashTool } from "../model-tools/bash-tool.js";
 import { toolJobs } from "../model-tools/tool-jobs.js";
 import { modelFence } from "../model-tools/model-fence.js";
+import { createFileTool, isFileToolName } from "../model-tools/file-tools.js";
 import { JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
 import type { AgentTool } from "../../tool.js";
-import type { Call } from "./host-client.js";
+import type { Call, HostClient } from "./host-client.js";
 import type { Handler } from "./host-context.js";
 
-export const runTool: Handler<"runTool"> = async (args, { client, id, host }) => {
+/**
+ * The environment a client's commands run with: its own, as it sent it; a remote client's is this
+ * machine's (the host's, from the ssh login) with what it sent on top, never its own machine's.
+ */
+export function clientEnv(client: HostClient, env: Record<string, string>): Record<string, string> {
+  if (!client.info?.remote) return env;
+  const own = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  return { ...own, ...env };
+}
+
+export const runTool: Handler<"runTool"> = async (rawArgs, { client, id, host }) => {
+  const args = { ...rawArgs, env: clientEnv(client, rawArgs.env) };
   const registry = host.registry;
   const owner = client.id;
   const settings: JobSettings = { ...registry.settings, maxOutputChars: args.settings.maxOutputChars, defaultYieldMs: args.settings.defaultYieldMs };
@@ -35,8 +48,11 @@ export const runTool: Handler<"runTool"> = async (args, { client, id, host }) =>
     });
   } else if (isJobToolName(args.tool)) {
     tool = createJobTools(jobs, settings).find((t) => t.name === args.tool);
+  } else if (isFileToolName(args.tool)) {
+    // Only a remote session's file tools run here; a local one runs them itself.
+    tool = createFileTool(host.cwd, args.tool, settings.maxOutputChars);
   }
-  if (!tool) throw new Error(`${args.tool} is not a job tool.`);
+  if (!tool) throw new Error(`${args.tool} is not a tool the job host runs.`);
   const call: Call = { abort: new AbortController(), yield: new AbortController() };
   client.calls.set(id, call);
   try {

@@ -13,9 +13,9 @@ import { MAX_STDIN_BYTES, resolveJobSettings, type JobSettings } from "../settin
 import type { Job } from "../process/job.js";
 import { startJob } from "../process/start-job.js";
 import { splitChunk } from "../process/output-chunks.js";
-import { JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "../errors.js";
+import { endingOf, JobEndedError, JobInputLimitError, JobLimitError, JobTakesNoInputError, NoSuchJobError } from "../errors.js";
 import { JobWatches } from "../watch/job-watches.js";
-import { recordWatchNotices } from "./watch-notices.js";
+import { recordForOwner } from "./watch-notices.js";
 import { groupAlive } from "../../process-group.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import { AdoptedGroups, untrackIfGone } from "./adopted-groups.js";
@@ -39,6 +39,8 @@ export class JobRegistry {
   private readonly stopper: JobStopper;
   /** Insertion order is start order; a restart keeps its slot. */
   private readonly jobs = new Map<string, Job>();
+  /** Characters of output each job id has published: the next job_output's offset. */
+  private readonly outputChars = new Map<string, number>();
   private readonly events = new EventBus<JobEvent>();
   /** What each client's agent must be told, by actor. */
   private readonly notices = new NoticeBoard();
@@ -54,30 +56,19 @@ export class JobRegistry {
   constructor(options: JobRegistryOptions) {
     this.cwd = options.cwd;
     this.settings = resolveJobSettings(options.settings);
-    const baseEnv = Object.fromEntries(
-      Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-    );
+    const baseEnv = Object.fromEntries(Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
     this.marker = options.marker;
     this.sandbox = options.sandbox;
     this.specs = new JobSpecs(this.cwd, this.settings, baseEnv, this.marker);
     this.stopper = new JobStopper(this.settings, this.marker);
     this.ttl = new TtlSweep(this.settings.ttlMs);
-    this.adopted = new AdoptedGroups({
-      marker: this.marker,
-      killGraceMs: this.settings.killGraceMs,
-      ...(options.adoptedCheckMs !== undefined ? { goneCheckMs: options.adoptedCheckMs } : {}),
-      endEscapes: (mark) => this.stopper.endEscapes(mark),
-    });
+    const goneCheck = options.adoptedCheckMs !== undefined ? { goneCheckMs: options.adoptedCheckMs } : {};
+    this.adopted = new AdoptedGroups({ marker: this.marker, killGraceMs: this.settings.killGraceMs, ...goneCheck, endEscapes: (mark) => this.stopper.endEscapes(mark) });
     this.watches = new JobWatches({
       debounceMs: this.settings.watchDebounceMs,
       ...(options.watchTiming ? { timing: options.watchTiming } : {}),
       emit: (event) => {
-        // Told to the agent of the client that set the trigger (or that owns the job); a job left
-        // running without one keeps even a firing that asked to steer or wake, as a notice for the
-        // next client to take it over.
-        const owner = (event.type === "job_triggered" ? event.trigger.owner : undefined) ?? this.jobs.get(event.jobId)?.owner ?? UNOWNED;
-        recordWatchNotices(event, this.noticesOf(owner));
-        if (owner === UNOWNED && event.type === "job_triggered" && event.trigger.action !== "notify") this.noticesOf(UNOWNED).triggerFired(event);
+        recordForOwner(event, this.jobs.get(event.jobId)?.owner, (owner) => this.noticesOf(owner));
         this.events.emit(event);
       },
     });
@@ -225,7 +216,7 @@ export class JobRegistry {
    */
   write(id: string, data: string, options: { eof?: boolean } & ActOptions = {}): void {
     const job = this.require(id);
-    if (!job.running) throw new JobEndedError(id, describeEnd(job.info));
+    if (!job.running) throw new JobEndedError(id, endingOf(job.info));
     if (job.fromBashCall) throw new JobTakesNoInputError(id);
     if (job.stdinClosed) {
       throw new Error(`Job ${id}'s input was already closed (eof). Start the command again to send more input.`);
@@ -276,9 +267,7 @@ export class JobRegistry {
    * be told waits for the client that takes them over.
    */
   release(owner: string): void {
-    for (const job of this.owned(owner)) job.owner = undefined;
-    this.adopted.handOver(owner, undefined);
-    this.notices.handOver(owner, UNOWNED);
+    this.handOver(owner, undefined);
   }
 
   /** The jobs whose exit `owner`'s agent is still to be told. */
@@ -286,18 +275,28 @@ export class JobRegistry {
     return this.notices.of(owner).pendingExits();
   }
 
+  /** A client that came back over a new connection (a remote link dropped) takes back what its old one owned. */
+  transfer(from: string, to: string): Job[] {
+    return this.handOver(from, to);
+  }
+
   /** A client takes over every unowned job and what was to be told about them; returns those jobs. */
   adoptUnowned(owner: string): Job[] {
-    const jobs = this.unowned();
-    for (const job of jobs) job.owner = owner;
-    this.adopted.handOver(undefined, owner);
-    this.notices.handOver(UNOWNED, owner);
+    return this.handOver(undefined, owner);
+  }
+
+  /** Moves jobs, leftover groups and what was to be told from one owner to another (undefined: none). */
+  private handOver(from: string | undefined, to: string | undefined): Job[] {
+    const jobs = this.list().filter((job) => job.owner === from);
+    for (const job of jobs) job.owner = to;
+    this.adopted.handOver(from, to);
+    this.notices.handOver(from ?? UNOWNED, to ?? UNOWNED);
     return jobs;
   }
 
   /** Stops (with their escapes) and forgets every job and leftover group `owner` owns: its client ended. */
   async stopOwned(owner: string | undefined): Promise<void> {
-    const jobs = this.list().filter((job) => job.owner === owner);
+    const jobs = owner === undefined ? this.unowned() : this.owned(owner);
     await Promise.all(
       jobs.map(async (job) => {
         job.stopRequestedBy ??= "person";
@@ -391,7 +390,11 @@ export class JobRegistry {
       if (this.jobs.get(job.id) === job) this.events.emit({ type: "job_fenced", jobId: job.id, command: job.command, hit });
     });
     job.onOutput((chunk, stream) => {
-      for (const piece of splitChunk(chunk)) this.events.emit({ type: "job_output", jobId: job.id, stream, chunk: piece });
+      for (const piece of splitChunk(chunk)) {
+        const offset = this.outputChars.get(job.id) ?? 0;
+        this.outputChars.set(job.id, offset + piece.length);
+        this.events.emit({ type: "job_output", jobId: job.id, stream, chunk: piece, offset });
+      }
     });
     job.log.onLine(
       (line, lineNumber) => {
@@ -421,6 +424,7 @@ export class JobRegistry {
     this.ttl.clear(job.id);
     this.jobs.delete(job.id);
     this.watches.forget(job.id);
+    this.outputChars.delete(job.id);
     this.events.emit({ type: "job_removed", jobId: job.id });
     if (!endLeftovers) {
       job.dispose();
@@ -443,8 +447,4 @@ export class JobRegistry {
     if (!job) throw new NoSuchJobError(id, [...this.jobs.keys()]);
     return job;
   }
-}
-
-function describeEnd(info: JobInfo): string {
-  return info.status === "killed" ? `been killed by ${info.signal ?? "a signal"}` : `exited with code ${info.exitCode ?? 0}`;
 }

@@ -3,8 +3,20 @@
 // arrive). They go with the registry's other notices, so the model reads them in the order they
 // happened ("the person started job 2", then "the person set a trigger on job 2").
 import type { JobNotices } from "./job-notices.js";
+import { UNOWNED } from "./notice-board.js";
 import { patternLabel } from "../watch/trigger-spec.js";
 import type { TriggerInfo, WatchEvent } from "../events.js";
+
+/**
+ * Records a watch event's notices for the agent it is for: the client's that set the trigger (or
+ * that owns the job). A job left running without one keeps even a firing that asked to steer or
+ * wake, as a notice for the next client to take it over.
+ */
+export function recordForOwner(event: WatchEvent, jobOwner: string | undefined, noticesOf: (owner: string) => JobNotices): void {
+  const owner = (event.type === "job_triggered" ? event.trigger.owner : undefined) ?? jobOwner ?? UNOWNED;
+  recordWatchNotices(event, noticesOf(owner));
+  if (owner === UNOWNED && event.type === "job_triggered" && event.trigger.action !== "notify") noticesOf(UNOWNED).triggerFired(event);
+}
 
 /** Records the notices one watch event calls for (none for most). */
 export function recordWatchNotices(event: WatchEvent, notices: JobNotices): void {

@@ -12,9 +12,11 @@ import { JobInfoSchema, strict, TriggerInfoSchema } from "./job-shapes.js";
 /**
  * Bumped whenever a message after the handshake changes shape. 3: the job terminal's screen data
  * (cursor, mouse modes); 4: the exits a greeting says are still to be told; 5: the sandbox
- * (runTool's and start's policy, restart's profile, JobInfo's sandbox fields, job_fenced).
+ * (runTool's and start's policy, restart's profile, JobInfo's sandbox fields, job_fenced); 6: a
+ * link that may drop (a remote client's hello, job_output's offset, what a resuming client missed,
+ * readFile, the file tools in the host).
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 export const ClientKindSchema = Type.Union([Type.Literal("dashboard"), Type.Literal("print"), Type.Literal("json"), Type.Literal("cli")]);
 export type ClientKind = Static<typeof ClientKindSchema>;
@@ -31,6 +33,16 @@ export const ClientInfoSchema = Type.Object(
     nextId: Type.Optional(Type.Integer({ minimum: 1 })),
     /** The dashboard agent this client serves ("main", "tests"): how other agents hear of its jobs. */
     agent: Type.Optional(Type.String({ maxLength: 64 })),
+    /**
+     * The client reaches the host over a link that may drop (ssh, through the remote bridge): when
+     * it goes, its calls in flight are yielded rather than aborted (a bash command goes on as a
+     * job) and its jobs are kept for it (keepJobsMs) rather than stopped.
+     */
+    remote: Type.Optional(Type.Boolean()),
+    /** The id this client had on its connection before (a reconnect): it takes back what that one owned. */
+    resumes: Type.Optional(Type.String()),
+    /** Per job, the offset just past the last output this client saw: the host sends what followed first. */
+    since: Type.Optional(Type.Array(Type.Object({ id: Type.String(), offset: Type.Integer({ minimum: 0 }) }, strict), { maxItems: 10_000 })),
   },
   strict,
 );
@@ -57,6 +69,8 @@ const WelcomeSchema = Type.Object({
   adopted: Type.Array(Type.String()),
   /** Of the jobs that ended, those whose exit this client's agent is now to be told (they ended while no pitwall owned them). */
   exitsToTell: Type.Array(Type.String()),
+  /** Per job asked for in `since`: how many characters after that offset were older than what the host keeps. */
+  missed: Type.Optional(Type.Array(Type.Object({ id: Type.String(), chars: Type.Integer({ minimum: 0 }) }, strict))),
   /** The watch triggers of the jobs that have any. */
   triggers: Type.Array(Type.Object({ jobId: Type.String(), triggers: Type.Array(TriggerInfoSchema) }, strict)),
 });

@@ -2,6 +2,8 @@
 // the job events, a screen update of a watched job, a tool call's result. They describe the very
 // types the rest of pitwall uses (events.ts, screen-state.ts); the check at the end fails to compile
 // when the two drift apart. The handshake (handshake.ts) and the methods (methods.ts) are built of them.
+import { IMAGE_MIME_TYPES, type ImageContent } from "../../images/image-content.js";
+import type { FileTouch } from "../../file-touch.js";
 import { Type, type Static } from "@sinclair/typebox";
 import { type JobEvent, type JobInfo, WATCH_ACTIONS, type TriggerInfo } from "../events.js";
 import type { ScreenUpdate } from "../terminal/screen-state.js";
@@ -81,7 +83,7 @@ const JobStreamSchema = Type.Union([Type.Literal("stdout"), Type.Literal("stderr
 
 export const JobEventSchema = Type.Union([
   Type.Object({ type: Type.Literal("job_started"), job: JobInfoSchema }, strict),
-  Type.Object({ type: Type.Literal("job_output"), jobId: Type.String(), stream: JobStreamSchema, chunk: Type.String() }, strict),
+  Type.Object({ type: Type.Literal("job_output"), jobId: Type.String(), stream: JobStreamSchema, chunk: Type.String(), offset: Type.Optional(Type.Integer({ minimum: 0 })) }, strict),
   Type.Object(
     { type: Type.Literal("job_yielded"), toolCallId: Type.String(), jobId: Type.String(), pid: Type.Integer(), startedAt: Type.Number(), tail: Type.String() },
     strict,
@@ -150,18 +152,39 @@ const CommandEndSchema = Type.Object(
   strict,
 );
 
-/** What bash and the job tools return (never images or a file touch). */
+/** An image a remote host's read returns. */
+const ImageContentSchema = Type.Object(
+  {
+    type: Type.Literal("image"),
+    mimeType: Type.Union(IMAGE_MIME_TYPES.map((type) => Type.Literal(type))),
+    data: Type.String(),
+    name: Type.Optional(Type.String()),
+    width: Type.Optional(Type.Number()),
+    height: Type.Optional(Type.Number()),
+    original: Type.Optional(Type.Object({ width: Type.Number(), height: Type.Number() }, strict)),
+  },
+  strict,
+);
+
+const FileTouchSchema = Type.Union([
+  Type.Object({ kind: Type.Literal("read"), path: Type.String() }, strict),
+  Type.Object({ kind: Type.Literal("write"), path: Type.String(), created: Type.Boolean(), bytes: Type.Number() }, strict),
+  Type.Object({ kind: Type.Literal("edit"), path: Type.String(), diff: Type.String(), linesAdded: Type.Number(), linesRemoved: Type.Number() }, strict),
+]);
+
+/** A tool's result as it crosses the socket: bash's and the job tools', and a remote host's file tools' (an image read, the file touched). */
 export const ToolResultSchema = Type.Object(
   {
     content: Type.String(),
     details: Type.Optional(Type.Unknown()),
     isError: Type.Optional(Type.Boolean()),
+    images: Type.Optional(Type.Array(ImageContentSchema)),
+    file: Type.Optional(FileTouchSchema),
     command: Type.Optional(CommandEndSchema),
     runningJob: Type.Optional(Type.String()),
   },
   strict,
 );
-
 
 // The schemas describe the very types the rest of pitwall uses: this fails to compile when they drift.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -172,5 +195,7 @@ const schemasMatchTypes: [
   Same<Static<typeof TriggerInfoSchema>, TriggerInfo>,
   Same<Static<typeof SandboxPolicySchema>, SandboxPolicy>,
   Same<Static<typeof FenceHitSchema>, FenceHit>,
-] = [true, true, true, true, true, true];
+  Same<Static<typeof ImageContentSchema>, ImageContent>,
+  Same<Static<typeof FileTouchSchema>, FileTouch>,
+] = [true, true, true, true, true, true, true, true];
 void schemasMatchTypes;

@@ -5,6 +5,7 @@
 // sends unasked the job events, the screen updates of the jobs a client watches and the log lines it
 // follows. Each side checks every message against its schema before acting on it; one that does not
 // match ends the connection rather than being half understood.
+import { FILE_TOOL_NAMES } from "../model-tools/file-tools.js";
 import { Type, type Static } from "@sinclair/typebox";
 import { type JobEvent, type JobInfo, WATCH_ACTIONS, type TriggerInfo } from "../events.js";
 import { JOB_TOOL_NAMES } from "../model-tools/job-tools.js";
@@ -21,7 +22,7 @@ const SignalSchema = Type.Union(["SIGTERM", "SIGKILL", "SIGINT", "SIGHUP", "SIGQ
 // ---- the methods --------------------------------------------------------------------------------
 
 const ServiceToolSchema = Type.Union(
-  ["bash", ...JOB_TOOL_NAMES].map((name) => Type.Literal(name)),
+  ["bash", ...JOB_TOOL_NAMES, ...FILE_TOOL_NAMES].map((name) => Type.Literal(name)),
 );
 
 /** One listed job for `pitwall jobs`: the job, its last line, and whether a client owns it. */
@@ -92,6 +93,11 @@ export const METHODS = {
   removeTriggers: { args: Type.Object({ id: Type.String(), trigger: Type.Optional(Type.Integer()) }, strict), result: Type.Array(TriggerInfoSchema) },
   /** Something else the person did (a command of their own), queued with their job actions. */
   note: { args: Type.Object({ text: Type.String() }, strict), result: Type.Null() },
+  /** The start of a file the host can read (a remote session's files pane): its size and up to maxBytes, base64. */
+  readFile: {
+    args: Type.Object({ path: Type.String(), maxBytes: Type.Integer({ minimum: 0, maximum: 4 * 1024 * 1024 }) }, strict),
+    result: Type.Object({ size: Type.Number(), data: Type.String() }, strict),
+  },
   notices: { args: Type.Object({}, strict), result: Type.Array(Type.Object({ text: Type.String(), at: Type.Number() }, strict)) },
   summary: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
   status: { args: Type.Object({}, strict), result: HostStatusSchema },

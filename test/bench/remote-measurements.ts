@@ -1,0 +1,118 @@
+// The bench's remote rows, against the test sshd on loopback (test/helpers/test-sshd.ts), each beside
+// its raw baseline measured in the same run: a remote job's flood reaching this pitwall (the job's
+// pty → the remote host → the bridge → ssh → the client's events) against `ssh box cat` of the same
+// bytes; a `read` of a 50 KB file against the link's round trip; and starting a pitwall on a remote
+// where it is installed (`pitwall jobs --remote … list`: pitwall starts, reaches the host, answers)
+// against a bare `ssh box true`.
+import { execFileSync, spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { RemoteJobService, parseRemote, type JobService, type ServiceToolName } from "../../tools/jobs/index.js";
+import { CLI_PATH, cliEnv } from "../helpers/cli-process.js";
+import { startTestSshd, type TestSshd } from "../helpers/test-sshd.js";
+import { tempDir } from "../helpers/temp-dir.js";
+import { ms, quantile, type Measurement, type Row } from "./bench-harness.js";
+
+const MIB = 1024 * 1024;
+const FLOOD_BYTES = 32 * MIB;
+const LOG_LINE = "2026-11-22T10:00:00Z INFO request handled in 12ms path=/api/items?id=42 status=200";
+
+function service(sshd: TestSshd, kind: "json" | "print"): RemoteJobService {
+  return new RemoteJobService(
+    { cwd: tempDir("bench-local"), env: {}, settings: {}, marker: undefined, secrets: [] },
+    { home: tempDir("bench-home"), kind, keepJobsMs: 60_000, sshCommand: sshd.sshCommand, target: parseRemote(`box:${sshd.remoteProject}`) },
+  );
+}
+
+function call(jobs: JobService, tool: ServiceToolName, params: unknown): Promise<unknown> {
+  return jobs.runTool({ tool, toolCallId: "bench", params, signal: new AbortController().signal, onUpdate: () => undefined, context: { yieldSignal: new AbortController().signal } });
+}
+
+/** Seconds `ssh box <command>` takes, its output read and thrown away. */
+function sshSeconds(sshd: TestSshd, command: string): number {
+  const started = performance.now();
+  const result = spawnSync("ssh", ["-F", sshd.sshConfig, "box", command], { stdio: ["ignore", "ignore", "pipe"], maxBuffer: 1024 });
+  if (result.status !== 0) throw new Error(`ssh box ${command} failed: ${result.stderr?.toString()}`);
+  return (performance.now() - started) / 1000;
+}
+
+/** A job printing FLOOD_BYTES: seconds from its start until its last byte reached this client. */
+async function remoteFlood(jobs: RemoteJobService): Promise<{ seconds: number; jobSeconds: number }> {
+  let received = 0;
+  let ended = false;
+  let finished: (() => void) | undefined;
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  // Known from its job_started event, which comes before any of its output (and before start's answer).
+  const command = `yes '${LOG_LINE}' | head -c ${FLOOD_BYTES}`;
+  let jobId: string | undefined;
+  let jobSeconds = 0;
+  const off = jobs.subscribe((event) => {
+    if (event.type === "job_started" && event.job.command === command) jobId = event.job.id;
+    if (event.type === "job_output" && event.jobId === jobId) received = (event.offset ?? 0) + event.chunk.length;
+    if (event.type === "job_exited" && event.job.id === jobId) {
+      ended = true;
+      jobSeconds = ((event.job.endedAt ?? event.job.startedAt) - event.job.startedAt) / 1000;
+    }
+    if (ended && received > 0) finished?.();
+  });
+  const started = performance.now();
+  await jobs.start(command);
+  await done;
+  off();
+  return { seconds: (performance.now() - started) / 1000, jobSeconds };
+}
+
+export const remoteRows: Measurement = async () => {
+  const sshd = await startTestSshd();
+  const rows: Row[] = [];
+  const json = service(sshd, "json");
+  try {
+    // Installed first (its cost is not the rows'), and the host warm.
+    await call(json, "bash", { command: "true" });
+    writeFileSync(join(sshd.remoteProject, "flood.txt"), Buffer.alloc(FLOOD_BYTES, `${LOG_LINE}\n`));
+    const rawSeconds = Math.min(...[0, 1, 2].map(() => sshSeconds(sshd, `cat ${join(sshd.remoteProject, "flood.txt")}`)));
+    const floods: Array<{ seconds: number; jobSeconds: number }> = [];
+    for (let i = 0; i < 3; i++) floods.push(await remoteFlood(json));
+    const best = floods.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    const raw = FLOOD_BYTES / MIB / rawSeconds;
+    const ours = FLOOD_BYTES / MIB / best.seconds;
+    rows.push({ metric: "remote job flood through ssh (32 MiB, best of 3)", value: `${ours.toFixed(1)} MiB/s`, target: `≥ 60% of ssh cat: ${(0.6 * raw).toFixed(1)} MiB/s`, pass: ours >= 0.6 * raw });
+    rows.push({ metric: "  baseline: ssh box cat of the same bytes", value: `${raw.toFixed(1)} MiB/s`, target: "" });
+    // Where the time goes: the job itself in the remote's host (its pty, emulator and log), before any link.
+    rows.push({ metric: "  the same job in the remote host alone (pty to exit)", value: `${(FLOOD_BYTES / MIB / best.jobSeconds).toFixed(1)} MiB/s`, target: "" });
+
+    writeFileSync(join(sshd.remoteProject, "fifty.txt"), Array.from({ length: 800 }, (_, i) => `line ${i}: ${"x".repeat(56)}`).join("\n"));
+    const trips: number[] = [];
+    const reads: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      let started = performance.now();
+      await json.readFile("fifty.txt", 0);
+      trips.push(performance.now() - started);
+      started = performance.now();
+      await call(json, "read", { file_path: "fifty.txt" });
+      reads.push(performance.now() - started);
+    }
+    const trip = quantile(trips, 0.5);
+    const read = quantile(reads, 0.5);
+    rows.push({ metric: "remote read of a 50 KB file (median of 30)", value: ms(read), target: `≤ round trip + 20 ms: ${ms(trip + 20)}`, pass: read <= trip + 20 });
+    rows.push({ metric: "  baseline: one round trip to the remote host", value: ms(trip), target: "" });
+
+    const env = cliEnv({ extra: { PITWALL_SSH_COMMAND: sshd.sshCommand } });
+    const bare: number[] = [];
+    const starts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      bare.push(sshSeconds(sshd, "true") * 1000);
+      const started = performance.now();
+      execFileSync(process.execPath, [CLI_PATH, "jobs", "--remote", `box:${sshd.remoteProject}`, "list"], { env, stdio: "ignore" });
+      starts.push(performance.now() - started);
+    }
+    const bareMs = quantile(bare, 0.5);
+    const startMs = quantile(starts, 0.5);
+    rows.push({ metric: "pitwall reaching an installed remote (jobs --remote list, median of 5)", value: ms(startMs), target: `≤ ssh true + 1.5 s: ${ms(bareMs + 1500)}`, pass: startMs <= bareMs + 1500 });
+    rows.push({ metric: "  baseline: ssh box true", value: ms(bareMs), target: "" });
+    return rows;
+  } finally {
+    await json.shutdown().catch(() => undefined);
+    await sshd.stop();
+  }
+};
