@@ -29,8 +29,6 @@ describe("a remote session in the dashboard", () => {
       replies: [{ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "cat marker.txt" } }] }, { kind: "reply", text: "done reading" }],
     });
     await t.waitForText(`⇄ ${spec}`, 30_000);
-    // The title is cut to the pane's width: its start says where.
-    await t.waitForText("jobs on box:/tmp/");
     t.type("read the marker");
     t.press("Enter");
     await t.waitForText("on-the-remote", 30_000);
@@ -38,6 +36,8 @@ describe("a remote session in the dashboard", () => {
     t.type("/run cat marker.txt; sleep 30");
     t.press("Enter");
     await t.waitForText(/1 up/, 30_000);
+    // The jobs pane (shown once there is a job) says where they run; the title is cut to the pane's width.
+    await t.waitForText("jobs on box:/tmp/");
     // Its terminal shows what it printed there.
     await t.waitForText("job 1: cat marker.txt");
     t.type("!pwd");

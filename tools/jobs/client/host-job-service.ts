@@ -10,6 +10,7 @@
 import type { JobNotice } from "../registry/job-notices.js";
 import { groupAlive, signalGroup, terminateGroup } from "../../process-group.js";
 import { processTempFolder } from "../../process/temp-folder.js";
+import { valueWithin } from "../../promise-deadline.js";
 import type { AgentTool, ToolResult } from "../../tool.js";
 import type { JobInfo, JobServiceEvent, TerminalSize, TriggerInfo, WatchAction } from "../events.js";
 import { JobRegistry } from "../registry/job-registry.js";
@@ -400,7 +401,7 @@ export class HostJobService implements JobService {
           () => [],
         )
       : Promise.resolve([]);
-    const answered = await within(fromHost, NOTICE_WAIT_MS);
+    const answered = await valueWithin(fromHost, NOTICE_WAIT_MS);
     if (answered === undefined) void fromHost.then((lines) => this.ownNotices.push(...lines));
     return [...this.ownNotices.splice(0), ...(answered ?? [])].sort((a, b) => a.at - b.at);
   }
@@ -409,7 +410,7 @@ export class HostJobService implements JobService {
     const connection = this.connection?.open ? this.connection : undefined;
     if (!connection) return [];
     const lines = connection.call("summary", {}).catch(() => []);
-    return (await within(lines, NOTICE_WAIT_MS)) ?? [];
+    return (await valueWithin(lines, NOTICE_WAIT_MS)) ?? [];
   }
 
   // ---- ending ------------------------------------------------------------------------------
@@ -440,18 +441,5 @@ export class HostJobService implements JobService {
   private async endLeftovers(): Promise<void> {
     await Promise.all([...this.leftovers].filter((pgid) => groupAlive(pgid)).map((pgid) => terminateGroup(pgid, this.settings.killGraceMs)));
     this.leftovers.clear();
-  }
-}
-
-/** The promise's value if it settles within `ms`, otherwise undefined. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
   }
 }

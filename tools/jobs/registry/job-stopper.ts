@@ -7,6 +7,7 @@ import { untrackIfGone } from "./adopted-groups.js";
 import { groupAlive } from "../../process-group.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import { endMarked, JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
+import { valueWithin } from "../../promise-deadline.js";
 
 /** After KILL, how long to wait for the exit to be observed before giving up on it. */
 const KILL_OBSERVE_MS = 5_000;
@@ -18,15 +19,7 @@ function sleep(ms: number): Promise<void> {
 
 /** Resolves true if `promise` settled within `ms`, false otherwise. */
 export async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([promise.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return (await valueWithin(promise.then(() => true), ms)) ?? false;
 }
 
 export class JobStopper {
