@@ -86,7 +86,7 @@ export async function runJsonMode(setup: Setup, input: Readable, output: Writabl
   for (const warning of setup.sessionWarnings) bus.emit({ type: "error", message: warning, source: "session" });
   if (setup.missingKey) {
     // A local server that is running is offered (never used without the person saying so).
-    const offer = localServerOffer(await probeLocalServers({ deadlineMs: setup.settings.localProbeMs }));
+    const offer = localServerOffer(await probeLocalServers(setup.settings.localProbeMs !== undefined ? { deadlineMs: setup.settings.localProbeMs } : {}));
     bus.emit({ type: "error", message: offer ? `${setup.missingKey} ${offer}` : setup.missingKey, source: "config" });
   }
 

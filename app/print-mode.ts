@@ -34,7 +34,7 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
   setup.onRemoteStatus((text) => note(`pitwall: ${text}`));
   if (setup.missingKey) {
     // A local server that is running is offered (never used without the person saying so).
-    const offer = localServerOffer(await probeLocalServers({ deadlineMs: setup.settings.localProbeMs }));
+    const offer = localServerOffer(await probeLocalServers(setup.settings.localProbeMs !== undefined ? { deadlineMs: setup.settings.localProbeMs } : {}));
     process.stderr.write(`pitwall: ${setup.missingKey}\n${offer ? `pitwall: ${offer}\n` : ""}`);
     return 1;
   }

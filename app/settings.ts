@@ -12,7 +12,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { CodingAgentSettings } from "../agent/coding-agent.js";
-import { PROBE_DEADLINE_MS } from "../agent/providers/local-servers.js";
 import { DEFAULT_STREAM_TIMEOUTS } from "../agent/providers/stall-guard.js";
 import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
@@ -73,8 +72,8 @@ export interface Settings {
   keepJobsMs: number;
   /** How long the job host may say nothing while a call waits before pitwall gives up on it. */
   hostSilenceMs: number;
-  /** How long local model servers get to answer when no key is set (PITWALL_LOCAL_PROBE_MS; a loaded machine's tests). */
-  localProbeMs: number;
+  /** How long local model servers get to answer when no key is set (PITWALL_LOCAL_PROBE_MS; a loaded machine's tests); undefined: the probe's own 150 ms. */
+  localProbeMs: number | undefined;
   /** Terminal notifications while the person is not looking (the dashboard's). */
   notify: NotifySettings;
   /** The sandbox as the person set it (also in agent.sandbox): the flag beats config.json beats `workspace`. */
@@ -192,7 +191,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     },
     keepJobsMs: Math.round(keepJobsMinutes * 60_000),
     hostSilenceMs,
-    localProbeMs: pick(env, { env: ["PITWALL_LOCAL_PROBE_MS"], parse: positive, fallback: PROBE_DEADLINE_MS }),
+    localProbeMs: pick<number | undefined>(env, { env: ["PITWALL_LOCAL_PROBE_MS"], parse: positive, fallback: undefined }),
     notify: { mode: notifyMode, idleMs: notifyIdleMs },
     sandbox,
     sshCommand: sshCommandSetting(env, config),
