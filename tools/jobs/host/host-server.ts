@@ -230,7 +230,8 @@ export class JobHostServer implements HostContext, GreetingHost {
 
   private broadcast(event: JobEvent): void {
     const now = Date.now();
-    this.history.record(event);
+    // Only a remote client's link may drop and come back: a host without one keeps no history.
+    if (this.held.size > 0 || [...this.clients].some((client) => client.info?.remote)) this.history.record(event);
     // A firing is acted on by the agent of the client that set the trigger (or, when that client
     // has gone, that owns the job), and by no other (with no owner, the registry keeps it as a
     // notice for the next dashboard).
