@@ -26,7 +26,7 @@ let xtermModules: XtermModules | undefined;
  * The emulator is loaded with the first job, not at start: it is ~11 MB a session without jobs never
  * needs. Both packages are CommonJS, so a synchronous require keeps job start synchronous.
  */
-export function loadXterm(): XtermModules {
+function loadXterm(): XtermModules {
   if (!xtermModules) {
     const require = createRequire(import.meta.url);
     xtermModules = { xterm: require("@xterm/headless") as XtermModules["xterm"], unicode11: require("@xterm/addon-unicode11") as XtermModules["unicode11"] };
