@@ -65,6 +65,20 @@ export interface ConnectionOptions {
   silenceMs?: number;
 }
 
+/** A host that took the connection but sent no greeting within HANDSHAKE_MS (stopped, or stuck). */
+export class NoGreetingError extends Error {
+  constructor() {
+    super(`the job host did not answer within ${HANDSHAKE_MS / 1000} s`);
+  }
+}
+
+/** What a command is told of a host that does not greet: what happened, and what to do. */
+export class StuckHostError extends Error {
+  constructor(pid: number | undefined) {
+    super(`The job host${pid ? ` (pid ${pid})` : ""} did not answer within ${HANDSHAKE_MS / 1000} s. \`pitwall jobs\` shows it; \`pitwall jobs stop all\` stops it and its jobs, and the next command starts a new one.`);
+  }
+}
+
 /** Why the socket could not be reached: no host there (start one) or something else (report it). */
 export class NoHostError extends Error {
   constructor(readonly code: string | undefined) {
@@ -134,7 +148,7 @@ export class HostConnection {
         socket.destroy();
         reject(error);
       };
-      const timer = setTimeout(() => fail(new Error("the job host did not answer within 5 s")), HANDSHAKE_MS);
+      const timer = setTimeout(() => fail(new NoGreetingError()), HANDSHAKE_MS);
       socket.once("error", (error: NodeJS.ErrnoException) => fail(error.code === "ENOENT" || error.code === "ECONNREFUSED" ? new NoHostError(error.code) : error));
       const hello = (): void => void socket.write(encodeMessage({ type: "hello", protocol: PROTOCOL_VERSION, version: pitwallVersion(), client }));
       if (ready) socket.once(ready, hello);

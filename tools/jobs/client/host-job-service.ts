@@ -17,11 +17,11 @@ import { JobRegistry } from "../registry/job-registry.js";
 import type { JobService, JobServiceInputs, JobTextKind, ServiceSandbox, ServiceToolCall } from "../service.js";
 import { createJobTools } from "../model-tools/job-tools.js";
 import { ScreenFeed, type JobScreen } from "../terminal/screen-feed.js";
-import type { HostConnection } from "./host-connection.js";
+import { NoGreetingError, StuckHostError, type HostConnection } from "./host-connection.js";
 import { JobMirror } from "./job-mirror.js";
 import { openHost, type OpenedHost } from "./host-launcher.js";
 import { hostPaths } from "../host/host-paths.js";
-import { processAlive, stopHostProcess } from "./host-stop.js";
+import { processAlive, recordedHostPid, stopHostProcess } from "./host-stop.js";
 import type { ClientInfo, ClientKind, Mismatch } from "../wire/handshake.js";
 import { resolveJobSettings, type JobSettings } from "../settings.js";
 import { withProfile, type SandboxPolicy, type SandboxProfile } from "../../sandbox/index.js";
@@ -202,10 +202,9 @@ export class HostJobService implements JobService {
       client,
       ...(start ? { start: { settings: { ...this.settings }, keepJobsMs: this.options.keepJobsMs, env: this.env } } : {}),
       ...(this.options.silenceMs !== undefined ? { silenceMs: this.options.silenceMs } : {}),
-    });
+    }).catch((error: unknown) => Promise.reject(error instanceof NoGreetingError ? new StuckHostError(recordedHostPid(this.options.home, this.cwd)) : error));
   }
 
-  /** What a runTool call carries besides the call: the keys to redact, where bash's full output goes. */
   /** What a tool call carries besides the call: the secrets to redact, bash's output folder, the sandbox. */
   protected toolCallExtras(tool: string): { secrets: string[]; outputDir?: string; sandbox?: { policy: SandboxPolicy; visible: string[] } } {
     return {
