@@ -82,6 +82,9 @@ export default defineConfig({
     // hung. `npm test` runs both tiers and the lint at once on what may be a loaded 2-core machine,
     // where a test that takes 2 s alone can take several times that without anything being wrong.
     testTimeout: 30_000,
+    // The same for a file's set-up (importing the built modules, starting a host): 10 s, vitest's
+    // default, was not enough with a second `npm test` running beside.
+    hookTimeout: 30_000,
     projects: [
       {
         extends: true,
