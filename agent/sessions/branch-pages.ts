@@ -28,10 +28,10 @@ export async function readPageBefore(path: string, branch: ReadonlySet<string>, 
       break;
     }
     page.push(message);
-    if (max !== undefined && page.length > max) {
-      page.shift();
-      dropped++;
-    }
+    // Cut in batches, not one shift a message: a long file has thousands before the page.
+    if (max !== undefined && page.length >= 2 * max) dropped += page.splice(0, page.length - max).length;
   }
-  return found ? { messages: page, more: dropped > 0 } : { messages: [], more: false };
+  if (!found) return { messages: [], more: false };
+  if (max !== undefined && page.length > max) dropped += page.splice(0, page.length - max).length;
+  return { messages: page, more: dropped > 0 };
 }

@@ -15,6 +15,8 @@ export interface GreetingHost {
   readonly registry: JobRegistry;
   /** The host's pitwall version: a client's must be the same. */
   readonly version: string;
+  /** Set when a remote client greets: the host then keeps the output a reconnect resumes from. */
+  servesRemote: boolean;
   /** A dashboard says how long the jobs it leaves running are kept without one (the latest wins). */
   keepJobsFor(ms: number): void;
   /** Restarts or stops the grace clock (a dashboard attached). */
@@ -40,6 +42,7 @@ export function greet(client: HostClient, message: unknown, host: GreetingHost):
   if (!checkClientInfo.check(message.client)) return client.drop(`a malformed hello (${checkClientInfo.problem(message.client)})`);
   const info = message.client;
   client.info = info;
+  if (info.remote) host.servesRemote = true;
   if (info.nextId !== undefined) registry.reserveIds(info.nextId);
   let adopted: string[] = [];
   if (info.resumes !== undefined && host.resumeHeld(info.resumes, client.id)) {

@@ -58,6 +58,8 @@ export class JobHostServer implements HostContext, GreetingHost {
   /** Remote clients whose link dropped: their jobs are kept for them until the timer ends. */
   private readonly held = new Map<string, NodeJS.Timeout>();
   readonly history = new OutputHistory();
+  /** Set once a remote client greets: only a remote link may drop and come back, so only then is output kept for it. */
+  servesRemote = false;
   /** Which held clients were dashboards: a new dashboard takes their jobs over as it would a left one's. */
   private readonly heldDashboards = new Set<string>();
 
@@ -230,8 +232,7 @@ export class JobHostServer implements HostContext, GreetingHost {
 
   private broadcast(event: JobEvent): void {
     const now = Date.now();
-    // Only a remote client's link may drop and come back: a host without one keeps no history.
-    if (this.held.size > 0 || [...this.clients].some((client) => client.info?.remote)) this.history.record(event);
+    if (this.servesRemote) this.history.record(event);
     // A firing is acted on by the agent of the client that set the trigger (or, when that client
     // has gone, that owns the job), and by no other (with no owner, the registry keeps it as a
     // notice for the next dashboard).

@@ -39,10 +39,17 @@ export function sshFailure(target: RemoteTarget, stderr: string, code: number | 
   return new RemoteError(`ssh to ${where} failed (${detail}). Check that \`ssh ${where} true\` works.`);
 }
 
-function spawnSsh(sshCommand: string, target: RemoteTarget, script: string): ChildProcessWithoutNullStreams {
-  const { file, args } = sshArgv(sshCommand, target, script);
-  const launched = launch(file, args);
-  return spawn(launched.file, launched.args, { stdio: ["pipe", "pipe", "pipe"] });
+/** ssh running `script`, with what it says on stderr; undefined (and `reject` told why) when it cannot be run. */
+function startSsh(sshCommand: string, target: RemoteTarget, script: string, reject: (error: Error) => void): { child: ChildProcessWithoutNullStreams; stderr: () => string } | undefined {
+  try {
+    const { file, args } = sshArgv(sshCommand, target, script);
+    const launched = launch(file, args);
+    const child = spawn(launched.file, launched.args, { stdio: ["pipe", "pipe", "pipe"] });
+    return { child, stderr: stderrOf(child) };
+  } catch (error) {
+    reject(new RemoteError(`Could not run ssh (${(error as Error).message}): check sshCommand or PITWALL_SSH_COMMAND.`));
+    return undefined;
+  }
 }
 
 /** Collects the last few kilobytes ssh writes to stderr. */
@@ -59,14 +66,9 @@ function stderrOf(child: ChildProcessWithoutNullStreams): () => string {
  */
 export function openLink(sshCommand: string, target: RemoteTarget, script: string): Promise<LinkOutcome> {
   return new Promise((resolve, reject) => {
-    let child: ChildProcessWithoutNullStreams;
-    try {
-      child = spawnSsh(sshCommand, target, script);
-    } catch (error) {
-      reject(new RemoteError(`Could not run ssh (${(error as Error).message}): check sshCommand or PITWALL_SSH_COMMAND.`));
-      return;
-    }
-    const stderr = stderrOf(child);
+    const started = startSsh(sshCommand, target, script, reject);
+    if (!started) return;
+    const { child, stderr } = started;
     child.stdin.on("error", () => undefined);
     let head = Buffer.alloc(0);
     let settled = false;
@@ -140,14 +142,9 @@ function linkStream(child: ChildProcessWithoutNullStreams, first: Buffer): Duple
 /** Runs `script` with `input` on its stdin; resolves with its status line, rejects with what went wrong. */
 export function runWithInput(sshCommand: string, target: RemoteTarget, script: string, input: Readable): Promise<RemoteStatus> {
   return new Promise((resolve, reject) => {
-    let child: ChildProcessWithoutNullStreams;
-    try {
-      child = spawnSsh(sshCommand, target, script);
-    } catch (error) {
-      reject(new RemoteError(`Could not run ssh (${(error as Error).message}): check sshCommand or PITWALL_SSH_COMMAND.`));
-      return;
-    }
-    const stderr = stderrOf(child);
+    const started = startSsh(sshCommand, target, script, reject);
+    if (!started) return;
+    const { child, stderr } = started;
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out = (out + chunk).slice(-STDERR_KEEP)));
     child.stdin.on("error", () => undefined);
