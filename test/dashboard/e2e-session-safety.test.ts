@@ -8,6 +8,7 @@ import { emptyUsage } from "../../agent/messages.js";
 import { loadSession } from "../../agent/sessions/session-load.js";
 import { SessionStore } from "../../agent/sessions/session-store.js";
 import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
+import { wrapped } from "../helpers/terminal-harness.js";
 
 endDashboardsAfterEach();
 const held: SessionStore[] = [];
@@ -61,7 +62,8 @@ describe("session safety in the dashboard", () => {
     expect(screen).toMatch(new RegExp(`Another pitwall \\(pid ${process.pid}, since \\d\\d:\\d\\d\\) is writing this session:`));
     t.press("Enter");
     await t.waitForText("● ready");
-    screen = await t.waitForText("continues in a copy");
+    // The notice names long temp paths, so where it wraps depends on their length.
+    screen = await t.waitForText(wrapped("continues in a copy"));
     expect(screen).toContain("Madrid, of course.");
     t.type("and the second city?");
     t.press("Enter");
