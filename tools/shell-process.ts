@@ -8,6 +8,7 @@ import type { Readable } from "node:stream";
 import { DEFAULT_KILL_GRACE_MS, groupAlive, terminateGroup } from "./process-group.js";
 import { launchShell } from "./process/child-launch.js";
 import type { ChildMarker } from "./process/process-guard.js";
+import type { PrestartedShells, ShellShape } from "./process/prestarted-shells.js";
 import type { CommandFence } from "./sandbox/index.js";
 
 export interface ShellRunOptions {
@@ -28,6 +29,8 @@ export interface ShellRunOptions {
   marker?: ChildMarker;
   /** The sandbox around the command: bwrap and its arguments go before the shell. */
   fence?: Pick<CommandFence, "wrapper">;
+  /** Where a fenced command finds its fence already set up, and leaves one for the next call. */
+  prestarted?: PrestartedShells;
 }
 
 export interface ShellRunResult {
@@ -71,13 +74,21 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
   return startShellCommand(options).result;
 }
 
+function spawnShell(options: ShellRunOptions, env: Record<string, string>): ChildProcessByStdio<null, Readable, Readable> {
+  const { file, args, env: launchEnv } = launchShell(options.shell, options.command, options.fence?.wrapper);
+  return spawn(file, args, { cwd: options.cwd, env: { ...env, ...launchEnv }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+}
+
 export function startShellCommand(options: ShellRunOptions): ShellRun {
   const startedAt = Date.now();
-  const { file, args, env: launchEnv } = launchShell(options.shell, options.command, options.fence?.wrapper);
   const env = Object.fromEntries(
     Object.entries({ ...(options.env ?? process.env), ...options.marker?.env }).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
-  const child = spawn(file, args, { cwd: options.cwd, env: { ...env, ...launchEnv }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const wrapper = options.fence?.wrapper;
+  const shape: ShellShape | undefined = options.prestarted && wrapper ? { shell: options.shell, cwd: options.cwd, wrapper } : undefined;
+  const child = (shape && options.prestarted?.take(shape, options.command, env)) || spawnShell(options, env);
+  // The next call with this fence finds it ready: set up once this one's command is done.
+  if (shape) child.once("exit", () => options.prestarted?.prepare(shape, env));
   const pgid = child.pid;
   if (pgid !== undefined) options.marker?.trackGroup(pgid);
   const streams: Readable[] = [child.stdout, child.stderr];

@@ -16,8 +16,9 @@
 import { existsSync } from "node:fs";
 import { childRestore } from "./core-dumps.js";
 
-/** Closes every inherited descriptor above 2. */
-const CLOSE_INHERITED_FDS = 'for f in /dev/fd/*; do n=${f##*/}; case $n in 0|1|2|*[!0-9]*) ;; *) eval "exec $n>&-";; esac; done; ';
+/** Closes every inherited descriptor above `last` (2, or 3 for a shell that waits on it). */
+const closeInheritedFds = (last: 2 | 3): string =>
+  `for f in /dev/fd/*; do n=\${f##*/}; case $n in ${last === 3 ? "0|1|2|3" : "0|1|2"}|*[!0-9]*) ;; *) eval "exec $n>&-";; esac; done; `;
 
 /** Then runs "$@" in its place (same pid). */
 const EXEC = 'exec "$@"';
@@ -46,6 +47,19 @@ const RELAY = [
 const FROM_ENVIRONMENT = 'c=$PITWALL_COMMAND; unset PITWALL_COMMAND; exec "$1" -c "$c"';
 const COMMAND_VARIABLE = "PITWALL_COMMAND";
 
+/**
+ * A waiting shell's (prestarted-shells.ts) takes its orders from descriptor 3, NUL-separated: the
+ * variables to set (`NAME=value`) or unset (`-NAME`), an empty record, then the command. End of
+ * input first (the descriptor closed by its owner, or its owner gone) ends it with 125, running
+ * nothing. bash reads a pipe a byte at a time, which is why only short commands come this way.
+ */
+const FROM_DESCRIPTOR = [
+  'while IFS= read -r -d "" v <&3; do [[ -z $v ]] && break; if [[ $v == -* ]]; then unset "${v#-}"; else export "$v"; fi; done',
+  '[[ -z $v ]] && IFS= read -r -d "" c <&3 || exit 125',
+  "exec 3<&-",
+  'exec "$1" -c "$c"',
+].join("; ");
+
 /** bash is needed: dash and POSIX sh cannot name descriptors above 9 in a redirection. */
 const LAUNCHER = ["/bin/bash", "/usr/bin/bash"].find((path) => existsSync(path));
 
@@ -72,7 +86,7 @@ export interface LaunchWrapper {
  */
 export function launch(file: string, args: readonly string[], wrapper?: LaunchWrapper): Launch {
   // pitwall's own core dumps are off (core-dumps.ts); its children get the person's settings back.
-  const prelude = `${childRestore()}${CLOSE_INHERITED_FDS}`;
+  const prelude = `${childRestore()}${closeInheritedFds(2)}`;
   if (wrapper === undefined || wrapper.prefix.length === 0) {
     if (LAUNCHER === undefined) return { file, args: [...args] };
     return { file: LAUNCHER, args: ["-c", `${prelude}${EXEC}`, "pitwall-launch", file, ...args] };
@@ -86,4 +100,20 @@ export function launch(file: string, args: readonly string[], wrapper?: LaunchWr
 export function launchShell(shell: string, command: string, wrapper?: LaunchWrapper): Launch {
   if (wrapper === undefined || wrapper.prefix.length === 0 || LAUNCHER === undefined) return launch(shell, ["-c", command], wrapper);
   return { ...launch(LAUNCHER, ["-c", FROM_ENVIRONMENT, "pitwall-command", shell], wrapper), env: { [COMMAND_VARIABLE]: command } };
+}
+
+/**
+ * A shell inside `wrapper` that waits on descriptor 3 for its command (see FROM_DESCRIPTOR and
+ * waitingShellOrders): started ahead of a call, so the call does not wait for the wrapper's set-up.
+ * Undefined without bash on the machine.
+ */
+export function launchWaitingShell(shell: string, wrapper: LaunchWrapper): Launch | undefined {
+  if (LAUNCHER === undefined || wrapper.prefix.length === 0) return undefined;
+  const prelude = `${childRestore()}${closeInheritedFds(3)}`;
+  return { file: LAUNCHER, args: ["-c", `${prelude}${RELAY}`, "pitwall-launch", ...wrapper.prefix, LAUNCHER, "-c", FROM_DESCRIPTOR, "pitwall-command", shell] };
+}
+
+/** What a waiting shell is sent: the changes to its environment, then the command. */
+export function waitingShellOrders(command: string, set: Readonly<Record<string, string>>, unset: readonly string[]): string {
+  return [...Object.entries(set).map(([name, value]) => `${name}=${value}`), ...unset.map((name) => `-${name}`), "", command].join("\0") + "\0";
 }

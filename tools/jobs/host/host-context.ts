@@ -5,6 +5,7 @@ import type { JobRegistry } from "../registry/job-registry.js";
 import type { ScreenWatches } from "../terminal/screen-watch.js";
 import type { HostStatus, MethodArgs, MethodName, MethodResult } from "../wire/methods.js";
 import type { ChildMarker } from "../../process/process-guard.js";
+import type { PrestartedShells } from "../../process/prestarted-shells.js";
 import type { HostClient } from "./host-client.js";
 
 export interface HostContext {
@@ -15,6 +16,8 @@ export interface HostContext {
   readonly cwd: string;
   /** The host's own guard: bash calls carry its marker (jobs get it from the registry). */
   readonly marker: ChildMarker | undefined;
+  /** Fenced bash calls' shells, set up ahead of the next call. */
+  readonly prestarted: PrestartedShells;
   /** True while a dashboard is attached. */
   dashboardAttached(): boolean;
   /** Checks whether the host is done: no client and no job. */

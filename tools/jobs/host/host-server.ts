@@ -23,6 +23,7 @@ import type { Job } from "../process/job.js";
 import { groupAlive } from "../../process-group.js";
 import { ScreenWatches } from "../terminal/screen-watch.js";
 import type { ChildMarker } from "../../process/process-guard.js";
+import { PrestartedShells } from "../../process/prestarted-shells.js";
 import type { HostStatus } from "../wire/methods.js";
 import { HostClient } from "./host-client.js";
 import type { HostContext } from "./host-context.js";
@@ -58,6 +59,7 @@ export class JobHostServer implements HostContext, GreetingHost {
   /** Remote clients whose link dropped: their jobs are kept for them until the timer ends. */
   private readonly held = new Map<string, NodeJS.Timeout>();
   readonly history = new OutputHistory();
+  readonly prestarted: PrestartedShells;
   /** Set once a remote client greets: only a remote link may drop and come back, so only then is output kept for it. */
   servesRemote = false;
   /** Which held clients were dashboards: a new dashboard takes their jobs over as it would a left one's. */
@@ -65,6 +67,7 @@ export class JobHostServer implements HostContext, GreetingHost {
 
   constructor(private readonly options: HostServerOptions) {
     this.keepJobsMs = options.keepJobsMs;
+    this.prestarted = new PrestartedShells(options.marker);
     this.watches = new ScreenWatches(options.registry);
     this.unsubscribe = options.registry.subscribe((event) => this.broadcast(event));
     this.server = createServer((socket) => this.accept(socket));
@@ -110,6 +113,7 @@ export class JobHostServer implements HostContext, GreetingHost {
     for (const timer of this.held.values()) clearTimeout(timer);
     this.unsubscribe();
     this.watches.dispose();
+    this.prestarted.dispose();
     for (const client of this.clients) client.socket.destroy();
     return new Promise((resolve) => {
       this.server.close(() => resolve());

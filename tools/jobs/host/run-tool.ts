@@ -44,7 +44,7 @@ export const runTool: Handler<"runTool"> = async (rawArgs, { client, id, host })
       secrets: args.secrets,
       ...(args.outputDir !== undefined ? { outputDir: args.outputDir } : {}),
       adopter: bashAdopter(jobs, settings),
-      ...(fence ? { fence } : {}),
+      ...(fence ? { fence, prestarted: host.prestarted } : {}),
     });
   } else if (isJobToolName(args.tool)) {
     tool = createJobTools(jobs, settings).find((t) => t.name === args.tool);

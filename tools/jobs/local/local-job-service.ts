@@ -11,6 +11,7 @@ import type { JobService, JobTextKind, ServiceSandbox, ServiceToolCall } from ".
 import { createJobTools } from "../model-tools/job-tools.js";
 import { LocalScreens } from "./local-screens.js";
 import type { JobScreen } from "../terminal/screen-feed.js";
+import { PrestartedShells } from "../../process/prestarted-shells.js";
 import { createBashTool } from "../model-tools/bash-tool.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import { JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
@@ -41,6 +42,7 @@ export class LocalJobService implements JobService {
   private readonly tools: Map<string, AgentTool>;
   private screens: LocalScreens | undefined;
   private readonly sandbox: ServiceSandbox | undefined;
+  private readonly prestarted: PrestartedShells;
 
   constructor(options: LocalJobServiceOptions) {
     const registry = new JobRegistry({
@@ -53,6 +55,7 @@ export class LocalJobService implements JobService {
     });
     this.registry = registry;
     this.sandbox = options.sandbox;
+    this.prestarted = new PrestartedShells(options.marker);
     const fence = options.sandbox ? modelFence(registry, options.sandbox.policy, [processTempFolder()]) : undefined;
     const bash = createBashTool(options.cwd, {
       env: options.env,
@@ -64,7 +67,7 @@ export class LocalJobService implements JobService {
       ...(options.secrets ? { secrets: options.secrets } : {}),
       // A call still running at the end of its wait, or when the person steers, becomes a job.
       adopter: bashAdopter(registry),
-      ...(fence ? { fence } : {}),
+      ...(fence ? { fence, prestarted: this.prestarted } : {}),
     });
     this.tools = new Map([bash, ...createJobTools(toolJobs(registry, fence ? { modelFence: fence } : {}))].map((tool) => [tool.name, tool]));
   }
@@ -159,6 +162,7 @@ export class LocalJobService implements JobService {
 
   async shutdown(): Promise<void> {
     this.screens?.dispose();
+    this.prestarted.dispose();
     this.screens = undefined;
     await this.registry.shutdown();
   }

@@ -12,6 +12,7 @@ import { adoptedResult, yieldWindow, type BashCallAdopter, type YieldReason } fr
 import { bashToolSchema, type BashToolDetails } from "./bash-schema.js";
 import { resolveShell } from "../../shell.js";
 import { startShellCommand, type ShellRunResult } from "../../shell-process.js";
+import type { PrestartedShells } from "../../process/prestarted-shells.js";
 import type { AgentTool, ToolDefinition } from "../../tool.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import type { ToolSettings } from "../../tool-settings.js";
@@ -47,6 +48,8 @@ export interface BashToolOptions extends Partial<ToolSettings> {
   adopter?: BashCallAdopter;
   /** The sandbox each command runs in; without one, commands run as the person. */
   fence?: ModelFence;
+  /** Fences set up ahead of the next call (see tools/process/prestarted-shells.ts). */
+  prestarted?: PrestartedShells;
 }
 
 /**
@@ -162,6 +165,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
           killGraceMs: options.killGraceMs,
           marker: options.marker,
           ...(fence ? { fence } : {}),
+          ...(options.prestarted ? { prestarted: options.prestarted } : {}),
           onChunk: (chunk) => {
             scanner?.write(chunk);
             plain.write(chunk);
