@@ -6,6 +6,7 @@ import type { ScreenWatches } from "../terminal/screen-watch.js";
 import type { HostStatus, MethodArgs, MethodName, MethodResult } from "../wire/methods.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import type { HostClient } from "./host-client.js";
+import type { SandboxPolicy } from "../../sandbox/index.js";
 
 export interface HostContext {
   readonly registry: JobRegistry;
@@ -23,6 +24,8 @@ export interface HostContext {
   agentOf(clientId: string): string | undefined;
   /** What `pitwall jobs` shows. */
   status(): HostStatus;
+  /** A client's sandbox policy as this machine runs it: a remote client's home-relative one made absolute here (profiles.ts). */
+  policyHere(policy: SandboxPolicy): SandboxPolicy;
 }
 
 export interface CallContext {

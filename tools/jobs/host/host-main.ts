@@ -88,6 +88,7 @@ async function main(): Promise<void> {
     marker: guard,
     version: pitwallVersion(),
     keepJobsMs: config.keepJobsMs,
+    pitwallHome: config.home,
     onIdle: () => {
       void server.close().finally(() => {
         guard.close();

@@ -16,6 +16,8 @@
 import { OutputHistory } from "./output-history.js";
 import { createServer, type Server, type Socket } from "node:net";
 import { chmodSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import type { JobEvent } from "../events.js";
 import { formatDuration, lastLines } from "../format.js";
 import type { JobRegistry } from "../registry/job-registry.js";
@@ -24,6 +26,7 @@ import { groupAlive } from "../../process-group.js";
 import { ScreenWatches } from "../terminal/screen-watch.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import type { HostStatus } from "../wire/methods.js";
+import { policyHere, type SandboxPolicy } from "../../sandbox/index.js";
 import { HostClient } from "./host-client.js";
 import type { HostContext } from "./host-context.js";
 import { greet, type GreetingHost } from "./host-greeting.js";
@@ -43,6 +46,8 @@ export interface HostServerOptions {
   keepJobsMs: number;
   /** Called when the host has nothing left to do: no client, no job. */
   onIdle: () => void;
+  /** pitwall's folder on this machine (the host's PITWALL_HOME): read-only to a remote client's commands. */
+  pitwallHome?: string;
 }
 
 export class JobHostServer implements HostContext, GreetingHost {
@@ -84,6 +89,10 @@ export class JobHostServer implements HostContext, GreetingHost {
 
   get version(): string {
     return this.options.version;
+  }
+
+  policyHere(policy: SandboxPolicy): SandboxPolicy {
+    return policyHere(policy, { home: homedir(), pitwallHome: this.options.pitwallHome ?? join(homedir(), ".pitwall"), env: process.env });
   }
 
   /** Listens on the socket (mode 0600 inside the private folder). */
