@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_HIDDEN, DEFAULT_WRITABLE, homeRelativePolicy, policyHere, sandboxPolicy } from "../../tools/sandbox/profiles.js";
 
-const THERE = { home: "/srv/remote-home", pitwallHome: "/srv/remote-home/.pitwall", env: {} };
+const THERE = { home: "/srv/remote-home", pitwallHome: "/srv/remote-home/.pitwall" };
 
 describe("a policy for another machine", () => {
   it("keeps the person's paths as written: `~/…` for that machine's home, absolute ones as they are", () => {
@@ -24,7 +24,9 @@ describe("a policy for another machine", () => {
   it("is made that machine's own: its home, its pitwall folder read-only with the hosts hidden, its agent socket hidden, its bwrap", () => {
     const here = policyHere(homeRelativePolicy({ profile: "workspace", writable: ["~/.npm", "/opt/shared-cache"] }), {
       ...THERE,
-      env: { SSH_AUTH_SOCK: "/run/user/7/agent.sock", XDG_RUNTIME_DIR: "/run/user/7", PITWALL_BWRAP: "/opt/bwrap" },
+      sshAuthSock: "/run/user/7/agent.sock",
+      runtimeDir: "/run/user/7",
+      bwrap: "/opt/bwrap",
     });
     expect(here.home).toBe("/srv/remote-home");
     expect(here.writable).toEqual(["/srv/remote-home/.npm", "/opt/shared-cache"]);
@@ -38,6 +40,6 @@ describe("a policy for another machine", () => {
 
   it("leaves a policy made on this machine as it is", () => {
     const local = sandboxPolicy({ profile: "workspace", home: "/home/me", pitwallHome: "/home/me/.pitwall", bwrap: "/usr/local/bin/bwrap" });
-    expect(policyHere(local, { ...THERE, env: { PITWALL_BWRAP: "/elsewhere" } })).toBe(local);
+    expect(policyHere(local, { ...THERE, bwrap: "/elsewhere" })).toBe(local);
   });
 });

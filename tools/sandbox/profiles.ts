@@ -134,26 +134,30 @@ export function homeRelativePolicy(options: HomeRelativeOptions): SandboxPolicy 
   };
 }
 
-/** The machine a policy is made absolute on: its home, its pitwall folder, its environment. */
+/** The machine a policy is made absolute on. */
 export interface PolicyPlace {
   home: string;
   pitwallHome: string;
-  env: NodeJS.ProcessEnv;
+  /** Its session runtime folder (XDG_RUNTIME_DIR) and ssh agent socket (SSH_AUTH_SOCK) there. */
+  runtimeDir?: string;
+  sshAuthSock?: string;
+  /** Its bubblewrap program (PITWALL_BWRAP there); the PATH's when not given. */
+  bwrap?: string;
 }
 
 /**
  * A policy as this machine runs it. One sent home-relative (by a remote client) gets this machine's
  * home for `~`, its pitwall folder read-only with its job hosts' sockets hidden, its session runtime
  * folder and ssh agent socket hidden (a forwarded agent signs with the person's keys), and its
- * PITWALL_BWRAP; an absolute one (a client on this machine made it) is returned as it is.
+ * bubblewrap program; an absolute one (a client on this machine made it) is returned as it is.
  */
 export function policyHere(policy: SandboxPolicy, place: PolicyPlace): SandboxPolicy {
   if (policy.home !== HOME_RELATIVE) return policy;
   const expand = (path: string): string => expandHome(path, place.home);
   const hidden = policy.hidden.map(expand);
   hidden.push(join(place.pitwallHome, "hosts"));
-  for (const socketPlace of [place.env.XDG_RUNTIME_DIR, place.env.SSH_AUTH_SOCK]) if (socketPlace && isAbsolute(socketPlace)) hidden.push(resolve(socketPlace));
-  const bwrap = place.env.PITWALL_BWRAP;
+  for (const socketPlace of [place.runtimeDir, place.sshAuthSock]) if (socketPlace && isAbsolute(socketPlace)) hidden.push(resolve(socketPlace));
+  const bwrap = place.bwrap;
   return {
     profile: policy.profile,
     required: policy.required,

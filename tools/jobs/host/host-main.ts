@@ -89,6 +89,7 @@ async function main(): Promise<void> {
     version: pitwallVersion(),
     keepJobsMs: config.keepJobsMs,
     pitwallHome: config.home,
+    ...(config.bwrap ? { bwrap: config.bwrap } : {}),
     onIdle: () => {
       void server.close().finally(() => {
         guard.close();

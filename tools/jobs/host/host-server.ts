@@ -48,6 +48,8 @@ export interface HostServerOptions {
   onIdle: () => void;
   /** pitwall's folder on this machine (the host's PITWALL_HOME): read-only to a remote client's commands. */
   pitwallHome?: string;
+  /** The bubblewrap program of a remote client's commands (PITWALL_BWRAP on this machine); the PATH's when not given. */
+  bwrap?: string;
 }
 
 export class JobHostServer implements HostContext, GreetingHost {
@@ -92,7 +94,14 @@ export class JobHostServer implements HostContext, GreetingHost {
   }
 
   policyHere(policy: SandboxPolicy): SandboxPolicy {
-    return policyHere(policy, { home: homedir(), pitwallHome: this.options.pitwallHome ?? join(homedir(), ".pitwall"), env: process.env });
+    const { XDG_RUNTIME_DIR: runtimeDir, SSH_AUTH_SOCK: sshAuthSock } = process.env;
+    return policyHere(policy, {
+      home: homedir(),
+      pitwallHome: this.options.pitwallHome ?? join(homedir(), ".pitwall"),
+      ...(runtimeDir ? { runtimeDir } : {}),
+      ...(sshAuthSock ? { sshAuthSock } : {}),
+      ...(this.options.bwrap ? { bwrap: this.options.bwrap } : {}),
+    });
   }
 
   /** Listens on the socket (mode 0600 inside the private folder). */
