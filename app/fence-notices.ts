@@ -12,7 +12,7 @@ type Unavailable = Extract<Availability, { ok: false }>;
 
 /**
  * What the person is told, once, when no sandbox can be made where commands run: what happens to
- * them, why, and how to fix it. `where`: the remote they run on (`dev@box:~/app`), else this machine.
+ * them, why, and how to fix it. `where`: the remote machine they run on (`dev@box`), else this one.
  */
 export function unfencedMessage(available: Unavailable, required: boolean, where?: string): string {
   if (where !== undefined) {
@@ -33,7 +33,7 @@ export function unfencedMessage(available: Unavailable, required: boolean, where
 export async function unfencedWhere(jobs: JobService, sandbox: ServiceSandbox): Promise<{ available: Unavailable; where?: string } | undefined> {
   if (jobs instanceof RemoteJobService) {
     const available = await jobs.sandboxAvailability().catch(() => undefined);
-    return available && !available.ok ? { available, where: jobs.label } : undefined;
+    return available && !available.ok ? { available, where: jobs.destination } : undefined;
   }
   const available = await bwrapAvailability(sandbox.policy.bwrap);
   return available.ok ? undefined : { available };

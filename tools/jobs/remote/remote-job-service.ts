@@ -63,6 +63,11 @@ export class RemoteJobService extends HostJobService {
     return this.remote.target.label;
   }
 
+  /** `dev@box`: the machine (what a fix is made on). */
+  get destination(): string {
+    return this.remote.target.destination;
+  }
+
   override get logPath(): string {
     return `host.log in ~/.pitwall/hosts/ on ${this.remote.target.destination}`;
   }
