@@ -83,10 +83,11 @@ describe("--remote with --sandbox workspace", () => {
         { name: "write", arguments: { file_path: join(home, "written.txt"), content: "out\n" } },
         bash("echo kept > inside.txt && cat inside.txt && echo profile=$PITWALL_SANDBOX"),
         { name: "write", arguments: { file_path: "written-inside.txt", content: "in\n" } },
+        { name: "bash_stream", arguments: { command: `echo job > ${home}/job.txt; echo finished`, yieldMs: 20_000 } },
       ],
       ["--sandbox", "workspace"],
     );
-    const [escape, catKey, readKey, writeOut, inside, writeIn] = results as [string, string, string, string, string, string];
+    const [escape, catKey, readKey, writeOut, inside, writeIn, job] = results as [string, string, string, string, string, string, string];
 
     // A write outside the remote folder fails as the fence's, and the model reads that it was.
     expect(escape).toContain("Read-only file system");
@@ -106,10 +107,14 @@ describe("--remote with --sandbox workspace", () => {
     expect(readFileSync(join(project, "inside.txt"), "utf8")).toBe("kept\n");
     expect(writeIn).not.toContain("sandbox");
     expect(readFileSync(join(project, "written-inside.txt"), "utf8")).toBe("in\n");
+    // A job there the fence stopped: the model reads it with the job's result.
+    expect(job).toContain(`stopped writing ${home}/job.txt (outside the writable roots)`);
+    expect(existsSync(join(home, "job.txt"))).toBe(false);
 
     // The person hears of each thing the fence stopped once, as locally; nothing ran unfenced.
     expect(occurrences(cli.stderr, `pitwall: The sandbox (workspace) stopped the agent's bash call: writing ${home}/escaped.txt (outside the writable roots)`)).toBe(1);
     expect(cli.stderr).toContain(`stopped the agent's write call`);
+    expect(cli.stderr.match(new RegExp(`pitwall: The sandbox \\(workspace\\) stopped job 1 \\(echo job > .*\\): writing ${home}/job\\.txt \\(outside the writable roots\\)`, "g")), cli.stderr).toHaveLength(1);
     expect(cli.stderr).not.toContain("unfenced");
   });
 
