@@ -1,7 +1,7 @@
 // What the dashboard tells the person about the sandbox: once, at start, when commands cannot be
-// fenced where they run, here or on the remote (the status line keeps saying so; the chat says why and how to fix it), and one chat
-// line per job (or tool call, or `!command`) and path the fence stopped, with what they can do about
-// it. The jobs pane marks the job's row itself (from its JobInfo).
+// fenced where they run, here or on the remote (the status line keeps saying so; the chat says why
+// and how to fix it), and one chat line per job (or tool call, or `!command`) and path the fence
+// stopped, with what they can do about it. The jobs pane marks the job's row itself (from its JobInfo).
 import type { PitwallEvent } from "../agent/events.js";
 import { type JobService, RemoteJobService, shortCommand, type ServiceSandbox } from "../tools/jobs/index.js";
 import { bwrapAvailability, fenceHitsOf, fenceNoticeForPerson, type Availability, type FenceHit, type SandboxProfile } from "../tools/sandbox/index.js";
