@@ -165,7 +165,8 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   const redact = secretRedaction([...secrets, ...proxyCredentials(options.connections.anthropic.proxy ?? options.connections.openai.proxy)]);
   // The file tools in this process follow the profile the model's commands run under; with several
   // agents, a change to a file another agent changed unseen is refused first (shared-files.ts).
-  // Not in a remote session: the policy's paths are this machine's (see the README's sandbox section).
+  // Not in a remote session: there the remote's job host fences its file tools itself, under the same
+  // rules made that machine's (tools/jobs/host/run-tool.ts).
   const fileFence = sandbox && jobs.where !== "remote" ? new FileFence(sandbox.policy, options.cwd) : undefined;
   const shared = options.sharedFiles;
   const tools = selectTools(options.cwd, options.tools ?? "default", jobs, toolSettings).map((tool) => {

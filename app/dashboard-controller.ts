@@ -187,7 +187,7 @@ export class DashboardController {
       this.fence.handle(event);
     });
     this.unsubscribe = this.conversationOf(setup);
-    if (setup.coding.sandbox) void this.fence.announce(setup.coding.sandbox);
+    if (setup.coding.sandbox) void this.fence.announce(setup.coding.sandbox, setup.coding.jobs);
     this.session.agentLoaded(setup);
     if (roster) this.agents.attach(roster);
     this.sending.agentLoaded();

@@ -1,18 +1,42 @@
 // What the dashboard tells the person about the sandbox: once, at start, when commands cannot be
-// fenced here (the status line keeps saying so; the chat says why and how to fix it), and one chat
-// line per job (or tool call, or `!command`) and path the fence stopped, with what they can do about
-// it. The jobs pane marks the job's row itself (from its JobInfo).
+// fenced where they run, here or on the remote (the status line keeps saying so; the chat says why
+// and how to fix it), and one chat line per job (or tool call, or `!command`) and path the fence
+// stopped, with what they can do about it. The jobs pane marks the job's row itself (from its JobInfo).
 import type { PitwallEvent } from "../agent/events.js";
-import { shortCommand, type ServiceSandbox } from "../tools/jobs/index.js";
+import { type JobService, RemoteJobService, shortCommand, type ServiceSandbox } from "../tools/jobs/index.js";
 import { bwrapAvailability, fenceHitsOf, fenceNoticeForPerson, type Availability, type FenceHit, type SandboxProfile } from "../tools/sandbox/index.js";
 import type { DashboardCommon } from "./dashboard-common.js";
 import { displayKeyName } from "./keys/key-names.js";
 
-/** What the person is told, once, when no sandbox can be made here: what happens to commands, why, and how to fix it. */
-export function unfencedMessage(available: Extract<Availability, { ok: false }>, required: boolean): string {
+type Unavailable = Extract<Availability, { ok: false }>;
+
+/**
+ * What the person is told, once, when no sandbox can be made where commands run: what happens to
+ * them, why, and how to fix it. `where`: the remote machine they run on (`dev@box`), else this one.
+ */
+export function unfencedMessage(available: Unavailable, required: boolean, where?: string): string {
+  if (where !== undefined) {
+    return required
+      ? `Commands on ${where} will not run: --sandbox required, and no sandbox can be made there: ${available.reason}. To fix it, on ${where}: ${available.fix}.`
+      : `Commands on ${where} run unfenced, with the ssh login's permissions there: ${available.reason}. To fence them, on ${where}: ${available.fix}. (--sandbox required refuses to run commands instead.)`;
+  }
   return required
     ? `Commands will not run: --sandbox required, and no sandbox can be made here: ${available.reason}. To fix it, ${available.fix}.`
     : `Commands run unfenced, with your permissions: ${available.reason}. To fence them, ${available.fix}. (--sandbox required refuses to run commands instead.)`;
+}
+
+/**
+ * Whether the model's commands can be fenced where they run: bwrap probed on this machine, or, in a
+ * remote session, on the remote by its job host. Undefined when they can, or when the remote cannot
+ * be asked (its link's own messages say why).
+ */
+export async function unfencedWhere(jobs: JobService, sandbox: ServiceSandbox): Promise<{ available: Unavailable; where?: string } | undefined> {
+  if (jobs instanceof RemoteJobService) {
+    const available = await jobs.sandboxAvailability().catch(() => undefined);
+    return available && !available.ok ? { available, where: jobs.destination } : undefined;
+  }
+  const available = await bwrapAvailability(sandbox.policy.bwrap);
+  return available.ok ? undefined : { available };
 }
 
 export class FenceNotices {
@@ -21,14 +45,14 @@ export class FenceNotices {
 
   constructor(private readonly common: Pick<DashboardCommon, "notice" | "requestFrame" | "view" | "keymap">) {}
 
-  /** Tells once when the sandbox the person asked for cannot be made here (no bubblewrap, no user namespaces). */
-  async announce(sandbox: ServiceSandbox): Promise<void> {
+  /** Tells once when the sandbox the person asked for cannot be made where commands run (no bubblewrap, no user namespaces), here or on the remote. */
+  async announce(sandbox: ServiceSandbox, jobs: JobService): Promise<void> {
     if (sandbox.policy.profile === "off" && sandbox.personProfile === "off") return;
-    const available = await bwrapAvailability(sandbox.policy.bwrap);
-    if (available.ok) return;
+    const unfenced = await unfencedWhere(jobs, sandbox);
+    if (!unfenced) return;
     const required = sandbox.policy.required;
     this.common.view.status.state.sandbox = required ? "no sandbox: commands refused" : "unfenced";
-    this.common.notice("warning", unfencedMessage(available, required));
+    this.common.notice("warning", unfencedMessage(unfenced.available, required, unfenced.where));
     this.common.requestFrame();
   }
 

@@ -39,7 +39,7 @@ export async function runPrintMode(setup: Setup, prompts: string[]): Promise<num
     return 1;
   }
 
-  const sandboxNotes = new PrintSandboxNotes(setup.coding.sandbox, (text) => note(`pitwall: ${text}`));
+  const sandboxNotes = new PrintSandboxNotes(setup.coding.sandbox, setup.coding.jobs, (text) => note(`pitwall: ${text}`));
   const live = Boolean(process.stdout.isTTY);
   let atLineStart = true;
   /** Text of the reply being streamed already on the terminal (live only). */

@@ -2,11 +2,11 @@
 // once, at the first command or job that ran unfenced, that commands run with the person's
 // permissions, why and how to fix it; and once per path (and job), what the fence stopped and
 // what the person can do. Nothing is probed while commands run fenced: the first unfenced one asks
-// bwrap why.
+// bwrap why (a remote session's host asks the remote's).
 import type { PitwallEvent } from "../agent/events.js";
-import { bwrapAvailability, fenceHitsOf, fenceNoticeForPerson, type FenceHit } from "../tools/sandbox/index.js";
-import { shortCommand, type ServiceSandbox } from "../tools/jobs/index.js";
-import { unfencedMessage } from "./fence-notices.js";
+import { fenceHitsOf, fenceNoticeForPerson, type FenceHit } from "../tools/sandbox/index.js";
+import { type JobService, shortCommand, type ServiceSandbox } from "../tools/jobs/index.js";
+import { unfencedMessage, unfencedWhere } from "./fence-notices.js";
 
 export class PrintSandboxNotes {
   /** "<calls or job id>\0<kind>\0<target>": what was told already. */
@@ -16,6 +16,8 @@ export class PrintSandboxNotes {
 
   constructor(
     private readonly sandbox: ServiceSandbox | undefined,
+    /** Where the commands run: a remote session's host is asked why they ran unfenced there. */
+    private readonly jobs: JobService,
     private readonly say: (text: string) => void,
   ) {}
 
@@ -49,8 +51,8 @@ export class PrintSandboxNotes {
     if (this.unfencedTold || !this.sandbox) return;
     this.unfencedTold = true;
     const sandbox = this.sandbox;
-    this.pending = bwrapAvailability(sandbox.policy.bwrap).then((available) => {
-      if (!available.ok) this.say(unfencedMessage(available, sandbox.policy.required));
+    this.pending = unfencedWhere(this.jobs, sandbox).then((unfenced) => {
+      if (unfenced) this.say(unfencedMessage(unfenced.available, sandbox.policy.required, unfenced.where));
     });
   }
 }

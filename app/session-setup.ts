@@ -246,6 +246,8 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
                 sshCommand: settings.sshCommand,
                 target: remote,
                 onStatus: (text) => remoteListeners.forEach((listener) => listener(text)),
+                // The sandbox's paths as written: `~` means the remote's home there.
+                sandboxPaths: { ...(config.sandboxWritable ? { writable: config.sandboxWritable } : {}), ...(config.sandboxHidden ? { hidden: config.sandboxHidden } : {}) },
               }),
           }
         : choices.jobClient

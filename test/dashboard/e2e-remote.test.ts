@@ -1,21 +1,31 @@
 // A remote session in the dashboard: the status bar and the jobs pane say where the tools and jobs
 // run, the agent's bash runs there, a job the person starts runs there, and a `!command` says it
-// runs on this machine.
-import { writeFileSync } from "node:fs";
+// runs on this machine. The sandbox fences the agent's commands there, and the chat says what it
+// stopped; a remote that cannot fence is told once, in the status bar and the chat.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { endDashboardsAfterEach, startDashboard } from "../helpers/dashboard-session.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
+import { wrapped } from "../helpers/terminal-harness.js";
 import { startTestSshd, type TestSshd } from "../helpers/test-sshd.js";
+import { requireBubblewrap } from "../sandbox/sandbox-fixture.js";
 
 endDashboardsAfterEach();
 let sshd: TestSshd;
+/** A remote whose bubblewrap is a program that is not there. */
+let bare: TestSshd;
 
 beforeAll(async () => {
+  await requireBubblewrap();
   sshd = await startTestSshd();
+  bare = await startTestSshd({ remoteEnv: { PITWALL_BWRAP: join(tempFolder("no-bwrap"), "bwrap") } });
 });
 afterAll(async () => {
   await sshd?.stop();
+  await bare?.stop();
 });
+
+const occurrences = (text: string, part: string): number => text.split(part).length - 1;
 
 describe("a remote session in the dashboard", () => {
   it("shows where things run, runs the agent's bash and the person's jobs there, and a !command here", async () => {
@@ -43,5 +53,48 @@ describe("a remote session in the dashboard", () => {
     t.type("!pwd");
     t.press("Enter");
     await t.waitForText("! pwd (on this machine, not box:/tmp/");
+  });
+
+  it("fences the agent's commands on the remote and says in the chat what the fence stopped", async () => {
+    const project = join(sshd.remoteProject, "fenced-dashboard");
+    mkdirSync(project, { recursive: true });
+    const target = join(sshd.remoteHome, "dashboard-escape.txt");
+    const { t } = await startDashboard({
+      cols: 160,
+      rows: 48,
+      args: ["--remote", `box:${project}`],
+      env: { PITWALL_SSH_COMMAND: sshd.sshCommand },
+      replies: [{ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: `echo out > ${target}` } }] }, { kind: "reply", text: "the fence said no" }],
+    });
+    await t.waitForText("⇄ box:", 30_000);
+    t.type("write outside");
+    t.press("Enter");
+    await t.waitForText("the fence said no", 30_000);
+    const screen = await t.waitForText(wrapped("The sandbox (workspace) stopped the agent's bash call"));
+    expect(screen).not.toContain("⚠ unfenced");
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("says once, in the status bar and the chat, that a remote without bubblewrap runs the commands unfenced, and runs them", async () => {
+    const project = join(bare.remoteProject, "unfenced-dashboard");
+    mkdirSync(project, { recursive: true });
+    const outside = tempFolder("remote-outside");
+    const { t } = await startDashboard({
+      cols: 160,
+      rows: 48,
+      args: ["--remote", `box:${project}`],
+      env: { PITWALL_SSH_COMMAND: bare.sshCommand },
+      replies: [{ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: `echo ran > ${outside}/ran.txt && echo ok` } }] }, { kind: "reply", text: "it ran" }],
+    });
+    await t.waitForText("⚠ unfenced", 30_000);
+    await t.waitForText(wrapped("run unfenced, with the ssh login's permissions there"));
+    expect(t.screenText()).toMatch(wrapped("install bubblewrap (Debian and Ubuntu: apt install"));
+    t.type("write it");
+    t.press("Enter");
+    await t.waitForText("it ran", 30_000);
+    expect(readFileSync(join(outside, "ran.txt"), "utf8")).toBe("ran\n");
+    // Once (the notice names a temp path of random length, so it may wrap anywhere).
+    expect(occurrences(t.screenText(), "⚠ unfenced")).toBe(1);
+    expect(t.screenText().match(new RegExp(wrapped("run unfenced, with the ssh login's permissions there").source, "g"))).toHaveLength(1);
   });
 });

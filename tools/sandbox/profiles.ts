@@ -3,7 +3,9 @@
 // only in the working directory, a private /tmp and the build caches, hides secrets and keeps
 // .git/hooks, .git/config and pitwall's own files read-only; `strict` is `workspace` without a
 // network (a loopback of its own inside). Only the person sets the policy: the model may ask for a
-// stricter profile for one command, never a looser one (isLooser).
+// stricter profile for one command, never a looser one (isLooser). A policy for another machine (a
+// remote session's job host) is sent home-relative (homeRelativePolicy) and made absolute there,
+// against that machine's home and pitwall folder (policyHere).
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 
@@ -94,4 +96,75 @@ export function sandboxPolicy(options: PolicyOptions): SandboxPolicy {
 /** The same policy under another profile (the person's own commands, a job restarted under another). */
 export function withProfile(policy: SandboxPolicy, profile: SandboxProfile): SandboxPolicy {
   return { ...policy, profile };
+}
+
+/** The `home` of a policy whose paths are home-relative: the machine that runs the commands expands them (policyHere). */
+export const HOME_RELATIVE = "~";
+
+export interface HomeRelativeOptions {
+  profile: SandboxProfile;
+  required?: boolean;
+  /** The build caches as the person wrote them (`~/…` or absolute); DEFAULT_WRITABLE when not given. */
+  writable?: readonly string[];
+  /** Hidden besides DEFAULT_HIDDEN, as the person wrote them. */
+  hidden?: readonly string[];
+}
+
+/** `~/x` for `~/x` and a relative `x` (config paths are home-relative); an absolute path as it is. */
+function keepHomeRelative(path: string): string {
+  if (path === "~" || path.startsWith("~/")) return path;
+  return isAbsolute(path) ? resolve(path) : `~/${path}`;
+}
+
+/**
+ * The person's policy for commands on another machine (a remote session): the same rules, the
+ * paths under the home left as `~/…` for that machine to expand against its own home, absolute
+ * ones as the person wrote them. This machine's pitwall folder, runtime folder and ssh agent mean
+ * nothing there: the other machine adds its own (policyHere). No bwrap is named: that machine's
+ * PITWALL_BWRAP or PATH decides.
+ */
+export function homeRelativePolicy(options: HomeRelativeOptions): SandboxPolicy {
+  return {
+    profile: options.profile,
+    required: options.required ?? false,
+    home: HOME_RELATIVE,
+    writable: [...new Set((options.writable ?? DEFAULT_WRITABLE).map(keepHomeRelative))],
+    hidden: [...new Set([...DEFAULT_HIDDEN, ...(options.hidden ?? [])].map(keepHomeRelative))],
+    protected: [],
+  };
+}
+
+/** The machine a policy is made absolute on. */
+export interface PolicyPlace {
+  home: string;
+  pitwallHome: string;
+  /** Its session runtime folder (XDG_RUNTIME_DIR) and ssh agent socket (SSH_AUTH_SOCK) there. */
+  runtimeDir?: string;
+  sshAuthSock?: string;
+  /** Its bubblewrap program (PITWALL_BWRAP there); the PATH's when not given. */
+  bwrap?: string;
+}
+
+/**
+ * A policy as this machine runs it. One sent home-relative (by a remote client) gets this machine's
+ * home for `~`, its pitwall folder read-only with its job hosts' sockets hidden, its session runtime
+ * folder and ssh agent socket hidden (a forwarded agent signs with the person's keys), and its
+ * bubblewrap program; an absolute one (a client on this machine made it) is returned as it is.
+ */
+export function policyHere(policy: SandboxPolicy, place: PolicyPlace): SandboxPolicy {
+  if (policy.home !== HOME_RELATIVE) return policy;
+  const expand = (path: string): string => expandHome(path, place.home);
+  const hidden = policy.hidden.map(expand);
+  hidden.push(join(place.pitwallHome, "hosts"));
+  for (const socketPlace of [place.runtimeDir, place.sshAuthSock]) if (socketPlace && isAbsolute(socketPlace)) hidden.push(resolve(socketPlace));
+  const bwrap = place.bwrap;
+  return {
+    profile: policy.profile,
+    required: policy.required,
+    home: resolve(place.home),
+    writable: [...new Set(policy.writable.map(expand))],
+    hidden: [...new Set(hidden)],
+    protected: [...new Set([...policy.protected.map(expand), resolve(place.pitwallHome)])],
+    ...(bwrap ? { bwrap } : {}),
+  };
 }

@@ -72,7 +72,7 @@ export class HostJobService implements JobService {
   private readonly cwd: string;
   private readonly env: Record<string, string>;
   private readonly secrets: string[];
-  private readonly sandbox: ServiceSandbox | undefined;
+  protected readonly sandbox: ServiceSandbox | undefined;
   protected connection: HostConnection | undefined;
   private connecting: Promise<HostConnection | undefined> | undefined;
   /** The host's jobs as this client knows them, from its events. */
@@ -211,8 +211,13 @@ export class HostJobService implements JobService {
       secrets: this.secrets,
       ...(tool === "bash" ? { outputDir: processTempFolder() } : {}),
       // Commands see bash's full-output files (in this process's temp folder) through the private /tmp.
-      ...(this.sandbox ? { sandbox: { policy: this.sandbox.policy, visible: [processTempFolder()] } } : {}),
+      ...(this.sandbox ? { sandbox: { policy: this.sentPolicy(this.sandbox.policy), visible: [processTempFolder()] } } : {}),
     };
+  }
+
+  /** The policy as it crosses to the host: as it is here (RemoteJobService: home-relative, for the remote to make its own). */
+  protected sentPolicy(policy: SandboxPolicy): SandboxPolicy {
+    return policy;
   }
 
   protected connected(connection: HostConnection): void {
@@ -310,7 +315,7 @@ export class HostJobService implements JobService {
   async start(command: string, size?: TerminalSize): Promise<JobInfo> {
     const connection = await this.connect(true);
     if (!connection) throw new Error("The job host could not be started.");
-    const sandbox = this.sandbox ? { sandbox: withProfile(this.sandbox.policy, this.sandbox.personProfile) } : {};
+    const sandbox = this.sandbox ? { sandbox: this.sentPolicy(withProfile(this.sandbox.policy, this.sandbox.personProfile)) } : {};
     const info = await connection.call("start", { command, env: this.env, ...(size ? { size } : {}), ...sandbox });
     // The event may come after the answer: the pane can select the job at once.
     if (!this.mirror.get(info.id)) this.mirror.apply({ type: "job_started", job: info });

@@ -24,7 +24,8 @@ export interface OpenHostOptions {
   cwd: string;
   client: ClientInfo;
   /** Start a host when none answers, with this configuration and environment; without it, none is started. */
-  start?: { settings: HostConfig["settings"]; keepJobsMs: number; env: NodeJS.ProcessEnv };
+  /** `bwrap`: the bubblewrap program of a remote client's commands (the remote bridge's PITWALL_BWRAP there). */
+  start?: { settings: HostConfig["settings"]; keepJobsMs: number; env: NodeJS.ProcessEnv; bwrap?: string };
   /** How long the host may say nothing while a call waits (HostConnection's default otherwise). */
   silenceMs?: number;
 }
@@ -125,7 +126,7 @@ function startHost(paths: HostPaths, cwd: string, home: string, start: NonNullab
     size = 0;
   }
   const log = openSync(paths.log, size > MAX_LOG_BYTES ? "w" : "a", 0o600);
-  const config: HostConfig = { cwd, home, settings: start.settings, keepJobsMs: start.keepJobsMs };
+  const config: HostConfig = { cwd, home, settings: start.settings, keepJobsMs: start.keepJobsMs, ...(start.bwrap ? { bwrap: start.bwrap } : {}) };
   // The host and its jobs must not carry this process's markers: our watchdog would end them with us.
   const env = Object.fromEntries(
     Object.entries(start.env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[0] !== RUN_MARKER_VARIABLE && entry[0] !== JOB_MARKER_VARIABLE),

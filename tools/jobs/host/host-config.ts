@@ -22,6 +22,8 @@ export const HostConfigSchema = Type.Object(
       watchDebounceMs: Type.Optional(Type.Number()),
     }),
     keepJobsMs: Type.Number({ minimum: 0 }),
+    /** The bubblewrap program for a remote client's commands (PITWALL_BWRAP on that machine); the PATH's when not given. */
+    bwrap: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

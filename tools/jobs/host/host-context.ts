@@ -7,6 +7,7 @@ import type { HostStatus, MethodArgs, MethodName, MethodResult } from "../wire/m
 import type { ChildMarker } from "../../process/process-guard.js";
 import type { PrestartedShells } from "../../process/prestarted-shells.js";
 import type { HostClient } from "./host-client.js";
+import type { SandboxPolicy } from "../../sandbox/index.js";
 
 export interface HostContext {
   readonly registry: JobRegistry;
@@ -26,6 +27,8 @@ export interface HostContext {
   agentOf(clientId: string): string | undefined;
   /** What `pitwall jobs` shows. */
   status(): HostStatus;
+  /** A client's sandbox policy as this machine runs it: a remote client's home-relative one made absolute here (profiles.ts). */
+  policyHere(policy: SandboxPolicy): SandboxPolicy;
 }
 
 export interface CallContext {

@@ -88,6 +88,8 @@ async function main(): Promise<void> {
     marker: guard,
     version: pitwallVersion(),
     keepJobsMs: config.keepJobsMs,
+    pitwallHome: config.home,
+    ...(config.bwrap ? { bwrap: config.bwrap } : {}),
     onIdle: () => {
       void server.close().finally(() => {
         guard.close();

@@ -11,12 +11,13 @@ import type { MethodArgs, MethodName } from "../wire/methods.js";
 import type { HostClient } from "./host-client.js";
 import type { CallContext, Handler, HostContext } from "./host-context.js";
 import { clientEnv, runTool } from "./run-tool.js";
+import { bwrapAvailability } from "../../sandbox/index.js";
 import { followLog, scrollScreen, unwatchScreen, watchScreen } from "./screen-plumbing.js";
 
 const handlers: { [M in MethodName]: Handler<M> } = {
   runTool,
   start: async (args, { client, host }) => {
-    const fence = args.sandbox ? await host.registry.makeFence({ policy: args.sandbox }) : undefined;
+    const fence = args.sandbox ? await host.registry.makeFence({ policy: host.policyHere(args.sandbox) }) : undefined;
     return host.registry.start({ command: args.command, startedBy: "person", owner: client.id, baseEnv: clientEnv(client, args.env), ...(args.size ? { size: args.size } : {}), ...(fence ? { fence } : {}) }).info;
   },
   kill: (args, { client, host }) => host.registry.kill(args.id, { by: "person", actor: client.id, ...(args.signal ? { signal: args.signal as NodeJS.Signals } : {}) }),
@@ -45,6 +46,10 @@ const handlers: { [M in MethodName]: Handler<M> } = {
   summary: (_args, { host }) => jobSnapshotLines(host.registry.list()),
   status: (_args, { host }) => host.status(),
   readFile: (args, { host }) => readFileHead(resolve(host.cwd, args.path), args.maxBytes),
+  sandboxCheck: async (args, { host }) => {
+    const available = await bwrapAvailability(host.policyHere(args.policy).bwrap);
+    return available.ok ? { ok: true } : { ok: false, reason: available.reason, fix: available.fix };
+  },
   stopOwned: async (_args, { client, host }) => {
     client.stopped = true;
     await host.registry.stopOwned(client.id);

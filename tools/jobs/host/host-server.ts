@@ -16,6 +16,8 @@
 import { OutputHistory } from "./output-history.js";
 import { createServer, type Server, type Socket } from "node:net";
 import { chmodSync, rmSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import type { JobEvent } from "../events.js";
 import { formatDuration, lastLines } from "../format.js";
 import type { JobRegistry } from "../registry/job-registry.js";
@@ -25,6 +27,7 @@ import { ScreenWatches } from "../terminal/screen-watch.js";
 import type { ChildMarker } from "../../process/process-guard.js";
 import { PrestartedShells } from "../../process/prestarted-shells.js";
 import type { HostStatus } from "../wire/methods.js";
+import { policyHere, type SandboxPolicy } from "../../sandbox/index.js";
 import { HostClient } from "./host-client.js";
 import type { HostContext } from "./host-context.js";
 import { greet, type GreetingHost } from "./host-greeting.js";
@@ -44,6 +47,10 @@ export interface HostServerOptions {
   keepJobsMs: number;
   /** Called when the host has nothing left to do: no client, no job. */
   onIdle: () => void;
+  /** pitwall's folder on this machine (the host's PITWALL_HOME): read-only to a remote client's commands. */
+  pitwallHome?: string;
+  /** The bubblewrap program of a remote client's commands (PITWALL_BWRAP on this machine); the PATH's when not given. */
+  bwrap?: string;
 }
 
 export class JobHostServer implements HostContext, GreetingHost {
@@ -87,6 +94,17 @@ export class JobHostServer implements HostContext, GreetingHost {
 
   get version(): string {
     return this.options.version;
+  }
+
+  policyHere(policy: SandboxPolicy): SandboxPolicy {
+    const { XDG_RUNTIME_DIR: runtimeDir, SSH_AUTH_SOCK: sshAuthSock } = process.env;
+    return policyHere(policy, {
+      home: homedir(),
+      pitwallHome: this.options.pitwallHome ?? join(homedir(), ".pitwall"),
+      ...(runtimeDir ? { runtimeDir } : {}),
+      ...(sshAuthSock ? { sshAuthSock } : {}),
+      ...(this.options.bwrap ? { bwrap: this.options.bwrap } : {}),
+    });
   }
 
   /** Listens on the socket (mode 0600 inside the private folder). */

@@ -4,6 +4,8 @@
 // starts belongs to the client; another client's job it may read, but not stop or type into (only
 // the owner's agent or the person may), and a trigger it sets wakes its own agent. Its live output streams back as update messages; the client's abort
 // (Esc) and yield (a steering message) signals reach the tool through the call's controllers.
+// The client's sandbox policy is made this machine's first (a remote client sends it home-relative:
+// policyHere), and a remote session's file tools follow it here as a local session's do there.
 import type { JobSettings } from "../settings.js";
 import { isJobToolName, createJobTools } from "../model-tools/job-tools.js";
 import { bashAdopter } from "../model-tools/bash-adoption.js";
@@ -11,6 +13,9 @@ import { createBashTool } from "../model-tools/bash-tool.js";
 import { toolJobs } from "../model-tools/tool-jobs.js";
 import { modelFence } from "../model-tools/model-fence.js";
 import { createFileTool, isFileToolName } from "../model-tools/file-tools.js";
+import { fenceFileTool } from "../../fenced-file-tools.js";
+import { processTempFolder } from "../../process/temp-folder.js";
+import { FileFence } from "../../sandbox/index.js";
 import { JOB_MARKER_VARIABLE } from "../../process/marked-processes.js";
 import type { AgentTool } from "../../tool.js";
 import type { Call, HostClient } from "./host-client.js";
@@ -31,7 +36,11 @@ export const runTool: Handler<"runTool"> = async (rawArgs, { client, id, host })
   const registry = host.registry;
   const owner = client.id;
   const settings: JobSettings = { ...registry.settings, maxOutputChars: args.settings.maxOutputChars, defaultYieldMs: args.settings.defaultYieldMs };
-  const fence = args.sandbox ? modelFence(registry, args.sandbox.policy, args.sandbox.visible ?? []) : undefined;
+  const policy = args.sandbox ? host.policyHere(args.sandbox.policy) : undefined;
+  // Commands see bash's full-output files through the private /tmp: the client's folder, or a
+  // remote client's (it sends none), this process's, where the bash tool writes them then.
+  const visible = [...(args.sandbox?.visible ?? []), ...(client.info?.remote ? [processTempFolder()] : [])];
+  const fence = policy ? modelFence(registry, policy, visible) : undefined;
   const jobs = toolJobs(registry, { owner, baseEnv: args.env, agentOf: (id) => host.agentOf(id), ...(fence ? { modelFence: fence } : {}) });
   let tool: AgentTool | undefined;
   if (args.tool === "bash") {
@@ -50,7 +59,8 @@ export const runTool: Handler<"runTool"> = async (rawArgs, { client, id, host })
     tool = createJobTools(jobs, settings).find((t) => t.name === args.tool);
   } else if (isFileToolName(args.tool)) {
     // Only a remote session's file tools run here; a local one runs them itself.
-    tool = createFileTool(host.cwd, args.tool, settings.maxOutputChars);
+    const fileTool = createFileTool(host.cwd, args.tool, settings.maxOutputChars);
+    tool = policy ? fenceFileTool(fileTool, host.cwd, new FileFence(policy, host.cwd)) : fileTool;
   }
   if (!tool) throw new Error(`${args.tool} is not a tool the job host runs.`);
   const call: Call = { abort: new AbortController(), yield: new AbortController() };

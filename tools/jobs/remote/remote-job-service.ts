@@ -5,7 +5,10 @@
 //   old identity, and asks for the job output it missed (output-replay.ts);
 // - no keys cross the link: the results are redacted here, where they are read
 //   (agent/secret-redaction.ts), and bash's full-output files stay on the remote, where read finds them;
-// - the file tools run there too (service.ts's serviceTools, run-tool.ts on the host).
+// - the file tools run there too (service.ts's serviceTools, run-tool.ts on the host);
+// - the sandbox policy crosses home-relative (`~/.ssh`), and the remote's host makes it its own
+//   (its home, its ~/.pitwall, its bwrap: tools/sandbox/profiles.ts), so the same rules fence
+//   commands and file tools there; whether the remote can fence is asked there (sandboxAvailability).
 import type { JobServiceInputs, ServiceToolCall } from "../service.js";
 import type { ToolResult } from "../../tool.js";
 import type { HostConnection } from "../client/host-connection.js";
@@ -15,6 +18,7 @@ import type { ClientInfo, Mismatch } from "../wire/handshake.js";
 import { openRemoteHost } from "./remote-host.js";
 import type { RemoteTarget } from "./remote-target.js";
 import { RemoteError } from "./ssh-link.js";
+import { homeRelativePolicy, type Availability, type SandboxPolicy } from "../../sandbox/index.js";
 
 export interface RemoteJobServiceOptions extends HostJobServiceOptions {
   /** The person's ssh command (`ssh` by default; settings.ts reads sshCommand and PITWALL_SSH_COMMAND). */
@@ -24,6 +28,8 @@ export interface RemoteJobServiceOptions extends HostJobServiceOptions {
   onStatus?: (text: string) => void;
   /** The first wait between reconnection attempts; it doubles up to RECONNECT_MAX_MS. */
   reconnectMs?: number;
+  /** The sandbox's paths as the person wrote them (config's sandboxWritable, sandboxHidden): the remote expands `~` against its own home. */
+  sandboxPaths?: { writable?: readonly string[]; hidden?: readonly string[] };
 }
 
 const RECONNECT_FIRST_MS = 250;
@@ -55,6 +61,11 @@ export class RemoteJobService extends HostJobService {
   /** `dev@box:~/app`: where the jobs and the file tools run. */
   get label(): string {
     return this.remote.target.label;
+  }
+
+  /** `dev@box`: the machine (what a fix is made on). */
+  get destination(): string {
+    return this.remote.target.destination;
   }
 
   override get logPath(): string {
@@ -110,8 +121,23 @@ export class RemoteJobService extends HostJobService {
     return { size, bytes: Buffer.from(data, "base64") };
   }
 
-  protected override toolCallExtras(): { secrets: string[] } {
-    return { secrets: [] };
+  /** Commands there see the remote host's own folder of bash's full-output files (run-tool.ts), not this machine's. */
+  protected override toolCallExtras(): { secrets: string[]; sandbox?: { policy: SandboxPolicy; visible: string[] } } {
+    return { secrets: [], ...(this.sandbox ? { sandbox: { policy: this.sentPolicy(this.sandbox.policy), visible: [] } } : {}) };
+  }
+
+  /** The person's rules with the paths under the home left `~/…`: the remote's host expands them against its home. */
+  protected override sentPolicy(policy: SandboxPolicy): SandboxPolicy {
+    const paths = this.remote.sandboxPaths ?? {};
+    return homeRelativePolicy({ profile: policy.profile, required: policy.required, ...(paths.writable ? { writable: paths.writable } : {}), ...(paths.hidden ? { hidden: paths.hidden } : {}) });
+  }
+
+  /** Whether the remote can fence commands (bwrap and user namespaces there), asked of its host; undefined without a sandbox policy. */
+  async sandboxAvailability(): Promise<Extract<Availability, { ok: false }> | { ok: true } | undefined> {
+    if (!this.sandbox) return undefined;
+    const connection = await this.connect(true);
+    if (!connection) throw new Error(`${this.remote.target.destination} cannot be reached.`);
+    return connection.call("sandboxCheck", { policy: this.sentPolicy(this.sandbox.policy) });
   }
 
   protected override connected(connection: HostConnection): void {

@@ -1,6 +1,6 @@
 // The program pitwall runs on a remote over ssh (remote.cjs in ~/.pitwall/remote/<build>/ there):
-// `node remote.cjs bridge <pitwall home> '<json: BridgeConfig>'` (the home is PITWALL_HOME there, else
-// ~/.pitwall, as the ssh script works it out) finds or starts the remote's job host for the
+// `node remote.cjs bridge <pitwall home> '<json: BridgeConfig>' [bwrap]` (the home is PITWALL_HOME
+// there, else ~/.pitwall, and bwrap PITWALL_BWRAP there, as the ssh script works them out) finds or starts the remote's job host for the
 // folder exactly as a local pitwall does (a detached process with its own socket and grace period),
 // says `pitwall-remote: ready` and then only pipes: ssh's stdin to the host's socket, the socket to
 // ssh's stdout. The job-host protocol runs end to end between the two pitwalls. When the link drops,
@@ -36,7 +36,7 @@ export function expandHome(path: string, home: string = homedir()): string {
   return path;
 }
 
-async function bridge(home: string | undefined, raw: string | undefined): Promise<void> {
+async function bridge(home: string | undefined, raw: string | undefined, bwrap: string | undefined): Promise<void> {
   let config: unknown;
   try {
     config = JSON.parse(raw ?? "");
@@ -59,7 +59,7 @@ async function bridge(home: string | undefined, raw: string | undefined): Promis
     say("bad-config no pitwall home");
     process.exit(2);
   }
-  const socket = await connectHostSocket(home, cwd, { settings: config.settings, keepJobsMs: config.keepJobsMs, env: process.env });
+  const socket = await connectHostSocket(home, cwd, { settings: config.settings, keepJobsMs: config.keepJobsMs, env: process.env, ...(bwrap ? { bwrap } : {}) });
   say(`ready ${cwd}`);
   process.stdin.pipe(socket);
   socket.pipe(process.stdout);
@@ -74,8 +74,8 @@ async function bridge(home: string | undefined, raw: string | undefined): Promis
 }
 
 async function main(): Promise<void> {
-  const [mode, home, config] = process.argv.slice(2);
-  if (mode === "bridge") return bridge(home, config);
+  const [mode, home, config, bwrap] = process.argv.slice(2);
+  if (mode === "bridge") return bridge(home, config, bwrap);
   process.stderr.write("pitwall remote: usage: remote.cjs bridge <pitwall home> '<json>' (pitwall runs this over ssh)\n");
   process.exit(2);
 }

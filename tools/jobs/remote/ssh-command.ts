@@ -64,7 +64,8 @@ function homeLines(bundleDir: string): string[] {
 
 /**
  * Checks the remote (node there and new enough, this build installed) and, when all is there, runs
- * the bridge with `config` (JSON). Otherwise it prints one status line: `no-node`, `old-node <v>` or
+ * the bridge with `config` (JSON) and the remote's bubblewrap program (PITWALL_BWRAP there, as sh
+ * sees it; empty: the PATH's). Otherwise it prints one status line: `no-node`, `old-node <v>` or
  * `missing <uname -s> <uname -m>`.
  */
 export function bridgeScript(bundleDir: string, mode: "bridge", config: string): string {
@@ -73,7 +74,7 @@ export function bridgeScript(bundleDir: string, mode: "bridge", config: string):
     `command -v node >/dev/null 2>&1 || { echo "${STATUS_PREFIX} no-node"; exit 0; }`,
     `node -e 'process.exit(Number(process.versions.node.split(".")[0])>=20?0:3)' 2>/dev/null || { echo "${STATUS_PREFIX} old-node $(node -v 2>&1)"; exit 0; }`,
     `[ -f "$D/remote.cjs" ] || { echo "${STATUS_PREFIX} missing $(uname -s) $(uname -m)"; exit 0; }`,
-    `exec node "$D/remote.cjs" ${mode} "$H" ${shellQuote(config)}`,
+    `exec node "$D/remote.cjs" ${mode} "$H" ${shellQuote(config)} "\${PITWALL_BWRAP:-}"`,
   ].join("\n");
 }
 

@@ -14,9 +14,10 @@ import { JobInfoSchema, strict, TriggerInfoSchema } from "./job-shapes.js";
  * (cursor, mouse modes); 4: the exits a greeting says are still to be told; 5: the sandbox
  * (runTool's and start's policy, restart's profile, JobInfo's sandbox fields, job_fenced); 6: a
  * link that may drop (a remote client's hello, job_output's offset, what a resuming client missed,
- * readFile, the file tools in the host).
+ * readFile, the file tools in the host); 7: a home-relative sandbox policy the host makes its own
+ * (a remote client's), sandboxCheck.
  */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 
 export const ClientKindSchema = Type.Union([Type.Literal("dashboard"), Type.Literal("print"), Type.Literal("json"), Type.Literal("cli")]);
 export type ClientKind = Static<typeof ClientKindSchema>;

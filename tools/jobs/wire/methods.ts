@@ -101,6 +101,11 @@ export const METHODS = {
   notices: { args: Type.Object({}, strict), result: Type.Array(Type.Object({ text: Type.String(), at: Type.Number() }, strict)) },
   summary: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
   status: { args: Type.Object({}, strict), result: HostStatusSchema },
+  /** Whether the host can fence commands under `policy` (made the host machine's first): bwrap probed there. */
+  sandboxCheck: {
+    args: Type.Object({ policy: SandboxPolicySchema }, strict),
+    result: Type.Union([Type.Object({ ok: Type.Literal(true) }, strict), Type.Object({ ok: Type.Literal(false), reason: Type.String(), fix: Type.String() }, strict)]),
+  },
   /** Stops and forgets this client's jobs (a dashboard quitting with "stop them", print and JSON mode ending). */
   stopOwned: { args: Type.Object({}, strict), result: Type.Null() },
   /** `pitwall jobs stop`: stops jobs (all running ones) with every process they started; returns them. */
