@@ -15,7 +15,7 @@ import type { CodingAgentSettings } from "../agent/coding-agent.js";
 import { DEFAULT_STREAM_TIMEOUTS } from "../agent/providers/stall-guard.js";
 import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
-import { clamp, clampDebounceMs, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS, type ServiceSandbox } from "../tools/jobs/index.js";
+import { clamp, clampDebounceMs, HOST_GREETING_MS, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS, type ServiceSandbox } from "../tools/jobs/index.js";
 import type { CliOptions, SandboxChoice } from "./cli-options.js";
 import { sandboxPolicy } from "../tools/sandbox/index.js";
 import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, type PitwallConfig } from "./config.js";
@@ -37,6 +37,11 @@ export interface CodeCacheSettings {
 /** The ssh command of remote sessions: PITWALL_SSH_COMMAND, config's sshCommand, or `ssh` (as git's core.sshCommand). */
 export function sshCommandSetting(env: NodeJS.ProcessEnv, config: PitwallConfig = loadConfig(pitwallHome(env)).config): string {
   return pick(env, { env: ["PITWALL_SSH_COMMAND"], parse: (raw) => raw.trim(), config: config.sshCommand, fallback: "ssh" });
+}
+
+/** How long a job host that took the connection has to greet: PITWALL_HOST_GREETING_MS, config's hostGreetingMs, or 5 s. */
+export function hostGreetingSetting(env: NodeJS.ProcessEnv, config: PitwallConfig = loadConfig(pitwallHome(env)).config): number {
+  return pick(env, { env: ["PITWALL_HOST_GREETING_MS"], parse: positive, config: config.hostGreetingMs, fallback: HOST_GREETING_MS });
 }
 
 export function codeCacheSettings(env: NodeJS.ProcessEnv): CodeCacheSettings {
@@ -72,6 +77,10 @@ export interface Settings {
   keepJobsMs: number;
   /** How long the job host may say nothing while a call waits before pitwall gives up on it. */
   hostSilenceMs: number;
+  /** How long a job host of this machine that took the connection has to greet before pitwall gives up on it. */
+  hostGreetingMs: number;
+  /** How long a call picked in the chat holds the tool-output pane after the last pick or scroll (readingHoldMs, PITWALL_READING_HOLD_MS); undefined: the pane's own 15 s. */
+  readingHoldMs: number | undefined;
   /** How long local model servers get to answer when no key is set (PITWALL_LOCAL_PROBE_MS; a loaded machine's tests); undefined: the probe's own 150 ms. */
   localProbeMs: number | undefined;
   /** Terminal notifications while the person is not looking (the dashboard's). */
@@ -191,7 +200,9 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     },
     keepJobsMs: Math.round(keepJobsMinutes * 60_000),
     hostSilenceMs,
+    hostGreetingMs: hostGreetingSetting(env, config),
     localProbeMs: pick<number | undefined>(env, { env: ["PITWALL_LOCAL_PROBE_MS"], parse: positive, fallback: undefined }),
+    readingHoldMs: pick<number | undefined>(env, { env: ["PITWALL_READING_HOLD_MS"], parse: positive, config: config.readingHoldMs, fallback: undefined }),
     notify: { mode: notifyMode, idleMs: notifyIdleMs },
     sandbox,
     sshCommand: sshCommandSetting(env, config),

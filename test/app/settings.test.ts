@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../app/cli-options.js";
-import { codeCacheSettings, pitwallHome, resolveSettings } from "../../app/settings.js";
+import { codeCacheSettings, hostGreetingSetting, pitwallHome, resolveSettings } from "../../app/settings.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 function homeWith(config?: object): string {
@@ -81,6 +81,23 @@ describe("settings", () => {
     const bad = resolve([], { PITWALL_HOME: homeWith({ idleTimeoutMs: 0 }) });
     expect(bad.agent.streamTimeouts.idleMs).toBe(120_000);
     expect(bad.warnings).toEqual([expect.stringContaining('"idleTimeoutMs" must be a positive whole number of milliseconds; ignored.')]);
+  });
+
+  it("take the tool-output pane's reading hold from PITWALL_READING_HOLD_MS, else readingHoldMs; unset, the pane keeps its own 15 s", () => {
+    expect(resolve([], { PITWALL_HOME: homeWith() }).readingHoldMs).toBeUndefined();
+    const home = homeWith({ readingHoldMs: 30_000 });
+    expect(resolve([], { PITWALL_HOME: home }).readingHoldMs).toBe(30_000);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_READING_HOLD_MS: "4000" }).readingHoldMs).toBe(4_000);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_READING_HOLD_MS: "0" }).readingHoldMs).toBe(30_000);
+  });
+
+  it("give a job host 5 s to greet; PITWALL_HOST_GREETING_MS, else hostGreetingMs, changes it, for `pitwall jobs` too", () => {
+    expect(resolve([], { PITWALL_HOME: homeWith() }).hostGreetingMs).toBe(5_000);
+    const home = homeWith({ hostGreetingMs: 8_000 });
+    expect(resolve([], { PITWALL_HOME: home }).hostGreetingMs).toBe(8_000);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_HOST_GREETING_MS: "1000" }).hostGreetingMs).toBe(1_000);
+    expect(hostGreetingSetting({ PITWALL_HOME: home })).toBe(8_000);
+    expect(hostGreetingSetting({ PITWALL_HOME: home, PITWALL_HOST_GREETING_MS: "oops" })).toBe(8_000);
   });
 
   it("read PITWALL_HOME, the code cache's switch and the benchmarks' files, and nothing else reads them", () => {

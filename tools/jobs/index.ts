@@ -78,7 +78,7 @@ export { MAX_UNATTENDED_WAKES, WakePolicy, type WakeCount } from "./watch/wake-p
 
 // The job host seen from outside: finding or starting it, asking it, stopping it.
 export { openHost, type OpenedHost } from "./client/host-launcher.js";
-export { HOST_SILENCE_MS, HostConnection, HostSilentError, NoHostError } from "./client/host-connection.js";
+export { HOST_GREETING_MS, HOST_SILENCE_MS, HostConnection, HostSilentError, NoHostError } from "./client/host-connection.js";
 export { recordedHostPid, stopHostProcess } from "./client/host-stop.js";
 export type { Mismatch } from "./wire/handshake.js";
 export type { HostStatus } from "./wire/methods.js";
