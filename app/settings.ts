@@ -15,7 +15,7 @@ import type { CodingAgentSettings } from "../agent/coding-agent.js";
 import { DEFAULT_STREAM_TIMEOUTS } from "../agent/providers/stall-guard.js";
 import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
-import { clamp, clampDebounceMs, HOST_GREETING_MS, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS, type ServiceSandbox } from "../tools/jobs/index.js";
+import { clamp, clampDebounceMs, HOST_GREETING_MS, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS, MIN_WATCH_DEBOUNCE_MS, type ServiceSandbox } from "../tools/jobs/index.js";
 import type { CliOptions, SandboxChoice } from "./cli-options.js";
 import { sandboxPolicy } from "../tools/sandbox/index.js";
 import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, type PitwallConfig } from "./config.js";
@@ -166,12 +166,14 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     fallback: DEFAULT_KEEP_JOBS_MINUTES,
     fit: (minutes) => Math.min(minutes, MAX_KEEP_JOBS_MINUTES),
   });
+  // The floor of every trigger's window: 1 s; only the environment lowers it (a test's quick triggers).
+  const minWatchDebounceMs = pick(env, { env: ["PITWALL_WATCH_MIN_DEBOUNCE_MS"], parse: nonNegative, fallback: MIN_WATCH_DEBOUNCE_MS, fit: (ms) => clamp(ms, 0, MIN_WATCH_DEBOUNCE_MS) });
   const watchDebounceMs = pick(env, {
     env: ["PITWALL_WATCH_DEBOUNCE_MS"],
     parse: positive,
     config: config.watchDebounceMs,
     fallback: DEFAULT_WATCH_DEBOUNCE_MS,
-    fit: clampDebounceMs,
+    fit: (ms) => clampDebounceMs(ms, minWatchDebounceMs),
   });
   const baseDelayMs = pick(env, { env: ["PITWALL_RETRY_BASE_MS"], parse: nonNegative, fallback: DEFAULT_RETRY_POLICY.baseDelayMs });
   const headerMs = pick(env, { env: ["PITWALL_HEADER_TIMEOUT_MS"], parse: positive, config: config.headerTimeoutMs, fallback: DEFAULT_STREAM_TIMEOUTS.headerMs });
@@ -191,7 +193,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     agent: {
       env,
       maxOutputChars,
-      jobs: { ttlMs, defaultYieldMs, watchDebounceMs },
+      jobs: { ttlMs, defaultYieldMs, watchDebounceMs, minWatchDebounceMs },
       retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs },
       streamTimeouts: { headerMs, idleMs },
       context: { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt },

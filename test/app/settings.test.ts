@@ -31,6 +31,11 @@ describe("settings", () => {
     expect(resolve([], { PITWALL_HOME: home, PITWALL_WATCH_DEBOUNCE_MS: "2500" }).agent.jobs.watchDebounceMs).toBe(2_500);
     expect(resolve([], { PITWALL_HOME: home, PITWALL_WATCH_DEBOUNCE_MS: "10" }).agent.jobs.watchDebounceMs).toBe(1_000);
     expect(resolve([], { PITWALL_HOME: home, PITWALL_WATCH_DEBOUNCE_MS: "99999999" }).agent.jobs.watchDebounceMs).toBe(3_600_000);
+    // The 1 s floor is lowered only by PITWALL_WATCH_MIN_DEBOUNCE_MS (a test's quick triggers), never raised.
+    expect(resolve([], { PITWALL_HOME: home }).agent.jobs.minWatchDebounceMs).toBe(1_000);
+    const quick = resolve([], { PITWALL_HOME: home, PITWALL_WATCH_MIN_DEBOUNCE_MS: "100", PITWALL_WATCH_DEBOUNCE_MS: "200" }).agent.jobs;
+    expect(quick).toMatchObject({ minWatchDebounceMs: 100, watchDebounceMs: 200 });
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_WATCH_MIN_DEBOUNCE_MS: "5000" }).agent.jobs.minWatchDebounceMs).toBe(1_000);
   });
 
   it("take a flag over the environment, the environment over config.json, config.json over the default", () => {

@@ -70,7 +70,7 @@ export {
 export { encodeRows, screenMeta, terminalText } from "./terminal/screen-encoder.js";
 
 // Watch triggers: their limits and wording, and how firings that wait to be read merge.
-export { clampDebounceMs, DEFAULT_WATCH_DEBOUNCE_MS, isWatchAction, patternLabel } from "./watch/trigger-spec.js";
+export { clampDebounceMs, DEFAULT_WATCH_DEBOUNCE_MS, isWatchAction, MIN_WATCH_DEBOUNCE_MS, patternLabel } from "./watch/trigger-spec.js";
 export { firingLines, firingsForPerson, foldFirings } from "./watch/firing-text.js";
 export { firingMessage, MergedFirings, type FiringMessage } from "./watch/merged-firings.js";
 // When a trigger may wake the agent (the cap on runs started with nobody there).
