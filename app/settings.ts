@@ -15,7 +15,7 @@ import type { CodingAgentSettings } from "../agent/coding-agent.js";
 import { DEFAULT_STREAM_TIMEOUTS } from "../agent/providers/stall-guard.js";
 import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
-import { clamp, clampDebounceMs, HOST_GREETING_MS, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS, MIN_WATCH_DEBOUNCE_MS, type ServiceSandbox } from "../tools/jobs/index.js";
+import { clamp, clampDebounceMs, HOST_GREETING_MS, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS, MIN_WATCH_DEBOUNCE_MS, MIN_YIELD_MS, type ServiceSandbox } from "../tools/jobs/index.js";
 import type { CliOptions, SandboxChoice } from "./cli-options.js";
 import { sandboxPolicy } from "../tools/sandbox/index.js";
 import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, type PitwallConfig } from "./config.js";
@@ -151,13 +151,15 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     fallback: DEFAULT_JOB_TTL_MS,
     fit: (ms) => clamp(Math.floor(ms), MIN_JOB_TTL_MS, MAX_JOB_TTL_MS),
   });
+  // bash_stream's shortest wait: 1 s; only the environment lowers it (a test's jobs that never end by themselves).
+  const minYieldMs = pick(env, { env: ["PITWALL_BASH_MIN_YIELD_MS"], parse: nonNegative, fallback: MIN_YIELD_MS, fit: (ms) => clamp(ms, 0, MIN_YIELD_MS) });
   const defaultYieldMs = pick(env, {
     flag: options.bashYieldMs,
     env: ["PITWALL_BASH_YIELD_MS", "PI_BASH_YIELD_MS"],
     parse: positive,
     config: config.bashYieldMs,
     fallback: DEFAULT_YIELD_MS,
-    fit: (ms) => clampYieldMs(ms),
+    fit: (ms) => clampYieldMs(ms, DEFAULT_YIELD_MS, minYieldMs),
   });
   const keepJobsMinutes = pick(env, {
     env: ["PITWALL_KEEP_JOBS_MINUTES"],
@@ -193,7 +195,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     agent: {
       env,
       maxOutputChars,
-      jobs: { ttlMs, defaultYieldMs, watchDebounceMs, minWatchDebounceMs },
+      jobs: { ttlMs, defaultYieldMs, minYieldMs, watchDebounceMs, minWatchDebounceMs },
       retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs },
       streamTimeouts: { headerMs, idleMs },
       context: { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt },

@@ -77,6 +77,14 @@ describe("settings", () => {
     expect(bad.warnings.join("\n")).toMatch(/keepJobsMinutes.*minutes from 0 to 1440/);
   });
 
+  it("keep bash_stream's shortest wait at 1 s; only PITWALL_BASH_MIN_YIELD_MS lowers it, never raises it", () => {
+    expect(resolve([], { PITWALL_HOME: homeWith() }).agent.jobs.minYieldMs).toBe(1_000);
+    expect(resolve([], { PITWALL_HOME: homeWith({ bashYieldMs: 200 }) }).agent.jobs.defaultYieldMs).toBe(1_000);
+    const quick = resolve([], { PITWALL_HOME: homeWith({ bashYieldMs: 200 }), PITWALL_BASH_MIN_YIELD_MS: "100" }).agent.jobs;
+    expect(quick).toMatchObject({ minYieldMs: 100, defaultYieldMs: 200 });
+    expect(resolve([], { PITWALL_HOME: homeWith(), PITWALL_BASH_MIN_YIELD_MS: "5000" }).agent.jobs.minYieldMs).toBe(1_000);
+  });
+
   it("take the stall timeouts from PITWALL_HEADER_TIMEOUT_MS and PITWALL_IDLE_TIMEOUT_MS, else headerTimeoutMs and idleTimeoutMs, else 60 s and 120 s", () => {
     expect(resolve([], { PITWALL_HOME: homeWith() }).agent.streamTimeouts).toEqual({ headerMs: 60_000, idleMs: 120_000 });
     expect(resolve([], { PITWALL_HOME: homeWith(), PITWALL_HEADER_TIMEOUT_MS: "5000", PITWALL_IDLE_TIMEOUT_MS: "oops" }).agent.streamTimeouts).toEqual({ headerMs: 5_000, idleMs: 120_000 });

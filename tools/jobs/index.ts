@@ -43,6 +43,7 @@ export {
   DEFAULT_YIELD_MS,
   MAX_JOB_TTL_MS,
   MIN_JOB_TTL_MS,
+  MIN_YIELD_MS,
   resolveJobSettings,
   type JobSettings,
 } from "./settings.js";
