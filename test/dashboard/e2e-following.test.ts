@@ -16,18 +16,19 @@ describe("following what is live", () => {
         {
           kind: "reply",
           text: "Two calls.",
-          toolCalls: [{ name: "bash", arguments: { command: "echo the-older-call; sleep 1.5" } }, { name: "bash", arguments: { command: "for i in $(seq 1 400); do echo flood-$i; done; sleep 1" } }],
+          toolCalls: [{ name: "bash", arguments: { command: "echo the-older-call; while [ ! -f picked ]; do sleep 0.05; done" } }, { name: "bash", arguments: { command: "for i in $(seq 1 400); do echo flood-$i; done; sleep 1" } }],
         },
         { kind: "reply", text: "First turn done." },
       ],
     });
-    const { t } = session;
+    const { t, cwd } = session;
     t.type("first");
     t.press("Enter");
     await t.waitForText(/│ the-older-call\s/);
-    // Picked while it runs; the next call of the same turn starts while the person reads it.
+    // Picked while it runs (it runs until the pick has shown); the next call of the same turn starts while the person reads it.
     t.press("Alt+Up");
     await t.waitForText(/tool output: bash echo the-older-call.*selected/);
+    writeFileSync(join(cwd, "picked"), "");
     let screen = await t.waitForText(/new: bash for i in \$.* · End/);
     expect(screen).toMatch(/─ tool output: bash e/);
     expect(screen).toMatch(/^│ the-older-call\s/m);
@@ -112,7 +113,7 @@ describe("following what is live", () => {
   test("bash_stream's output in the tool-output pane keeps its colours, as in the job's terminal", async () => {
     session = await startDashboard({
       replies: [
-        { kind: "reply", text: "Starting.", toolCalls: [{ name: "bash_stream", arguments: { command: "printf '\\033[31mred-server-line\\033[0m\\n'; sleep 30", yieldMs: 1000 } }] },
+        { kind: "reply", text: "Starting.", toolCalls: [{ name: "bash_stream", arguments: { command: "printf '\\033[31mred-server-line\\033[0m\\n'; sleep 30", readyPattern: "red-server-line", yieldMs: 1000 } }] },
         { kind: "reply", text: "Started." },
       ],
     });
