@@ -8,7 +8,6 @@ import { LocalJobService } from "../../tools/jobs/index.js";
 import { codingAgentFor } from "../helpers/agent-harness.js";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { waitFor } from "../helpers/conditions.js";
-import { tempDir } from "../helpers/temp-dir.js";
 
 const llm = useFakeLlm();
 
@@ -22,18 +21,17 @@ const liveArgs = (): string[] =>
 
 describe("the coding agent", () => {
   it("tells the model, with its next request, that a job exited on its own", async () => {
-    const { coding, events } = codingAgent();
-    // The job crashes once the first turn is over (a flag file), not after a second that a loaded machine may outrun.
-    const crash = join(tempDir("crash"), "crash-now");
+    const { coding, events, cwd } = codingAgent();
+    // The job crashes once the first turn is over (a flag file in its folder), not after a second that a loaded machine may outrun.
     llm.enqueue(
-      { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: `echo ready; while [ ! -f '${crash}' ]; do sleep 0.05; done; echo crashing; exit 3`, readyPattern: "ready" } }] },
+      { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: "echo ready; while [ ! -f crash-now ]; do sleep 0.05; done; echo crashing; exit 3", readyPattern: "ready" } }] },
       { kind: "reply", text: "The server is up." },
       { kind: "reply", text: "I see it crashed." },
     );
     await coding.agent.prompt("start the server");
     expect(events.some((e) => e.type === "job_started")).toBe(true);
     expect(llm.requests[1]!.transcript).toMatch(/running/i);
-    writeFileSync(crash, "");
+    writeFileSync(join(cwd, "crash-now"), "");
     await waitFor(() => events.some((e) => e.type === "job_exited"), "the job to exit", 15_000);
     await coding.agent.prompt("how is it going?");
     const notice = llm.requests[2]!.transcript;
