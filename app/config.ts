@@ -64,6 +64,10 @@ export const CONFIG_FIELDS = {
   idleTimeoutMs: positiveMs,
   /** How long the job host may say nothing while a call waits before it is given up on. */
   hostSilenceMs: positiveMs,
+  /** How long a job host of this machine that took the connection has to greet before it is given up on. */
+  hostGreetingMs: positiveMs,
+  /** How long a call picked in the chat holds the tool-output pane after the last pick or scroll. */
+  readingHoldMs: positiveMs,
   /** Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and jobs. */
   passKeysToTools: field(Type.Boolean(), "must be true or false"),
   /** Terminal notifications while the person is not looking: off, a bell, or OSC 9/777 (app/notifications.ts). */

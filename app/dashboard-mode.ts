@@ -189,6 +189,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
     const [{ resolveSettings }, { loadKeymap }] = await Promise.all([import("./settings.js"), import("./keys/keymap.js")]);
     settings = resolveSettings(options, env);
     theme?.configure(settings.theme);
+    if (settings.readingHoldMs !== undefined) view.toolOutput.holdMs = settings.readingHoldMs;
     trace.writeTo(settings.instrumentation.startupTrace);
     notifier = new Notifier(settings.notify, { write: (bytes) => stdout.write(bytes), env });
     if (focusedAtStart !== undefined) notifier.focus(focusedAtStart);

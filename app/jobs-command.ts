@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { formatDuration, type HostConnection, type HostStatus, type Mismatch, openHost, openRemoteHost, parseRemote, recordedHostPid, type RemoteTarget, runtime, shortCommand, stopHostProcess } from "../tools/jobs/index.js";
 import { DEFAULT_KILL_GRACE_MS } from "../tools/process-group.js";
 import { UsageError } from "./cli-options.js";
-import { pitwallHome, sshCommandSetting } from "./settings.js";
+import { hostGreetingSetting, pitwallHome, sshCommandSetting } from "./settings.js";
 
 export const JOBS_HELP = `
   Usage
@@ -35,9 +35,9 @@ const STD: Output = { out: (text) => process.stdout.write(text), err: (text) => 
 
 type Connected = { kind: "none" } | { kind: "mismatch"; mismatch: Mismatch } | { kind: "welcome"; connection: HostConnection };
 
-async function connect(home: string, cwd: string, remote: { target: RemoteTarget; sshCommand: string } | undefined): Promise<Connected> {
+async function connect(home: string, cwd: string, remote: { target: RemoteTarget; sshCommand: string } | undefined, env: NodeJS.ProcessEnv): Promise<Connected> {
   const client = { kind: "cli", pid: process.pid, output: "none" } as const;
-  if (!remote) return openHost({ home, cwd, client });
+  if (!remote) return openHost({ home, cwd, client, greetingMs: hostGreetingSetting(env) });
   return openRemoteHost({ sshCommand: remote.sshCommand, target: remote.target, client, settings: {}, keepJobsMs: 0, onStatus: (text) => process.stderr.write(`pitwall: ${text}\n`) });
 }
 
@@ -114,7 +114,7 @@ export async function runJobsCommand(argv: string[], env: NodeJS.ProcessEnv = pr
 
   let host: Connected;
   try {
-    host = await connect(home, cwd, remote);
+    host = await connect(home, cwd, remote, env);
   } catch (error) {
     if (remote) {
       io.err(`${errorText(error)}\n`);

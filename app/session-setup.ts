@@ -251,7 +251,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
               }),
           }
         : choices.jobClient
-          ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs, ...agentClient }) }
+          ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs, greetingMs: settings.hostGreetingMs, ...agentClient }) }
           : {}),
     });
   } catch (error) {

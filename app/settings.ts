@@ -15,7 +15,7 @@ import type { CodingAgentSettings } from "../agent/coding-agent.js";
 import { DEFAULT_STREAM_TIMEOUTS } from "../agent/providers/stall-guard.js";
 import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
-import { clamp, clampDebounceMs, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS, type ServiceSandbox } from "../tools/jobs/index.js";
+import { clamp, clampDebounceMs, HOST_GREETING_MS, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS, MIN_WATCH_DEBOUNCE_MS, MIN_YIELD_MS, type ServiceSandbox } from "../tools/jobs/index.js";
 import type { CliOptions, SandboxChoice } from "./cli-options.js";
 import { sandboxPolicy } from "../tools/sandbox/index.js";
 import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, type PitwallConfig } from "./config.js";
@@ -37,6 +37,11 @@ export interface CodeCacheSettings {
 /** The ssh command of remote sessions: PITWALL_SSH_COMMAND, config's sshCommand, or `ssh` (as git's core.sshCommand). */
 export function sshCommandSetting(env: NodeJS.ProcessEnv, config: PitwallConfig = loadConfig(pitwallHome(env)).config): string {
   return pick(env, { env: ["PITWALL_SSH_COMMAND"], parse: (raw) => raw.trim(), config: config.sshCommand, fallback: "ssh" });
+}
+
+/** How long a job host that took the connection has to greet: PITWALL_HOST_GREETING_MS, config's hostGreetingMs, or 5 s. */
+export function hostGreetingSetting(env: NodeJS.ProcessEnv, config: PitwallConfig = loadConfig(pitwallHome(env)).config): number {
+  return pick(env, { env: ["PITWALL_HOST_GREETING_MS"], parse: positive, config: config.hostGreetingMs, fallback: HOST_GREETING_MS });
 }
 
 export function codeCacheSettings(env: NodeJS.ProcessEnv): CodeCacheSettings {
@@ -72,6 +77,10 @@ export interface Settings {
   keepJobsMs: number;
   /** How long the job host may say nothing while a call waits before pitwall gives up on it. */
   hostSilenceMs: number;
+  /** How long a job host of this machine that took the connection has to greet before pitwall gives up on it. */
+  hostGreetingMs: number;
+  /** How long a call picked in the chat holds the tool-output pane after the last pick or scroll (readingHoldMs, PITWALL_READING_HOLD_MS); undefined: the pane's own 15 s. */
+  readingHoldMs: number | undefined;
   /** How long local model servers get to answer when no key is set (PITWALL_LOCAL_PROBE_MS; a loaded machine's tests); undefined: the probe's own 150 ms. */
   localProbeMs: number | undefined;
   /** Terminal notifications while the person is not looking (the dashboard's). */
@@ -142,13 +151,15 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     fallback: DEFAULT_JOB_TTL_MS,
     fit: (ms) => clamp(Math.floor(ms), MIN_JOB_TTL_MS, MAX_JOB_TTL_MS),
   });
+  // bash_stream's shortest wait: 1 s; only the environment lowers it (a test's jobs that never end by themselves).
+  const minYieldMs = pick(env, { env: ["PITWALL_BASH_MIN_YIELD_MS"], parse: nonNegative, fallback: MIN_YIELD_MS, fit: (ms) => clamp(ms, 0, MIN_YIELD_MS) });
   const defaultYieldMs = pick(env, {
     flag: options.bashYieldMs,
     env: ["PITWALL_BASH_YIELD_MS", "PI_BASH_YIELD_MS"],
     parse: positive,
     config: config.bashYieldMs,
     fallback: DEFAULT_YIELD_MS,
-    fit: (ms) => clampYieldMs(ms),
+    fit: (ms) => clampYieldMs(ms, DEFAULT_YIELD_MS, minYieldMs),
   });
   const keepJobsMinutes = pick(env, {
     env: ["PITWALL_KEEP_JOBS_MINUTES"],
@@ -157,12 +168,14 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     fallback: DEFAULT_KEEP_JOBS_MINUTES,
     fit: (minutes) => Math.min(minutes, MAX_KEEP_JOBS_MINUTES),
   });
+  // The floor of every trigger's window: 1 s; only the environment lowers it (a test's quick triggers).
+  const minWatchDebounceMs = pick(env, { env: ["PITWALL_WATCH_MIN_DEBOUNCE_MS"], parse: nonNegative, fallback: MIN_WATCH_DEBOUNCE_MS, fit: (ms) => clamp(ms, 0, MIN_WATCH_DEBOUNCE_MS) });
   const watchDebounceMs = pick(env, {
     env: ["PITWALL_WATCH_DEBOUNCE_MS"],
     parse: positive,
     config: config.watchDebounceMs,
     fallback: DEFAULT_WATCH_DEBOUNCE_MS,
-    fit: clampDebounceMs,
+    fit: (ms) => clampDebounceMs(ms, minWatchDebounceMs),
   });
   const baseDelayMs = pick(env, { env: ["PITWALL_RETRY_BASE_MS"], parse: nonNegative, fallback: DEFAULT_RETRY_POLICY.baseDelayMs });
   const headerMs = pick(env, { env: ["PITWALL_HEADER_TIMEOUT_MS"], parse: positive, config: config.headerTimeoutMs, fallback: DEFAULT_STREAM_TIMEOUTS.headerMs });
@@ -182,7 +195,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     agent: {
       env,
       maxOutputChars,
-      jobs: { ttlMs, defaultYieldMs, watchDebounceMs },
+      jobs: { ttlMs, defaultYieldMs, minYieldMs, watchDebounceMs, minWatchDebounceMs },
       retry: { ...DEFAULT_RETRY_POLICY, baseDelayMs },
       streamTimeouts: { headerMs, idleMs },
       context: { contextWindow: options.contextWindow ?? config.contextWindow, compactAtPercent: options.compactAt ?? config.compactAt },
@@ -191,7 +204,9 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     },
     keepJobsMs: Math.round(keepJobsMinutes * 60_000),
     hostSilenceMs,
+    hostGreetingMs: hostGreetingSetting(env, config),
     localProbeMs: pick<number | undefined>(env, { env: ["PITWALL_LOCAL_PROBE_MS"], parse: positive, fallback: undefined }),
+    readingHoldMs: pick<number | undefined>(env, { env: ["PITWALL_READING_HOLD_MS"], parse: positive, config: config.readingHoldMs, fallback: undefined }),
     notify: { mode: notifyMode, idleMs: notifyIdleMs },
     sandbox,
     sshCommand: sshCommandSetting(env, config),

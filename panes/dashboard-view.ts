@@ -157,8 +157,8 @@ export class DashboardView {
 
   /**
    * A new tool call started: the tool-output pane goes to it, unless the person is reading another
-   * call; then it looks again every second, and goes to it once the reading is over (README: 15 s
-   * after the last pick or scroll, or while the pane has focus and is scrolled up).
+   * call; then it looks again every second (and when the hold ends), and goes to it once the reading
+   * is over (README: 15 s after the last pick or scroll, or while the pane has focus and is scrolled up).
    */
   toolCallStarted(now = Date.now()): void {
     clearTimeout(this.holdCheck);
@@ -169,7 +169,8 @@ export class DashboardView {
       this.requestFrame();
       return;
     }
-    this.holdCheck = setTimeout(() => this.toolCallStarted(), HOLD_CHECK_MS);
+    const holdLeft = this.toolOutput.holdLeft(now);
+    this.holdCheck = setTimeout(() => this.toolCallStarted(), holdLeft > 0 ? Math.min(holdLeft, HOLD_CHECK_MS) : HOLD_CHECK_MS);
     this.holdCheck.unref();
   }
 

@@ -25,7 +25,7 @@ const EMPTY_HINT = [
   "Tool calls show their output here (Alt+Up / Alt+Down select one).",
   "Tool output shows here.",
 ];
-/** A selected call holds the pane this long after the person last selected or scrolled it. */
+/** A selected call holds the pane this long after the person last selected or scrolled it (unless Settings.readingHoldMs says otherwise). */
 export const READING_HOLD_MS = 15_000;
 
 function textLines(text: string, a = attr()): StyledLine[] {
@@ -113,6 +113,8 @@ export class ToolOutputPane extends ScrollingPane {
   private shownVersion = -1;
   private liveView: { record: ToolCallRecord; list: OutputView } | undefined;
   private readonly source = new LineListSource(new StaticLines([]));
+  /** How long a pick or scroll holds the pane: READING_HOLD_MS, or the person's readingHoldMs. */
+  holdMs = READING_HOLD_MS;
   protected readonly scroller = new BlockScroller(this.source);
 
   constructor(
@@ -135,10 +137,15 @@ export class ToolOutputPane extends ScrollingPane {
 
   /**
    * Whether the person is reading what the pane holds: they picked or scrolled it within the last
-   * READING_HOLD_MS, or the pane has focus and is scrolled away from the end.
+   * holdMs, or the pane has focus and is scrolled away from the end.
    */
   reading(now: number, focused: boolean): boolean {
-    return this.held && (now - this.lastInteraction < READING_HOLD_MS || (focused && !this.scroller.following));
+    return this.held && (now - this.lastInteraction < this.holdMs || (focused && !this.scroller.following));
+  }
+
+  /** How long until the last pick or scroll stops holding the pane (0: it no longer does). */
+  holdLeft(now: number): number {
+    return Math.max(0, this.lastInteraction + this.holdMs - now);
   }
 
   /** A call that started after the held one was picked, if any. */

@@ -1,6 +1,8 @@
 // The assembled coding agent: job events on the bus, job exits told to the model with its next
 // request, and nothing a tool started left running after dispose.
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LocalJobService } from "../../tools/jobs/index.js";
 import { codingAgentFor } from "../helpers/agent-harness.js";
@@ -19,15 +21,17 @@ const liveArgs = (): string[] =>
 
 describe("the coding agent", () => {
   it("tells the model, with its next request, that a job exited on its own", async () => {
-    const { coding, events } = codingAgent();
+    const { coding, events, cwd } = codingAgent();
+    // The job crashes once the first turn is over (a flag file in its folder), not after a second that a loaded machine may outrun.
     llm.enqueue(
-      { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: "echo ready; sleep 1; echo crashing; exit 3", readyPattern: "ready" } }] },
+      { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: "echo ready; while [ ! -f crash-now ]; do sleep 0.05; done; echo crashing; exit 3", readyPattern: "ready" } }] },
       { kind: "reply", text: "The server is up." },
       { kind: "reply", text: "I see it crashed." },
     );
     await coding.agent.prompt("start the server");
     expect(events.some((e) => e.type === "job_started")).toBe(true);
     expect(llm.requests[1]!.transcript).toMatch(/running/i);
+    writeFileSync(join(cwd, "crash-now"), "");
     await waitFor(() => events.some((e) => e.type === "job_exited"), "the job to exit", 15_000);
     await coding.agent.prompt("how is it going?");
     const notice = llm.requests[2]!.transcript;

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../app/cli-options.js";
-import { codeCacheSettings, pitwallHome, resolveSettings } from "../../app/settings.js";
+import { codeCacheSettings, hostGreetingSetting, pitwallHome, resolveSettings } from "../../app/settings.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 function homeWith(config?: object): string {
@@ -31,6 +31,11 @@ describe("settings", () => {
     expect(resolve([], { PITWALL_HOME: home, PITWALL_WATCH_DEBOUNCE_MS: "2500" }).agent.jobs.watchDebounceMs).toBe(2_500);
     expect(resolve([], { PITWALL_HOME: home, PITWALL_WATCH_DEBOUNCE_MS: "10" }).agent.jobs.watchDebounceMs).toBe(1_000);
     expect(resolve([], { PITWALL_HOME: home, PITWALL_WATCH_DEBOUNCE_MS: "99999999" }).agent.jobs.watchDebounceMs).toBe(3_600_000);
+    // The 1 s floor is lowered only by PITWALL_WATCH_MIN_DEBOUNCE_MS (a test's quick triggers), never raised.
+    expect(resolve([], { PITWALL_HOME: home }).agent.jobs.minWatchDebounceMs).toBe(1_000);
+    const quick = resolve([], { PITWALL_HOME: home, PITWALL_WATCH_MIN_DEBOUNCE_MS: "100", PITWALL_WATCH_DEBOUNCE_MS: "200" }).agent.jobs;
+    expect(quick).toMatchObject({ minWatchDebounceMs: 100, watchDebounceMs: 200 });
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_WATCH_MIN_DEBOUNCE_MS: "5000" }).agent.jobs.minWatchDebounceMs).toBe(1_000);
   });
 
   it("take a flag over the environment, the environment over config.json, config.json over the default", () => {
@@ -72,6 +77,14 @@ describe("settings", () => {
     expect(bad.warnings.join("\n")).toMatch(/keepJobsMinutes.*minutes from 0 to 1440/);
   });
 
+  it("keep bash_stream's shortest wait at 1 s; only PITWALL_BASH_MIN_YIELD_MS lowers it, never raises it", () => {
+    expect(resolve([], { PITWALL_HOME: homeWith() }).agent.jobs.minYieldMs).toBe(1_000);
+    expect(resolve([], { PITWALL_HOME: homeWith({ bashYieldMs: 200 }) }).agent.jobs.defaultYieldMs).toBe(1_000);
+    const quick = resolve([], { PITWALL_HOME: homeWith({ bashYieldMs: 200 }), PITWALL_BASH_MIN_YIELD_MS: "100" }).agent.jobs;
+    expect(quick).toMatchObject({ minYieldMs: 100, defaultYieldMs: 200 });
+    expect(resolve([], { PITWALL_HOME: homeWith(), PITWALL_BASH_MIN_YIELD_MS: "5000" }).agent.jobs.minYieldMs).toBe(1_000);
+  });
+
   it("take the stall timeouts from PITWALL_HEADER_TIMEOUT_MS and PITWALL_IDLE_TIMEOUT_MS, else headerTimeoutMs and idleTimeoutMs, else 60 s and 120 s", () => {
     expect(resolve([], { PITWALL_HOME: homeWith() }).agent.streamTimeouts).toEqual({ headerMs: 60_000, idleMs: 120_000 });
     expect(resolve([], { PITWALL_HOME: homeWith(), PITWALL_HEADER_TIMEOUT_MS: "5000", PITWALL_IDLE_TIMEOUT_MS: "oops" }).agent.streamTimeouts).toEqual({ headerMs: 5_000, idleMs: 120_000 });
@@ -81,6 +94,23 @@ describe("settings", () => {
     const bad = resolve([], { PITWALL_HOME: homeWith({ idleTimeoutMs: 0 }) });
     expect(bad.agent.streamTimeouts.idleMs).toBe(120_000);
     expect(bad.warnings).toEqual([expect.stringContaining('"idleTimeoutMs" must be a positive whole number of milliseconds; ignored.')]);
+  });
+
+  it("take the tool-output pane's reading hold from PITWALL_READING_HOLD_MS, else readingHoldMs; unset, the pane keeps its own 15 s", () => {
+    expect(resolve([], { PITWALL_HOME: homeWith() }).readingHoldMs).toBeUndefined();
+    const home = homeWith({ readingHoldMs: 30_000 });
+    expect(resolve([], { PITWALL_HOME: home }).readingHoldMs).toBe(30_000);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_READING_HOLD_MS: "4000" }).readingHoldMs).toBe(4_000);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_READING_HOLD_MS: "0" }).readingHoldMs).toBe(30_000);
+  });
+
+  it("give a job host 5 s to greet; PITWALL_HOST_GREETING_MS, else hostGreetingMs, changes it, for `pitwall jobs` too", () => {
+    expect(resolve([], { PITWALL_HOME: homeWith() }).hostGreetingMs).toBe(5_000);
+    const home = homeWith({ hostGreetingMs: 8_000 });
+    expect(resolve([], { PITWALL_HOME: home }).hostGreetingMs).toBe(8_000);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_HOST_GREETING_MS: "1000" }).hostGreetingMs).toBe(1_000);
+    expect(hostGreetingSetting({ PITWALL_HOME: home })).toBe(8_000);
+    expect(hostGreetingSetting({ PITWALL_HOME: home, PITWALL_HOST_GREETING_MS: "oops" })).toBe(8_000);
   });
 
   it("read PITWALL_HOME, the code cache's switch and the benchmarks' files, and nothing else reads them", () => {

@@ -127,7 +127,8 @@ describe("pitwall jobs", () => {
   test("a host that does not answer (stopped): one clear line, no stack; `stop all` stops it by its pid", async () => {
     const cwd = tempFolder("cwd");
     const home = tempFolder("home");
-    const env = cliEnv({ extra: { PITWALL_HOME: home } });
+    // A host that never greets is given up on after hostGreetingMs (5 s by default; shortened here).
+    const env = cliEnv({ extra: { PITWALL_HOME: home, PITWALL_HOST_GREETING_MS: "1000" } });
     try {
       const { t } = await startDashboard({ cwd, home });
       command(t, "/run echo frozen-job; sleep 63.81");
@@ -137,7 +138,7 @@ describe("pitwall jobs", () => {
       const list = await runCli(["jobs"], env, { cwd });
       expect(list.code).toBe(1);
       expect(list.stdout).toBe("");
-      expect(list.stderr).toBe(`The job host (pid ${host}) of ${cwd} does not answer: the job host did not answer within 5 s. \`pitwall jobs stop all\` stops it and its jobs by its pid.\n`);
+      expect(list.stderr).toBe(`The job host (pid ${host}) of ${cwd} does not answer: the job host did not answer within 1 s. \`pitwall jobs stop all\` stops it and its jobs by its pid.\n`);
       const stop = await runCli(["jobs", "stop", "all"], env, { cwd });
       expect(stop.stdout).toBe(`Stopped the job host (pid ${host}), which did not answer, and its jobs.\n`);
       expect(alivePids([host!])).toEqual([]);

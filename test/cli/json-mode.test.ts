@@ -1,10 +1,13 @@
 // JSON mode driven through a child process: commands as JSON lines on stdin, every event as one
 // JSON line on stdout. A command naming an agent drives another agent, whose events carry its name.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 import { cliEnv, startCli } from "../helpers/cli-process.js";
 import { JsonLineReader } from "../helpers/json-lines.js";
 import { killPids, pidAlive } from "../helpers/processes.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 type Event = { type: string; [key: string]: unknown };
 
@@ -51,8 +54,10 @@ describe("pitwall --json", () => {
   });
 
   it("delivers a steer sent while a tool runs with the next request", async () => {
+    // The tool runs until the steer is queued (a flag file), however loaded the machine.
+    const steered = join(tempDir("steer"), "steered");
     llm.enqueue(
-      { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "sleep 1; echo slept" } }] },
+      { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: `while [ ! -f '${steered}' ]; do sleep 0.05; done; echo slept` } }] },
       { kind: "reply", text: "ok, steered" },
     );
     const { child, events, exited, send } = startJson();
@@ -60,6 +65,7 @@ describe("pitwall --json", () => {
     await events.waitFor((e) => e.type === "tool_execution_start", 15_000, "the bash call to start");
     send({ type: "steer", content: "also check the logs" });
     await events.waitFor((e) => e.type === "queue_update" && (e.steering as string[]).length === 1, 15_000, "the steer to be queued");
+    writeFileSync(steered, "");
     child.stdin.end();
     expect(await exited).toBe(0);
     const second = await llm.waitForRequest(2);

@@ -22,15 +22,20 @@ afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-/** Commands that each write the pid of a process meant to outlive its parent into a file. */
+/**
+ * Commands that each write the pid of a process meant to outlive its parent into a file. The jobs
+ * say "started" once they have set their escape going, so bash_stream returns then (READY) rather
+ * than after its shortest wait.
+ */
 const ESCAPES = {
-  setsid: "setsid sh -c 'echo $$ > setsid.pid; exec sleep 1001' & sleep 1000",
-  setsidFork: "setsid -f sh -c 'echo $$ > setsid-f.pid; exec sleep 1002'; sleep 1000",
-  doubleFork: "nohup sh -c '(sleep 1003 & echo $! > double.pid) &' > /dev/null 2>&1; sleep 1000",
-  pipeJob: "sleep 1004 & echo $! > pipe.pid; wait",
+  setsid: "setsid sh -c 'echo $$ > setsid.pid; exec sleep 1001' & echo started; sleep 1000",
+  setsidFork: "setsid -f sh -c 'echo $$ > setsid-f.pid; exec sleep 1002'; echo started; sleep 1000",
+  doubleFork: "nohup sh -c '(sleep 1003 & echo $! > double.pid) &' > /dev/null 2>&1; echo started; sleep 1000",
+  pipeJob: "sleep 1004 & echo $! > pipe.pid; echo started; wait",
   bashBackground: "sleep 1005 > /dev/null 2>&1 & echo $! > background.pid",
 };
 const PID_FILES = ["setsid.pid", "setsid-f.pid", "double.pid", "pipe.pid", "background.pid"];
+const READY = "^started$";
 
 async function startPitwallWithEscapes(): Promise<{ pid: number; work: string; tmp: string; jobPids: number[]; escapePids: number[]; events: JsonLineReader<Event>; exited: Promise<unknown>; stdinEnd: () => void }> {
   const work = mkdtempSync(join(tmpdir(), "pitwall-hygiene-"));
@@ -41,10 +46,10 @@ async function startPitwallWithEscapes(): Promise<{ pid: number; work: string; t
     {
       kind: "reply",
       toolCalls: [
-        { name: "bash_stream", arguments: { command: ESCAPES.setsid, yieldMs: 1000 } },
-        { name: "bash_stream", arguments: { command: ESCAPES.setsidFork, yieldMs: 1000 } },
-        { name: "bash_stream", arguments: { command: ESCAPES.doubleFork, yieldMs: 1000 } },
-        { name: "bash_stream", arguments: { command: ESCAPES.pipeJob, stdinMode: "pipe", yieldMs: 1000 } },
+        { name: "bash_stream", arguments: { command: ESCAPES.setsid, readyPattern: READY, yieldMs: 1000 } },
+        { name: "bash_stream", arguments: { command: ESCAPES.setsidFork, readyPattern: READY, yieldMs: 1000 } },
+        { name: "bash_stream", arguments: { command: ESCAPES.doubleFork, readyPattern: READY, yieldMs: 1000 } },
+        { name: "bash_stream", arguments: { command: ESCAPES.pipeJob, stdinMode: "pipe", readyPattern: READY, yieldMs: 1000 } },
         { name: "bash", arguments: { command: ESCAPES.bashBackground } },
       ],
     },

@@ -20,8 +20,8 @@ afterEach(async () => {
   }
 });
 
-function startJson(cwd: string, home?: string) {
-  const child = startCli(["--json"], cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl, ...(home ? { home } : {}) }), cwd);
+function startJson(cwd: string, home?: string, extra?: Record<string, string>) {
+  const child = startCli(["--json"], cliEnv({ apiKey: "sk-test-0123456789", anthropicBaseUrl: llm.anthropicBaseUrl, ...(home ? { home } : {}), ...(extra ? { extra } : {}) }), cwd);
   const events = new JsonLineReader<Event>(child.stdout);
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   const send = (value: unknown): void => {
@@ -39,14 +39,15 @@ describe("what the model is told, through the job host", () => {
   it("a wait a watch trigger ended says the trigger ended it, not the person", async () => {
     const cwd = tempDir("truth");
     llm.enqueue(
-      { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: WATCHER, readyPattern: "watching for changes", watch: [{ pattern: "FAIL", action: "steer", debounceMs: 1000 }] } }] },
+      // A window of 200 ms (below the usual 1 s floor, which PITWALL_WATCH_MIN_DEBOUNCE_MS lowers here).
+      { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: WATCHER, readyPattern: "watching for changes", watch: [{ pattern: "FAIL", action: "steer", debounceMs: 200 }] } }] },
       // The trigger's steer ends this bash call's wait: the command becomes a job.
       { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "touch rerun-fail; sleep 30" } }] },
       // And this bash_stream's wait, long as it is.
-      { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: "sleep 1.5; touch rerun-fail; sleep 30", yieldMs: 60_000 } }] },
+      { kind: "reply", toolCalls: [{ name: "bash_stream", arguments: { command: "sleep 0.3; touch rerun-fail; sleep 30", yieldMs: 60_000 } }] },
       { kind: "reply", text: "Both failures seen." },
     );
-    const { events, send, child } = startJson(cwd);
+    const { events, send, child } = startJson(cwd, undefined, { PITWALL_WATCH_MIN_DEBOUNCE_MS: "100" });
     send({ type: "message", content: "watch the tests" });
     await events.waitFor((e) => e.type === "agent_end", 60_000, "the run to end");
     const bash = llm.requests[2]!.transcript;

@@ -294,10 +294,12 @@ describe("several agents in one dashboard", () => {
     const { t, llm } = await startDashboard({
       cols: 170,
       rows: 44,
+      // These jobs never end by themselves: bash_stream returns after 100 ms, its 1 s floor lowered for the test.
+      env: { PITWALL_BASH_MIN_YIELD_MS: "100" },
       replies: [
-        { kind: "reply", text: "Main starts a job.", toolCalls: [{ name: "bash_stream", arguments: { command: "sleep 31.71", yieldMs: 1000 } }] },
+        { kind: "reply", text: "Main starts a job.", toolCalls: [{ name: "bash_stream", arguments: { command: "sleep 31.71", yieldMs: 100 } }] },
         { kind: "reply", text: "Main's job runs." },
-        { kind: "reply", text: "Locked starts a job.", toolCalls: [{ name: "bash_stream", arguments: { command: "sleep 31.72", yieldMs: 1000 } }, { name: "list_processes", arguments: {} }] },
+        { kind: "reply", text: "Locked starts a job.", toolCalls: [{ name: "bash_stream", arguments: { command: "sleep 31.72", yieldMs: 100 } }, { name: "list_processes", arguments: {} }] },
         { kind: "reply", text: "Locked listed them." },
       ],
     });

@@ -1,6 +1,8 @@
 // End to end: following what is live. A call the person just picked holds the tool-output pane
 // while a new call runs, for as long as they read it (15 s after their last pick or scroll); the
 // title names the new call and End goes to it. Sending a message ends the hold.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { endDashboardsAfterEach, startDashboard, type DashboardSession } from "../helpers/dashboard-session.js";
 
@@ -14,18 +16,19 @@ describe("following what is live", () => {
         {
           kind: "reply",
           text: "Two calls.",
-          toolCalls: [{ name: "bash", arguments: { command: "echo the-older-call; sleep 1.5" } }, { name: "bash", arguments: { command: "for i in $(seq 1 400); do echo flood-$i; done; sleep 1" } }],
+          toolCalls: [{ name: "bash", arguments: { command: "echo the-older-call; while [ ! -f picked ]; do sleep 0.05; done" } }, { name: "bash", arguments: { command: "for i in $(seq 1 400); do echo flood-$i; done; sleep 1" } }],
         },
         { kind: "reply", text: "First turn done." },
       ],
     });
-    const { t } = session;
+    const { t, cwd } = session;
     t.type("first");
     t.press("Enter");
     await t.waitForText(/│ the-older-call\s/);
-    // Picked while it runs; the next call of the same turn starts while the person reads it.
+    // Picked while it runs (it runs until the pick has shown); the next call of the same turn starts while the person reads it.
     t.press("Alt+Up");
     await t.waitForText(/tool output: bash echo the-older-call.*selected/);
+    writeFileSync(join(cwd, "picked"), "");
     let screen = await t.waitForText(/new: bash for i in \$.* · End/);
     expect(screen).toMatch(/─ tool output: bash e/);
     expect(screen).toMatch(/^│ the-older-call\s/m);
@@ -62,23 +65,30 @@ describe("following what is live", () => {
     t.press("Escape");
   }, 40_000);
 
-  test("the hold ends 15 s after the person last picked or scrolled, while the new call still runs", async () => {
+  test("the hold ends readingHoldMs after the person last picked or scrolled, while the new call still runs", async () => {
+    // 15 s by default; shortened here, which proves the same: held before it, live after it.
+    const holdMs = 4_000;
     session = await startDashboard({
+      env: { PITWALL_READING_HOLD_MS: String(holdMs) },
       replies: [
-        { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo the-older-call; sleep 1.5" } }, { name: "bash", arguments: { command: "echo long-call-started; sleep 40" } }] },
+        { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo the-older-call; while [ ! -f picked ]; do sleep 0.05; done" } }, { name: "bash", arguments: { command: "echo long-call-started; sleep 40" } }] },
         { kind: "reply", text: "Done." },
       ],
     });
-    const { t } = session;
+    const { t, cwd } = session;
     t.type("first");
     t.press("Enter");
     await t.waitForText(/│ the-older-call\s/);
+    // Taken before the key goes out: the hold starts after it, so it cannot end sooner than holdMs from here.
+    const beforePick = Date.now();
     t.press("Alt+Up");
+    await t.waitForText(/tool output: bash echo the-older-call.*selected/);
+    // The newer call starts only once the pick has shown, well within the hold.
+    writeFileSync(join(cwd, "picked"), "");
     await t.waitForText(/new: bash echo long-call-.* · End/);
-    const picked = Date.now();
-    // Nothing pressed since: after READING_HOLD_MS the pane goes to the live call by itself.
+    // Nothing pressed since: after the hold the pane goes to the live call by itself.
     const screen = await t.waitForText(/─ tool output: bash echo long-call-started; sleep 40 .*running/, 25_000);
-    expect(Date.now() - picked).toBeGreaterThan(10_000);
+    expect(Date.now() - beforePick).toBeGreaterThanOrEqual(holdMs);
     expect(screen).not.toContain("new: bash");
     t.press("Escape");
   }, 60_000);
@@ -103,7 +113,7 @@ describe("following what is live", () => {
   test("bash_stream's output in the tool-output pane keeps its colours, as in the job's terminal", async () => {
     session = await startDashboard({
       replies: [
-        { kind: "reply", text: "Starting.", toolCalls: [{ name: "bash_stream", arguments: { command: "printf '\\033[31mred-server-line\\033[0m\\n'; sleep 30", yieldMs: 1000 } }] },
+        { kind: "reply", text: "Starting.", toolCalls: [{ name: "bash_stream", arguments: { command: "printf '\\033[31mred-server-line\\033[0m\\n'; sleep 30", readyPattern: "red-server-line", yieldMs: 1000 } }] },
         { kind: "reply", text: "Started." },
       ],
     });

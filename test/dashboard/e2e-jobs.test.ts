@@ -126,8 +126,10 @@ describe("jobs pane", () => {
 
   test("quit asks once whichever way it is asked (Ctrl+C twice, /quit, Ctrl+D); n keeps the jobs running", async () => {
     session = await startDashboard({
+      // These jobs never end by themselves: bash_stream returns after 100 ms, its 1 s floor lowered for the test.
+      env: { PITWALL_BASH_MIN_YIELD_MS: "100" },
       replies: [
-        { kind: "reply", text: "Two sleepers.", toolCalls: [{ name: "bash_stream", arguments: { command: "sleep 62.41", yieldMs: 1000 } }, { name: "bash_stream", arguments: { command: "sleep 62.42", yieldMs: 1000 } }] },
+        { kind: "reply", text: "Two sleepers.", toolCalls: [{ name: "bash_stream", arguments: { command: "sleep 62.41", yieldMs: 100 } }, { name: "bash_stream", arguments: { command: "sleep 62.42", yieldMs: 100 } }] },
         { kind: "reply", text: "Both sleep." },
       ],
     });

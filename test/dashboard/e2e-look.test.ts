@@ -34,8 +34,9 @@ describe("a screen that reads at a glance", () => {
   }, 40_000);
 
   test("a steer queued while a tool runs shows in the input's border; no row of the screen moves", async () => {
-    const { t } = await startDashboard({
-      replies: [{ kind: "reply", text: "Running the suite.", toolCalls: [{ name: "bash", arguments: { command: "echo suite-started; sleep 4; echo suite-done" } }] }, { kind: "reply", text: "All done." }],
+    // The suite runs until the steer has shown (a flag file), however long the typing takes.
+    const { t, cwd } = await startDashboard({
+      replies: [{ kind: "reply", text: "Running the suite.", toolCalls: [{ name: "bash", arguments: { command: "echo suite-started; while [ ! -f steered ]; do sleep 0.05; done; echo suite-done" } }] }, { kind: "reply", text: "All done." }],
     });
     t.type("run the suite");
     t.press("Enter");
@@ -50,6 +51,7 @@ describe("a screen that reads at a glance", () => {
     frames(after).forEach((row, y) => {
       if (y !== inputTop) expect(row, `row ${y}`).toBe(was[y]);
     });
+    writeFileSync(join(cwd, "steered"), "");
     await t.waitForText("All done.");
   }, 40_000);
 

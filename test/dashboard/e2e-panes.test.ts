@@ -58,8 +58,10 @@ describe("panes", () => {
 
   test("a background job shows in the jobs pane; x in the jobs pane stops it; quitting ends every job", async () => {
     session = await startDashboard({
+      // These jobs never end by themselves: bash_stream returns after 100 ms, its 1 s floor lowered for the test.
+      env: { PITWALL_BASH_MIN_YIELD_MS: "100" },
       replies: [
-        { kind: "reply", text: "Starting two servers.", toolCalls: [{ name: "bash_stream", arguments: { command: "sleep 41.5", yieldMs: 1000 } }, { name: "bash_stream", arguments: { command: "sleep 42.5", yieldMs: 1000 } }] },
+        { kind: "reply", text: "Starting two servers.", toolCalls: [{ name: "bash_stream", arguments: { command: "sleep 41.5", yieldMs: 100 } }, { name: "bash_stream", arguments: { command: "sleep 42.5", yieldMs: 100 } }] },
         { kind: "reply", text: "Both are up." },
       ],
     });

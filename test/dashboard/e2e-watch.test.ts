@@ -195,7 +195,8 @@ describe("watching a job from the dashboard", () => {
   test("the wake cap holds across -c: after five wakes, a resumed session's triggers wait for a message too", async () => {
     const cwd = tempFolder("cwd");
     const home = tempFolder("home");
-    const env = { PITWALL_WATCH_DEBOUNCE_MS: "1000" };
+    // Triggers may fire every 200 ms here (1 s is the floor a person or the model can set).
+    const env = { PITWALL_WATCH_MIN_DEBOUNCE_MS: "200", PITWALL_WATCH_DEBOUNCE_MS: "200" };
     try {
       const woken = Array.from({ length: MAX_UNATTENDED_WAKES }, (_, i): FakeScript => ({ kind: "reply", text: `Woken ${i + 1}.` }));
       const first = await startDashboard({ cwd, home, env, cols: 160, rows: 48, replies: woken });

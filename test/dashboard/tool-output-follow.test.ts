@@ -1,7 +1,7 @@
 // The tool-output pane follows the live tool call unless the person is reading another: a
 // selection holds it for READING_HOLD_MS after the last pick or scroll, or while the pane has focus
 // and is scrolled up; a held pane says which newer call started and that End goes to it.
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import type { PitwallEvent } from "../../agent/events.js";
 import { DashboardView } from "../../panes/dashboard-view.js";
 import { RenderScheduler } from "../../panes/screen/render-scheduler.js";
@@ -69,6 +69,27 @@ describe("the tool-output pane follows the live call", () => {
     expect(screen).toMatch(/new: bash seq 1 100000 · End/);
     view.followLiveTool();
     expect(await show()).toContain("tool output: bash seq 1 100000");
+  });
+
+  test("the person's readingHoldMs sets how long a pick holds the pane, and the pane goes live when it ends, not up to a second later", async () => {
+    const { view, call, start, show } = setup();
+    view.toolOutput.holdMs = 300;
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    try {
+      call("a", "echo older", "older-output");
+      call("b", "echo newer", "newer-output");
+      view.chat.selectTool(-1);
+      start("c", "echo live", Date.now());
+      expect(view.toolOutput.held).toBe(true);
+      vi.advanceTimersByTime(299);
+      expect(view.toolOutput.held).toBe(true);
+      // The view looks again when the hold ends, not only at its once-a-second check.
+      vi.advanceTimersByTime(1);
+      expect(view.toolOutput.held).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await show()).toContain("tool output: bash echo live");
   });
 
   test("focused and scrolled up, the pane holds however long ago the person scrolled", async () => {

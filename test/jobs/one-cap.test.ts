@@ -2,7 +2,9 @@
 // whole job entries) leaves room for what they say around it, so the tool runner's backstop never
 // cuts their result again. Wide characters take two bytes each here, so a cut by characters alone
 // would pass the byte cap.
+import { writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runToolCall } from "../../agent/tool-runner.js";
 import { createJobTools, JobRegistry } from "../../tools/jobs/index.js";
@@ -31,8 +33,9 @@ async function runOwned(tool: AgentTool, args: Record<string, unknown>): Promise
   return content;
 }
 
-function jobTools(): Map<string, AgentTool> {
-  const registry = new JobRegistry({ cwd: tempDir(), env: process.env });
+/** The job tools over a registry of their own in `cwd`; bash_stream may wait as little as 50 ms (a call's yieldMs). */
+function jobTools(cwd = tempDir()): Map<string, AgentTool> {
+  const registry = new JobRegistry({ cwd, env: process.env, settings: { minYieldMs: 50 } });
   registries.push(registry);
   return new Map(createJobTools(registry).map((t) => [t.name, t]));
 }
@@ -65,8 +68,11 @@ describe("one cap owns each job tool's result", () => {
   });
 
   it("poll_process: wide new output of a running job, raw", async () => {
-    const tools = jobTools();
-    await runOwned(tools.get("bash_stream")!, { command: `sleep 2; ${WIDE}; sleep 30`, stdinMode: "pipe", yieldMs: 1000 });
+    const cwd = tempDir();
+    const tools = jobTools(cwd);
+    // The output comes once bash_stream has returned, so all of it is new to the poll.
+    await runOwned(tools.get("bash_stream")!, { command: `while [ ! -f go ]; do sleep 0.05; done; ${WIDE}; sleep 30`, stdinMode: "pipe", yieldMs: 50 });
+    writeFileSync(join(cwd, "go"), "");
     const content = await runOwned(tools.get("poll_process")!, { jobId: "1", digest: false, maxDrainMs: 20000 });
     expect(content).toContain("[Cut to head and tail.");
   });
@@ -82,7 +88,7 @@ describe("one cap owns each job tool's result", () => {
   it("list_processes: jobs with many long watch triggers are listed whole while they fit, the rest named", async () => {
     const tools = jobTools();
     for (let job = 1; job <= 4; job++) {
-      await runOwned(tools.get("bash_stream")!, { command: "sleep 60", yieldMs: 1000 });
+      await runOwned(tools.get("bash_stream")!, { command: "sleep 60", yieldMs: 50 });
       for (let round = 0; round < 4; round++) {
         const add = Array.from({ length: 8 }, (_, i) => ({ pattern: `${"p".repeat(480)}${round}-${i}`, action: "notify" }));
         await runOwned(tools.get("watch_process")!, { jobId: String(job), add });

@@ -55,6 +55,17 @@ describe.each<Where>(["local", "host"])("watch triggers from the job tools (%s)"
     await waitFor(() => jobs.triggers("2").length === 1, "the client to know job 2's trigger");
   });
 
+  it("a trigger's window is at least 1 s; minWatchDebounceMs (a test's quick triggers) lowers that floor", async () => {
+    const { call, registry } = await setup();
+    await call("bash_stream", { command: "echo up; sleep 30", readyPattern: "up", watch: [{ pattern: "FAIL", action: "notify", debounceMs: 200 }] });
+    expect(registry.watches.list("1")).toMatchObject([{ debounceMs: 1_000 }]);
+    const quick = await makeJobs(where, { minWatchDebounceMs: 100 });
+    made.push(quick);
+    const quickTools = new Map(serviceTools(quick.jobs).map((t) => [t.name, t as AgentTool]));
+    await quickTools.get("bash_stream")!.execute("call-1", { command: "echo up; sleep 30", readyPattern: "up", watch: [{ pattern: "FAIL", action: "notify", debounceMs: 200 }] } as never, neverAborted(), () => undefined, callContext());
+    expect(quick.registry.watches.list("1")).toMatchObject([{ debounceMs: 200 }]);
+  });
+
   it("watch_process adds, lists and removes triggers; list_processes shows them; 32 at most", async () => {
     const { call } = await setup();
     await call("bash_stream", { command: "echo up; sleep 30", readyPattern: "up" });

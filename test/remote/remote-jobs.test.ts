@@ -130,11 +130,14 @@ describe("a remote job host over ssh", () => {
   it("fails a bash call the drop interrupted with what happened, and the command goes on there as a job", async () => {
     const service = remoteService({ kind: "print" });
     let begun = false;
-    const running = call(service, "bash", { command: "echo begun; sleep 3; echo done-after-drop" }, (chunk) => (begun ||= chunk.includes("begun")));
+    // The command runs on until the test lets it finish (a flag file), however long the reconnect takes.
+    const goOn = "drop-test-go-on";
+    const running = call(service, "bash", { command: `echo begun; while [ ! -f ${goOn} ]; do sleep 0.05; done; rm ${goOn}; echo done-after-drop` }, (chunk) => (begun ||= chunk.includes("begun")));
     await waitFor(() => begun, "the command to be running there");
     for (const pid of bridgeClients()) process.kill(pid, "SIGKILL");
     await expect(running).rejects.toThrow(/The link to box dropped while bash ran\. The command goes on there as a background job/);
     const job = await waitFor(() => service.list().find((info) => info.command.includes("done-after-drop")), "the command to show as a job after the reconnect", 20_000);
+    writeFileSync(join(sshd.remoteProject, goOn), "");
     await waitFor(async () => (await service.text(job.id, "log")).includes("done-after-drop"), "the command to finish there");
   });
 

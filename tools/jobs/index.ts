@@ -43,6 +43,7 @@ export {
   DEFAULT_YIELD_MS,
   MAX_JOB_TTL_MS,
   MIN_JOB_TTL_MS,
+  MIN_YIELD_MS,
   resolveJobSettings,
   type JobSettings,
 } from "./settings.js";
@@ -70,7 +71,7 @@ export {
 export { encodeRows, screenMeta, terminalText } from "./terminal/screen-encoder.js";
 
 // Watch triggers: their limits and wording, and how firings that wait to be read merge.
-export { clampDebounceMs, DEFAULT_WATCH_DEBOUNCE_MS, isWatchAction, patternLabel } from "./watch/trigger-spec.js";
+export { clampDebounceMs, DEFAULT_WATCH_DEBOUNCE_MS, isWatchAction, MIN_WATCH_DEBOUNCE_MS, patternLabel } from "./watch/trigger-spec.js";
 export { firingLines, firingsForPerson, foldFirings } from "./watch/firing-text.js";
 export { firingMessage, MergedFirings, type FiringMessage } from "./watch/merged-firings.js";
 // When a trigger may wake the agent (the cap on runs started with nobody there).
@@ -78,7 +79,7 @@ export { MAX_UNATTENDED_WAKES, WakePolicy, type WakeCount } from "./watch/wake-p
 
 // The job host seen from outside: finding or starting it, asking it, stopping it.
 export { openHost, type OpenedHost } from "./client/host-launcher.js";
-export { HOST_SILENCE_MS, HostConnection, HostSilentError, NoHostError } from "./client/host-connection.js";
+export { HOST_GREETING_MS, HOST_SILENCE_MS, HostConnection, HostSilentError, NoHostError } from "./client/host-connection.js";
 export { recordedHostPid, stopHostProcess } from "./client/host-stop.js";
 export type { Mismatch } from "./wire/handshake.js";
 export type { HostStatus } from "./wire/methods.js";

@@ -3,7 +3,7 @@
 // once, how often a watch trigger may fire. A person tunes them with flags, the environment or config.json (app/settings.ts).
 import { DEFAULT_MAX_OUTPUT_CHARS } from "../output-cap.js";
 import { DEFAULT_KILL_GRACE_MS } from "../process-group.js";
-import { DEFAULT_WATCH_DEBOUNCE_MS } from "./watch/trigger-spec.js";
+import { DEFAULT_WATCH_DEBOUNCE_MS, MIN_WATCH_DEBOUNCE_MS } from "./watch/trigger-spec.js";
 
 export interface JobSettings {
   /** Plain-text output returned to the model per result (head and tail kept). */
@@ -25,6 +25,8 @@ export interface JobSettings {
   scrollback: number;
   /** A watch trigger fires at most once per this many ms (unless it sets its own window). */
   watchDebounceMs: number;
+  /** The shortest window a trigger may have: a shorter one is raised to it (1 s; a test lowers it). */
+  minWatchDebounceMs: number;
 }
 
 export const DEFAULT_JOB_TTL_MS = 30 * 60_000;
@@ -60,8 +62,10 @@ export function resolveJobSettings(given: Partial<JobSettings> = {}): JobSetting
     rows: 30,
     scrollback: 5_000,
     watchDebounceMs: DEFAULT_WATCH_DEBOUNCE_MS,
+    minWatchDebounceMs: MIN_WATCH_DEBOUNCE_MS,
     ...definedOnly(given),
   };
+  settings.minWatchDebounceMs = clamp(settings.minWatchDebounceMs, 0, MIN_WATCH_DEBOUNCE_MS);
   settings.minYieldMs = clamp(settings.minYieldMs, 0, MIN_YIELD_MS);
   settings.defaultYieldMs = clampYieldMs(settings.defaultYieldMs, DEFAULT_YIELD_MS, settings.minYieldMs);
   return settings;

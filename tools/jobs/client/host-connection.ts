@@ -14,7 +14,8 @@ import { errorFromRefusal } from "../wire/refusals.js";
 import type { JobEvent } from "../events.js";
 import type { ScreenUpdate } from "../terminal/screen-state.js";
 
-const HANDSHAKE_MS = 5_000;
+/** How long a host that took the connection has to greet (ConnectionOptions.greetingMs shortens it). */
+export const HOST_GREETING_MS = 5_000;
 /**
  * While a call waits for its answer, the host must be heard at least this often: a host that says
  * nothing for this long (stopped, hung, a socket that only accepts) is given up on, and every call
@@ -63,19 +64,21 @@ export class HostSilentError extends Error {}
 export interface ConnectionOptions {
   /** HOST_SILENCE_MS unless a test shortens it. */
   silenceMs?: number;
+  /** HOST_GREETING_MS unless a test shortens it. */
+  greetingMs?: number;
 }
 
-/** A host that took the connection but sent no greeting within HANDSHAKE_MS (stopped, or stuck). */
+/** A host that took the connection but sent no greeting within greetingMs (stopped, or stuck). */
 export class NoGreetingError extends Error {
-  constructor() {
-    super(`the job host did not answer within ${HANDSHAKE_MS / 1000} s`);
+  constructor(readonly greetingMs: number) {
+    super(`the job host did not answer within ${silenceText(greetingMs)}`);
   }
 }
 
 /** What a command is told of a host that does not greet: what happened, and what to do. */
 export class StuckHostError extends Error {
-  constructor(pid: number | undefined) {
-    super(`The job host${pid ? ` (pid ${pid})` : ""} did not answer within ${HANDSHAKE_MS / 1000} s. \`pitwall jobs\` shows it; \`pitwall jobs stop all\` stops it and its jobs, and the next command starts a new one.`);
+  constructor(pid: number | undefined, greetingMs: number) {
+    super(`The job host${pid ? ` (pid ${pid})` : ""} did not answer within ${silenceText(greetingMs)}. \`pitwall jobs\` shows it; \`pitwall jobs stop all\` stops it and its jobs, and the next command starts a new one.`);
   }
 }
 
@@ -148,7 +151,8 @@ export class HostConnection {
         socket.destroy();
         reject(error);
       };
-      const timer = setTimeout(() => fail(new NoGreetingError()), HANDSHAKE_MS);
+      const greetingMs = options.greetingMs ?? HOST_GREETING_MS;
+      const timer = setTimeout(() => fail(new NoGreetingError(greetingMs)), greetingMs);
       socket.once("error", (error: NodeJS.ErrnoException) => fail(error.code === "ENOENT" || error.code === "ECONNREFUSED" ? new NoHostError(error.code) : error));
       const hello = (): void => void socket.write(encodeMessage({ type: "hello", protocol: PROTOCOL_VERSION, version: pitwallVersion(), client }));
       if (ready) socket.once(ready, hello);

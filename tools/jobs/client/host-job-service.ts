@@ -37,6 +37,8 @@ export interface HostJobServiceOptions {
   keepJobsMs: number;
   /** How long a host may say nothing while a call waits (HOST_SILENCE_MS unless a test shortens it). */
   silenceMs?: number;
+  /** How long a host that took the connection has to greet (HOST_GREETING_MS unless a test shortens it). */
+  greetingMs?: number;
   /** The dashboard agent this client serves: other agents' tools name its jobs' owner so. */
   agent?: string;
   /** No job output events at all (a dashboard's other agents: its jobs pane follows the first one's client). */
@@ -202,7 +204,8 @@ export class HostJobService implements JobService {
       client,
       ...(start ? { start: { settings: { ...this.settings }, keepJobsMs: this.options.keepJobsMs, env: this.env } } : {}),
       ...(this.options.silenceMs !== undefined ? { silenceMs: this.options.silenceMs } : {}),
-    }).catch((error: unknown) => Promise.reject(error instanceof NoGreetingError ? new StuckHostError(recordedHostPid(this.options.home, this.cwd)) : error));
+      ...(this.options.greetingMs !== undefined ? { greetingMs: this.options.greetingMs } : {}),
+    }).catch((error: unknown) => Promise.reject(error instanceof NoGreetingError ? new StuckHostError(recordedHostPid(this.options.home, this.cwd), error.greetingMs) : error));
   }
 
   /** What a tool call carries besides the call: the secrets to redact, bash's output folder, the sandbox. */

@@ -28,6 +28,8 @@ export interface OpenHostOptions {
   start?: { settings: HostConfig["settings"]; keepJobsMs: number; env: NodeJS.ProcessEnv; bwrap?: string };
   /** How long the host may say nothing while a call waits (HostConnection's default otherwise). */
   silenceMs?: number;
+  /** How long a host that took the connection has to greet (HostConnection's default otherwise). */
+  greetingMs?: number;
 }
 
 export type OpenedHost = Handshake | { kind: "none" };
@@ -51,7 +53,10 @@ async function tryOpen(paths: HostPaths, client: ClientInfo, options: Connection
 /** Connects to the host of `cwd`; starts it first when asked to and none answers. */
 export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
   const paths = hostPaths(options.home, options.cwd);
-  const connection = options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {};
+  const connection: ConnectionOptions = {
+    ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
+    ...(options.greetingMs !== undefined ? { greetingMs: options.greetingMs } : {}),
+  };
   const found = await tryOpen(paths, options.client, connection);
   if (found.kind !== "none" || !options.start) return found;
   const exited = startHost(paths, options.cwd, options.home, options.start);

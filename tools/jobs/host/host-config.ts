@@ -20,6 +20,7 @@ export const HostConfigSchema = Type.Object(
       defaultYieldMs: Type.Optional(Type.Integer()),
       minYieldMs: Type.Optional(Type.Integer()),
       watchDebounceMs: Type.Optional(Type.Number()),
+      minWatchDebounceMs: Type.Optional(Type.Number()),
     }),
     keepJobsMs: Type.Number({ minimum: 0 }),
     /** The bubblewrap program for a remote client's commands (PITWALL_BWRAP on that machine); the PATH's when not given. */

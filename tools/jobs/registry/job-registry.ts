@@ -66,7 +66,7 @@ export class JobRegistry {
     this.adopted = new AdoptedGroups({ marker: this.marker, killGraceMs: this.settings.killGraceMs, ...goneCheck, endEscapes: (mark) => this.stopper.endEscapes(mark) });
     this.watches = new JobWatches({
       debounceMs: this.settings.watchDebounceMs,
-      ...(options.watchTiming ? { timing: options.watchTiming } : {}),
+      timing: { minDebounceMs: this.settings.minWatchDebounceMs, ...options.watchTiming },
       emit: (event) => {
         recordForOwner(event, this.jobs.get(event.jobId)?.owner, (owner) => this.noticesOf(owner));
         this.events.emit(event);
