@@ -37,7 +37,7 @@ type Connected = { kind: "none" } | { kind: "mismatch"; mismatch: Mismatch } | {
 
 async function connect(home: string, cwd: string, remote: { target: RemoteTarget; sshCommand: string } | undefined, env: NodeJS.ProcessEnv): Promise<Connected> {
   const client = { kind: "cli", pid: process.pid, output: "none" } as const;
-  if (!remote) return openHost({ home, cwd, client, greetingMs: hostGreetingSetting(env) });
+  if (!remote) return openHost({ home, cwd, client, connection: { greetingMs: hostGreetingSetting(env) } });
   return openRemoteHost({ sshCommand: remote.sshCommand, target: remote.target, client, settings: {}, keepJobsMs: 0, onStatus: (text) => process.stderr.write(`pitwall: ${text}\n`) });
 }
 

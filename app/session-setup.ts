@@ -241,7 +241,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
                 home,
                 kind: choices.jobClient ?? "print",
                 keepJobsMs: settings.keepJobsMs,
-                silenceMs: settings.hostSilenceMs,
+                connection: { silenceMs: settings.hostSilenceMs },
                 ...agentClient,
                 sshCommand: settings.sshCommand,
                 target: remote,
@@ -251,7 +251,7 @@ export async function createSetup(options: CliOptions, settings: Settings, choic
               }),
           }
         : choices.jobClient
-          ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, silenceMs: settings.hostSilenceMs, greetingMs: settings.hostGreetingMs, ...agentClient }) }
+          ? { jobs: (inputs) => new HostJobService(inputs, { home, kind: choices.jobClient!, keepJobsMs: settings.keepJobsMs, connection: { silenceMs: settings.hostSilenceMs, greetingMs: settings.hostGreetingMs }, ...agentClient }) }
           : {}),
     });
   } catch (error) {

@@ -17,7 +17,7 @@ import { JobRegistry } from "../registry/job-registry.js";
 import type { JobService, JobServiceInputs, JobTextKind, ServiceSandbox, ServiceToolCall } from "../service.js";
 import { createJobTools } from "../model-tools/job-tools.js";
 import { ScreenFeed, type JobScreen } from "../terminal/screen-feed.js";
-import { NoGreetingError, StuckHostError, type HostConnection } from "./host-connection.js";
+import { NoGreetingError, StuckHostError, type ConnectionOptions, type HostConnection } from "./host-connection.js";
 import { JobMirror } from "./job-mirror.js";
 import { openHost, type OpenedHost } from "./host-launcher.js";
 import { hostPaths } from "../host/host-paths.js";
@@ -35,10 +35,8 @@ export interface HostJobServiceOptions {
   kind: HostClientKind;
   /** How long the host keeps jobs a dashboard leaves running, with no dashboard attached. */
   keepJobsMs: number;
-  /** How long a host may say nothing while a call waits (HOST_SILENCE_MS unless a test shortens it). */
-  silenceMs?: number;
-  /** How long a host that took the connection has to greet (HOST_GREETING_MS unless a test shortens it). */
-  greetingMs?: number;
+  /** How long a host may say nothing while a call waits, and has to greet (the defaults unless a test shortens them). */
+  connection?: ConnectionOptions;
   /** The dashboard agent this client serves: other agents' tools name its jobs' owner so. */
   agent?: string;
   /** No job output events at all (a dashboard's other agents: its jobs pane follows the first one's client). */
@@ -203,8 +201,7 @@ export class HostJobService implements JobService {
       cwd: this.cwd,
       client,
       ...(start ? { start: { settings: { ...this.settings }, keepJobsMs: this.options.keepJobsMs, env: this.env } } : {}),
-      ...(this.options.silenceMs !== undefined ? { silenceMs: this.options.silenceMs } : {}),
-      ...(this.options.greetingMs !== undefined ? { greetingMs: this.options.greetingMs } : {}),
+      ...(this.options.connection ? { connection: this.options.connection } : {}),
     }).catch((error: unknown) => Promise.reject(error instanceof NoGreetingError ? new StuckHostError(recordedHostPid(this.options.home, this.cwd), error.greetingMs) : error));
   }
 

@@ -26,10 +26,8 @@ export interface OpenHostOptions {
   /** Start a host when none answers, with this configuration and environment; without it, none is started. */
   /** `bwrap`: the bubblewrap program of a remote client's commands (the remote bridge's PITWALL_BWRAP there). */
   start?: { settings: HostConfig["settings"]; keepJobsMs: number; env: NodeJS.ProcessEnv; bwrap?: string };
-  /** How long the host may say nothing while a call waits (HostConnection's default otherwise). */
-  silenceMs?: number;
-  /** How long a host that took the connection has to greet (HostConnection's default otherwise). */
-  greetingMs?: number;
+  /** How long the host may say nothing while a call waits, and has to greet (HostConnection's defaults otherwise). */
+  connection?: ConnectionOptions;
 }
 
 export type OpenedHost = Handshake | { kind: "none" };
@@ -53,10 +51,7 @@ async function tryOpen(paths: HostPaths, client: ClientInfo, options: Connection
 /** Connects to the host of `cwd`; starts it first when asked to and none answers. */
 export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
   const paths = hostPaths(options.home, options.cwd);
-  const connection: ConnectionOptions = {
-    ...(options.silenceMs !== undefined ? { silenceMs: options.silenceMs } : {}),
-    ...(options.greetingMs !== undefined ? { greetingMs: options.greetingMs } : {}),
-  };
+  const connection = options.connection ?? {};
   const found = await tryOpen(paths, options.client, connection);
   if (found.kind !== "none" || !options.start) return found;
   const exited = startHost(paths, options.cwd, options.home, options.start);

@@ -90,7 +90,8 @@ export class RemoteJobService extends HostJobService {
       },
       settings: { ...this.settings },
       keepJobsMs: this.remote.keepJobsMs,
-      ...(this.remote.silenceMs !== undefined ? { connection: { silenceMs: this.remote.silenceMs } } : {}),
+      // Over ssh the greeting waits for the login too: only the silence limit is shortened there.
+      ...(this.remote.connection?.silenceMs !== undefined ? { connection: { silenceMs: this.remote.connection.silenceMs } } : {}),
       ...(this.remote.onStatus ? { onStatus: this.remote.onStatus } : {}),
     });
   }
