@@ -1,11 +1,14 @@
 // The bench's remote rows, against the test sshd on loopback (test/helpers/test-sshd.ts), each beside
-// its raw baseline measured in the same run: a remote job's flood reaching this pitwall (the job's
-// pty → the remote host → the bridge → ssh → the client's events) against `ssh box cat` of the same
-// bytes; a `read` of a 50 KB file against the link's round trip; and starting a pitwall on a remote
-// where it is installed (`pitwall jobs --remote … list`: pitwall starts, reaches the host, answers)
-// against a bare `ssh box true`.
+// its raw baseline measured in the same run: a remote job's flood reaching this pitwall (`cat` of a
+// log-like file in the job's pty → the remote host → the bridge → ssh → the client's events) against
+// `ssh box cat` of the same file, beside the same job with its output sent to no client and node-pty
+// alone reading that `cat` here (the most any pty job can do on this machine, whatever comes after
+// the pty); a `read` of a 50 KB file against the link's round trip; and starting a pitwall on a
+// remote where it is installed (`pitwall jobs --remote … list`: pitwall starts, reaches the host,
+// answers) against a bare `ssh box true`.
 import { execFileSync, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import * as pty from "node-pty";
 import { join } from "node:path";
 import { RemoteJobService, parseRemote, type JobService, type ServiceToolName } from "../../tools/jobs/index.js";
 import { CLI_PATH, cliEnv } from "../helpers/cli-process.js";
@@ -36,14 +39,27 @@ function sshSeconds(sshd: TestSshd, command: string): number {
   return (performance.now() - started) / 1000;
 }
 
-/** A job printing FLOOD_BYTES: seconds from its start until its last byte reached this client. */
-async function remoteFlood(jobs: RemoteJobService): Promise<{ seconds: number; jobSeconds: number }> {
+/** Seconds node-pty alone takes to read `command` to its exit (in `cwd`, here). */
+function rawPtySeconds(command: string, cwd: string): Promise<number> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const proc = pty.spawn("/bin/sh", ["-c", command], { cols: 120, rows: 30, cwd, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+    proc.onData(() => undefined);
+    proc.onExit(() => resolve((performance.now() - started) / 1000));
+  });
+}
+
+/**
+ * A job printing the FLOOD_BYTES of flood.txt: seconds from its start until its last byte reached
+ * this client (for a print client, which is sent no output, until its exit reached it).
+ */
+async function remoteFlood(jobs: RemoteJobService, sent = true): Promise<{ seconds: number; jobSeconds: number }> {
   let received = 0;
   let ended = false;
   let finished: (() => void) | undefined;
   const done = new Promise<void>((resolve) => (finished = resolve));
   // Known from its job_started event, which comes before any of its output (and before start's answer).
-  const command = `yes '${LOG_LINE}' | head -c ${FLOOD_BYTES}`;
+  const command = "cat flood.txt";
   let jobId: string | undefined;
   let jobSeconds = 0;
   const off = jobs.subscribe((event) => {
@@ -53,7 +69,7 @@ async function remoteFlood(jobs: RemoteJobService): Promise<{ seconds: number; j
       ended = true;
       jobSeconds = ((event.job.endedAt ?? event.job.startedAt) - event.job.startedAt) / 1000;
     }
-    if (ended && received > 0) finished?.();
+    if (ended && (received > 0 || !sent)) finished?.();
   });
   const started = performance.now();
   await jobs.start(command);
@@ -66,11 +82,24 @@ export const remoteRows: Measurement = async () => {
   const sshd = await startTestSshd();
   const rows: Row[] = [];
   const json = service(sshd, "json");
+  const print = service(sshd, "print");
   try {
     // Installed first (its cost is not the rows'), and the host warm.
-    await call(json, "bash", { command: "true" });
+    await call(print, "bash", { command: "true" });
     writeFileSync(join(sshd.remoteProject, "flood.txt"), Buffer.alloc(FLOOD_BYTES, `${LOG_LINE}\n`));
     const rawSeconds = Math.min(...[0, 1, 2].map(() => sshSeconds(sshd, `cat ${join(sshd.remoteProject, "flood.txt")}`)));
+    // The job with its output sent to no client first: the JSON client, which takes every job's
+    // output, connects only after. Those floods take turns with node-pty alone, so that the load
+    // drifting during the run weighs on both alike.
+    const unsent: number[] = [];
+    const ptySeconds: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      unsent.push((await remoteFlood(print, false)).jobSeconds);
+      ptySeconds.push(await rawPtySeconds("cat flood.txt", sshd.remoteProject));
+    }
+    // Connected before its floods: the jobs its welcome lists (the floods above, the same command)
+    // are in its mirror before a flood looks for its own job_started.
+    await call(json, "bash", { command: "true" });
     const floods: Array<{ seconds: number; jobSeconds: number }> = [];
     for (let i = 0; i < 3; i++) floods.push(await remoteFlood(json));
     const best = floods.reduce((a, b) => (b.seconds < a.seconds ? b : a));
@@ -78,8 +107,12 @@ export const remoteRows: Measurement = async () => {
     const ours = FLOOD_BYTES / MIB / best.seconds;
     rows.push({ metric: "remote job flood through ssh (32 MiB, best of 3)", value: `${ours.toFixed(1)} MiB/s`, target: `≥ 60% of ssh cat: ${(0.6 * raw).toFixed(1)} MiB/s`, pass: ours >= 0.6 * raw });
     rows.push({ metric: "  baseline: ssh box cat of the same bytes", value: `${raw.toFixed(1)} MiB/s`, target: "" });
-    // Where the time goes: the job itself in the remote's host (its pty, emulator and log), before any link.
+    // Where the time goes: the job's own run in the host (the pty is read no faster than the host
+    // gets through what it read), the same job when the host sends its output nowhere (the pty, the
+    // emulator and the log alone, no link busy), and node-pty alone reading it here.
     rows.push({ metric: "  the same job in the remote host alone (pty to exit)", value: `${(FLOOD_BYTES / MIB / best.jobSeconds).toFixed(1)} MiB/s`, target: "" });
+    rows.push({ metric: "  the same job, its output sent to no client (best of 3)", value: `${(FLOOD_BYTES / MIB / Math.min(...unsent)).toFixed(1)} MiB/s`, target: "" });
+    rows.push({ metric: "  the same cat read by node-pty alone, here (best of 3)", value: `${(FLOOD_BYTES / MIB / Math.min(...ptySeconds)).toFixed(1)} MiB/s`, target: "" });
 
     writeFileSync(join(sshd.remoteProject, "fifty.txt"), Array.from({ length: 800 }, (_, i) => `line ${i}: ${"x".repeat(56)}`).join("\n"));
     const trips: number[] = [];
@@ -113,6 +146,7 @@ export const remoteRows: Measurement = async () => {
     return rows;
   } finally {
     await json.shutdown().catch(() => undefined);
+    await print.shutdown().catch(() => undefined);
     await sshd.stop();
   }
 };

@@ -2,13 +2,16 @@
 // and checking each message before anything acts on it, dropping a client that does not speak the
 // protocol (with a line in the host's log), and what the host keeps per client: who it is (its
 // hello), its calls in flight (for steer and abort signals), its screen watches and followed logs,
-// its sampled output, and how much is still queued for its socket (a slow client gets fewer frames).
+// its sampled output, its output frames batched while a job floods (frame-batch.ts), and how much is
+// still queued for its socket (a slow client gets fewer frames).
 import type { Socket } from "node:net";
+import type { JobEvent } from "../events.js";
 import type { ClientInfo } from "../wire/handshake.js";
 import { encodeMessage, LineSplitter, MAX_FRAME_CHARS } from "../wire/framing.js";
 import { argsChecker, checkClientMessage, isMethodName, type HostMessage, type MethodArgs, type MethodName } from "../wire/methods.js";
 import { refusalOf } from "../wire/refusals.js";
 import type { ScreenWatch } from "../terminal/screen-watch.js";
+import { FrameBatch } from "./frame-batch.js";
 import { OutputSampler } from "./output-sampling.js";
 
 /** Screen updates wait while this much is still queued for a client's socket (a slow client gets fewer frames). */
@@ -40,12 +43,17 @@ export class HostClient {
   readonly output: OutputSampler;
   /** The client asked for its jobs to be stopped; nothing more to do when it goes. */
   stopped = false;
+  /** Job output frames held while a job floods; every other frame sends them first. */
+  private readonly frames: FrameBatch;
 
   constructor(
     readonly id: string,
     readonly socket: Socket,
     private readonly handlers: ClientHandlers,
   ) {
+    this.frames = new FrameBatch((text) => {
+      if (!socket.destroyed) socket.write(text);
+    });
     this.output = new OutputSampler((event) => this.send({ type: "event", event }));
     socket.setEncoding("utf8");
     const lines = new LineSplitter((line) => this.receive(line));
@@ -57,11 +65,19 @@ export class HostClient {
       }
     });
     socket.on("error", () => undefined);
-    socket.on("close", () => handlers.closed(this));
+    socket.on("close", () => {
+      this.frames.drop();
+      handlers.closed(this);
+    });
   }
 
   send(message: HostMessage | Record<string, unknown>): void {
-    if (!this.socket.destroyed) this.socket.write(encodeMessage(message));
+    if (!this.socket.destroyed) this.frames.frame(encodeMessage(message));
+  }
+
+  /** A job_output event for a client that takes all output: batched while the job floods (frame-batch.ts). */
+  sendOutput(event: Extract<JobEvent, { type: "job_output" }>): void {
+    if (!this.socket.destroyed) this.frames.output(encodeMessage({ type: "event", event }));
   }
 
   /** Answers call `id`. An answer too large for one frame would end the connection: a failure says so instead. */
@@ -70,7 +86,7 @@ export class HostClient {
     if (frame.length > MAX_FRAME_CHARS) {
       return this.send({ type: "failure", id, message: `The job host's answer is ${frame.length} characters, over the ${MAX_FRAME_CHARS} a message may have. Ask for less at a time.` });
     }
-    if (!this.socket.destroyed) this.socket.write(frame);
+    if (!this.socket.destroyed) this.frames.frame(frame);
   }
 
   /** Answers call `id` with the error it raised (a registry refusal keeps its fields, refusals.ts). */
@@ -80,7 +96,7 @@ export class HostClient {
   }
 
   get backlogged(): boolean {
-    return this.socket.writableLength > SCREEN_BACKLOG_BYTES;
+    return this.socket.writableLength + this.frames.pending > SCREEN_BACKLOG_BYTES;
   }
 
   /** Ends a connection that sent something that is not a message of this protocol. */

@@ -267,10 +267,9 @@ export class JobHostServer implements HostContext, GreetingHost {
       if (onlyTo !== undefined && client.id !== onlyTo) continue;
       if (event.type === "job_output") {
         if (info.output === "none") continue;
-        if (info.output === "sampled") {
-          client.output.sample(event, now);
-          continue;
-        }
+        if (info.output === "sampled") client.output.sample(event, now);
+        else client.sendOutput(event);
+        continue;
       }
       // A job's output comes before its exit.
       if (event.type === "job_exited" && info.output === "sampled") client.output.flush(event.job.id);
