@@ -383,11 +383,11 @@ export class HostJobService implements JobService {
   prepare(): void {
     if (this.connection?.open || this.connecting || this.shuttingDown) return;
     // A host that cannot start says so when a tool needs it (runTool starts it again). Once it
-    // answers, a no-op command (`:`) runs the whole bash path: the host sets up the fence that the
-    // first real command then finds waiting (tools/process/prestarted-shells.ts), and both
-    // processes run the call's code now, not while the person waits for their first command.
+    // answers, a command that only prints an empty line runs the whole bash path, its output too:
+    // the host sets up the fence that the first real command then finds waiting (prestarted-shells.ts
+    // in tools/process), and both processes run the call's code before the person's first command.
     this.connect(true)
-      .then((connection) => connection?.call("runTool", this.toolCallArgs("bash", "warm-up", { command: ":" })))
+      .then((connection) => connection?.call("runTool", this.toolCallArgs("bash", "warm-up", { command: "echo" }), { onUpdate: () => undefined }))
       .catch(() => undefined);
   }
 
