@@ -254,7 +254,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       if (!preparedForPrompt && setup && view.input.buffer.text.trim() !== "") {
         preparedForPrompt = true;
         const coding = setup.coding;
-        setTimeout(() => coding.prepareTools(), PREPARE_AFTER_TYPING_MS).unref();
+        setTimeout(() => void coding.prepareTools(), PREPARE_AFTER_TYPING_MS).unref();
       }
     };
     for (const event of early.splice(0)) dispatch(event);

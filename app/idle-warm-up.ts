@@ -3,8 +3,8 @@
 // markdown parser loads, the job host starts, and a throwaway answer and command output are drawn
 // (marked's block rules are regular expressions compiled on their first use, ~25 ms of the first
 // answer's frame on this VM; a command's output goes through the tool-output log line by line,
-// which V8 optimizes only once it has run a while); then one collection of what all that and the
-// start left behind, which the first command's output would otherwise meet.
+// which V8 optimizes only once it has run a while); then, once those are done, one collection of
+// what all that and the start left behind, which the first command's output would otherwise meet.
 import type { CodingAgent } from "../agent/coding-agent.js";
 import { loadMarkdownParser, renderMarkdown } from "../panes/markdown/markdown-render.js";
 import { TerminalTextLog } from "../panes/text/terminal-text.js";
@@ -19,8 +19,11 @@ const MARKDOWN_AFTER_MS = 1000;
  * command pays an idle process).
  */
 const HOST_PRESTART_AFTER_MS = 1000;
-/** After the warm-ups above, so what they leave goes too; before a person's first command, mostly. */
-const STARTUP_GARBAGE_AFTER_MS = 2500;
+/**
+ * The collection comes once the warm-ups are done (the job host answers and has run its command),
+ * so what they leave goes too: this long after, if the agent is not working then.
+ */
+const STARTUP_GARBAGE_AFTER_MS = 200;
 
 /** An answer as models write them: the block and inline kinds marked tries on every paragraph. */
 const SAMPLE_ANSWER = [
@@ -82,14 +85,16 @@ export function startIdleWork(coding: Pick<CodingAgent, "agent" | "bus" | "prepa
     stop();
     return loadMarkdownParser();
   };
+  let rendered: Promise<void> = Promise.resolve();
   const soon = setTimeout(() => {
-    void load().then(() => {
+    rendered = load().then(() => {
       if (idle()) warmUpRendering();
     });
   }, MARKDOWN_AFTER_MS);
   const stop = coding.bus.subscribe((event) => {
     if (event.type === "message_start" && event.message.role === "assistant") void load();
   });
-  setTimeout(() => coding.prepareTools(), HOST_PRESTART_AFTER_MS).unref();
-  collectStartupGarbage(STARTUP_GARBAGE_AFTER_MS, idle);
+  setTimeout(() => {
+    void coding.prepareTools().then(() => rendered.then(() => collectStartupGarbage(STARTUP_GARBAGE_AFTER_MS, idle)));
+  }, HOST_PRESTART_AFTER_MS).unref();
 }

@@ -131,8 +131,8 @@ describe("the job host process", () => {
   it("prepare() starts the host in the background once; the next bash call uses it; a host with no jobs ends with its client", async () => {
     const where = folder();
     const service = client(where);
-    service.prepare();
-    service.prepare();
+    void service.prepare();
+    void service.prepare();
     await waitFor(() => service.hostPid, "the host to start", 15_000);
     const host = service.hostPid!;
     pids.push(host);
@@ -150,7 +150,7 @@ describe("the job host process", () => {
     const inputs: JobServiceInputs = { cwd: where.cwd, env: process.env, settings: { killGraceMs: 500 }, marker: undefined, secrets: [], sandbox: { policy, personProfile: "off" } };
     const service = new HostJobService(inputs, { home: where.home, kind: "dashboard", keepJobsMs: 60_000 });
     services.push(service);
-    service.prepare();
+    void service.prepare();
     await waitFor(() => service.hostPid, "the host to start", 15_000);
     const host = service.hostPid!;
     pids.push(host);

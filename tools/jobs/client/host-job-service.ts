@@ -76,6 +76,7 @@ export class HostJobService implements JobService {
   private readonly sandbox: ServiceSandbox | undefined;
   protected connection: HostConnection | undefined;
   private connecting: Promise<HostConnection | undefined> | undefined;
+  private preparing: Promise<void> | undefined;
   /** The host's jobs as this client knows them, from its events. */
   protected readonly mirror = new JobMirror();
   /** The host stopped answering (set until a connection is answered again). */
@@ -380,15 +381,16 @@ export class HostJobService implements JobService {
 
   // ---- the agent ---------------------------------------------------------------------------
 
-  prepare(): void {
-    if (this.connection?.open || this.connecting || this.shuttingDown) return;
+  prepare(): Promise<void> {
+    if (this.connection?.open || this.connecting || this.shuttingDown) return this.preparing ?? Promise.resolve();
     // A host that cannot start says so when a tool needs it (runTool starts it again). Once it
     // answers, a command that only prints an empty line runs the whole bash path, its output too:
     // the host sets up the fence that the first real command then finds waiting (prestarted-shells.ts
     // in tools/process), and both processes run the call's code before the person's first command.
-    this.connect(true)
+    this.preparing = this.connect(true)
       .then((connection) => connection?.call("runTool", this.toolCallArgs("bash", "warm-up", { command: "echo" }), { onUpdate: () => undefined }))
-      .catch(() => undefined);
+      .then(() => undefined, () => undefined);
+    return this.preparing;
   }
 
   /**
