@@ -109,7 +109,7 @@ export interface CodingAgent {
    * A prompt is coming (the person is typing one, or an answer began): the tools get ready to run
    * without delay (the job host starts when the agent has bash). Cheap to call again.
    */
-  prepareTools(): void;
+  prepareTools(): Promise<void>;
   /** The environment commands and jobs run in: `env` without the provider keys (unless passed on). */
   toolEnv: NodeJS.ProcessEnv;
   /** Given in the options: marks children so that a crash still ends them. */
@@ -178,11 +178,9 @@ export function createCodingAgent(options: CodingAgentOptions): CodingAgent {
   // The job service gets ready for bash (the job host starts) as the model's answer begins, not when
   // the answer calls bash: a model takes longer to write a call than a host takes to start. Not
   // before the request goes out, which would wait for the start.
-  const prepareTools = (): void => {
-    if (usesBash) jobs.prepare();
-  };
+  const prepareTools = (): Promise<void> => (usesBash ? jobs.prepare() : Promise.resolve());
   const unsubscribeTurns = bus.subscribe((event) => {
-    if (event.type === "message_start" && event.message.role === "assistant") prepareTools();
+    if (event.type === "message_start" && event.message.role === "assistant") void prepareTools();
   });
   const promptOptions = { cwd: options.cwd, tools, pitwallHome: options.pitwallHome, customPrompt: options.customPrompt, skills: options.skills };
   let systemPrompt = describeSystemPrompt(promptOptions);

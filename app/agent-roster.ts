@@ -96,7 +96,7 @@ export class AgentRoster {
     }
     const agent = this.adopt(spec, setup);
     // Agents of one folder share its job host: each client connects now, so every job shows.
-    for (const member of this.members) member.setup.coding.jobs.prepare();
+    for (const member of this.members) void member.setup.coding.jobs.prepare();
     return agent;
   }
 

@@ -8,10 +8,8 @@ import { writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { DashboardView } from "../panes/dashboard-view.js";
 import { KeyDecoder, type InputEvent } from "./keys/key-decoder.js";
-import { loadMarkdownParser } from "../panes/markdown/markdown-render.js";
 import { sessionHistory } from "./chat-history.js";
-import { saveCodeCache } from "./code-cache.js";
-import { collectStartupGarbage } from "./startup-garbage.js";
+import { startIdleWork } from "./idle-warm-up.js";
 import { onRenderGenerationChange } from "../panes/markdown/render-generation.js";
 import { RenderScheduler } from "../panes/screen/render-scheduler.js";
 import { createScreen } from "../panes/screen/screen-factory.js";
@@ -45,15 +43,6 @@ const SESSION_IN_USE_CHOICES: StyledLine[] = [
 const FAST_TICK_MS = 100;
 /** How long after the first key of a prompt the tools get ready (the job host starts). */
 const PREPARE_AFTER_TYPING_MS = 150;
-/** The one collection of what starting left behind comes this long after "ready", when idle. */
-const STARTUP_GARBAGE_AFTER_MS = 8000;
-/** The markdown parser loads this long after "ready" when no answer has begun by then. */
-const MARKDOWN_AFTER_MS = 1000;
-/**
- * A second after "ready" with nothing else going on, the job host starts in the background, so the
- * first bash call is as quick as the rest (a person who never runs a command pays an idle process).
- */
-const HOST_PRESTART_AFTER_MS = 1000;
 const SLOW_TICK_MS = 1000;
 
 /** The bench's frame times: how many frames so far, and each recent one's time (emptied when `restart`). */
@@ -266,7 +255,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       if (!preparedForPrompt && setup && view.input.buffer.text.trim() !== "") {
         preparedForPrompt = true;
         const coding = setup.coding;
-        setTimeout(() => coding.prepareTools(), PREPARE_AFTER_TYPING_MS).unref();
+        setTimeout(() => void coding.prepareTools(), PREPARE_AFTER_TYPING_MS).unref();
       }
     };
     for (const event of early.splice(0)) dispatch(event);
@@ -361,36 +350,14 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
       notifyFor(setup, FIRST_AGENT);
       trace.mark("agent loaded");
       // "ready" once the provider's SDK and the HTTP client are loaded: a prompt typed then goes out
-      // at once. The markdown parser loads after that, when the first answer begins or after a
-      // second of quiet, whichever is first, not in the way of the first request (text drawn
-      // before it is there is drawn again once it is). Not after the job host's questions below: a
-      // person may answer them at leisure.
+      // at once. The idle work (idle-warm-up.ts: the markdown parser, the job host, warm-ups) starts
+      // then, not after the job host's questions below: a person may answer them at leisure.
       const coding = setup.coding;
       void coding.agent.prepareProvider().then(() => {
         c.session.providerReady();
         scheduler.frameNow();
         trace.mark("ready");
-        // A first start after an install: the next ones start from what was compiled so far, and
-        // once its first turn with a tool has ended, from that too.
-        setImmediate(saveCodeCache);
-        let ranTool = false;
-        const stopCaching = coding.bus.subscribe((event) => {
-          if (event.type === "tool_execution_end") ranTool = true;
-          if (event.type !== "agent_end" || !ranTool) return;
-          stopCaching();
-          setImmediate(saveCodeCache);
-        });
-        collectStartupGarbage(STARTUP_GARBAGE_AFTER_MS, () => !coding.agent.state.isStreaming);
-        const load = (): void => {
-          clearTimeout(soon);
-          stop();
-          void loadMarkdownParser();
-        };
-        const soon = setTimeout(load, MARKDOWN_AFTER_MS);
-        setTimeout(() => coding.prepareTools(), HOST_PRESTART_AFTER_MS).unref();
-        const stop = coding.bus.subscribe((event) => {
-          if (event.type === "message_start" && event.message.role === "assistant") load();
-        });
+        startIdleWork(coding);
       });
       const { attachJobHost } = await import("./job-host-attach.js");
       await attachJobHost(setup.coding.jobs, {

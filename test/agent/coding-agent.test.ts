@@ -45,7 +45,10 @@ describe("the coding agent", () => {
     const requestsAtPrepare: number[] = [];
     const { coding } = codingAgentFor(llm, "coding", (inputs) => {
       const service = new LocalJobService(inputs);
-      service.prepare = () => void requestsAtPrepare.push(llm.requests.length);
+      service.prepare = () => {
+        requestsAtPrepare.push(llm.requests.length);
+        return Promise.resolve();
+      };
       return service;
     });
     llm.enqueue({ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { kind: "reply", text: "done" });

@@ -18,8 +18,10 @@ import type * as Connection from "../../tools/jobs/client/host-connection.js";
 import type { JobServiceInputs } from "../../tools/jobs/service.js";
 import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
 import { waitFor } from "../helpers/conditions.js";
-import { alivePids, killPids, pidAlive } from "../helpers/processes.js";
+import { alivePids, childPids, killPids, liveProcesses, pidAlive } from "../helpers/processes.js";
 import { noticeTexts, tempDir } from "./helpers.js";
+import { sandboxPolicy } from "../../tools/sandbox/index.js";
+import { requireBubblewrap } from "../sandbox/sandbox-fixture.js";
 
 // Run from dist, so the host the client starts is the compiled one next to it.
 const dist = (path: string): string => join(REPO_ROOT, "dist", path);
@@ -129,8 +131,8 @@ describe("the job host process", () => {
   it("prepare() starts the host in the background once; the next bash call uses it; a host with no jobs ends with its client", async () => {
     const where = folder();
     const service = client(where);
-    service.prepare();
-    service.prepare();
+    void service.prepare();
+    void service.prepare();
     await waitFor(() => service.hostPid, "the host to start", 15_000);
     const host = service.hostPid!;
     pids.push(host);
@@ -139,6 +141,33 @@ describe("the job host process", () => {
     expect(service.hostPid).toBe(host);
     await service.shutdown();
     await waitFor(() => !pidAlive(host), "the host to end", 10_000);
+  }, 30_000);
+
+  it("prepare() under a sandbox sets up the first bash call's fence ahead: a shell waits in it, and the first call runs there", async () => {
+    await requireBubblewrap();
+    const where = folder();
+    const policy = sandboxPolicy({ profile: "workspace", required: true, home: where.home, pitwallHome: where.home });
+    const inputs: JobServiceInputs = { cwd: where.cwd, env: process.env, settings: { killGraceMs: 500 }, marker: undefined, secrets: [], sandbox: { policy, personProfile: "off" } };
+    const service = new HostJobService(inputs, { home: where.home, kind: "dashboard", keepJobsMs: 60_000 });
+    services.push(service);
+    void service.prepare();
+    await waitFor(() => service.hostPid, "the host to start", 15_000);
+    const host = service.hostPid!;
+    pids.push(host);
+    // The waiting shell: a child of the host, in its fence, before any call of ours.
+    const waitingShells = (): number[] => {
+      const children = new Set(childPids(host));
+      return liveProcesses()
+        .filter((row) => children.has(row.pid) && row.args.includes("pitwall-command"))
+        .map((row) => row.pid);
+    };
+    await waitFor(() => waitingShells().length === 1, "a shell to wait in the fence", 15_000);
+    const [ahead] = waitingShells();
+    const result = await service.runTool({ tool: "bash", toolCallId: "t1", params: { command: "echo in $PITWALL_SANDBOX" }, signal: never, onUpdate: () => undefined, context });
+    expect(result.content).toContain("in workspace");
+    // It ran the call (it is gone), and another waits for the next one.
+    await waitFor(() => waitingShells().length === 1 && waitingShells()[0] !== ahead, "the next call's shell to wait", 15_000);
+    expect(pidAlive(ahead!)).toBe(false);
   }, 30_000);
 
   it("ends kept jobs after the grace period when no dashboard comes back", async () => {

@@ -103,9 +103,10 @@ export interface JobService extends JobScreens {
   // The agent.
   /**
    * A turn is starting and may call bash: get ready to run it without delay. The job host starts in
-   * the background now, while the model thinks, rather than with the first bash call.
+   * the background now, while the model thinks, rather than with the first bash call. Resolves once
+   * ready (or once it could not get ready: the call that needs it says why); never rejects.
    */
-  prepare(): void;
+  prepare(): Promise<void>;
   /** What the agent must be told before its next request, oldest first, each with when it happened. */
   drainNotices(): Promise<JobNotice[]>;
   /** One line per job, for a compaction's summary. */

@@ -23,6 +23,7 @@ import { openHost, type OpenedHost } from "./host-launcher.js";
 import { hostPaths } from "../host/host-paths.js";
 import { processAlive, recordedHostPid, stopHostProcess } from "./host-stop.js";
 import type { ClientInfo, ClientKind, Mismatch } from "../wire/handshake.js";
+import type { MethodArgs } from "../wire/methods.js";
 import { resolveJobSettings, type JobSettings } from "../settings.js";
 import { withProfile, type SandboxPolicy, type SandboxProfile } from "../../sandbox/index.js";
 
@@ -75,6 +76,7 @@ export class HostJobService implements JobService {
   protected readonly sandbox: ServiceSandbox | undefined;
   protected connection: HostConnection | undefined;
   private connecting: Promise<HostConnection | undefined> | undefined;
+  private preparing: Promise<void> | undefined;
   /** The host's jobs as this client knows them, from its events. */
   protected readonly mirror = new JobMirror();
   /** The host stopped answering (set until a connection is answered again). */
@@ -296,18 +298,16 @@ export class HostJobService implements JobService {
       if (!tool) throw new Error(`${call.tool} needs the job host, which could not be started.`);
       return tool.execute(call.toolCallId, call.params as never, call.signal, call.onUpdate, call.context);
     }
-    return connection.call(
-      "runTool",
-      {
-        tool: call.tool,
-        toolCallId: call.toolCallId,
-        params: call.params,
-        settings: { maxOutputChars: this.settings.maxOutputChars, defaultYieldMs: this.settings.defaultYieldMs },
-        env: this.env,
-        ...this.toolCallExtras(call.tool),
-      },
-      { onUpdate: (chunk) => call.onUpdate({ chunk }), signal: call.signal, yieldSignal: call.context.yieldSignal },
-    );
+    return connection.call("runTool", this.toolCallArgs(call.tool, call.toolCallId, call.params), {
+      onUpdate: (chunk) => call.onUpdate({ chunk }),
+      signal: call.signal,
+      yieldSignal: call.context.yieldSignal,
+    });
+  }
+
+  private toolCallArgs(tool: ServiceToolCall["tool"], toolCallId: string, params: unknown): MethodArgs<"runTool"> {
+    const settings = { maxOutputChars: this.settings.maxOutputChars, defaultYieldMs: this.settings.defaultYieldMs };
+    return { tool, toolCallId, params, settings, env: this.env, ...this.toolCallExtras(tool) };
   }
 
   // ---- the person's actions ----------------------------------------------------------------
@@ -386,10 +386,16 @@ export class HostJobService implements JobService {
 
   // ---- the agent ---------------------------------------------------------------------------
 
-  prepare(): void {
-    if (this.connection?.open || this.connecting || this.shuttingDown) return;
-    // A host that cannot start says so when a tool needs it (runTool starts it again).
-    this.connect(true).catch(() => undefined);
+  prepare(): Promise<void> {
+    if (this.connection?.open || this.connecting || this.shuttingDown) return this.preparing ?? Promise.resolve();
+    // A host that cannot start says so when a tool needs it (runTool starts it again). Once it
+    // answers, a command that only prints an empty line runs the whole bash path, its output too:
+    // the host sets up the fence that the first real command then finds waiting (prestarted-shells.ts
+    // in tools/process), and both processes run the call's code before the person's first command.
+    this.preparing = this.connect(true)
+      .then((connection) => connection?.call("runTool", this.toolCallArgs("bash", "warm-up", { command: "echo" }), { onUpdate: () => undefined }))
+      .then(() => undefined, () => undefined);
+    return this.preparing;
   }
 
   /**

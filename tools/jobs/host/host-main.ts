@@ -19,6 +19,7 @@ import { checker } from "../wire/checker.js";
 import { pitwallVersion } from "../../pitwall-version.js";
 import { turnOffCoreDumps } from "../../process/core-dumps.js";
 import { ProcessGuard } from "../../process/process-guard.js";
+import { collectStartupGarbage } from "../../process/startup-garbage.js";
 import { removeTree } from "../../process/temp-folder.js";
 import { CommandSandbox } from "../../sandbox/index.js";
 
@@ -27,6 +28,7 @@ export { HostConfigSchema, type HostConfig } from "./host-config.js";
 /** With no client in this long after starting, the host gives up (its starter died before connecting). */
 const FIRST_CLIENT_MS = 10_000;
 const PRELOAD_EMULATOR_AFTER_MS = 100;
+const STARTUP_GARBAGE_AFTER_MS = 1500;
 
 /** True when a live host answers on the socket. */
 function answers(socketPath: string): Promise<boolean> {
@@ -110,6 +112,9 @@ async function main(): Promise<void> {
   // A host exists to run jobs, and a dashboard starts it before the first one: load and warm the
   // terminal emulator once the greeting is done rather than in the first job's start.
   setTimeout(warmUpEmulator, PRELOAD_EMULATOR_AFTER_MS).unref();
+  // What starting and the warm-ups (the emulator's, a dashboard's no-op bash call) left behind goes
+  // in one collection before the first command, whose output would otherwise meet it.
+  collectStartupGarbage(STARTUP_GARBAGE_AFTER_MS, () => !server.busy());
 }
 
 main().catch((error: unknown) => {

@@ -147,6 +147,11 @@ export class JobHostServer implements HostContext, GreetingHost {
     if (this.clients.size === 0 && this.held.size === 0 && !this.registry.list().some(stillRuns)) this.options.onIdle();
   }
 
+  /** Whether a client's call is in progress or a job runs. */
+  busy(): boolean {
+    return [...this.clients].some((client) => client.calls.size > 0) || this.registry.list().some(stillRuns);
+  }
+
   agentOf(clientId: string): string | undefined {
     return [...this.clients].find((client) => client.id === clientId)?.info?.agent;
   }

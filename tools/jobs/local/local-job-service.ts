@@ -148,8 +148,9 @@ export class LocalJobService implements JobService {
     this.registry.adoptGroup(pgid);
   }
 
-  prepare(): void {
+  prepare(): Promise<void> {
     // The jobs run in this process: nothing to start.
+    return Promise.resolve();
   }
 
   async drainNotices(): Promise<JobNotice[]> {
