@@ -388,10 +388,9 @@ export class HostJobService implements JobService {
 
   prepare(): Promise<void> {
     if (this.connection?.open || this.connecting || this.shuttingDown) return this.preparing ?? Promise.resolve();
-    // A host that cannot start says so when a tool needs it (runTool starts it again). Once it
-    // answers, a command that only prints an empty line runs the whole bash path, its output too:
-    // the host sets up the fence that the first real command then finds waiting (prestarted-shells.ts
-    // in tools/process), and both processes run the call's code before the person's first command.
+    // A host that cannot start says so when a tool needs it (runTool starts it again). Once it answers, an
+    // `echo` runs the whole bash path, output too: the first real command finds its fence set up
+    // (tools/process/prestarted-shells.ts) and the call's code run in both processes.
     this.preparing = this.connect(true)
       .then((connection) => connection?.call("runTool", this.toolCallArgs("bash", "warm-up", { command: "echo" }), { onUpdate: () => undefined }))
       .then(() => undefined, () => undefined);
@@ -405,12 +404,7 @@ export class HostJobService implements JobService {
    */
   async drainNotices(): Promise<JobNotice[]> {
     const connection = this.connection?.open ? this.connection : undefined;
-    const fromHost = connection
-      ? connection.call("notices", {}).then(
-          (lines) => lines,
-          () => [],
-        )
-      : Promise.resolve([]);
+    const fromHost = connection ? connection.call("notices", {}).then((lines) => lines, () => []) : Promise.resolve([]);
     const answered = await valueWithin(fromHost, NOTICE_WAIT_MS);
     if (answered === undefined) void fromHost.then((lines) => this.ownNotices.push(...lines));
     return [...this.ownNotices.splice(0), ...(answered ?? [])].sort((a, b) => a.at - b.at);
