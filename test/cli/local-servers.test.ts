@@ -63,11 +63,19 @@ describe("the local server probe", () => {
   });
 
   it("print mode without a key offers LM Studio on its port 1234, and sends it nothing else", async () => {
-    let lmStudio: Awaited<ReturnType<typeof fakeServer>>;
-    try {
-      lmStudio = await fakeServer(["llama-3.2-3b-instruct"], { port: 1234 });
-    } catch (error) {
-      throw new Error(`this test needs 127.0.0.1:1234 free, to play LM Studio there: ${(error as Error).message}`);
+    // The port is LM Studio's own, so a second `npm test` on the machine may hold it for the second
+    // its copy of this test takes: wait for it to be free (a condition, up to 30 s), not for a time.
+    let lmStudio: Awaited<ReturnType<typeof fakeServer>> | undefined;
+    const deadline = Date.now() + 30_000;
+    while (lmStudio === undefined) {
+      try {
+        lmStudio = await fakeServer(["llama-3.2-3b-instruct"], { port: 1234 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || Date.now() > deadline) {
+          throw new Error(`this test needs 127.0.0.1:1234 free, to play LM Studio there: ${(error as Error).message}`, { cause: error });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
     // The probe's deadline is long here: a loaded machine can take more than the default 150 ms to
     // start the answer; the cut-off itself is tested above.
