@@ -387,7 +387,8 @@ export class HostJobService implements JobService {
   // ---- the agent ---------------------------------------------------------------------------
 
   prepare(): Promise<void> {
-    if (this.connection?.open || this.connecting || this.shuttingDown) return this.preparing ?? Promise.resolve();
+    // A print run starts its host on demand, with its first command: one that only answers leaves none behind.
+    if (this.options.kind === "print" || this.connection?.open || this.connecting || this.shuttingDown) return this.preparing ?? Promise.resolve();
     // A host that cannot start says so when a tool needs it (runTool starts it again). Once it answers, an
     // `echo` runs the whole bash path, output too: the first real command finds its fence set up
     // (tools/process/prestarted-shells.ts) and the call's code run in both processes.
