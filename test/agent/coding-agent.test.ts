@@ -60,10 +60,12 @@ describe("the coding agent", () => {
 
   it("ends what a bash call left in the background when disposed", async () => {
     const { coding } = codingAgent();
-    llm.enqueue({ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "sleep 293 & echo started" } }] }, { kind: "reply", text: "ok" });
+    // A length of its own: ps lists the whole machine's processes, a second npm test's copy of this test's too.
+    const sleeper = `sleep 293.${process.pid}`;
+    llm.enqueue({ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: `${sleeper} & echo started` } }] }, { kind: "reply", text: "ok" });
     await coding.agent.prompt("start a background sleep");
-    expect(liveArgs().some((a) => a.includes("sleep 293"))).toBe(true);
+    expect(liveArgs().some((a) => a.includes(sleeper))).toBe(true);
     await coding.dispose();
-    expect(liveArgs().some((a) => a.includes("sleep 293"))).toBe(false);
+    expect(liveArgs().some((a) => a.includes(sleeper))).toBe(false);
   });
 });
