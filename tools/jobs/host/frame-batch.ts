@@ -60,9 +60,8 @@ export class FrameBatch {
 
   /** The client went: nothing held is sent. */
   drop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
     this.held = [];
     this.heldChars = 0;
+    this.flush();
   }
 }
