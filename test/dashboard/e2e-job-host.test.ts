@@ -35,7 +35,10 @@ describe("the job host", () => {
       const [hostPid] = jobHostPids(home);
       expect(hostPid).toBeGreaterThan(0);
       // pitwall runs as its bundle, and so does the host it started.
-      expect(readFileSync(`/proc/${hostPid}/cmdline`, "utf8").split("\0")[1]).toMatch(/dist\/bundle\/job-host\.cjs$/);
+      // Its young generation capped (host-launcher.ts), then its program.
+      const [, heapFlag, program] = readFileSync(`/proc/${hostPid}/cmdline`, "utf8").split("\0");
+      expect(heapFlag).toMatch(/^--max-semi-space-size=\d+$/);
+      expect(program).toMatch(/dist\/bundle\/job-host\.cjs$/);
 
       process.kill(first.t.proc.pid, "SIGKILL");
       await first.t.waitForExit();

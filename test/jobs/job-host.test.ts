@@ -92,7 +92,10 @@ describe("the job host process", () => {
     pids.push(host, job.pid);
     expect(hostPidOf(where)).toBe(host);
     // A library user's host is the tsc-compiled program next to the client (the bundle has its own).
-    expect(readFileSync(`/proc/${host}/cmdline`, "utf8").split("\0")[1]).toBe(dist("tools/jobs/host/host-main.js"));
+    // Its young generation capped (host-launcher.ts), then its program.
+    const [, heapFlag, program] = readFileSync(`/proc/${host}/cmdline`, "utf8").split("\0");
+    expect(heapFlag).toMatch(/^--max-semi-space-size=\d+$/);
+    expect(program).toBe(dist("tools/jobs/host/host-main.js"));
     // The host is not this process's child's session: a terminal's signals do not reach it.
     expect(readFileSync(`/proc/${host}/stat`, "utf8").split(") ")[1]!.split(" ")[3]).toBe(String(host));
     // The dashboard goes without a word (as after kill -9): the job runs on.
