@@ -68,6 +68,8 @@ export const CONFIG_FIELDS = {
   hostGreetingMs: positiveMs,
   /** How long a call picked in the chat holds the tool-output pane after the last pick or scroll. */
   readingHoldMs: positiveMs,
+  /** An idle dashboard starts the job host and draws a throwaway answer, so the first command and answer are quick. */
+  idleWarmUp: field(Type.Boolean(), "must be true or false"),
   /** Leave ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment of commands and jobs. */
   passKeysToTools: field(Type.Boolean(), "must be true or false"),
   /** Terminal notifications while the person is not looking: off, a bell, or OSC 9/777 (app/notifications.ts). */

@@ -357,7 +357,7 @@ export async function runDashboard(options: CliOptions, env: NodeJS.ProcessEnv =
         c.session.providerReady();
         scheduler.frameNow();
         trace.mark("ready");
-        startIdleWork(coding);
+        startIdleWork(coding, settingsNow.idleWarmUp);
       });
       const { attachJobHost } = await import("./job-host-attach.js");
       await attachJobHost(setup.coding.jobs, {

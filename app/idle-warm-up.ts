@@ -65,8 +65,11 @@ export function warmUpRendering(): void {
   }
 }
 
-/** Starts the idle work of a dashboard that has just shown "ready". */
-export function startIdleWork(coding: Pick<CodingAgent, "agent" | "bus" | "prepareTools">): void {
+/**
+ * Starts the idle work of a dashboard that has just shown "ready". Without `warmUp` (the idleWarmUp
+ * setting), only the code cache and the markdown parser: no host ahead of need, nothing drawn.
+ */
+export function startIdleWork(coding: Pick<CodingAgent, "agent" | "bus" | "prepareTools">, warmUp: boolean): void {
   // A first start after an install: the next ones start from what was compiled so far, and once
   // its first turn with a tool has ended, from that too.
   setImmediate(saveCodeCache);
@@ -88,12 +91,13 @@ export function startIdleWork(coding: Pick<CodingAgent, "agent" | "bus" | "prepa
   let rendered: Promise<void> = Promise.resolve();
   const soon = setTimeout(() => {
     rendered = load().then(() => {
-      if (idle()) warmUpRendering();
+      if (warmUp && idle()) warmUpRendering();
     });
   }, MARKDOWN_AFTER_MS);
   const stop = coding.bus.subscribe((event) => {
     if (event.type === "message_start" && event.message.role === "assistant") void load();
   });
+  if (!warmUp) return;
   setTimeout(() => {
     void coding.prepareTools().then(() => rendered.then(() => collectStartupGarbage(STARTUP_GARBAGE_AFTER_MS, idle)));
   }, HOST_PRESTART_AFTER_MS).unref();

@@ -81,6 +81,12 @@ export interface Settings {
   hostGreetingMs: number;
   /** How long a call picked in the chat holds the tool-output pane after the last pick or scroll (readingHoldMs, PITWALL_READING_HOLD_MS); undefined: the pane's own 15 s. */
   readingHoldMs: number | undefined;
+  /**
+   * An idle dashboard's warm-ups (idle-warm-up.ts): the job host started ahead of the first command
+   * and a throwaway answer and output drawn (idleWarmUp, PITWALL_IDLE_WARM_UP; default true). Off,
+   * the host starts with the first command and the first answer and output pay their first draw.
+   */
+  idleWarmUp: boolean;
   /** How long local model servers get to answer when no key is set (PITWALL_LOCAL_PROBE_MS; a loaded machine's tests); undefined: the probe's own 150 ms. */
   localProbeMs: number | undefined;
   /** Terminal notifications while the person is not looking (the dashboard's). */
@@ -132,6 +138,14 @@ function positive(raw: string): number | undefined {
 function nonNegative(raw: string): number | undefined {
   const value = Number(raw);
   return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+/** 1/0, true/false, on/off, yes/no. */
+function onOff(raw: string): boolean | undefined {
+  const word = raw.trim().toLowerCase();
+  if (["1", "true", "on", "yes"].includes(word)) return true;
+  if (["0", "false", "off", "no"].includes(word)) return false;
+  return undefined;
 }
 
 export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Settings {
@@ -205,6 +219,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     keepJobsMs: Math.round(keepJobsMinutes * 60_000),
     hostSilenceMs,
     hostGreetingMs: hostGreetingSetting(env, config),
+    idleWarmUp: pick(env, { env: ["PITWALL_IDLE_WARM_UP"], parse: onOff, config: config.idleWarmUp, fallback: true }),
     localProbeMs: pick<number | undefined>(env, { env: ["PITWALL_LOCAL_PROBE_MS"], parse: positive, fallback: undefined }),
     readingHoldMs: pick<number | undefined>(env, { env: ["PITWALL_READING_HOLD_MS"], parse: positive, config: config.readingHoldMs, fallback: undefined }),
     notify: { mode: notifyMode, idleMs: notifyIdleMs },

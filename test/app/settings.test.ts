@@ -104,6 +104,18 @@ describe("settings", () => {
     expect(resolve([], { PITWALL_HOME: home, PITWALL_READING_HOLD_MS: "0" }).readingHoldMs).toBe(30_000);
   });
 
+  it("warm an idle dashboard up unless PITWALL_IDLE_WARM_UP or idleWarmUp says not to; a word that is neither is ignored", () => {
+    expect(resolve([], { PITWALL_HOME: homeWith() }).idleWarmUp).toBe(true);
+    const home = homeWith({ idleWarmUp: false });
+    expect(resolve([], { PITWALL_HOME: home }).idleWarmUp).toBe(false);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_IDLE_WARM_UP: "on" }).idleWarmUp).toBe(true);
+    expect(resolve([], { PITWALL_HOME: homeWith(), PITWALL_IDLE_WARM_UP: "0" }).idleWarmUp).toBe(false);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_IDLE_WARM_UP: "maybe" }).idleWarmUp).toBe(false);
+    const bad = homeWith({ idleWarmUp: "yes" });
+    expect(resolve([], { PITWALL_HOME: bad }).idleWarmUp).toBe(true);
+    expect(resolve([], { PITWALL_HOME: bad }).warnings.join("\n")).toMatch(/idleWarmUp.*must be true or false/);
+  });
+
   it("give a job host 5 s to greet; PITWALL_HOST_GREETING_MS, else hostGreetingMs, changes it, for `pitwall jobs` too", () => {
     expect(resolve([], { PITWALL_HOME: homeWith() }).hostGreetingMs).toBe(5_000);
     const home = homeWith({ hostGreetingMs: 8_000 });

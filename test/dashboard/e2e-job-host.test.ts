@@ -90,6 +90,7 @@ describe("the job host", () => {
       const session = await startDashboard({
         cwd,
         home,
+        env: { PITWALL_IDLE_WARM_UP: "1" },
         replies: [{ kind: "reply", text: "Running.", toolCalls: [{ name: "bash", arguments: { command: "echo from-bash" } }] }, { kind: "reply", text: "Ran it." }],
       });
       const { t } = session;

@@ -40,7 +40,12 @@ export async function startDashboard(options: DashboardSessionOptions = {}): Pro
   const llm = await startFakeLlm();
   if (options.replies) llm.enqueue(...options.replies);
   const cwd = options.cwd ?? tempDir("cwd");
-  const env: Record<string, string> = options.noKey ? {} : { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: llm.anthropicBaseUrl };
+  // No host ahead of need and no throwaway drawing (idle-warm-up.ts): ~0.6 s of CPU a dashboard, most
+  // of which never runs a command. A test of the warm-up itself turns it back on in its env.
+  const env: Record<string, string> = {
+    PITWALL_IDLE_WARM_UP: "0",
+    ...(options.noKey ? {} : { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: llm.anthropicBaseUrl }),
+  };
   const t = new PitwallTerminal({ ...options, cwd, env: { ...env, ...options.env } });
   let ended: Promise<void> | undefined;
   const done = (): Promise<void> =>
