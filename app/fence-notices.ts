@@ -1,6 +1,7 @@
 // What the dashboard tells the person about the sandbox: once, at start, when commands cannot be
 // fenced where they run, here or on the remote (the status line keeps saying so; the chat says why
-// and how to fix it), and one chat line per job (or tool call, or `!command`) and path the fence
+// and how to fix it), and in a remote session when the person's `!command`s cannot be fenced here,
+// where they run; and one chat line per job (or tool call, or `!command`) and path the fence
 // stopped, with what they can do about it. The jobs pane marks the job's row itself (from its JobInfo).
 import type { PitwallEvent } from "../agent/events.js";
 import { type JobService, RemoteJobService, shortCommand, type ServiceSandbox } from "../tools/jobs/index.js";
@@ -26,6 +27,16 @@ export function unfencedMessage(available: Unavailable, required: boolean, where
 }
 
 /**
+ * What the person is told, once, in a remote session whose `!command`s (which run on this machine,
+ * under their personSandbox profile) cannot be fenced here, as a local session tells it.
+ */
+export function personCommandsUnfencedMessage(available: Unavailable, required: boolean): string {
+  return required
+    ? `Your !commands will not run: --sandbox required, and no sandbox can be made on this machine, where they run: ${available.reason}. To fix it, ${available.fix}.`
+    : `Your !commands run on this machine unfenced, with your permissions: ${available.reason}. To fence them, ${available.fix}. (--sandbox required refuses to run them instead.)`;
+}
+
+/**
  * Whether the model's commands can be fenced where they run: bwrap probed on this machine, or, in a
  * remote session, on the remote by its job host. Undefined when they can, or when the remote cannot
  * be asked (its link's own messages say why).
@@ -45,15 +56,28 @@ export class FenceNotices {
 
   constructor(private readonly common: Pick<DashboardCommon, "notice" | "requestFrame" | "view" | "keymap">) {}
 
-  /** Tells once when the sandbox the person asked for cannot be made where commands run (no bubblewrap, no user namespaces), here or on the remote. */
+  /**
+   * Tells once when the sandbox the person asked for cannot be made where commands run (no
+   * bubblewrap, no user namespaces), here or on the remote; in a remote session, also when the
+   * person's `!command`s, which run here, cannot be fenced here (the status line keeps the remote's state).
+   */
   async announce(sandbox: ServiceSandbox, jobs: JobService): Promise<void> {
     if (sandbox.policy.profile === "off" && sandbox.personProfile === "off") return;
-    const unfenced = await unfencedWhere(jobs, sandbox);
-    if (!unfenced) return;
     const required = sandbox.policy.required;
-    this.common.view.status.state.sandbox = required ? "no sandbox: commands refused" : "unfenced";
-    this.common.notice("warning", unfencedMessage(unfenced.available, required, unfenced.where));
-    this.common.requestFrame();
+    const [unfenced, personUnfenced] = await Promise.all([unfencedWhere(jobs, sandbox), this.personCommandsUnfenced(sandbox, jobs)]);
+    if (unfenced) {
+      this.common.view.status.state.sandbox = required ? "no sandbox: commands refused" : "unfenced";
+      this.common.notice("warning", unfencedMessage(unfenced.available, required, unfenced.where));
+    }
+    if (personUnfenced) this.common.notice("warning", personCommandsUnfencedMessage(personUnfenced, required));
+    if (unfenced || personUnfenced) this.common.requestFrame();
+  }
+
+  /** Why a remote session's `!command`s (run here, under the person's profile) cannot be fenced here; undefined when they can, are not fenced, or the session is local. */
+  private async personCommandsUnfenced(sandbox: ServiceSandbox, jobs: JobService): Promise<Unavailable | undefined> {
+    if (!(jobs instanceof RemoteJobService) || sandbox.personProfile === "off") return undefined;
+    const available = await bwrapAvailability(sandbox.policy.bwrap);
+    return available.ok ? undefined : available;
   }
 
   /** A bus event: a job the fence stopped, or a tool call's result that says what the fence stopped. */

@@ -175,6 +175,8 @@ export class JobControl {
     if (!job) return this.host.flash("no job selected");
     if (job.sandbox === undefined) return this.host.flash(`job ${job.id} was started without a sandbox policy: r restarts it as it was`);
     const current = job.sandbox;
+    const jobs = this.registry();
+    const where = jobs instanceof RemoteJobService ? `on ${jobs.destination}` : "here";
     const rows = SANDBOX_PROFILES.map((profile): StyledLine => [
       { text: `${profile === current ? "●" : " "} ${profile.padEnd(10)}`, attr: attr({ bold: profile === current }) },
       { text: PROFILE_MEANING[profile], attr: attr() },
@@ -184,17 +186,22 @@ export class JobControl {
       rows,
       "Enter restarts it under that profile · Esc keeps it as it is",
       { pick: (index) => this.restart(job.id, SANDBOX_PROFILES[index]), cancel: () => this.host.requestFrame() },
-      [`${shortCommand(job.command, 60)} runs under ${current}${job.unfenced ? " (unfenced: no sandbox can be made here)" : ""}.`],
+      [`${shortCommand(job.command, 60)} runs under ${current}${job.unfenced ? ` (unfenced: no sandbox can be made ${where})` : ""}.`],
       SANDBOX_PROFILES.indexOf(current),
     );
     this.host.requestFrame();
   }
 
-  /** The fence of a `!command`: the person's profile (off unless config.json says otherwise). */
+  /**
+   * The fence of a `!command`: the person's profile (off unless config.json says otherwise). In a
+   * remote session it runs on this machine, not where the agent's commands do: a refusal says so.
+   */
   private async personFence(): Promise<CommandFence | undefined> {
     const sandbox = this.host.coding()?.sandbox;
     if (!sandbox) return undefined;
-    return this.sandbox.fence({ policy: withProfile(sandbox.policy, sandbox.personProfile), root: this.options.cwd });
+    const policy = withProfile(sandbox.policy, sandbox.personProfile);
+    const here = this.registry() instanceof RemoteJobService ? { ...policy, machine: "this machine" } : policy;
+    return this.sandbox.fence({ policy: here, root: this.options.cwd });
   }
 
   /** Starts a finished job again; a running one is left alone. */

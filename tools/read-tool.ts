@@ -1,17 +1,18 @@
 // The `read` tool: a text file as `cat -n` numbered lines, paged by `offset`/`limit`, so the model
 // can quote exact line numbers and never swallows a huge file in one call. An image file (PNG,
-// JPEG, GIF, WebP, known by its first bytes) comes back as the image, scaled to the model's limits.
+// JPEG, GIF, WebP, known by its first bytes) comes back as the image, scaled to the model's limits;
+// a remote's host, which has no image library, returns the file's bytes for the client to prepare.
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted, ToolAbortedError } from "./aborted.js";
-import { isBinaryFile } from "./binary-file.js";
-import type { ImageMimeType } from "./images/image-content.js";
-import { describeImageForModel, IMAGE_LIMITS, imageTypeOfFile, loadImageFile } from "./images/image-prepare.js";
+import { isBinaryFile, readFileHead } from "./binary-file.js";
+import { formatName, type ImageMimeType } from "./images/image-content.js";
+import { checkImageFileSize, describeImageForModel, formatBytes, IMAGE_LIMITS, imageTypeOfFile, loadImageFile, prepareImage, type PreparedImage } from "./images/image-prepare.js";
 import { scanLines } from "./line-scanner.js";
 import { MAX_RESULT_BYTES } from "./output-cap.js";
 import { displayPath, resolvePath } from "./resolve-path.js";
-import type { AgentTool } from "./tool.js";
+import type { AgentTool, ToolResult } from "./tool.js";
 
 export const READ_MAX_LINES = 5000;
 export const READ_MAX_LINE_CHARS = 2000;
@@ -88,7 +89,59 @@ async function statOrExplain(absolutePath: string, shownPath: string): Promise<v
   if (!isFile) throw new Error(`${shownPath} is not a regular file (a pipe, socket or device). Inspect it with bash if needed.`);
 }
 
-export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, ReadToolDetails> {
+export interface ReadToolOptions {
+  /**
+   * Images come back unprepared (`unpreparedImage`: the file's bytes), at most `maxBytes` of them:
+   * a remote's job host, which has no image library, reads them for the client to prepare
+   * (finishImageRead). `overMax` words the refusal of a larger file.
+   */
+  unpreparedImages?: { maxBytes: number; overMax: (name: string, bytes: number) => string };
+}
+
+/** What the model and the UI get of an image file once it is prepared. */
+function imageReadResult(prepared: PreparedImage, absolutePath: string, shownPath: string): ToolResult<ReadToolDetails> {
+  const { image, original } = prepared;
+  const details: ReadToolDetails = {
+    path: absolutePath,
+    totalLines: 0,
+    linesRead: 0,
+    offset: 1,
+    truncated: false,
+    image: { width: image.width, height: image.height, originalWidth: original.width, originalHeight: original.height, mimeType: image.mimeType, bytes: original.bytes },
+  };
+  return { content: describeImageForModel(prepared, shownPath), images: [image], details };
+}
+
+/** An image file's bytes, with the same caps a local read applies and `maxBytes` besides. */
+async function unpreparedImageRead(absolutePath: string, shownPath: string, mimeType: ImageMimeType, limit: NonNullable<ReadToolOptions["unpreparedImages"]>): Promise<ToolResult<ReadToolDetails>> {
+  const name = basename(absolutePath);
+  const size = (await stat(absolutePath)).size;
+  checkImageFileSize(size, name);
+  if (size > limit.maxBytes) throw new Error(limit.overMax(name, size));
+  // One byte more than the cap: a file that grew since the stat is refused, never cut.
+  const bytes = await readFileHead(absolutePath, limit.maxBytes + 1);
+  if (bytes.length > limit.maxBytes) throw new Error(limit.overMax(name, bytes.length));
+  const details: ReadToolDetails = { path: absolutePath, totalLines: 0, linesRead: 0, offset: 1, truncated: false };
+  return {
+    content: `[Image ${shownPath}: ${formatBytes(bytes.length)} of ${formatName(mimeType)}, to be prepared where the image library is]`,
+    details,
+    unpreparedImage: { mimeType, data: bytes.toString("base64") },
+  };
+}
+
+/**
+ * A read's result with its unprepared image (a remote's read) prepared here, as a local read
+ * prepares its file: the model and the UI get the same content and details. Any other result as it is.
+ */
+export async function finishImageRead(result: ToolResult, params: unknown): Promise<ToolResult> {
+  const { unpreparedImage } = result;
+  if (!unpreparedImage) return result;
+  const absolutePath = (result.details as ReadToolDetails).path;
+  const prepared = await prepareImage(Buffer.from(unpreparedImage.data, "base64"), basename(absolutePath));
+  return imageReadResult(prepared, absolutePath, (params as ReadToolParams).file_path);
+}
+
+export function createReadTool(cwd: string, options: ReadToolOptions = {}): AgentTool<typeof readToolSchema, ReadToolDetails> {
   return {
     name: "read",
     label: "Read File",
@@ -100,19 +153,12 @@ export function createReadTool(cwd: string): AgentTool<typeof readToolSchema, Re
       const abortMessage = `Reading ${shownPath} was aborted.`;
       throwIfAborted(signal, abortMessage);
       await statOrExplain(absolutePath, shownPath);
-      if (await imageTypeOfFile(absolutePath)) {
+      const imageType = await imageTypeOfFile(absolutePath);
+      if (imageType && options.unpreparedImages) return unpreparedImageRead(absolutePath, shownPath, imageType, options.unpreparedImages);
+      if (imageType) {
         const prepared = await loadImageFile(absolutePath, basename(absolutePath));
         throwIfAborted(signal, abortMessage);
-        const { image, original } = prepared;
-        const details: ReadToolDetails = {
-          path: absolutePath,
-          totalLines: 0,
-          linesRead: 0,
-          offset: 1,
-          truncated: false,
-          image: { width: image.width, height: image.height, originalWidth: original.width, originalHeight: original.height, mimeType: image.mimeType, bytes: original.bytes },
-        };
-        return { content: describeImageForModel(prepared, shownPath), images: [image], details };
+        return imageReadResult(prepared, absolutePath, shownPath);
       }
       if (await isBinaryFile(absolutePath)) {
         throw new Error(

@@ -2,7 +2,7 @@
 // `parameters`, calls `execute`, and turns the result into a tool-result message; tools know nothing
 // about providers, sessions or screens.
 import type { Static, TSchema } from "@sinclair/typebox";
-import type { ImageContent } from "./images/image-content.js";
+import type { ImageContent, UnpreparedImage } from "./images/image-content.js";
 import type { CommandEnd } from "./command-end.js";
 import type { FileTouch } from "./file-touch.js";
 
@@ -19,6 +19,12 @@ export interface ToolResult<TDetails = unknown> {
   file?: FileTouch;
   /** How the command the call ran ended (command-end.ts): the UI shows it under the output. */
   command?: CommandEnd;
+  /**
+   * A remote session's read of an image: the file's bytes, for the machine with the image library
+   * to prepare (tools/jobs/remote/remote-job-service.ts turns it into `images` before the agent or
+   * the UI sees the result). Never set on a result a tool returns where it is read.
+   */
+  unpreparedImage?: UnpreparedImage;
   /** The job the call's command runs on as (a bash call that outlived its wait, a bash_stream that yielded). */
   runningJob?: string;
 }

@@ -1,7 +1,9 @@
 // A remote session in the dashboard: the status bar and the jobs pane say where the tools and jobs
 // run, the agent's bash runs there, a job the person starts runs there, and a `!command` says it
 // runs on this machine. The sandbox fences the agent's commands there, and the chat says what it
-// stopped; a remote that cannot fence is told once, in the status bar and the chat.
+// stopped; a remote that cannot fence is told once, in the status bar and the chat, and a refusal
+// under --sandbox required names it. A `!command` under a personSandbox profile is fenced on this
+// machine: when this machine cannot fence it, the chat says so once, and --sandbox required refuses it.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,6 +28,13 @@ afterAll(async () => {
 });
 
 const occurrences = (text: string, part: string): number => text.split(part).length - 1;
+
+/** A PITWALL_HOME (the dashboard's HOME too) whose config.json holds `config`. */
+function homeWithConfig(config: Record<string, unknown>): string {
+  const home = tempFolder("home");
+  writeFileSync(join(home, "config.json"), JSON.stringify(config));
+  return home;
+}
 
 describe("a remote session in the dashboard", () => {
   it("shows where things run, runs the agent's bash and the person's jobs there, and a !command here", async () => {
@@ -96,5 +105,70 @@ describe("a remote session in the dashboard", () => {
     // Once (the notice names a temp path of random length, so it may wrap anywhere).
     expect(occurrences(t.screenText(), "⚠ unfenced")).toBe(1);
     expect(t.screenText().match(new RegExp(wrapped("run unfenced, with the ssh login's permissions there").source, "g"))).toHaveLength(1);
+  });
+
+  it("names the remote, not 'here', when --sandbox required refuses a job the person starts there", async () => {
+    const project = join(bare.remoteProject, "required-dashboard");
+    mkdirSync(project, { recursive: true });
+    const { t } = await startDashboard({
+      cols: 160,
+      rows: 48,
+      args: ["--remote", `box:${project}`, "--sandbox", "required"],
+      env: { PITWALL_SSH_COMMAND: bare.sshCommand },
+      home: homeWithConfig({ personSandbox: "workspace" }),
+    });
+    await t.waitForText("no sandbox: commands refused", 30_000);
+    t.type("/run echo ran > ran.txt");
+    t.press("Enter");
+    const screen = await t.waitForText(wrapped("cannot be made on box: the bubblewrap program"), 30_000);
+    expect(screen).toMatch(wrapped("To fix it, on box: install bubblewrap"));
+    expect(screen).not.toMatch(wrapped("cannot be made here"));
+    expect(existsSync(join(project, "ran.txt"))).toBe(false);
+  });
+});
+
+describe("a !command in a remote session, where this machine cannot fence it", () => {
+  /** This machine's bubblewrap is a program that is not there; the remote's is there. */
+  const noLocalBwrap = (): Record<string, string> => ({ PITWALL_SSH_COMMAND: sshd.sshCommand, PITWALL_BWRAP: join(tempFolder("no-local-bwrap"), "bwrap") });
+
+  it("says once in the chat that the person's !commands run unfenced here, and runs them", async () => {
+    const project = join(sshd.remoteProject, "local-unfenced");
+    mkdirSync(project, { recursive: true });
+    const outside = tempFolder("local-outside");
+    const { t } = await startDashboard({
+      cols: 160,
+      rows: 48,
+      args: ["--remote", `box:${project}`, "--sandbox", "workspace"],
+      env: noLocalBwrap(),
+      home: homeWithConfig({ personSandbox: "workspace" }),
+    });
+    await t.waitForText("⇄ box:", 30_000);
+    await t.waitForText(wrapped("Your !commands run on this machine unfenced, with your permissions: the bubblewrap program"), 30_000);
+    expect(t.screenText()).toMatch(wrapped("To fence them, install bubblewrap (Debian and Ubuntu: apt install"));
+    // The remote fences the agent's commands: the status line says nothing is unfenced there.
+    expect(t.screenText()).not.toContain("⚠ unfenced");
+    t.type(`!echo local > ${outside}/local.txt && echo wrote`);
+    t.press("Enter");
+    await t.waitForText("wrote", 30_000);
+    expect(readFileSync(join(outside, "local.txt"), "utf8")).toBe("local\n");
+    expect(t.screenText().match(new RegExp(wrapped("Your !commands run on this machine unfenced").source, "g"))).toHaveLength(1);
+  });
+
+  it("refuses the person's !command under --sandbox required, saying this machine cannot fence it", async () => {
+    const project = join(sshd.remoteProject, "local-required");
+    mkdirSync(project, { recursive: true });
+    const outside = tempFolder("local-outside");
+    const { t } = await startDashboard({
+      cols: 160,
+      rows: 48,
+      args: ["--remote", `box:${project}`, "--sandbox", "required"],
+      env: noLocalBwrap(),
+      home: homeWithConfig({ personSandbox: "workspace" }),
+    });
+    await t.waitForText(wrapped("Your !commands will not run: --sandbox required, and no sandbox can be made on this machine, where they run"), 30_000);
+    t.type(`!touch ${outside}/touched.txt`);
+    t.press("Enter");
+    await t.waitForText(wrapped("Not run: the sandbox is required (--sandbox required) and cannot be made on this machine: the bubblewrap program"), 30_000);
+    expect(existsSync(join(outside, "touched.txt"))).toBe(false);
   });
 });

@@ -154,6 +154,10 @@ describe("a remote that cannot fence", () => {
     const { results } = await remoteRun(bare, project, [bash("echo ran > ran.txt")], ["--sandbox", "required"]);
     expect(results[0]).toContain("Not run: the sandbox is required (--sandbox required)");
     expect(results[0]).toContain("install bubblewrap");
+    // The machine without bubblewrap is named as the status bar names it, not "here" (this machine has it).
+    expect(results[0]).toContain("cannot be made on box: the bubblewrap program");
+    expect(results[0]).toContain("To fix it, on box: install bubblewrap");
+    expect(results[0]).not.toContain("cannot be made here");
     expect(existsSync(join(project, "ran.txt"))).toBe(false);
   });
 });

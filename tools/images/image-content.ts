@@ -19,6 +19,16 @@ export interface ImageContent {
   original?: { width: number; height: number };
 }
 
+/**
+ * An image file's bytes, not yet prepared: what a remote session's read returns (its machine has no
+ * sharp), for the machine that has it to measure, turn and scale as it does a file of its own.
+ */
+export interface UnpreparedImage {
+  mimeType: ImageMimeType;
+  /** The file's bytes, base64. */
+  data: string;
+}
+
 /** The image format of a file's first bytes (PNG, JPEG, GIF, WebP), or undefined. */
 export function sniffImageType(bytes: Uint8Array): ImageMimeType | undefined {
   const at = (offset: number, ...values: number[]): boolean => values.every((v, i) => bytes[offset + i] === v);

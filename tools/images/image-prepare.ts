@@ -49,12 +49,16 @@ export async function imageTypeOfFile(path: string): Promise<ImageMimeType | und
   return sniffImageType(await readFileHead(path, IMAGE_SNIFF_BYTES));
 }
 
-/** Reads an image file and prepares it (see prepareImage). `name` defaults to the path. */
-export async function loadImageFile(path: string, name = path, limits: ImageLimits = IMAGE_LIMITS): Promise<PreparedImage> {
-  const size = (await stat(path)).size;
+/** Refuses an image file over IMAGE_MAX_FILE_BYTES: it is not decoded at all. */
+export function checkImageFileSize(size: number, name: string): void {
   if (size > IMAGE_MAX_FILE_BYTES) {
     throw new ImageError(`${name} is ${formatBytes(size)}: images over ${formatBytes(IMAGE_MAX_FILE_BYTES)} are not sent. Make a smaller copy first.`);
   }
+}
+
+/** Reads an image file and prepares it (see prepareImage). `name` defaults to the path. */
+export async function loadImageFile(path: string, name = path, limits: ImageLimits = IMAGE_LIMITS): Promise<PreparedImage> {
+  checkImageFileSize((await stat(path)).size, name);
   return prepareImage(await readFile(path), name, limits);
 }
 

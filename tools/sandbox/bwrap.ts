@@ -103,7 +103,7 @@ function runProbe(program: string): Promise<Availability> {
       const namespaces = /namespace|uid map|Operation not permitted|Permission denied/i.test(said);
       done({
         ok: false,
-        reason: `${program} cannot make a sandbox here${said ? ` (${said.replace(/^bwrap: /, "")})` : ` (exit ${code})`}`,
+        reason: `${program} cannot make a sandbox${said ? ` (${said.replace(/^bwrap: /, "")})` : ` (exit ${code})`}`,
         fix: namespaces
           ? "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 and later, an AppArmor profile that allows bwrap), or run pitwall in a container or VM"
           : "check that bwrap works: bwrap --ro-bind / / true",

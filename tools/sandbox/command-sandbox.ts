@@ -37,12 +37,20 @@ export interface CommandFence {
   request: FenceRequest;
 }
 
-/** The policy requires the sandbox and it cannot be made here: the command is not run. */
+/**
+ * The policy requires the sandbox and it cannot be made where the command runs: it is not run.
+ * `machine` names that machine as the person knows it (a remote's `box`); "here" when not given.
+ */
 export class SandboxUnavailableError extends Error {
-  constructor(readonly availability: Extract<Availability, { ok: false }>) {
+  constructor(
+    readonly availability: Extract<Availability, { ok: false }>,
+    readonly machine?: string,
+  ) {
+    const where = machine === undefined ? "here" : `on ${machine}`;
+    const fixWhere = machine === undefined ? "" : `on ${machine}: `;
     super(
-      `Not run: the sandbox is required (--sandbox required) and cannot be made here: ${availability.reason}. ` +
-        `To fix it, ${availability.fix}; or start pitwall with --sandbox workspace, which runs commands unfenced where the sandbox cannot be made.`,
+      `Not run: the sandbox is required (--sandbox required) and cannot be made ${where}: ${availability.reason}. ` +
+        `To fix it, ${fixWhere}${availability.fix}; or start pitwall with --sandbox workspace, which runs commands unfenced where the sandbox cannot be made.`,
     );
   }
 }
@@ -69,7 +77,7 @@ export class CommandSandbox {
     if (profile === "off") return { profile, state: "off", request };
     const available = await this.availability(request.policy);
     if (!available.ok) {
-      if (request.policy.required) throw new SandboxUnavailableError(available);
+      if (request.policy.required) throw new SandboxUnavailableError(available, request.policy.machine);
       return { profile, state: "unfenced", unfencedBecause: `${available.reason}; to fence commands, ${available.fix}`, request };
     }
     const places = this.ownPlaces();

@@ -38,6 +38,11 @@ export interface SandboxPolicy {
   protected: string[];
   /** The bubblewrap program; `bwrap` on the PATH when not given. */
   bwrap?: string;
+  /**
+   * The machine the commands run on, as the person knows it (a remote's `box`, as the status bar
+   * shows it; `this machine` for a `!command` in a remote session), for what is said of it; "here" when not given.
+   */
+  machine?: string;
 }
 
 /** Build caches writable by default (`sandboxWritable` in config.json replaces the list). */
@@ -108,6 +113,8 @@ export interface HomeRelativeOptions {
   writable?: readonly string[];
   /** Hidden besides DEFAULT_HIDDEN, as the person wrote them. */
   hidden?: readonly string[];
+  /** That machine's name as the person knows it (`box`): what its refusals call it. */
+  machine?: string;
 }
 
 /** `~/x` for `~/x` and a relative `x` (config paths are home-relative); an absolute path as it is. */
@@ -131,6 +138,7 @@ export function homeRelativePolicy(options: HomeRelativeOptions): SandboxPolicy 
     writable: [...new Set((options.writable ?? DEFAULT_WRITABLE).map(keepHomeRelative))],
     hidden: [...new Set([...DEFAULT_HIDDEN, ...(options.hidden ?? [])].map(keepHomeRelative))],
     protected: [],
+    ...(options.machine !== undefined ? { machine: options.machine } : {}),
   };
 }
 
@@ -166,5 +174,6 @@ export function policyHere(policy: SandboxPolicy, place: PolicyPlace): SandboxPo
     hidden: [...new Set(hidden)],
     protected: [...new Set([...policy.protected.map(expand), resolve(place.pitwallHome)])],
     ...(bwrap ? { bwrap } : {}),
+    ...(policy.machine !== undefined ? { machine: policy.machine } : {}),
   };
 }

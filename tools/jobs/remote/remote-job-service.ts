@@ -5,12 +5,14 @@
 //   old identity, and asks for the job output it missed (output-replay.ts);
 // - no keys cross the link: the results are redacted here, where they are read
 //   (agent/secret-redaction.ts), and bash's full-output files stay on the remote, where read finds them;
-// - the file tools run there too (service.ts's serviceTools, run-tool.ts on the host);
+// - the file tools run there too (service.ts's serviceTools, run-tool.ts on the host); a read of an
+//   image sends the file's bytes, which are prepared here, where the image library is (finishImageRead);
 // - the sandbox policy crosses home-relative (`~/.ssh`), and the remote's host makes it its own
 //   (its home, its ~/.pitwall, its bwrap: tools/sandbox/profiles.ts), so the same rules fence
 //   commands and file tools there; whether the remote can fence is asked there (sandboxAvailability).
 import type { JobServiceInputs, ServiceToolCall } from "../service.js";
 import type { ToolResult } from "../../tool.js";
+import { finishImageRead } from "../../read-tool.js";
 import type { HostConnection } from "../client/host-connection.js";
 import type { OpenedHost } from "../client/host-launcher.js";
 import { HostJobService, type HostJobServiceOptions } from "../client/host-job-service.js";
@@ -96,10 +98,14 @@ export class RemoteJobService extends HostJobService {
     });
   }
 
-  /** A call the dropped link took with it fails with what happened to it, never as a bare "went away". */
+  /**
+   * A call the dropped link took with it fails with what happened to it, never as a bare "went away".
+   * A read's image comes as the file's bytes, prepared here as a local read prepares its file.
+   */
   override async runTool(call: ServiceToolCall): Promise<ToolResult> {
+    let result: ToolResult;
     try {
-      return await super.runTool(call);
+      result = await super.runTool(call);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (!message.startsWith("The job host went away")) throw error;
@@ -112,6 +118,7 @@ export class RemoteJobService extends HostJobService {
             : "It may or may not have finished there: check before repeating anything that changes files.";
       throw new Error(`The link to ${where} dropped while ${call.tool} ran. ${after}`);
     }
+    return call.tool === "read" ? finishImageRead(result, call.params) : result;
   }
 
   /** The start of a file on the remote (the files pane's preview): its size and up to `maxBytes` bytes. */
@@ -127,10 +134,16 @@ export class RemoteJobService extends HostJobService {
     return { secrets: [], ...(this.sandbox ? { sandbox: { policy: this.sentPolicy(this.sandbox.policy), visible: [] } } : {}) };
   }
 
-  /** The person's rules with the paths under the home left `~/…`: the remote's host expands them against its home. */
+  /** The person's rules with the paths under the home left `~/…` (the remote's host expands them against its home), naming the remote as the person knows it. */
   protected override sentPolicy(policy: SandboxPolicy): SandboxPolicy {
     const paths = this.remote.sandboxPaths ?? {};
-    return homeRelativePolicy({ profile: policy.profile, required: policy.required, ...(paths.writable ? { writable: paths.writable } : {}), ...(paths.hidden ? { hidden: paths.hidden } : {}) });
+    return homeRelativePolicy({
+      profile: policy.profile,
+      required: policy.required,
+      machine: this.remote.target.destination,
+      ...(paths.writable ? { writable: paths.writable } : {}),
+      ...(paths.hidden ? { hidden: paths.hidden } : {}),
+    });
   }
 
   /** Whether the remote can fence commands (bwrap and user namespaces there), asked of its host; undefined without a sandbox policy. */

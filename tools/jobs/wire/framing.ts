@@ -17,9 +17,11 @@
  * - a runTool or start call carries the client's environment (execve's whole limit is 2 MiB);
  * - a write of 256 KiB of input (MAX_STDIN_BYTES), about 1.5 M if every byte is a control key JSON
  *   spells as \u00XX;
- * - a screen update of a whole 400 × 120 terminal with a run per cell: about 1.5 M.
- * 8 Mi leaves twice the worst of these, and what a refused frame makes the host hold stays small
- * (job-host.test.ts measures it).
+ * - a screen update of a whole 400 × 120 terminal with a run per cell: about 1.5 M;
+ * - a remote read's image: at most REMOTE_IMAGE_MAX_BYTES (4 MiB) of file as base64, which needs no
+ *   escaping, 5.6 M (model-tools/file-tools.ts; a larger image is refused there, saying so).
+ * 8 Mi leaves twice the worst of the others and 2.8 M beside the image, and what a refused frame
+ * makes the host hold stays small (job-host.test.ts measures it).
  */
 export const MAX_FRAME_CHARS = 8 * 1024 * 1024;
 

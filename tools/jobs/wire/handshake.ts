@@ -15,9 +15,10 @@ import { JobInfoSchema, strict, TriggerInfoSchema } from "./job-shapes.js";
  * (runTool's and start's policy, restart's profile, JobInfo's sandbox fields, job_fenced); 6: a
  * link that may drop (a remote client's hello, job_output's offset, what a resuming client missed,
  * readFile, the file tools in the host); 7: a home-relative sandbox policy the host makes its own
- * (a remote client's), sandboxCheck.
+ * (a remote client's), sandboxCheck; 8: a remote read's unprepared image (runTool's result), the
+ * machine a policy names in its refusals.
  */
-export const PROTOCOL_VERSION = 7;
+export const PROTOCOL_VERSION = 8;
 
 export const ClientKindSchema = Type.Union([Type.Literal("dashboard"), Type.Literal("print"), Type.Literal("json"), Type.Literal("cli")]);
 export type ClientKind = Static<typeof ClientKindSchema>;

@@ -2,7 +2,7 @@
 // the job events, a screen update of a watched job, a tool call's result. They describe the very
 // types the rest of pitwall uses (events.ts, screen-state.ts); the check at the end fails to compile
 // when the two drift apart. The handshake (handshake.ts) and the methods (methods.ts) are built of them.
-import { IMAGE_MIME_TYPES, type ImageContent } from "../../images/image-content.js";
+import { IMAGE_MIME_TYPES, type ImageContent, type UnpreparedImage } from "../../images/image-content.js";
 import type { FileTouch } from "../../file-touch.js";
 import { Type, type Static } from "@sinclair/typebox";
 import { type JobEvent, type JobInfo, WATCH_ACTIONS, type TriggerInfo } from "../events.js";
@@ -25,6 +25,7 @@ export const SandboxPolicySchema = Type.Object(
     hidden: Type.Array(Type.String()),
     protected: Type.Array(Type.String()),
     bwrap: Type.Optional(Type.String()),
+    machine: Type.Optional(Type.String()),
   },
   strict,
 );
@@ -166,6 +167,9 @@ const ImageContentSchema = Type.Object(
   strict,
 );
 
+/** A remote host's read of an image: the file's bytes, which the client prepares. */
+const UnpreparedImageSchema = Type.Object({ mimeType: Type.Union(IMAGE_MIME_TYPES.map((type) => Type.Literal(type))), data: Type.String() }, strict);
+
 const FileTouchSchema = Type.Union([
   Type.Object({ kind: Type.Literal("read"), path: Type.String() }, strict),
   Type.Object({ kind: Type.Literal("write"), path: Type.String(), created: Type.Boolean(), bytes: Type.Number() }, strict),
@@ -179,6 +183,7 @@ export const ToolResultSchema = Type.Object(
     details: Type.Optional(Type.Unknown()),
     isError: Type.Optional(Type.Boolean()),
     images: Type.Optional(Type.Array(ImageContentSchema)),
+    unpreparedImage: Type.Optional(UnpreparedImageSchema),
     file: Type.Optional(FileTouchSchema),
     command: Type.Optional(CommandEndSchema),
     runningJob: Type.Optional(Type.String()),
@@ -196,6 +201,7 @@ const schemasMatchTypes: [
   Same<Static<typeof SandboxPolicySchema>, SandboxPolicy>,
   Same<Static<typeof FenceHitSchema>, FenceHit>,
   Same<Static<typeof ImageContentSchema>, ImageContent>,
+  Same<Static<typeof UnpreparedImageSchema>, UnpreparedImage>,
   Same<Static<typeof FileTouchSchema>, FileTouch>,
-] = [true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true];
 void schemasMatchTypes;

@@ -1,0 +1,150 @@
+// `read` of an image in a remote session: the remote's host (which has no image library) reads the
+// file's bytes where the file lives, with the same checks as a local read, and this machine prepares
+// them (measured, turned, scaled, re-encoded): the model gets the same content, image and details as
+// from a local read of the same file. The bytes cross the ssh link whole, so the remote's cap is
+// smaller than a local read's, and an image over it is refused with a message saying what to do.
+// The remote is this machine under the test sshd's HOME; every file is in a folder the test made.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as Jobs from "../../tools/jobs/index.js";
+import type * as ReadTool from "../../tools/read-tool.js";
+import type * as Sandbox from "../../tools/sandbox/index.js";
+import type { ToolResult } from "../../tools/tool.js";
+import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
+import { makeImage, makeNoise } from "../helpers/image-fixtures.js";
+import { startTestSshd, type TestSshd } from "../helpers/test-sshd.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+let jobs: typeof Jobs;
+let readTool: typeof ReadTool;
+let sshd: TestSshd;
+let service: Jobs.RemoteJobService;
+/** The same remote folder under the workspace sandbox: its file tools follow the remote's FileFence. */
+let fenced: Jobs.RemoteJobService;
+
+beforeAll(async () => {
+  assertBuilt();
+  jobs = (await import(join(REPO_ROOT, "dist", "tools", "jobs", "index.js"))) as typeof Jobs;
+  readTool = (await import(join(REPO_ROOT, "dist", "tools", "read-tool.js"))) as typeof ReadTool;
+  sshd = await startTestSshd();
+  service = new jobs.RemoteJobService(
+    { cwd: tempDir("local-cwd"), env: {}, settings: {}, marker: undefined, secrets: [] },
+    { home: tempDir("local-home"), kind: "print", keepJobsMs: 60_000, sshCommand: sshd.sshCommand, target: jobs.parseRemote(`box:${sshd.remoteProject}`) },
+  );
+  const sandbox = (await import(join(REPO_ROOT, "dist", "tools", "sandbox", "index.js"))) as typeof Sandbox;
+  const localHome = tempDir("local-home");
+  fenced = new jobs.RemoteJobService(
+    {
+      cwd: tempDir("local-cwd"),
+      env: {},
+      settings: {},
+      marker: undefined,
+      secrets: [],
+      sandbox: { policy: sandbox.sandboxPolicy({ profile: "workspace", home: localHome, pitwallHome: join(localHome, ".pitwall") }), personProfile: "off" },
+    },
+    { home: tempDir("local-home"), kind: "print", keepJobsMs: 60_000, sshCommand: sshd.sshCommand, target: jobs.parseRemote(`box:${sshd.remoteProject}`) },
+  );
+});
+afterAll(async () => {
+  await fenced?.shutdown();
+  await service?.shutdown();
+  await sshd?.stop();
+});
+
+const noSignal = (): AbortSignal => new AbortController().signal;
+
+function readThere(filePath: string, through: Jobs.RemoteJobService = service): Promise<ToolResult> {
+  return through.runTool({ tool: "read", toolCallId: "r", params: { file_path: filePath }, signal: noSignal(), onUpdate: () => undefined, context: { yieldSignal: noSignal() } });
+}
+
+function readHere(cwd: string, filePath: string): Promise<ToolResult> {
+  return readTool.createReadTool(cwd).execute("r", { file_path: filePath }, noSignal(), () => undefined, { yieldSignal: noSignal() });
+}
+
+/** The same file in a local folder and in a folder on the remote. */
+function placeBoth(name: string, bytes: Buffer): { local: string; remote: string } {
+  const local = join(tempDir("local-images"), "p");
+  const remote = join(sshd.remoteProject, `images-${Math.random().toString(36).slice(2)}`);
+  for (const dir of [local, remote]) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, name), bytes);
+  }
+  return { local, remote };
+}
+
+describe("read of an image in a remote session", () => {
+  it("gives the model a screenshot on the remote scaled as a local read of the same file gives it, with the same details", async () => {
+    const { local, remote } = placeBoth("shot.png", await makeImage(3136, 1960, "png"));
+    const here = await readHere(local, "shot.png");
+    const there = await readThere(join(remote, "shot.png"));
+
+    expect(there.isError).toBeUndefined();
+    expect(there.content).toBe(`[Image ${join(remote, "shot.png")}: 3136×1960 PNG, sent scaled to 1568×980 (multiply coordinates in it by 2.00 for the original's pixels)]`);
+    expect(here.content).toBe("[Image shot.png: 3136×1960 PNG, sent scaled to 1568×980 (multiply coordinates in it by 2.00 for the original's pixels)]");
+    // The image the model gets: the same bytes, size and name as the local read's.
+    expect(there.images).toEqual(here.images);
+    expect(there.images?.[0]).toMatchObject({ type: "image", mimeType: "image/png", name: "shot.png", width: 1568, height: 980, original: { width: 3136, height: 1960 } });
+    // What the tool-output pane shows: the same details, the file's path being the remote's.
+    expect(there.details).toEqual({ ...(here.details as object), path: join(remote, "shot.png") });
+    // Nothing of the unprepared bytes is left for the agent or the session.
+    expect(there).not.toHaveProperty("unpreparedImage");
+  });
+
+  it("reads a small JPEG by a path relative to the remote folder, sent as it is", async () => {
+    const bytes = await makeImage(640, 400, "jpeg");
+    const { local, remote } = placeBoth("photo.jpg", bytes);
+    const relative = join(remote.slice(sshd.remoteProject.length + 1), "photo.jpg");
+    const here = await readHere(local, "photo.jpg");
+    const there = await readThere(relative);
+    expect(there.content).toBe(`[Image ${relative}: 640×400 JPEG]`);
+    expect(there.images).toEqual(here.images);
+    expect(Buffer.from(there.images![0]!.data, "base64").equals(bytes)).toBe(true);
+    expect(there.details).toEqual({ ...(here.details as object), path: join(remote, "photo.jpg") });
+  });
+
+  it("refuses an image over the remote's cap, naming the cap and what to do, where a local read takes it", async () => {
+    // Noise compresses badly: a PNG of about 6 MB, over the remote's 4 MB and under a local read's 50 MB.
+    const bytes = await makeNoise(1450, 1450, "png");
+    expect(bytes.length).toBeGreaterThan(jobs.REMOTE_IMAGE_MAX_BYTES);
+    const { local, remote } = placeBoth("noise.png", bytes);
+    const here = await readHere(local, "noise.png");
+    expect(here.images).toHaveLength(1);
+
+    const refused = await readThere(join(remote, "noise.png")).then(
+      () => "",
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    const mb = (bytes.length / 1024 / 1024).toFixed(1);
+    expect(refused).toBe(
+      `noise.png is ${mb} MB: an image read on the remote machine crosses the ssh link whole to be scaled on the person's, so it can be at most 4.0 MB there (50.0 MB in a local session). ` +
+        "Make a smaller copy there first (for example with bash: convert noise.png -resize 50% small.png, where ImageMagick is installed) and read that.",
+    );
+  });
+
+  it("refuses a FIFO named like an image on the remote, as a local read does, without blocking its host", async () => {
+    const { execFileSync } = await import("node:child_process");
+    const remote = join(sshd.remoteProject, "fifo-image");
+    mkdirSync(remote, { recursive: true });
+    execFileSync("mkfifo", [join(remote, "pipe.png")]);
+    await expect(readThere(join(remote, "pipe.png"))).rejects.toThrow("pipe.png is not a regular file (a pipe, socket or device)");
+    // The host still answers.
+    const { remote: after } = placeBoth("tiny.png", await makeImage(10, 10, "png"));
+    expect((await readThere(join(after, "tiny.png"))).content).toContain("10×10 PNG");
+  });
+
+  it("refuses an image the sandbox hides on the remote (its ~/.ssh), as it refuses any file there", async () => {
+    const secrets = join(sshd.remoteHome, ".ssh");
+    mkdirSync(secrets, { recursive: true });
+    writeFileSync(join(secrets, "hidden.png"), await makeImage(20, 20, "png"));
+    const outcome = await readThere(join(secrets, "hidden.png"), fenced).then(
+      (result) => result,
+      (error: unknown) => ({ content: error instanceof Error ? error.message : String(error), images: undefined, isError: true }),
+    );
+    expect(outcome.content).toContain("the sandbox (profile workspace) hides it");
+    expect(outcome.images).toBeUndefined();
+    // The same sandbox reads an image in the folder.
+    const { remote } = placeBoth("shown.png", await makeImage(30, 20, "png"));
+    expect((await readThere(join(remote, "shown.png"), fenced)).content).toContain("30×20 PNG");
+  });
+});
