@@ -147,9 +147,10 @@ describe("a !command in a remote session, where this machine cannot fence it", (
     expect(t.screenText()).toMatch(wrapped("To fence them, install bubblewrap (Debian and Ubuntu: apt install"));
     // The remote fences the agent's commands: the status line says nothing is unfenced there.
     expect(t.screenText()).not.toContain("⚠ unfenced");
-    t.type(`!echo local > ${outside}/local.txt && echo wrote`);
+    // What it prints is not what was typed: the typed line shows at once.
+    t.type(`!echo local > ${outside}/local.txt && echo "wrote $((6 * 7))"`);
     t.press("Enter");
-    await t.waitForText("wrote", 30_000);
+    await t.waitForText("wrote 42", 30_000);
     expect(readFileSync(join(outside, "local.txt"), "utf8")).toBe("local\n");
     expect(t.screenText().match(new RegExp(wrapped("Your !commands run on this machine unfenced").source, "g"))).toHaveLength(1);
   });
