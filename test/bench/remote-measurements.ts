@@ -2,8 +2,8 @@
 // its raw baseline measured in the same run: a remote job's flood reaching this pitwall (`cat` of a
 // log-like file in the job's pty → the remote host → the bridge → ssh → the client's events) against
 // `ssh box cat` of the same file, beside the same job with its output sent to no client and node-pty
-// alone reading that `cat` here (the most any pty job can do on this machine, whatever comes after
-// the pty); a `read` of a 50 KB file against the link's round trip; and starting a pitwall on a
+// alone reading that `cat` here, and script(1) reading it through a pty, no node at all (the most any
+// pty job can do on this machine, whatever comes after the pty); a `read` of a 50 KB file against the link's round trip; and starting a pitwall on a
 // remote where it is installed (`pitwall jobs --remote … list`: pitwall starts, reaches the host,
 // answers) against a bare `ssh box true`.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -50,6 +50,17 @@ function rawPtySeconds(command: string, cwd: string): Promise<number> {
 }
 
 /**
+ * Seconds script(1) takes to run `command` in a pty of its own and copy what it reads to /dev/null
+ * (in `cwd`): a pty read by a C program, no node anywhere; undefined without script on the machine.
+ */
+function cPtySeconds(command: string, cwd: string): number | undefined {
+  const started = performance.now();
+  const result = spawnSync("script", ["-q", "-c", command, "/dev/null"], { cwd, stdio: ["ignore", "ignore", "ignore"], env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+  if (result.error || result.status !== 0) return undefined;
+  return (performance.now() - started) / 1000;
+}
+
+/**
  * A job printing the FLOOD_BYTES of flood.txt: seconds from its start until its last byte reached
  * this client (for a print client, which is sent no output, until its exit reached it).
  */
@@ -93,9 +104,12 @@ export const remoteRows: Measurement = async () => {
     // drifting during the run weighs on both alike.
     const unsent: number[] = [];
     const ptySeconds: number[] = [];
+    const cPty: number[] = [];
     for (let i = 0; i < 3; i++) {
       unsent.push((await remoteFlood(print, false)).jobSeconds);
       ptySeconds.push(await rawPtySeconds("cat flood.txt", sshd.remoteProject));
+      const c = cPtySeconds("cat flood.txt", sshd.remoteProject);
+      if (c !== undefined) cPty.push(c);
     }
     // Connected before its floods: the jobs its welcome lists (the floods above, the same command)
     // are in its mirror before a flood looks for its own job_started.
@@ -113,6 +127,11 @@ export const remoteRows: Measurement = async () => {
     rows.push({ metric: "  the same job in the remote host alone (pty to exit)", value: `${(FLOOD_BYTES / MIB / best.jobSeconds).toFixed(1)} MiB/s`, target: "" });
     rows.push({ metric: "  the same job, its output sent to no client (best of 3)", value: `${(FLOOD_BYTES / MIB / Math.min(...unsent)).toFixed(1)} MiB/s`, target: "" });
     rows.push({ metric: "  the same cat read by node-pty alone, here (best of 3)", value: `${(FLOOD_BYTES / MIB / Math.min(...ptySeconds)).toFixed(1)} MiB/s`, target: "" });
+    // A pty's own ceiling: the kernel hands its reader at most 4 KiB at a time, whoever reads it.
+    if (cPty.length > 0) {
+      const ceiling = FLOOD_BYTES / MIB / Math.min(...cPty);
+      rows.push({ metric: "  the same cat through a pty read by script(1), C, no node (best of 3)", value: `${ceiling.toFixed(1)} MiB/s (${((ceiling / raw) * 100).toFixed(0)} % of ssh cat)`, target: "" });
+    }
 
     writeFileSync(join(sshd.remoteProject, "fifty.txt"), Array.from({ length: 800 }, (_, i) => `line ${i}: ${"x".repeat(56)}`).join("\n"));
     const trips: number[] = [];
