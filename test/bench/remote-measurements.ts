@@ -12,20 +12,14 @@ import * as pty from "node-pty";
 import { join } from "node:path";
 import { RemoteJobService, parseRemote, type JobService, type ServiceToolName } from "../../tools/jobs/index.js";
 import { CLI_PATH, cliEnv } from "../helpers/cli-process.js";
+import { remoteServiceOn } from "../helpers/remote-service.js";
 import { startTestSshd, type TestSshd } from "../helpers/test-sshd.js";
-import { tempDir } from "../helpers/temp-dir.js";
 import { ms, quantile, type Measurement, type Row } from "./bench-harness.js";
 
 const MIB = 1024 * 1024;
 const FLOOD_BYTES = 32 * MIB;
 const LOG_LINE = "2026-11-22T10:00:00Z INFO request handled in 12ms path=/api/items?id=42 status=200";
 
-function service(sshd: TestSshd, kind: "json" | "print"): RemoteJobService {
-  return new RemoteJobService(
-    { cwd: tempDir("bench-local"), env: {}, settings: {}, marker: undefined, secrets: [] },
-    { home: tempDir("bench-home"), kind, keepJobsMs: 60_000, sshCommand: sshd.sshCommand, target: parseRemote(`box:${sshd.remoteProject}`) },
-  );
-}
 
 function call(jobs: JobService, tool: ServiceToolName, params: unknown): Promise<unknown> {
   return jobs.runTool({ tool, toolCallId: "bench", params, signal: new AbortController().signal, onUpdate: () => undefined, context: { yieldSignal: new AbortController().signal } });
@@ -92,8 +86,8 @@ async function remoteFlood(jobs: RemoteJobService, sent = true): Promise<{ secon
 export const remoteRows: Measurement = async () => {
   const sshd = await startTestSshd();
   const rows: Row[] = [];
-  const json = service(sshd, "json");
-  const print = service(sshd, "print");
+  const json = remoteServiceOn({ RemoteJobService, parseRemote }, sshd, { kind: "json" });
+  const print = remoteServiceOn({ RemoteJobService, parseRemote }, sshd, { kind: "print" });
   try {
     // Installed first (its cost is not the rows'), and the host warm.
     await call(print, "bash", { command: "true" });

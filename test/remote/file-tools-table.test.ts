@@ -11,6 +11,7 @@ import type * as Jobs from "../../tools/jobs/index.js";
 import type * as CodingTools from "../../tools/coding-tools.js";
 import type { ToolResult } from "../../tools/tool.js";
 import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
+import { remoteServiceOn } from "../helpers/remote-service.js";
 import { startTestSshd, type TestSshd } from "../helpers/test-sshd.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -171,10 +172,7 @@ beforeAll(async () => {
   jobs = (await import(join(REPO_ROOT, "dist", "tools", "jobs", "index.js"))) as typeof Jobs;
   tools = (await import(join(REPO_ROOT, "dist", "tools", "coding-tools.js"))) as typeof CodingTools;
   sshd = await startTestSshd();
-  service = new jobs.RemoteJobService(
-    { cwd: tempDir("local-cwd"), env: {}, settings: {}, marker: undefined, secrets: [] },
-    { home: tempDir("local-home"), kind: "print", keepJobsMs: 60_000, sshCommand: sshd.sshCommand, target: jobs.parseRemote(`box:${sshd.remoteProject}`) },
-  );
+  service = remoteServiceOn(jobs, sshd);
 });
 afterAll(async () => {
   await service?.shutdown();

@@ -13,6 +13,7 @@ import type * as Sandbox from "../../tools/sandbox/index.js";
 import type { ToolResult } from "../../tools/tool.js";
 import { assertBuilt, REPO_ROOT } from "../helpers/cli-process.js";
 import { makeImage, makeNoise } from "../helpers/image-fixtures.js";
+import { remoteServiceOn } from "../helpers/remote-service.js";
 import { startTestSshd, type TestSshd } from "../helpers/test-sshd.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -28,23 +29,12 @@ beforeAll(async () => {
   jobs = (await import(join(REPO_ROOT, "dist", "tools", "jobs", "index.js"))) as typeof Jobs;
   readTool = (await import(join(REPO_ROOT, "dist", "tools", "read-tool.js"))) as typeof ReadTool;
   sshd = await startTestSshd();
-  service = new jobs.RemoteJobService(
-    { cwd: tempDir("local-cwd"), env: {}, settings: {}, marker: undefined, secrets: [] },
-    { home: tempDir("local-home"), kind: "print", keepJobsMs: 60_000, sshCommand: sshd.sshCommand, target: jobs.parseRemote(`box:${sshd.remoteProject}`) },
-  );
+  service = remoteServiceOn(jobs, sshd);
   const sandbox = (await import(join(REPO_ROOT, "dist", "tools", "sandbox", "index.js"))) as typeof Sandbox;
   const localHome = tempDir("local-home");
-  fenced = new jobs.RemoteJobService(
-    {
-      cwd: tempDir("local-cwd"),
-      env: {},
-      settings: {},
-      marker: undefined,
-      secrets: [],
-      sandbox: { policy: sandbox.sandboxPolicy({ profile: "workspace", home: localHome, pitwallHome: join(localHome, ".pitwall") }), personProfile: "off" },
-    },
-    { home: tempDir("local-home"), kind: "print", keepJobsMs: 60_000, sshCommand: sshd.sshCommand, target: jobs.parseRemote(`box:${sshd.remoteProject}`) },
-  );
+  fenced = remoteServiceOn(jobs, sshd, {
+    sandbox: { policy: sandbox.sandboxPolicy({ profile: "workspace", home: localHome, pitwallHome: join(localHome, ".pitwall") }), personProfile: "off" },
+  });
 });
 afterAll(async () => {
   await fenced?.shutdown();
