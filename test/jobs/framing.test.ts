@@ -5,7 +5,7 @@
 // the same line in one piece. (What the host does with an answer too large for a frame, over a real
 // socket, is in framing-socket.test.ts.)
 import { describe, expect, it } from "vitest";
-import { encodeMessage, FrameTooLongError, LineSplitter, MAX_FRAME_CHARS } from "../../tools/jobs/wire/framing.js";
+import { decodeOutputFrame, encodeMessage, encodeOutputFrame, FrameTooLongError, LineSplitter, MAX_FRAME_CHARS, outputFrameLength } from "../../tools/jobs/wire/framing.js";
 import { cpuTimeOf } from "../helpers/cpu-time.js";
 
 function collect(maxChars?: number): { lines: string[]; splitter: LineSplitter } {
@@ -93,4 +93,83 @@ describe("the job host's framing", () => {
     const long = fastest(256 * 1024);
     expect(long / short, `64 Ki characters took ${short.toFixed(1)} ms, 256 Ki took ${long.toFixed(1)} ms`).toBeLessThan(8);
   }, 30_000);
+
+  describe("a job's output as an output frame (a header line, then the text as it is)", () => {
+    function collectFrames(maxChars?: number): { got: unknown[]; splitter: LineSplitter } {
+      const got: unknown[] = [];
+      const splitter = new LineSplitter((line, text) => got.push(text === undefined ? JSON.parse(line) : decodeOutputFrame(line, text)), maxChars, outputFrameLength);
+      return { got, splitter };
+    }
+
+    it("carries any text exactly, newlines, the frame mark and surrogate pairs included, however the stream cuts it, between JSON messages", () => {
+      const events = [
+        { type: "job_output", jobId: "3", stream: "pty", chunk: "line one\nline two\r\n\x1e not a header\n\n", offset: 120 },
+        { type: "job_output", jobId: "12", stream: "stderr", chunk: "é ✓ 🎉 \u{1F680}\n{\"type\":\"event\"}\n" },
+        { type: "job_output", jobId: "3", stream: "pty", chunk: "", offset: 150 },
+      ];
+      const text =
+        encodeMessage({ type: "result", id: 1, value: ["before"] }) +
+        encodeOutputFrame(events[0]!) +
+        encodeOutputFrame(events[1]!) +
+        encodeMessage({ type: "event", event: { type: "job_exited", jobId: "3" } }) +
+        encodeOutputFrame(events[2]!) +
+        encodeMessage({ type: "result", id: 2, value: ["after"] });
+      const want = [
+        { type: "result", id: 1, value: ["before"] },
+        ...events.slice(0, 2).map((event) => ({ type: "event", event })),
+        { type: "event", event: { type: "job_exited", jobId: "3" } },
+        { type: "event", event: events[2] },
+        { type: "result", id: 2, value: ["after"] },
+      ];
+      const whole = collectFrames();
+      whole.splitter.push(text);
+      expect(whole.got).toEqual(want);
+      for (let cut = 0; cut <= text.length; cut++) {
+        const cutOnce = collectFrames();
+        cutOnce.splitter.push(text.slice(0, cut));
+        cutOnce.splitter.push(text.slice(cut));
+        expect(cutOnce.got, `cut at ${cut}`).toEqual(want);
+      }
+      const byChar = collectFrames();
+      for (let i = 0; i < text.length; i++) byChar.splitter.push(text[i]!);
+      expect(byChar.got).toEqual(want);
+      // The fields come in the order the host's events have them (JSON mode prints them so).
+      expect(Object.keys((whole.got[1] as { event: object }).event)).toEqual(["type", "jobId", "stream", "chunk", "offset"]);
+    });
+
+    it("refuses a text past the cap as soon as its header says so, and a header without a length", () => {
+      const capped = collectFrames(1000);
+      expect(() => capped.splitter.push(encodeOutputFrame({ jobId: "1", stream: "pty", chunk: "x".repeat(1001) }))).toThrow(FrameTooLongError);
+      expect(() => capped.splitter.push(encodeMessage({ type: "result", id: 1, value: [] }))).not.toThrow();
+      expect(capped.got).toEqual([]);
+      const atCap = collectFrames(1000);
+      atCap.splitter.push(encodeOutputFrame({ jobId: "1", stream: "pty", chunk: "x".repeat(1000) }));
+      expect(atCap.got).toHaveLength(1);
+      const garbled = collectFrames();
+      expect(() => garbled.splitter.push('\x1e {"jobId":"1"}\nabc')).toThrow(/no length/);
+      expect(() => garbled.splitter.push(encodeMessage({ type: "result", id: 1, value: [] }))).not.toThrow();
+      expect(garbled.got).toEqual([]);
+    });
+
+    it("does work linear in what arrives: a text four times as long, fed a character at a time, takes about four times as long", () => {
+      const feed = (chars: number): number => {
+        const { got, splitter } = collectFrames();
+        const frame = encodeOutputFrame({ jobId: "1", stream: "pty", chunk: "x\n".repeat(chars / 2) });
+        const started = performance.now();
+        const took = cpuTimeOf(() => {
+          for (let i = 0; i < frame.length; i++) {
+            splitter.push(frame[i]!);
+            if (i % 4096 === 0 && performance.now() - started > 5_000) throw new Error(`${i} one-character chunks took over 5 s: the splitter is not linear`);
+          }
+        });
+        expect(got).toHaveLength(1);
+        return took;
+      };
+      const fastest = (chars: number): number => Math.min(feed(chars), feed(chars), feed(chars));
+      fastest(64 * 1024);
+      const short = fastest(64 * 1024);
+      const long = fastest(256 * 1024);
+      expect(long / short, `64 Ki characters took ${short.toFixed(1)} ms, 256 Ki took ${long.toFixed(1)} ms`).toBeLessThan(8);
+    }, 30_000);
+  });
 });

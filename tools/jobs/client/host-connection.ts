@@ -5,7 +5,7 @@
 // acted on half understood.
 import { connect } from "node:net";
 import type { Duplex } from "node:stream";
-import { encodeMessage, LineSplitter, MAX_FRAME_CHARS } from "../wire/framing.js";
+import { decodeOutputFrame, encodeMessage, LineSplitter, MAX_FRAME_CHARS, outputFrameLength } from "../wire/framing.js";
 import { checkMismatch, checkWelcome, PROTOCOL_VERSION, type ClientInfo, type Mismatch, type Welcome } from "../wire/handshake.js";
 import { checkHostMessage, resultChecker, type HostMessage, type MethodArgs, type MethodName, type MethodResult } from "../wire/methods.js";
 import { pitwallVersion } from "../../pitwall-version.js";
@@ -158,8 +158,8 @@ export class HostConnection {
       if (ready) socket.once(ready, hello);
       else hello();
       socket.once("close", () => fail(new Error("the job host closed the connection before its greeting")));
-      const lines = new LineSplitter((line) => {
-        if (connection) return connection.receive(line);
+      const lines = new LineSplitter((line, text) => {
+        if (connection) return connection.receive(line, text);
         let message: unknown;
         try {
           message = JSON.parse(line);
@@ -184,7 +184,7 @@ export class HostConnection {
           if (connection && !connection.handlerSet) connection.handlers = {};
         });
         resolve({ kind: "welcome", connection });
-      });
+      }, MAX_FRAME_CHARS, outputFrameLength);
       socket.on("data", (chunk: string) => {
         try {
           lines.push(chunk);
@@ -322,14 +322,15 @@ export class HostConnection {
     this.handlers.closed?.(why, broken);
   }
 
-  private receive(line: string): void {
+  /** A line, or an output frame's header line and its text (framing.ts). */
+  private receive(line: string, text?: string): void {
     this.heardAt = Date.now();
     this.probing = false;
     let message: unknown;
     try {
-      message = JSON.parse(line);
+      message = text === undefined ? JSON.parse(line) : decodeOutputFrame(line, text);
     } catch {
-      return this.fail("sent a line that is not JSON");
+      return this.fail(text === undefined ? "sent a line that is not JSON" : "sent an output frame whose header is not JSON");
     }
     if (!checkHostMessage.check(message)) return this.fail(`sent a message this pitwall does not understand (${checkHostMessage.problem(message)})`);
     this.dispatch(message);

@@ -7,7 +7,7 @@
 import type { Socket } from "node:net";
 import type { JobEvent } from "../events.js";
 import type { ClientInfo } from "../wire/handshake.js";
-import { encodeMessage, LineSplitter, MAX_FRAME_CHARS } from "../wire/framing.js";
+import { encodeMessage, encodeOutputFrame, LineSplitter, MAX_FRAME_CHARS } from "../wire/framing.js";
 import { argsChecker, checkClientMessage, isMethodName, type HostMessage, type MethodArgs, type MethodName } from "../wire/methods.js";
 import { refusalOf } from "../wire/refusals.js";
 import type { ScreenWatch } from "../terminal/screen-watch.js";
@@ -77,7 +77,7 @@ export class HostClient {
 
   /** A job_output event for a client that takes all output: batched while the job floods (frame-batch.ts). */
   sendOutput(event: Extract<JobEvent, { type: "job_output" }>): void {
-    if (!this.socket.destroyed) this.frames.output(encodeMessage({ type: "event", event }));
+    if (!this.socket.destroyed) this.frames.output(encodeOutputFrame(event));
   }
 
   /** Answers call `id`. An answer too large for one frame would end the connection: a failure says so instead. */

@@ -1,9 +1,13 @@
 // Framing on the job host's socket: one JSON message per line (JSON never holds a raw newline, so a
-// line is exactly one message), in both directions. The splitter is linear in what it receives: it
-// scans each chunk once, keeps a line's pieces in a list and joins them once, when its newline comes.
-// A frame longer than MAX_FRAME_CHARS is refused as soon as it passes the cap, newline or not: the
-// peer is not speaking this protocol, and the connection ends (host-client.ts's drop,
-// host-connection.ts's fail) before it can make us hold much.
+// line is exactly one message), in both directions, and one exception, from the host only: a job's
+// output for a client that takes all of it (JSON mode, a remote session) goes as an output frame, a
+// short header line naming its length, then the text as it is (encodeOutputFrame). JSON-escaping
+// every byte of a flood was a fifth of a remote host's busy time, and parsing it again much of the
+// client's. The splitter is linear in what it receives: it scans each chunk once, keeps a line's (or
+// a text's) pieces in a list and joins them once, when its end comes. A frame longer than
+// MAX_FRAME_CHARS is refused as soon as it passes the cap, newline or not: the peer is not speaking
+// this protocol, and the connection ends (host-client.ts's drop, host-connection.ts's fail) before
+// it can make us hold much.
 
 /**
  * The longest frame either side accepts, in characters (UTF-16 code units, as the socket's strings
@@ -32,27 +36,41 @@ export class FrameTooLongError extends Error {
   }
 }
 
-/** Splits a stream of text into lines (messages); a line past `maxChars` is an error. */
+/**
+ * Splits a stream of text into lines (messages); a line past `maxChars` is an error. With
+ * `textLength`, a line it gives a length for is a header: that many characters after it (newlines
+ * and all) are its text, delivered with it.
+ */
 export class LineSplitter {
   /** The pieces of the line under way: none holds a newline. */
   private pieces: string[] = [];
   private pendingChars = 0;
   private refused = false;
+  /** The header whose text is being read, and how much of the text is still to come. */
+  private header: string | undefined;
+  private textNeeded = 0;
 
   constructor(
-    private readonly onLine: (line: string) => void,
+    private readonly onLine: (line: string, text?: string) => void,
     private readonly maxChars: number = MAX_FRAME_CHARS,
+    private readonly textLength?: (line: string) => number | undefined,
   ) {}
 
   /**
-   * Delivers every line the chunk completes (empty lines skipped). Throws FrameTooLongError once the
-   * line under way passes the cap; what comes after a refusal is ignored.
+   * Delivers every line (and text) the chunk completes (empty lines skipped). Throws
+   * FrameTooLongError once the line or text under way passes the cap; what comes after a refusal is
+   * ignored. `textLength` may throw too (a header it cannot read): the same then.
    */
   push(chunk: string): void {
     if (this.refused) return;
     let start = 0;
-    let newline = chunk.indexOf("\n");
-    while (newline !== -1) {
+    while (start < chunk.length) {
+      if (this.header !== undefined) {
+        start = this.takeText(chunk, start);
+        continue;
+      }
+      const newline = chunk.indexOf("\n", start);
+      if (newline === -1) break;
       const piece = chunk.slice(start, newline);
       this.guard(this.pendingChars + piece.length);
       let line = piece;
@@ -63,14 +81,42 @@ export class LineSplitter {
         this.pendingChars = 0;
       }
       start = newline + 1;
-      if (line.length > 0) this.onLine(line);
-      newline = chunk.indexOf("\n", start);
+      if (line.length === 0) continue;
+      let length: number | undefined;
+      try {
+        length = this.textLength?.(line);
+      } catch (error) {
+        this.refused = true;
+        this.pieces = [];
+        throw error;
+      }
+      if (length === undefined) this.onLine(line);
+      else if (length === 0) this.onLine(line, "");
+      else {
+        this.guard(length);
+        this.header = line;
+        this.textNeeded = length;
+      }
     }
-    if (start === chunk.length) return;
+    if (start >= chunk.length) return;
     const rest = start === 0 ? chunk : chunk.slice(start);
     this.guard(this.pendingChars + rest.length);
     this.pieces.push(rest);
     this.pendingChars += rest.length;
+  }
+
+  /** Takes what the chunk holds of the text under way from `start`; returns where the chunk goes on. */
+  private takeText(chunk: string, start: number): number {
+    const end = Math.min(chunk.length, start + this.textNeeded);
+    this.pieces.push(start === 0 && end === chunk.length ? chunk : chunk.slice(start, end));
+    this.textNeeded -= end - start;
+    if (this.textNeeded > 0) return end;
+    const header = this.header!;
+    const text = this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join("");
+    this.pieces = [];
+    this.header = undefined;
+    this.onLine(header, text);
+    return end;
   }
 
   private guard(lineChars: number): void {
@@ -78,6 +124,7 @@ export class LineSplitter {
     this.refused = true;
     this.pieces = [];
     this.pendingChars = 0;
+    this.header = undefined;
     throw new FrameTooLongError(this.maxChars);
   }
 }
@@ -85,4 +132,33 @@ export class LineSplitter {
 /** One message as a line. */
 export function encodeMessage(message: unknown): string {
   return `${JSON.stringify(message)}\n`;
+}
+
+/** What starts an output frame's header line (a character JSON never starts with). */
+export const OUTPUT_FRAME_MARK = "\x1e";
+
+/** A job's output as an output frame: `␞<length> <JSON of the rest>` on a line, then the text itself. */
+export function encodeOutputFrame(event: { jobId: string; stream: string; chunk: string; offset?: number }): string {
+  const header = event.offset === undefined ? { jobId: event.jobId, stream: event.stream } : { jobId: event.jobId, stream: event.stream, offset: event.offset };
+  return `${OUTPUT_FRAME_MARK}${event.chunk.length} ${JSON.stringify(header)}\n${event.chunk}`;
+}
+
+/** The text length an output frame's header line gives; undefined for any other line. Throws on a header it cannot read. */
+export function outputFrameLength(line: string): number | undefined {
+  if (!line.startsWith(OUTPUT_FRAME_MARK)) return undefined;
+  const space = line.indexOf(" ");
+  const digits = space > 1 ? line.slice(1, space) : "";
+  if (!/^\d{1,15}$/.test(digits)) throw new Error("an output frame whose header gives no length");
+  return Number(digits);
+}
+
+/**
+ * The message an output frame carries (header line and text): an event message with the job_output
+ * event, its fields in the order the host made them; unchecked, as JSON.parse's results are.
+ */
+export function decodeOutputFrame(line: string, text: string): unknown {
+  const header = JSON.parse(line.slice(line.indexOf(" ") + 1)) as { jobId?: unknown; stream?: unknown; offset?: unknown } | null;
+  if (typeof header !== "object" || header === null) return header;
+  const { jobId, stream, offset } = header;
+  return { type: "event", event: { type: "job_output", jobId, stream, chunk: text, ...(offset !== undefined ? { offset } : {}) } };
 }

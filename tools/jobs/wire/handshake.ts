@@ -16,9 +16,10 @@ import { JobInfoSchema, strict, TriggerInfoSchema } from "./job-shapes.js";
  * link that may drop (a remote client's hello, job_output's offset, what a resuming client missed,
  * readFile, the file tools in the host); 7: a home-relative sandbox policy the host makes its own
  * (a remote client's), sandboxCheck; 8: a remote read's unprepared image (runTool's result), the
- * machine a policy names in its refusals.
+ * machine a policy names in its refusals; 9: job output for all-output clients as output frames
+ * (framing.ts: a header line with the length, then the text unescaped).
  */
-export const PROTOCOL_VERSION = 8;
+export const PROTOCOL_VERSION = 9;
 
 export const ClientKindSchema = Type.Union([Type.Literal("dashboard"), Type.Literal("print"), Type.Literal("json"), Type.Literal("cli")]);
 export type ClientKind = Static<typeof ClientKindSchema>;
