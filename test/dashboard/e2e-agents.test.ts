@@ -73,12 +73,16 @@ describe("several agents in one dashboard", () => {
   }, 60_000);
 
   test("the overview steers an agent that is not in the chat, counts the one waiting, and stops another", async () => {
+    // The suite runs until the test has steered it (the flag file), however slow the machine.
+    const cwd = tempFolder("cwd");
+    writeFileSync(join(cwd, "suite.sh"), "until [ -e steered ]; do sleep 0.05; done; echo suite done\n");
     const { t, llm } = await startDashboard({
+      cwd,
       cols: 160,
       rows: 44,
       replies: [
         { kind: "reply", text: "Main is ready." },
-        { kind: "reply", text: "Running the suite.", toolCalls: [{ name: "bash", arguments: { command: "sleep 3; echo suite done" } }] },
+        { kind: "reply", text: "Running the suite.", toolCalls: [{ name: "bash", arguments: { command: "sh suite.sh" } }] },
         { kind: "reply", text: "Suite passed; the linter too." },
         { kind: "reply", text: "Thinking about it for a long while", delayMs: 200, holdOpen: true },
       ],
@@ -97,7 +101,7 @@ describe("several agents in one dashboard", () => {
     t.press("Alt+A");
     let screen = await t.waitForText(/agents \(2\)/);
     expect(screen).toMatch(/● main +idle · \$[\d.]+ · ctx \d+% · 0 files changed · Main is ready\./);
-    expect(screen).toMatch(/tests +working · \$[\d.]+ · ctx \d+% · 0 files changed · ⏵ bash sleep 3; echo suite done/);
+    expect(screen).toMatch(/tests +working · \$[\d.]+ · ctx \d+% · 0 files changed · ⏵ bash sh suite\.sh/);
 
     // A steer for tests, without switching to it.
     t.press("Down");
@@ -105,6 +109,8 @@ describe("several agents in one dashboard", () => {
     await t.waitForText("steer agent tests");
     t.type("also run the linter");
     t.press("Enter");
+    await t.waitForText("steer queued for agent tests");
+    writeFileSync(join(cwd, "steered"), "");
     const steered = await llm.waitForRequest(3, 20_000);
     expect(steered.transcript).toContain("also run the linter");
     expect(steered.transcript).toContain("suite done");
