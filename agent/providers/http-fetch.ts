@@ -253,6 +253,9 @@ function bodyStream(answer: http.IncomingMessage, source: Readable, signal: Abor
         signal?.addEventListener("abort", onAbort, { once: true });
         if (signal?.aborted) return onAbort();
         source.on("data", (chunk: Buffer) => {
+          // A resume the reader asked for runs on the next tick and may hand over what the source
+          // had buffered after the body was cancelled or failed (destroy keeps the buffer).
+          if (ended) return;
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           // A reader that keeps up is waiting for more: the silence counts. One that does not
           // holds the stream back, and its own pace is no stall.

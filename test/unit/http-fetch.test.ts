@@ -165,6 +165,28 @@ describe("httpFetch", () => {
     await expect(reader.read()).rejects.toMatchObject({ name: "AbortError" });
   });
 
+  it("sends nothing more to a body cancelled or aborted just as its reader made room (it once threw ERR_INVALID_STATE, uncaught)", async () => {
+    handler = (_request, _body, response) => {
+      response.writeHead(200);
+      for (let i = 0; i < 200; i++) response.write("b".repeat(65_536));
+    };
+    for (const how of ["cancel", "abort"] as const) {
+      for (let round = 0; round < 5; round++) {
+        const controller = new AbortController();
+        const response = await fetchIt(base, { signal: controller.signal });
+        const reader = response.body!.getReader();
+        // The stream's queue fills and the socket's reading pauses; a read makes room, and the reading
+        // resumes on the next tick, with chunks already buffered: the body ends before that tick.
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        await reader.read();
+        if (how === "cancel") await reader.cancel();
+        else controller.abort();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (how === "abort") await expect(reader.read()).rejects.toMatchObject({ name: "AbortError" });
+      }
+    }
+  });
+
   it("reports a refused connection and one cut mid-body as fetch does: a TypeError with the cause", async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
