@@ -21,9 +21,10 @@ const MAX_LOG_BYTES = 1024 * 1024;
 /**
  * The host's young generation, in MB per semi-space. V8 grows it with the allocation rate up to
  * 16 MB (32 MB for the two halves), and a host whose jobs flood now and then reached that within
- * minutes and never gave it back: over the day bench its RSS grew 83 → 107 MB with a live heap
- * of ~20 MB, three quarters of the growth the young generation. Chunks of output die young, so a
- * smaller one costs a few more scavenges and holds the host's memory where it starts.
+ * minutes and never gave it back: over the day bench its RSS grew 83 → 107 MB while its live heap
+ * stayed at ~11 MB, three quarters of the growth the young generation. Chunks of output die young,
+ * so a smaller one holds the host's memory where it starts; the price is more scavenges in a flood
+ * (the local flood ran ~10 % slower in the bench, README footnote 5).
  */
 const HOST_SEMI_SPACE_MB = 4;
 
