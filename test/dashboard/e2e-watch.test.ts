@@ -3,7 +3,7 @@
 // trigger and shows its lines, and the fake model's request carries them; `w` in the jobs pane asks
 // for a pattern and an action; bad patterns get a clear error; /unwatch removes the triggers; a
 // notify firing reaches the model with the next prompt.
-import { writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { FakeScript } from "../fake-llm/index.js";
@@ -173,15 +173,21 @@ describe("watching a job from the dashboard", () => {
       ],
     });
     const { t, llm, cwd } = session;
-    // Prints what the test puts in `next`, so each firing's line says which one it is.
-    writeFileSync(join(cwd, "printer.sh"), 'echo "watching for changes"\nwhile true; do if [ -f next ]; then cat next; rm next; fi; sleep 0.05; done\n');
+    // Prints what the test puts in `next`, so each firing's line says which one it is. It takes the
+    // file away before printing it, and the test puts it there whole (a rename): a loaded machine
+    // once ran the printer's rm after the test had written the second line, which was never printed.
+    writeFileSync(join(cwd, "printer.sh"), 'echo "watching for changes"\nwhile true; do if mv next shown 2>/dev/null; then cat shown; fi; sleep 0.05; done\n');
+    const print = (line: string): void => {
+      writeFileSync(join(cwd, "next.tmp"), `${line}\n`);
+      renameSync(join(cwd, "next.tmp"), join(cwd, "next"));
+    };
     command(t, "watch the tests");
     await t.waitForText(/▸ bash while/);
-    writeFileSync(join(cwd, "next"), "FAIL first\n");
+    print("FAIL first");
     const queued = await t.waitForText("↳ follow-up: job 1 printed (watch trigger 1 /FAIL/, set by the agent, on: sh printer.sh):");
     expect(queued).not.toContain("set by you");
     // A second firing merges into the message still waiting (the status line flashes each firing).
-    writeFileSync(join(cwd, "next"), "FAIL second\n");
+    print("FAIL second");
     await t.waitForText("⚑ job 1: FAIL second (trigger 1 → follow-up)");
     writeFileSync(join(cwd, "go"), "");
     const request = await llm.waitFor((r) => r.transcript.includes("[Trigger 1 fired 2 times"), 20_000);
