@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
-import { wrapped } from "../helpers/terminal-harness.js";
+import { wrapped, type PitwallTerminal } from "../helpers/terminal-harness.js";
 import { startTestSshd, type TestSshd } from "../helpers/test-sshd.js";
 import { requireBubblewrap } from "../sandbox/sandbox-fixture.js";
 
@@ -20,7 +20,7 @@ let bare: TestSshd;
 beforeAll(async () => {
   await requireBubblewrap();
   sshd = await startTestSshd();
-  bare = await startTestSshd({ remoteEnv: { PITWALL_BWRAP: join(tempFolder("no-bwrap"), "bwrap") } });
+  bare = await startTestSshd({ withoutBwrap: true });
 });
 afterAll(async () => {
   await sshd?.stop();
@@ -128,20 +128,26 @@ describe("a remote session in the dashboard", () => {
 });
 
 describe("a !command in a remote session, where this machine cannot fence it", () => {
-  /** This machine's bubblewrap is a program that is not there; the remote's is there. */
-  const noLocalBwrap = (): Record<string, string> => ({ PITWALL_SSH_COMMAND: sshd.sshCommand, PITWALL_BWRAP: join(tempFolder("no-local-bwrap"), "bwrap") });
-
-  it("says once in the chat that the person's !commands run unfenced here, and runs them", async () => {
-    const project = join(sshd.remoteProject, "local-unfenced");
+  /**
+   * A dashboard on `box:<folder>` under `--sandbox <sandbox>` and the person's workspace profile,
+   * whose machine's bubblewrap is a program that is not there (the remote's is there); `outside` is
+   * a local folder the person's commands write to.
+   */
+  async function startWithoutLocalBwrap(folder: string, sandbox: "workspace" | "required"): Promise<{ t: PitwallTerminal; outside: string }> {
+    const project = join(sshd.remoteProject, folder);
     mkdirSync(project, { recursive: true });
-    const outside = tempFolder("local-outside");
     const { t } = await startDashboard({
       cols: 160,
       rows: 48,
-      args: ["--remote", `box:${project}`, "--sandbox", "workspace"],
-      env: noLocalBwrap(),
+      args: ["--remote", `box:${project}`, "--sandbox", sandbox],
+      env: { PITWALL_SSH_COMMAND: sshd.sshCommand, PITWALL_BWRAP: join(tempFolder("no-local-bwrap"), "bwrap") },
       home: homeWithConfig({ personSandbox: "workspace" }),
     });
+    return { t, outside: tempFolder("local-outside") };
+  }
+
+  it("says once in the chat that the person's !commands run unfenced here, and runs them", async () => {
+    const { t, outside } = await startWithoutLocalBwrap("local-unfenced", "workspace");
     await t.waitForText("⇄ box:", 30_000);
     await t.waitForText(wrapped("Your !commands run on this machine unfenced, with your permissions: the bubblewrap program"), 30_000);
     expect(t.screenText()).toMatch(wrapped("To fence them, install bubblewrap (Debian and Ubuntu: apt install"));
@@ -156,16 +162,7 @@ describe("a !command in a remote session, where this machine cannot fence it", (
   });
 
   it("refuses the person's !command under --sandbox required, saying this machine cannot fence it", async () => {
-    const project = join(sshd.remoteProject, "local-required");
-    mkdirSync(project, { recursive: true });
-    const outside = tempFolder("local-outside");
-    const { t } = await startDashboard({
-      cols: 160,
-      rows: 48,
-      args: ["--remote", `box:${project}`, "--sandbox", "required"],
-      env: noLocalBwrap(),
-      home: homeWithConfig({ personSandbox: "workspace" }),
-    });
+    const { t, outside } = await startWithoutLocalBwrap("local-required", "required");
     await t.waitForText(wrapped("Your !commands will not run: --sandbox required, and no sandbox can be made on this machine, where they run"), 30_000);
     t.type(`!touch ${outside}/touched.txt`);
     t.press("Enter");

@@ -56,8 +56,15 @@ function keygen(path: string): void {
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "pitwall-test", "-f", path], { stdio: "ignore" });
 }
 
+export interface TestSshdOptions {
+  /** Environment the remote's login gets (sshd's SetEnv). */
+  remoteEnv?: Record<string, string>;
+  /** A remote that cannot fence: its bubblewrap (PITWALL_BWRAP there) is a program that is not there. */
+  withoutBwrap?: boolean;
+}
+
 /** Starts the sshd; resolves once it accepts a login. */
-export async function startTestSshd(options: { remoteEnv?: Record<string, string> } = {}): Promise<TestSshd> {
+export async function startTestSshd(options: TestSshdOptions = {}): Promise<TestSshd> {
   const root = tempDir("sshd");
   const user = userInfo().username;
   const serverDir = join(root, "server");
@@ -75,7 +82,7 @@ export async function startTestSshd(options: { remoteEnv?: Record<string, string
   const port = await freePort();
   // sshd insists on its privilege-separation folder (a system path it creates itself when packaged).
   if (!existsSync("/run/sshd")) mkdirSync("/run/sshd", { mode: 0o755 });
-  const env = { HOME: remoteHome, ...options.remoteEnv };
+  const env = { HOME: remoteHome, ...(options.withoutBwrap ? { PITWALL_BWRAP: join(root, "no-bwrap", "bwrap") } : {}), ...options.remoteEnv };
   const sshdConfig = join(serverDir, "sshd_config");
   writeFileSync(
     sshdConfig,

@@ -23,7 +23,7 @@ beforeAll(async () => {
   assertBuilt();
   await requireBubblewrap();
   sshd = await startTestSshd();
-  bare = await startTestSshd({ remoteEnv: { PITWALL_BWRAP: join(tempDir("no-bwrap"), "bwrap") } });
+  bare = await startTestSshd({ withoutBwrap: true });
 });
 afterAll(async () => {
   await sshd?.stop();
