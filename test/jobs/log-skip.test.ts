@@ -1,7 +1,8 @@
 // countableLines decides which stretches of a flood the plain-text log counts instead of reading.
-// A caller that counted the line feeds already passes the count; the answer must not change.
+// A caller that counted the line feeds already passes the count; the answer must not change. The
+// log asks countableRun of the chunks as they came: the answer must be the joined text's.
 import { describe, expect, test } from "vitest";
-import { countableLines } from "../../tools/jobs/log/log-skip.js";
+import { countableLines, countableRun } from "../../tools/jobs/log/log-skip.js";
 import { countNewlines } from "../../tools/output-cap.js";
 
 /** Both ways of asking, for the whole text (which starts at a line start and ends with a line feed). */
@@ -37,5 +38,55 @@ describe("countableLines", () => {
 
   test("vertical tab, form feed, backspace and DEL end or rewrite lines: not countable", () => {
     for (const control of ["\x0b", "\x0c", "\b", "\x7f"]) expect(ask(`a${control}b\n`)).toBeUndefined();
+  });
+});
+
+describe("countableRun: the chunks of a stretch as they came, unjoined", () => {
+  const stretches = [
+    "one\r\ntwo\r\n\r\n",
+    "\x1b[32mINFO\x1b[0m ok\r\n\x1b[38;5;208mNOTE\x1b[m two\r\n",
+    "50%\r100%\r\nafter\r\n",
+    "\x1b[2Jcleared\r\nnext\r\n",
+    `${"x".repeat(40)}\r\n${"y".repeat(40)}\r\n`,
+    "a\bb\ndone\n",
+    "caf\u00e9 \u0085 C1\r\nok\r\n",
+  ];
+
+  /** The stretch in `cuts.length + 1` chunks; from and end at its ends, with a partial line before and after. */
+  function split(text: string, cuts: number[]): Parameters<typeof countableRun>[0] {
+    const padded = `before\n${text}after`;
+    const at = [0, ...cuts.map((cut) => cut + 7), padded.length];
+    const chunks = at.slice(1).map((end, i) => padded.slice(at[i], end));
+    const last = chunks.length - 1;
+    return { chunks, first: 0, from: 7, last, end: chunks[last]!.length - 5 };
+  }
+
+  test("two chunks, cut anywhere: the joined text's answer (a colour sequence cut in two included)", () => {
+    for (const text of stretches) {
+      for (let cut = 1; cut < text.length; cut++) {
+        for (const max of [64, 30]) {
+          expect(countableRun(split(text, [cut]), max), `${JSON.stringify(text)} cut at ${cut}, lines up to ${max}`).toEqual(countableLines(text, 0, text.length, max));
+        }
+      }
+    }
+  });
+
+  test("three chunks: never counts what the joined text would not, and counts the same when it does", () => {
+    for (const text of stretches) {
+      const joined = countableLines(text, 0, text.length, 64);
+      let counted = 0;
+      let cuts = 0;
+      for (let one = 1; one < text.length; one++) {
+        for (let two = one + 1; two < text.length; two++) {
+          const run = countableRun(split(text, [one, two]), 64);
+          if (run !== undefined) expect(run, `${JSON.stringify(text)} cut at ${one} and ${two}`).toEqual(joined);
+          counted += run === undefined ? 0 : 1;
+          cuts++;
+        }
+      }
+      // Only a colour sequence over all three chunks is read rather than counted.
+      if (joined !== undefined && !text.includes("\x1b")) expect(counted, JSON.stringify(text)).toBe(cuts);
+      if (joined !== undefined) expect(counted, JSON.stringify(text)).toBeGreaterThan(cuts * 0.8);
+    }
   });
 });

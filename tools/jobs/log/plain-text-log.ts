@@ -6,7 +6,7 @@
 // until it is read or enough lines follow it to push it out of memory; then it is only counted
 // (log-skip.ts), so a flood costs the log about what it keeps rather than what it prints.
 import { bodyByteCapFor, capOutput, countNewlines, withinBytes, type CappedOutput } from "../../output-cap.js";
-import { countableLines } from "./log-skip.js";
+import { countableRun } from "./log-skip.js";
 import { detach, TerminalLines } from "./terminal-lines.js";
 
 export interface PlainTextLogOptions {
@@ -131,20 +131,21 @@ export class PlainTextLog {
     this.countRun(run);
   }
 
-  /** Counts chunks that went from pending together, joined (emptying `run`). */
+  /** Counts chunks that went from pending together, as one stretch (emptying `run`). */
   private countRun(run: Array<{ text: string; newlines: number }>): void {
     if (run.length === 0) return;
-    const text = run.length === 1 ? run[0]!.text : run.map((entry) => entry.text).join("");
     // A line runs over two chunks at most when every chunk ends one; then no line is longer than
     // the log wraps if no two neighbours together are.
     let newlines = 0;
     let shortLines = true;
+    const chunks: string[] = [];
     for (let i = 0; i < run.length; i++) {
       newlines += run[i]!.newlines;
       shortLines &&= run[i]!.newlines > 0 && run[i]!.text.length + (run[i + 1]?.text.length ?? 0) <= this.maxLineChars;
+      chunks.push(run[i]!.text);
     }
     run.length = 0;
-    this.count(text, newlines, shortLines);
+    this.count(chunks, newlines, shortLines);
   }
 
   /** Reads all pending output: before anything is asked of the log, or a listener is added. */
@@ -180,22 +181,39 @@ export class PlainTextLog {
     return front;
   }
 
-  /** Output that enough later lines push out of memory: counted when it allows, else read. */
-  /** `shortLines`: no line of `chunk` is longer than the log wraps (the caller knows it). */
-  private count(chunk: string, newlines: number, shortLines: boolean): void {
+  /**
+   * Output that enough later lines push out of memory, in consecutive chunks: counted when it
+   * allows, else read. `newlines`: theirs in all; `shortLines`: no line of theirs is longer than
+   * the log wraps (the caller knows it).
+   */
+  private count(chunks: readonly string[], newlines: number, shortLines: boolean): void {
+    let first = 0;
     let from = 0;
+    let lines = newlines;
     if (!this.reader.atLineStart) {
       // Its first line finishes the line under way: read as usual.
-      const firstEnd = chunk.indexOf("\n");
-      if (firstEnd === -1) return this.reader.read(chunk);
-      this.reader.read(chunk.slice(0, firstEnd + 1));
+      let firstEnd = chunks[0]!.indexOf("\n");
+      for (; firstEnd === -1; firstEnd = chunks[first]!.indexOf("\n")) {
+        this.reader.read(chunks[first]!);
+        if (++first === chunks.length) return;
+      }
+      this.reader.read(chunks[first]!.slice(0, firstEnd + 1));
       from = firstEnd + 1;
+      lines--;
     }
-    const end = chunk.lastIndexOf("\n") + 1;
-    // Every line feed of the chunk but the one that finished the line under way lies in [from, end).
-    const lines = shortLines || end - from <= this.maxLineChars ? (from === 0 ? newlines : newlines - 1) : undefined;
-    const counted = this.headFull && this.reader.atLineStart ? countableLines(chunk, from, end, this.maxLineChars, lines) : undefined;
-    if (!counted) return this.reader.read(chunk.slice(from));
+    // Every line feed of the chunks but the one that finished the line under way lies before `end` in chunks[last].
+    let last = chunks.length - 1;
+    let end = chunks[last]!.lastIndexOf("\n") + 1;
+    for (; end === 0 && last > first; end = chunks[last]!.lastIndexOf("\n") + 1) last--;
+    const run = { chunks, first, from, last, end };
+    let runChars = end - from;
+    for (let i = first; i < last; i++) runChars += chunks[i]!.length;
+    const counted = this.headFull && this.reader.atLineStart && runChars > 0 ? countableRun(run, this.maxLineChars, shortLines || runChars <= this.maxLineChars ? lines : undefined) : undefined;
+    if (!counted) {
+      this.reader.read(from === 0 ? chunks[first]! : chunks[first]!.slice(from));
+      for (let i = first + 1; i < chunks.length; i++) this.reader.read(chunks[i]!);
+      return;
+    }
     this.completed += counted.lines;
     this.committedChars += counted.chars;
     this.countedValue += counted.lines;
@@ -204,9 +222,9 @@ export class PlainTextLog {
     this.start = 0;
     this.keptChars = 0;
     this.firstKept = this.completed + 1;
-    if (end < chunk.length) this.reader.read(chunk.slice(end));
+    if (end < chunks[last]!.length) this.reader.read(chunks[last]!.slice(end));
+    for (let i = last + 1; i < chunks.length; i++) this.reader.read(chunks[i]!);
   }
-
 
   /** Copies the last `count` kept lines (see detach). */
   private detachLast(count: number): void {
