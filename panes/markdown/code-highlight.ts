@@ -1,6 +1,8 @@
 // Syntax highlighting of fenced code with cli-highlight, loaded on first use (it pulls in
 // highlight.js, a tenth of a second and several MB) so it never delays the first frame. Until it
-// has loaded, code is shown plain; the render generation then changes and the panes redraw.
+// has loaded, code is shown plain; the render generation then changes and the panes redraw. Long
+// code is highlighted in a worker thread (background-highlight.ts), shown plain until it is done.
+import { BackgroundHighlighter, SYNC_MAX_CHARS } from "./background-highlight.js";
 import { TerminalTextLog } from "../text/terminal-text.js";
 import { asUiColors, type StyledLine } from "../text/styled-text.js";
 import { bumpRenderGeneration } from "./render-generation.js";
@@ -19,6 +21,13 @@ let loading: Promise<void> | undefined;
 const THEME: Record<string, (s: string) => string> = Object.fromEntries(
   Object.entries(CODE_SGR).map(([k, code]) => [k, (s: string) => `\x1b[${code}m${s}\x1b[0m`]),
 );
+
+const background = new BackgroundHighlighter(CODE_SGR);
+
+/** Resolves once the long code sent to the worker so far has been highlighted (tests wait on it). */
+export function backgroundHighlightsDone(): Promise<void> {
+  return background.settled();
+}
 
 /** Starts loading the highlighter (idempotent). */
 export function loadHighlighter(): Promise<void> {
@@ -44,12 +53,17 @@ export function highlightCode(code: string, language: string | undefined): Style
     return undefined;
   }
   if (!loaded.supportsLanguage(lang)) return undefined;
-  let out: string;
-  try {
-    out = loaded.highlight(code, { language: lang, ignoreIllegals: true, theme: THEME });
-  } catch {
-    return undefined;
+  let out: string | null | undefined;
+  if (code.length > SYNC_MAX_CHARS) {
+    out = background.highlighted(code, lang);
+  } else {
+    try {
+      out = loaded.highlight(code, { language: lang, ignoreIllegals: true, theme: THEME });
+    } catch {
+      out = undefined;
+    }
   }
+  if (typeof out !== "string") return undefined;
   // The theme's colours are pitwall's own: on a light terminal its yellow and cyan are drawn darker.
   return ansiToLines(out).map((line) => line.map((span) => ({ text: span.text, attr: asUiColors(span.attr) })));
 }

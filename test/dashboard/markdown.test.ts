@@ -1,7 +1,9 @@
 // Markdown as the chat shows it, and streaming: rendering a reply chunk by chunk gives the same
 // rows as rendering it whole, and only the open tail is rendered again.
 import { beforeAll, describe, expect, test } from "vitest";
-import { highlightCode, loadHighlighter } from "../../panes/markdown/code-highlight.js";
+import { backgroundHighlightsDone, highlightCode, loadHighlighter } from "../../panes/markdown/code-highlight.js";
+import { SYNC_MAX_CHARS } from "../../panes/markdown/background-highlight.js";
+import { renderGeneration } from "../../panes/markdown/render-generation.js";
 import { loadMarkdownParser, renderMarkdown } from "../../panes/markdown/markdown-render.js";
 import { MarkdownStream } from "../../panes/markdown/markdown-stream.js";
 import { MD } from "../../panes/markdown/theme.js";
@@ -115,7 +117,24 @@ describe("markdown", () => {
     expect(long.ms).toBeLessThan(short.ms * 10 + 1);
   });
 
-  test("a 3 000-line code block being written is drawn line by line, then highlighted when it closes", () => {
+  test("long code is highlighted in a worker: plain at once, then the same colours as where it is drawn", async () => {
+    const code = Array.from({ length: 2000 }, (_, i) => `const value${i} = compute(${i}, "text"); /* a comment\n over lines */`).join("\n");
+    expect(code.length).toBeGreaterThan(SYNC_MAX_CHARS);
+    const generation = renderGeneration();
+    // Not highlighted where it is drawn: plain until the worker answers.
+    expect(highlightCode(code, "ts")).toBeUndefined();
+    expect(highlightCode(code, "ts")).toBeUndefined();
+    await backgroundHighlightsDone();
+    expect(renderGeneration()).toBeGreaterThan(generation);
+    const lines = highlightCode(code, "ts")!;
+    const half = code.slice(0, SYNC_MAX_CHARS - 100);
+    const shortLines = highlightCode(half.slice(0, half.lastIndexOf("\n")), "ts")!;
+    expect(lines).toHaveLength(2000 * 2);
+    // The worker's colours are the ones the same code gets where it is drawn (the theme crosses over).
+    expect(lines.slice(0, shortLines.length - 1)).toEqual(shortLines.slice(0, -1));
+  });
+
+  test("a 3 000-line code block being written is drawn line by line, then highlighted when it closes", async () => {
     const stream = new MarkdownStream("Here is the file:\n\n```ts\n");
     const code = Array.from({ length: 3000 }, (_, i) => `const value${i} = compute(${i}, "text"); // note`);
     code.forEach((line, i) => {
@@ -129,6 +148,8 @@ describe("markdown", () => {
     stream.append("\n```\n\nThat is all.");
     const whole = `Here is the file:\n\n\`\`\`ts\n${code.join("\n")}\n${"x".repeat(50)}\n\`\`\`\n\nThat is all.`;
     expect(text(stream.rows(80))).toEqual(text(renderMarkdown(whole, 80)));
+    // Plain until the worker has highlighted it (it is too long to highlight while drawing).
+    await backgroundHighlightsDone();
     // Highlighted once closed: the code rows carry more than one colour.
     const codeRow = stream.rows(80).find((r) => lineText(r).includes("value10 "))!;
     expect(new Set(codeRow.map((s) => s.attr)).size).toBeGreaterThan(2);
