@@ -96,6 +96,18 @@ describe("markdown", () => {
     expect(text(stream.rows(60))).toEqual(text(renderMarkdown(SAMPLE, 60)));
   });
 
+  test("at every point of a stream, the rows are those of the same text given at once", () => {
+    const stream = new MarkdownStream();
+    const reply = `${SAMPLE}\n\n\`\`\`py\ndef f():\n    return 1\n\`\`\`\n\n- a\n- b`;
+    for (let i = 0; i < reply.length; i += 2) {
+      stream.append(reply.slice(i, i + 2));
+      const prefix = reply.slice(0, i + 2);
+      expect(text(stream.rows(60)), JSON.stringify(prefix.slice(-40))).toEqual(text(new MarkdownStream(prefix).rows(60)));
+      // The open code block shows its label, each complete line and the line being written.
+      if (prefix.endsWith("    retu")) expect(text(stream.rows(60)).slice(-3).map((row) => row.trim())).toEqual(["│ py", "│ def f():", "│     retu"]);
+    }
+  });
+
   test("a long reply renders only its tail on each update", () => {
     const paragraph = "word ".repeat(60).trim();
     const perUpdate = (paragraphs: number): { ms: number; rows: number } => {
