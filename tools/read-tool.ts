@@ -2,11 +2,12 @@
 // can quote exact line numbers and never swallows a huge file in one call. An image file (PNG,
 // JPEG, GIF, WebP, known by its first bytes) comes back as the image, scaled to the model's limits;
 // a remote's host, which has no image library, returns the file's bytes for the client to prepare.
-import { stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, stat, type FileHandle } from "node:fs/promises";
 import { basename } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted, ToolAbortedError } from "./aborted.js";
-import { isBinaryFile, readFileHead } from "./binary-file.js";
+import { isBinaryFile } from "./binary-file.js";
 import { formatName, type ImageMimeType } from "./images/image-content.js";
 import { checkImageFileSize, describeImageForModel, formatBytes, IMAGE_LIMITS, imageTypeOfFile, loadImageFile, prepareImage, type PreparedImage } from "./images/image-prepare.js";
 import { scanLines } from "./line-scanner.js";
@@ -91,11 +92,12 @@ async function statOrExplain(absolutePath: string, shownPath: string): Promise<v
 
 export interface ReadToolOptions {
   /**
-   * Images come back unprepared (`unpreparedImage`: the file's bytes), at most `maxBytes` of them:
-   * a remote's job host, which has no image library, reads them for the client to prepare
-   * (finishImageRead). `overMax` words the refusal of a larger file.
+   * Images come back unprepared (`unpreparedImage`: the file's bytes): a remote's job host, which has
+   * no image library, reads them for the client to prepare (finishImageRead). At most `pieceBytes`
+   * come with the result; a larger file stays open, given to `keepOpen`, whose token the client asks
+   * for the rest by (host/open-images.ts).
    */
-  unpreparedImages?: { maxBytes: number; overMax: (name: string, bytes: number) => string };
+  unpreparedImages?: { pieceBytes: number; keepOpen: (file: FileHandle, size: number) => string };
 }
 
 /** What the model and the UI get of an image file once it is prepared. */
@@ -112,32 +114,46 @@ function imageReadResult(prepared: PreparedImage, absolutePath: string, shownPat
   return { content: describeImageForModel(prepared, shownPath), images: [image], details };
 }
 
-/** An image file's bytes, with the same caps a local read applies and `maxBytes` besides. */
-async function unpreparedImageRead(absolutePath: string, shownPath: string, mimeType: ImageMimeType, limit: NonNullable<ReadToolOptions["unpreparedImages"]>): Promise<ToolResult<ReadToolDetails>> {
-  const name = basename(absolutePath);
-  const size = (await stat(absolutePath)).size;
-  checkImageFileSize(size, name);
-  if (size > limit.maxBytes) throw new Error(limit.overMax(name, size));
-  // One byte more than the cap: a file that grew since the stat is refused, never cut.
-  const bytes = await readFileHead(absolutePath, limit.maxBytes + 1);
-  if (bytes.length > limit.maxBytes) throw new Error(limit.overMax(name, bytes.length));
-  const details: ReadToolDetails = { path: absolutePath, totalLines: 0, linesRead: 0, offset: 1, truncated: false };
-  return {
-    content: `[Image ${shownPath}: ${formatBytes(bytes.length)} of ${formatName(mimeType)}, to be prepared where the image library is]`,
-    details,
-    unpreparedImage: { mimeType, data: bytes.toString("base64") },
-  };
+/**
+ * An image file's first piece, with the same checks a local read makes. The file is opened once and
+ * checked through its descriptor, which a larger file's later pieces are read from too: what is sent
+ * is the file that was checked.
+ */
+async function unpreparedImageRead(absolutePath: string, shownPath: string, mimeType: ImageMimeType, pieces: NonNullable<ReadToolOptions["unpreparedImages"]>): Promise<ToolResult<ReadToolDetails>> {
+  // O_NONBLOCK: a FIFO put in the file's place since the check opens at once instead of blocking.
+  const file = await open(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK);
+  let kept = false;
+  try {
+    const info = await file.stat();
+    if (!info.isFile()) throw new Error(`${shownPath} is not a regular file (a pipe, socket or device). Inspect it with bash if needed.`);
+    checkImageFileSize(info.size, basename(absolutePath));
+    const first = Buffer.alloc(Math.min(info.size, pieces.pieceBytes));
+    const { bytesRead } = await file.read(first, 0, first.length, 0);
+    const data = first.subarray(0, bytesRead).toString("base64");
+    const more = info.size > bytesRead;
+    const unpreparedImage = more ? { mimeType, data, size: info.size, rest: pieces.keepOpen(file, info.size) } : { mimeType, data };
+    kept = more;
+    const details: ReadToolDetails = { path: absolutePath, totalLines: 0, linesRead: 0, offset: 1, truncated: false };
+    return {
+      content: `[Image ${shownPath}: ${formatBytes(info.size)} of ${formatName(mimeType)}, to be prepared where the image library is]`,
+      details,
+      unpreparedImage,
+    };
+  } finally {
+    if (!kept) await file.close();
+  }
 }
 
 /**
  * A read's result with its unprepared image (a remote's read) prepared here, as a local read
- * prepares its file: the model and the UI get the same content and details. Any other result as it is.
+ * prepares its file: the model and the UI get the same content and details. Any other result as it
+ * is. `bytes`: the whole file, when the result held only its first piece (the caller fetched the rest).
  */
-export async function finishImageRead(result: ToolResult, params: unknown): Promise<ToolResult> {
+export async function finishImageRead(result: ToolResult, params: unknown, bytes?: Buffer): Promise<ToolResult> {
   const { unpreparedImage } = result;
   if (!unpreparedImage) return result;
   const absolutePath = (result.details as ReadToolDetails).path;
-  const prepared = await prepareImage(Buffer.from(unpreparedImage.data, "base64"), basename(absolutePath));
+  const prepared = await prepareImage(bytes ?? Buffer.from(unpreparedImage.data, "base64"), basename(absolutePath));
   return imageReadResult(prepared, absolutePath, (params as ReadToolParams).file_path);
 }
 

@@ -1,10 +1,10 @@
 // `read` of an image in a remote session: the remote's host (which has no image library) reads the
 // file's bytes where the file lives, with the same checks as a local read, and this machine prepares
 // them (measured, turned, scaled, re-encoded): the model gets the same content, image and details as
-// from a local read of the same file. The bytes cross the ssh link whole, so the remote's cap is
-// smaller than a local read's, and an image over it is refused with a message saying what to do.
+// from a local read of the same file. An image larger than one message crosses in pieces, read from
+// the file the remote opened and checked; the cap is a local read's.
 // The remote is this machine under the test sshd's HOME; every file is in a folder the test made.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as Jobs from "../../tools/jobs/index.js";
@@ -93,23 +93,31 @@ describe("read of an image in a remote session", () => {
     expect(there.details).toEqual({ ...(here.details as object), path: join(remote, "photo.jpg") });
   });
 
-  it("refuses an image over the remote's cap, naming the cap and what to do, where a local read takes it", async () => {
-    // Noise compresses badly: a PNG of about 6 MB, over the remote's 4 MB and under a local read's 50 MB.
+  it("reads an image larger than one message in pieces from the file it checked, as a local read takes it", async () => {
+    // Noise compresses badly: a PNG of about 6 MB, two pieces of at most 4 MiB.
     const bytes = await makeNoise(1450, 1450, "png");
-    expect(bytes.length).toBeGreaterThan(jobs.REMOTE_IMAGE_MAX_BYTES);
+    expect(bytes.length).toBeGreaterThan(jobs.REMOTE_IMAGE_PIECE_BYTES);
     const { local, remote } = placeBoth("noise.png", bytes);
     const here = await readHere(local, "noise.png");
-    expect(here.images).toHaveLength(1);
+    const there = await readThere(join(remote, "noise.png"));
+    expect(there.images).toHaveLength(1);
+    expect(there.images).toEqual(here.images);
+    expect(there.details).toEqual({ ...(here.details as object), path: join(remote, "noise.png") });
+    expect(there).not.toHaveProperty("unpreparedImage");
+  });
 
-    const refused = await readThere(join(remote, "noise.png")).then(
-      () => "",
-      (error: unknown) => (error instanceof Error ? error.message : String(error)),
-    );
-    const mb = (bytes.length / 1024 / 1024).toFixed(1);
-    expect(refused).toBe(
-      `noise.png is ${mb} MB: an image read on the remote machine crosses the ssh link whole to be scaled on the person's, so it can be at most 4.0 MB there (50.0 MB in a local session). ` +
-        "Make a smaller copy there first (for example with bash: convert noise.png -resize 50% small.png, where ImageMagick is installed) and read that.",
-    );
+  it("refuses an image over the 50 MB a local read takes, with the local read's words", async () => {
+    const { local, remote } = placeBoth("huge.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    // Sparse: 51 MiB of file that takes no room on the disk.
+    for (const dir of [local, remote]) truncateSync(join(dir, "huge.png"), 51 * 1024 * 1024);
+    const message = (outcome: Promise<ToolResult>): Promise<string> =>
+      outcome.then(
+        () => "",
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+    const refusedHere = await message(readHere(local, "huge.png"));
+    expect(refusedHere).toBe("huge.png is 51.0 MB: images over 50.0 MB are not sent. Make a smaller copy first.");
+    expect(await message(readThere(join(remote, "huge.png")))).toBe(refusedHere);
   });
 
   it("refuses a FIFO named like an image on the remote, as a local read does, without blocking its host", async () => {

@@ -25,8 +25,12 @@ export interface ImageContent {
  */
 export interface UnpreparedImage {
   mimeType: ImageMimeType;
-  /** The file's bytes, base64. */
+  /** The file's bytes, base64: all of them, or its first piece when `size` and `rest` are given. */
   data: string;
+  /** The file's size, when `data` is its first piece. */
+  size?: number;
+  /** The token the rest is asked for by (the remote keeps the file open: host/open-images.ts). */
+  rest?: string;
 }
 
 /** The image format of a file's first bytes (PNG, JPEG, GIF, WebP), or undefined. */

@@ -29,7 +29,7 @@ export { RemoteJobService, type RemoteJobServiceOptions } from "./remote/remote-
 export { parseRemote, remoteSpec, RemoteSpecError, type RemoteTarget } from "./remote/remote-target.js";
 export { RemoteError } from "./remote/ssh-link.js";
 export { openRemoteHost } from "./remote/remote-host.js";
-export { REMOTE_IMAGE_MAX_BYTES } from "./model-tools/file-tools.js";
+export { REMOTE_IMAGE_PIECE_BYTES } from "./model-tools/file-tools.js";
 
 // The in-process registry and the model's job tools over it (library users, tests).
 export { JobRegistry, type JobRegistryOptions, type StartJobOptions } from "./registry/job-registry.js";

@@ -7,6 +7,7 @@ import type { HostStatus, MethodArgs, MethodName, MethodResult } from "../wire/m
 import type { ChildMarker } from "../../process/process-guard.js";
 import type { PrestartedShells } from "../../process/prestarted-shells.js";
 import type { HostClient } from "./host-client.js";
+import type { OpenImages } from "./open-images.js";
 import type { SandboxPolicy } from "../../sandbox/index.js";
 
 export interface HostContext {
@@ -19,6 +20,8 @@ export interface HostContext {
   readonly marker: ChildMarker | undefined;
   /** Fenced bash calls' shells, set up ahead of the next call. */
   readonly prestarted: PrestartedShells;
+  /** Image files remote reads keep open for their later pieces. */
+  readonly images: OpenImages;
   /** True while a dashboard is attached. */
   dashboardAttached(): boolean;
   /** Checks whether the host is done: no client and no job. */

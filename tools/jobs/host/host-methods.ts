@@ -46,6 +46,7 @@ const handlers: { [M in MethodName]: Handler<M> } = {
   summary: (_args, { host }) => jobSnapshotLines(host.registry.list()),
   status: (_args, { host }) => host.status(),
   readFile: (args, { host }) => readFileHead(resolve(host.cwd, args.path), args.maxBytes),
+  imagePiece: (args, { client, host }) => host.images.piece(args.token, client.id, args.offset, args.maxBytes),
   sandboxCheck: async (args, { host }) => {
     const available = await bwrapAvailability(host.policyHere(args.policy).bwrap);
     return available.ok ? { ok: true } : { ok: false, reason: available.reason, fix: available.fix };

@@ -30,6 +30,7 @@ import type { HostStatus } from "../wire/methods.js";
 import { policyHere, type SandboxPolicy } from "../../sandbox/index.js";
 import { HostClient } from "./host-client.js";
 import type { HostContext } from "./host-context.js";
+import { OpenImages } from "./open-images.js";
 import { greet, type GreetingHost } from "./host-greeting.js";
 import { dispatch } from "./host-methods.js";
 import { closeViews } from "./screen-plumbing.js";
@@ -67,6 +68,7 @@ export class JobHostServer implements HostContext, GreetingHost {
   private readonly held = new Map<string, NodeJS.Timeout>();
   readonly history = new OutputHistory();
   readonly prestarted: PrestartedShells;
+  readonly images = new OpenImages();
   /** Set once a remote client greets: only a remote link may drop and come back, so only then is output kept for it. */
   servesRemote = false;
   /** Which held clients were dashboards: a new dashboard takes their jobs over as it would a left one's. */
@@ -232,6 +234,7 @@ export class JobHostServer implements HostContext, GreetingHost {
     // A remote link may come back: a call in flight goes on (bash as a job) rather than being killed.
     for (const call of client.calls.values()) (info?.remote ? call.yield : call.abort).abort();
     closeViews(client, this.watches);
+    void this.images.release(client.id);
     if (!info || client.stopped) return this.checkIdle();
     if (info.remote) {
       // Held for the client's return (RemoteJobService reconnects with `resumes`) for the grace

@@ -59,7 +59,7 @@ export const runTool: Handler<"runTool"> = async (rawArgs, { client, id, host })
     tool = createJobTools(jobs, settings).find((t) => t.name === args.tool);
   } else if (isFileToolName(args.tool)) {
     // Only a remote session's file tools run here; a local one runs them itself.
-    const fileTool = createFileTool(host.cwd, args.tool, settings.maxOutputChars);
+    const fileTool = createFileTool(host.cwd, args.tool, settings.maxOutputChars, (file, size) => host.images.keep(file, size, client.id));
     tool = policy ? fenceFileTool(fileTool, host.cwd, new FileFence(policy, host.cwd)) : fileTool;
   }
   if (!tool) throw new Error(`${args.tool} is not a tool the job host runs.`);

@@ -4,12 +4,13 @@
 // caps, the deadline on a pattern) holds on the remote because it is the same code running there.
 // A whole call crosses the link once (one round trip), not one operation at a time. The one thing
 // read cannot do there is prepare an image (the image library is not copied to the remote): it sends
-// the file's bytes, up to REMOTE_IMAGE_MAX_BYTES, and the client prepares them (remote-job-service.ts).
+// the file's bytes, REMOTE_IMAGE_PIECE_BYTES with its result and the rest by imagePiece, and the
+// client prepares them (remote-job-service.ts).
+import type { FileHandle } from "node:fs/promises";
 import { createEditTool } from "../../edit-tool.js";
 import { createFindTool } from "../../find-tool.js";
 import { createGrepTool } from "../../grep-tool.js";
 import { createLsTool } from "../../ls-tool.js";
-import { formatBytes, IMAGE_MAX_FILE_BYTES } from "../../images/image-prepare.js";
 import { createReadTool } from "../../read-tool.js";
 import type { AgentTool, ToolDefinition } from "../../tool.js";
 import { createWriteTool } from "../../write-tool.js";
@@ -22,25 +23,20 @@ export function isFileToolName(name: string): name is FileToolName {
 }
 
 /**
- * The largest image file a remote's read sends: its bytes cross the link whole, base64, in one
- * message (4/3 of this in characters: wire/framing.ts's MAX_FRAME_CHARS counts it).
+ * How much of an image file one message carries: its bytes cross the link base64 (4/3 of this in
+ * characters: wire/framing.ts's MAX_FRAME_CHARS counts it), the first piece with the read's result.
  */
-export const REMOTE_IMAGE_MAX_BYTES = 4 * 1024 * 1024;
+export const REMOTE_IMAGE_PIECE_BYTES = 4 * 1024 * 1024;
 
-/** Why an image file on the remote is not read: what the model can do instead. */
-function remoteImageTooLarge(name: string, bytes: number): string {
-  return (
-    `${name} is ${formatBytes(bytes)}: an image read on the remote machine crosses the ssh link whole to be scaled on the person's, ` +
-    `so it can be at most ${formatBytes(REMOTE_IMAGE_MAX_BYTES)} there (${formatBytes(IMAGE_MAX_FILE_BYTES)} in a local session). ` +
-    `Make a smaller copy there first (for example with bash: convert ${name} -resize 50% small.png, where ImageMagick is installed) and read that.`
-  );
-}
-
-/** The file tool `name` working in `cwd`, with the client's output cap (grep's). */
-export function createFileTool(cwd: string, name: FileToolName, maxOutputChars: number): AgentTool {
+/**
+ * The file tool `name` working in `cwd`, with the client's output cap (grep's). `keepOpen` takes an
+ * image file read sends in pieces (host/open-images.ts); without it (the tools' definitions) read
+ * prepares images itself.
+ */
+export function createFileTool(cwd: string, name: FileToolName, maxOutputChars: number, keepOpen?: (file: FileHandle, size: number) => string): AgentTool {
   switch (name) {
     case "read":
-      return createReadTool(cwd, { unpreparedImages: { maxBytes: REMOTE_IMAGE_MAX_BYTES, overMax: remoteImageTooLarge } }) as AgentTool;
+      return createReadTool(cwd, keepOpen ? { unpreparedImages: { pieceBytes: REMOTE_IMAGE_PIECE_BYTES, keepOpen } } : {}) as AgentTool;
     case "write":
       return createWriteTool(cwd) as AgentTool;
     case "edit":

@@ -13,6 +13,7 @@
 import type { JobServiceInputs, ServiceToolCall } from "../service.js";
 import type { ToolResult } from "../../tool.js";
 import { finishImageRead } from "../../read-tool.js";
+import { REMOTE_IMAGE_PIECE_BYTES } from "../model-tools/file-tools.js";
 import type { HostConnection } from "../client/host-connection.js";
 import type { OpenedHost } from "../client/host-launcher.js";
 import { HostJobService, type HostJobServiceOptions } from "../client/host-job-service.js";
@@ -118,7 +119,29 @@ export class RemoteJobService extends HostJobService {
             : "It may or may not have finished there: check before repeating anything that changes files.";
       throw new Error(`The link to ${where} dropped while ${call.tool} ran. ${after}`);
     }
-    return call.tool === "read" ? finishImageRead(result, call.params) : result;
+    return call.tool === "read" ? finishImageRead(result, call.params, await this.restOfImage(result, call.signal)) : result;
+  }
+
+  /**
+   * The whole image when the read's result holds only its first piece (an image over one message's
+   * worth): the rest asked for piece by piece from the file the remote keeps open.
+   */
+  private async restOfImage(result: ToolResult, signal: AbortSignal): Promise<Buffer | undefined> {
+    const image = result.unpreparedImage;
+    if (!image?.rest || image.size === undefined) return undefined;
+    const pieces = [Buffer.from(image.data, "base64")];
+    let received = pieces[0]!.length;
+    while (received < image.size) {
+      if (signal.aborted) throw new Error("Reading the image was aborted.");
+      const connection = await this.connect(false);
+      if (!connection) throw new Error(`The link to ${this.remote.target.destination} dropped while an image was read: read it again.`);
+      const { data } = await connection.call("imagePiece", { token: image.rest, offset: received, maxBytes: REMOTE_IMAGE_PIECE_BYTES });
+      const piece = Buffer.from(data, "base64");
+      if (piece.length === 0) throw new Error("The image got shorter while it was read: read it again once it is written.");
+      pieces.push(piece);
+      received += piece.length;
+    }
+    return Buffer.concat(pieces);
   }
 
   /** The start of a file on the remote (the files pane's preview): its size and up to `maxBytes` bytes. */

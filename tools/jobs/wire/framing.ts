@@ -22,8 +22,8 @@
  * - a write of 256 KiB of input (MAX_STDIN_BYTES), about 1.5 M if every byte is a control key JSON
  *   spells as \u00XX;
  * - a screen update of a whole 400 × 120 terminal with a run per cell: about 1.5 M;
- * - a remote read's image: at most REMOTE_IMAGE_MAX_BYTES (4 MiB) of file as base64, which needs no
- *   escaping, 5.6 M (model-tools/file-tools.ts; a larger image is refused there, saying so).
+ * - a piece of a remote read's image: at most REMOTE_IMAGE_PIECE_BYTES (4 MiB) of file as base64,
+ *   which needs no escaping, 5.6 M (model-tools/file-tools.ts; a larger image goes in pieces).
  * 8 Mi leaves twice the worst of the others and 2.8 M beside the image, and what a refused frame
  * makes the host hold stays small (job-host.test.ts measures it).
  */

@@ -168,7 +168,10 @@ const ImageContentSchema = Type.Object(
 );
 
 /** A remote host's read of an image: the file's bytes, which the client prepares. */
-const UnpreparedImageSchema = Type.Object({ mimeType: Type.Union(IMAGE_MIME_TYPES.map((type) => Type.Literal(type))), data: Type.String() }, strict);
+const UnpreparedImageSchema = Type.Object(
+  { mimeType: Type.Union(IMAGE_MIME_TYPES.map((type) => Type.Literal(type))), data: Type.String(), size: Type.Optional(Type.Integer({ minimum: 0 })), rest: Type.Optional(Type.String()) },
+  strict,
+);
 
 const FileTouchSchema = Type.Union([
   Type.Object({ kind: Type.Literal("read"), path: Type.String() }, strict),

@@ -98,6 +98,11 @@ export const METHODS = {
     args: Type.Object({ path: Type.String(), maxBytes: Type.Integer({ minimum: 0, maximum: 4 * 1024 * 1024 }) }, strict),
     result: Type.Object({ size: Type.Number(), data: Type.String() }, strict),
   },
+  /** A piece of an image a remote read kept open (its result's unpreparedImage.rest), base64. */
+  imagePiece: {
+    args: Type.Object({ token: Type.String(), offset: Type.Integer({ minimum: 0 }), maxBytes: Type.Integer({ minimum: 1, maximum: 4 * 1024 * 1024 }) }, strict),
+    result: Type.Object({ data: Type.String() }, strict),
+  },
   notices: { args: Type.Object({}, strict), result: Type.Array(Type.Object({ text: Type.String(), at: Type.Number() }, strict)) },
   summary: { args: Type.Object({}, strict), result: Type.Array(Type.String()) },
   status: { args: Type.Object({}, strict), result: HostStatusSchema },
