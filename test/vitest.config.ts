@@ -38,7 +38,7 @@ const FAST = [
   "test/tools/read-tool.test.ts", "test/tools/replace-file.test.ts", "test/tools/resolve-path.test.ts",
   "test/tools/result-caps.test.ts", "test/tools/search-ignore.test.ts", "test/tools/write-tool.test.ts",
   "test/unit/agent-loop.test.ts", "test/unit/agent-triggers.test.ts", "test/unit/border-joints.test.ts",
-  "test/unit/digit-groups.test.ts", "test/unit/http-headers.test.ts", "test/unit/message-builder.test.ts",
+  "test/unit/digit-groups.test.ts", "test/unit/http-headers.test.ts", "test/unit/message-builder.test.ts", "test/unit/process-group.test.ts",
   "test/unit/provider-errors.test.ts", "test/unit/retry.test.ts", "test/unit/text-width-fast-path.test.ts",
 ];
 

@@ -2,8 +2,18 @@
 // so signalling the negative pid reaches its children and grandchildren too.
 import { readdirSync, readFileSync } from "node:fs";
 
+/**
+ * A pid that can lead a group of ours. Signalling -0 would reach the caller's own group and -1 every
+ * process the caller may signal (as root, the machine): a pid read from a file half written, or one
+ * never set, must reach nothing.
+ */
+function isGroupLeader(pid: number): boolean {
+  return Number.isInteger(pid) && pid > 1;
+}
+
 /** Sends `signal` to the group led by `pid`; false when no such group is left. */
 export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+  if (!isGroupLeader(pid)) return false;
   try {
     process.kill(-pid, signal);
     return true;
@@ -18,6 +28,7 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
  * never does, which would make every kill wait out its grace period.
  */
 export function groupAlive(pid: number): boolean {
+  if (!isGroupLeader(pid)) return false;
   const members = liveMembersFromProc(pid);
   if (members !== undefined) return members > 0;
   try {
