@@ -65,10 +65,14 @@ describe("sessions across a crash", () => {
     llm.enqueue({ kind: "reply", toolCalls: [{ id: "toolu_sleeper", name: "bash", arguments: { command: "echo $$ > started; sleep 30" } }] });
     await killWhen(["-p", "sleep a while", "--cwd", project], env, project, async () => {
       await llm.waitForRequest(1);
-      await waitFor(() => readdirSync(project).includes("started"), "the bash call to start");
+      // The shell creates the file before it writes its pid there: wait for the pid.
+      await waitFor(() => readdirSync(project).includes("started") && /^\d+\n$/.test(readFileSync(join(project, "started"), "utf8")), "the bash call to start");
     });
-    // A SIGKILL gives pitwall no chance to end the call's process group: the test does.
+    // A SIGKILL gives pitwall no chance to end the call's process group: the test does. (A pid read
+    // from the file while empty was 0, and kill(-0) ended this test's own process group: vitest, npm
+    // and whatever started them.)
     const leader = Number(readFileSync(join(project, "started"), "utf8"));
+    expect(leader).toBeGreaterThan(1);
     try {
       process.kill(-leader, "SIGKILL");
     } catch {

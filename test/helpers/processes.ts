@@ -85,9 +85,9 @@ export function childPids(pid: number): number[] {
   return out;
 }
 
-/** SIGKILL to each pid of ours still alive (test cleanup; never by name). */
+/** SIGKILL to each pid of ours still alive (test cleanup; never by name; never init, whatever a bad read gave). */
 export function killPids(pids: readonly number[]): void {
-  for (const pid of alivePids(pids)) {
+  for (const pid of alivePids(pids.filter((pid) => Number.isInteger(pid) && pid > 1))) {
     try {
       process.kill(pid, "SIGKILL");
     } catch {
