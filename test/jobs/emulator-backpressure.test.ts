@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createJobTerminal, EmulatorFeed } from "../../tools/jobs/terminal/job-terminal.js";
 import type { JobSpec } from "../../tools/jobs/process/job.js";
@@ -75,10 +77,14 @@ describe("emulator backpressure", () => {
 
 describe("emulator backpressure at a job's exit", () => {
   it("reads a pty job's output to its end while the emulator is far behind", async () => {
-    // Clearing a 1000×1000 screen is slow for the emulator, so the job's output is paused near its exit.
+    // Clearing a 1000×1000 screen is slow for the emulator, so the job's output is paused near its
+    // exit. The job ends only once the test has seen the pause: a job that ended on a timer could
+    // end, on a loaded machine, before its output was read at all, and then nothing was paused.
+    const cwd = tempDir();
     const job = startJob(
       spec({
-        command: "echo first; printf '\\033[2J%.0s' $(seq 1 600); sleep 0.1; echo LAST",
+        command: "echo first; printf '\\033[2J%.0s' $(seq 1 600); while [ ! -e go ]; do sleep 0.01; done; echo LAST",
+        cwd,
         cols: 1000,
         rows: 1000,
         emulatorHighWater: 256,
@@ -86,8 +92,9 @@ describe("emulator backpressure at a job's exit", () => {
       }),
     );
     try {
+      await waitFor(() => job.emulatorPauses > 0, "the emulator to fall behind and pause the job's output", 20_000);
+      writeFileSync(join(cwd, "go"), "");
       await job.exited;
-      expect(job.emulatorPauses).toBeGreaterThan(0);
       expect(job.log.keptText()).toContain("LAST");
     } finally {
       job.signalGroup("SIGKILL");
