@@ -2,8 +2,7 @@
 // can quote exact line numbers and never swallows a huge file in one call. An image file (PNG,
 // JPEG, GIF, WebP, known by its first bytes) comes back as the image, scaled to the model's limits;
 // a remote's host, which has no image library, returns the file's bytes for the client to prepare.
-import { constants } from "node:fs";
-import { open, stat, type FileHandle } from "node:fs/promises";
+import { stat, type FileHandle } from "node:fs/promises";
 import { basename } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { throwIfAborted, ToolAbortedError } from "./aborted.js";
@@ -11,6 +10,7 @@ import { isBinaryFile } from "./binary-file.js";
 import { formatName, type ImageMimeType } from "./images/image-content.js";
 import { checkImageFileSize, describeImageForModel, formatBytes, IMAGE_LIMITS, imageTypeOfFile, loadImageFile, prepareImage, type PreparedImage } from "./images/image-prepare.js";
 import { scanLines } from "./line-scanner.js";
+import { openRegularFile } from "./regular-file.js";
 import { MAX_RESULT_BYTES } from "./output-cap.js";
 import { displayPath, resolvePath } from "./resolve-path.js";
 import type { AgentTool, ToolResult } from "./tool.js";
@@ -87,7 +87,11 @@ async function statOrExplain(absolutePath: string, shownPath: string): Promise<v
     throw new Error(`${shownPath} is a directory, not a file. List it with ls (or bash: ls -la ${JSON.stringify(shownPath)}).`);
   }
   // A FIFO or a device would block the read or never end.
-  if (!isFile) throw new Error(`${shownPath} is not a regular file (a pipe, socket or device). Inspect it with bash if needed.`);
+  if (!isFile) throw notRegularFile(shownPath);
+}
+
+function notRegularFile(shownPath: string): Error {
+  return new Error(`${shownPath} is not a regular file (a pipe, socket or device). Inspect it with bash if needed.`);
 }
 
 export interface ReadToolOptions {
@@ -120,22 +124,21 @@ function imageReadResult(prepared: PreparedImage, absolutePath: string, shownPat
  * is the file that was checked.
  */
 async function unpreparedImageRead(absolutePath: string, shownPath: string, mimeType: ImageMimeType, pieces: NonNullable<ReadToolOptions["unpreparedImages"]>): Promise<ToolResult<ReadToolDetails>> {
-  // O_NONBLOCK: a FIFO put in the file's place since the check opens at once instead of blocking.
-  const file = await open(absolutePath, constants.O_RDONLY | constants.O_NONBLOCK);
+  const opened = await openRegularFile(absolutePath);
+  if (!opened) throw notRegularFile(shownPath);
+  const { file, size } = opened;
   let kept = false;
   try {
-    const info = await file.stat();
-    if (!info.isFile()) throw new Error(`${shownPath} is not a regular file (a pipe, socket or device). Inspect it with bash if needed.`);
-    checkImageFileSize(info.size, basename(absolutePath));
-    const first = Buffer.alloc(Math.min(info.size, pieces.pieceBytes));
+    checkImageFileSize(size, basename(absolutePath));
+    const first = Buffer.alloc(Math.min(size, pieces.pieceBytes));
     const { bytesRead } = await file.read(first, 0, first.length, 0);
     const data = first.subarray(0, bytesRead).toString("base64");
-    const more = info.size > bytesRead;
-    const unpreparedImage = more ? { mimeType, data, size: info.size, rest: pieces.keepOpen(file, info.size) } : { mimeType, data };
+    const more = size > bytesRead;
+    const unpreparedImage = more ? { mimeType, data, size, rest: pieces.keepOpen(file, size) } : { mimeType, data };
     kept = more;
     const details: ReadToolDetails = { path: absolutePath, totalLines: 0, linesRead: 0, offset: 1, truncated: false };
     return {
-      content: `[Image ${shownPath}: ${formatBytes(info.size)} of ${formatName(mimeType)}, to be prepared where the image library is]`,
+      content: `[Image ${shownPath}: ${formatBytes(size)} of ${formatName(mimeType)}, to be prepared where the image library is]`,
       details,
       unpreparedImage,
     };

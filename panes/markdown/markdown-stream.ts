@@ -18,7 +18,8 @@ interface Chunk {
   generation?: number;
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A fence line: its marker, and the language named after an opening one. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})\s*(\S*)/;
 
 export class MarkdownStream {
   private readonly chunks: Chunk[] = [];
@@ -197,7 +198,7 @@ export class MarkdownStream {
         // A code block starts its own chunk, so the open tail is only code while it is written.
         if (this.open.slice(0, lineStart).trim() !== "") this.cut(lineStart);
         this.fence = fenceMatch[1];
-        this.resetFence(/^ {0,3}(?:`{3,}|~{3,})\s*(\S*)/.exec(lineText)?.[1] ?? "");
+        this.resetFence(fenceMatch[2]);
       }
     }
   }

@@ -65,7 +65,7 @@ export function countableRun(run: ChunkRun, maxLineChars: number, lines?: number
     const text = chunks[i]!;
     const a = i === first ? from : finished;
     const b = i === last ? end : text.length;
-    if (i > first) carried += finished;
+    carried += finished;
     if (has(text, "\x0b", a, b) || has(text, "\x0c", a, b) || has(text, "\b", a, b) || has(text, "\x7f", a, b)) return undefined;
     // A colour sequence that this chunk begins and the next ends: whole, it counts here.
     // (lastIndexOf is a slow scan in V8: only a chunk with an escape in it is searched backwards.)
