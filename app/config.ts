@@ -45,6 +45,8 @@ export const CONFIG_FIELDS = {
   baseUrl: field(Type.String({ pattern: "^https?://\\S+$" }), "must be an http(s) URL"),
   keymap: nonEmptyString,
   bashYieldMs: positiveMs,
+  /** Once the person steers, how much longer a running bash call may finish before it becomes a job (0–120 s). */
+  steerGraceMs: field(Type.Integer({ minimum: 0 }), "must be a whole number of milliseconds, 0 or more"),
   bashJobTtlMs: positiveMs,
   bashMaxOutputChars: field(Type.Integer({ exclusiveMinimum: 0 }), "must be a positive whole number"),
   /** A watch trigger fires at most once per this many ms (1 s–1 h). */

@@ -1,7 +1,7 @@
 // A bash call never blocks the turn: still running at the end of its wait, or when the person
 // steers, it becomes a background job (nothing is killed), the call returns what it printed so far,
 // and the job tools work on it. An explicit timeout still stops it.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -37,7 +37,7 @@ function codingAgent(jobSettings: Partial<JobSettings> = {}) {
   const registry = coding.jobs.registry;
   const events: PitwallEvent[] = [];
   coding.bus.subscribe((e) => events.push(e));
-  return { coding, events, registry };
+  return { coding, events, registry, cwd };
 }
 
 describe("a bash call that outlives its wait", () => {
@@ -66,7 +66,7 @@ describe("a bash call that outlives its wait", () => {
   }, 30_000);
 
   it("a steer ends the wait at once: the steer is delivered and the command runs on as a job", async () => {
-    const { coding, events, registry } = codingAgent({ defaultYieldMs: 60_000 });
+    const { coding, events, registry } = codingAgent({ defaultYieldMs: 60_000, steerGraceMs: 0 });
     llm.enqueue(
       { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo serving; exec sleep 60" } }] },
       { kind: "reply", text: "noted" },
@@ -84,6 +84,26 @@ describe("a bash call that outlives its wait", () => {
     const job = registry.get("1")!;
     expect(job.running).toBe(true);
     expect(job.log.keptText()).toContain("serving");
+  }, 30_000);
+
+  it("a command that finishes within the steer's grace is an ordinary result, no job", async () => {
+    const { coding, events, cwd } = codingAgent({ defaultYieldMs: 60_000, steerGraceMs: 30_000 });
+    const flag = join(cwd, "steered");
+    llm.enqueue(
+      { kind: "reply", toolCalls: [{ name: "bash", arguments: { command: `echo testing; until [ -e ${flag} ]; do sleep 0.05; done; echo all passed` } }] },
+      { kind: "reply", text: "noted" },
+    );
+    const prompt = coding.agent.prompt("run the tests");
+    await waitFor(() => events.some((e) => e.type === "tool_execution_update" && e.chunk.includes("testing")), "the command to print");
+    coding.agent.steer("then the linter");
+    // However long the machine takes to get here, the grace has not run out.
+    writeFileSync(flag, "");
+    await prompt;
+    const next = llm.requests[1]!.transcript;
+    expect(next).toContain("all passed");
+    expect(next).not.toContain("Still running");
+    expect(next).toContain("then the linter");
+    expect(coding.jobs.list()).toEqual([]);
   }, 30_000);
 
   it("an explicit timeout still stops the command once it is a job", async () => {

@@ -38,6 +38,14 @@ describe("settings", () => {
     expect(resolve([], { PITWALL_HOME: home, PITWALL_WATCH_MIN_DEBOUNCE_MS: "5000" }).agent.jobs.minWatchDebounceMs).toBe(1_000);
   });
 
+  it("take a steer's grace for a running bash call from PITWALL_STEER_GRACE_MS or steerGraceMs, within 0–120 s", () => {
+    expect(resolve([], { PITWALL_HOME: homeWith({}) }).agent.jobs.steerGraceMs).toBe(1_000);
+    const home = homeWith({ steerGraceMs: 5_000 });
+    expect(resolve([], { PITWALL_HOME: home }).agent.jobs.steerGraceMs).toBe(5_000);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_STEER_GRACE_MS: "0" }).agent.jobs.steerGraceMs).toBe(0);
+    expect(resolve([], { PITWALL_HOME: home, PITWALL_STEER_GRACE_MS: "99999999" }).agent.jobs.steerGraceMs).toBe(120_000);
+  });
+
   it("take a flag over the environment, the environment over config.json, config.json over the default", () => {
     const home = homeWith({ bashYieldMs: 5_000, bashJobTtlMs: 120_000, bashMaxOutputChars: 4_000 });
     const fromConfig = resolve([], { PITWALL_HOME: home });

@@ -80,6 +80,9 @@ describe("several agents in one dashboard", () => {
       cwd,
       cols: 160,
       rows: 44,
+      // The steer's grace (1 s) lets the suite finish once steered; a loaded machine may take longer
+      // than that to run the flag's loop, and the suite would become a job instead.
+      env: { PITWALL_STEER_GRACE_MS: "30000" },
       replies: [
         { kind: "reply", text: "Main is ready." },
         { kind: "reply", text: "Running the suite.", toolCalls: [{ name: "bash", arguments: { command: "sh suite.sh" } }] },

@@ -16,6 +16,8 @@ export interface JobSettings {
   defaultYieldMs: number;
   /** The shortest wait bash_stream takes: a call's yieldMs below it is raised to it. */
   minYieldMs: number;
+  /** Once the person steers, a bash call still running gets this much longer before it becomes a job. */
+  steerGraceMs: number;
   /** Between TERM and KILL when a job is stopped. */
   killGraceMs: number;
   /** Size of a job's terminal. */
@@ -35,6 +37,8 @@ export const MAX_JOB_TTL_MS = 3 * 60 * 60_000;
 export const DEFAULT_YIELD_MS = 60_000;
 export const MIN_YIELD_MS = 1_000;
 export const MAX_YIELD_MS = 120_000;
+/** A steer lets a command about to finish do so (and its result reach the model whole) rather than turn it into a job. */
+export const DEFAULT_STEER_GRACE_MS = 1_000;
 export const DEFAULT_MAX_JOBS = 16;
 /** Bytes of input one job may receive through write_stdin over its life. */
 export const MAX_STDIN_BYTES = 256 * 1024;
@@ -57,6 +61,7 @@ export function resolveJobSettings(given: Partial<JobSettings> = {}): JobSetting
     maxJobs: DEFAULT_MAX_JOBS,
     defaultYieldMs: DEFAULT_YIELD_MS,
     minYieldMs: MIN_YIELD_MS,
+    steerGraceMs: DEFAULT_STEER_GRACE_MS,
     killGraceMs: DEFAULT_KILL_GRACE_MS,
     cols: 120,
     rows: 30,
@@ -68,6 +73,7 @@ export function resolveJobSettings(given: Partial<JobSettings> = {}): JobSetting
   settings.minWatchDebounceMs = clamp(settings.minWatchDebounceMs, 0, MIN_WATCH_DEBOUNCE_MS);
   settings.minYieldMs = clamp(settings.minYieldMs, 0, MIN_YIELD_MS);
   settings.defaultYieldMs = clampYieldMs(settings.defaultYieldMs, DEFAULT_YIELD_MS, settings.minYieldMs);
+  settings.steerGraceMs = clamp(Math.floor(settings.steerGraceMs), 0, MAX_YIELD_MS);
   return settings;
 }
 

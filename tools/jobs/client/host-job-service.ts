@@ -306,7 +306,7 @@ export class HostJobService implements JobService {
   }
 
   private toolCallArgs(tool: ServiceToolCall["tool"], toolCallId: string, params: unknown): MethodArgs<"runTool"> {
-    const settings = { maxOutputChars: this.settings.maxOutputChars, defaultYieldMs: this.settings.defaultYieldMs };
+    const settings = { maxOutputChars: this.settings.maxOutputChars, defaultYieldMs: this.settings.defaultYieldMs, steerGraceMs: this.settings.steerGraceMs };
     return { tool, toolCallId, params, settings, env: this.env, ...this.toolCallExtras(tool) };
   }
 

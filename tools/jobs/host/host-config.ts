@@ -19,6 +19,7 @@ export const HostConfigSchema = Type.Object(
       maxOutputChars: Type.Optional(Type.Integer()),
       defaultYieldMs: Type.Optional(Type.Integer()),
       minYieldMs: Type.Optional(Type.Integer()),
+      steerGraceMs: Type.Optional(Type.Integer()),
       watchDebounceMs: Type.Optional(Type.Number()),
       minWatchDebounceMs: Type.Optional(Type.Number()),
     }),

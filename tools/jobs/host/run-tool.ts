@@ -35,7 +35,7 @@ export const runTool: Handler<"runTool"> = async (rawArgs, { client, id, host })
   const args = { ...rawArgs, env: clientEnv(client, rawArgs.env) };
   const registry = host.registry;
   const owner = client.id;
-  const settings: JobSettings = { ...registry.settings, maxOutputChars: args.settings.maxOutputChars, defaultYieldMs: args.settings.defaultYieldMs };
+  const settings: JobSettings = { ...registry.settings, ...args.settings };
   const policy = args.sandbox ? host.policyHere(args.sandbox.policy) : undefined;
   // Commands see bash's full-output files through the private /tmp: the client's folder, or a
   // remote client's (it sends none), this process's, where the bash tool writes them then.

@@ -11,6 +11,7 @@ import type { ToolJobs } from "./tool-jobs.js";
 export function bashAdopter(registry: ToolJobs, settings: JobSettings = registry.settings): BashCallAdopter {
   return {
     yieldMs: () => settings.defaultYieldMs,
+    steerGraceMs: () => settings.steerGraceMs,
     adopt(call) {
       const job = registry.adoptRunning({
         command: call.command,

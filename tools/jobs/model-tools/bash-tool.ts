@@ -180,7 +180,7 @@ export function createBashTool(cwd: string, options: BashToolOptions = {}): Agen
         });
         const adopter = options.adopter;
         if (adopter) {
-          const yielded = yieldWindow(adopter.yieldMs(), context.yieldSignal);
+          const yielded = yieldWindow(adopter.yieldMs(), adopter.steerGraceMs(), context.yieldSignal);
           const outcome = await Promise.race([shellRun.result, yielded.reason]);
           yielded.cancel();
           const running = typeof outcome === "string" ? shellRun.handOff() : undefined;

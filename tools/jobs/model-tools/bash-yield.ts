@@ -13,17 +13,20 @@ import type { CommandFence } from "../../sandbox/index.js";
 export interface BashCallAdopter {
   /** How long a call may run before it becomes a job. */
   yieldMs(): number;
+  /** Once the person steers, how much longer the call may run before it becomes a job. */
+  steerGraceMs(): number;
   /** Contract: returns the job's id and pid, or throws (the command is then stopped: nobody would watch it). */
   adopt(call: { toolCallId: string; command: string; cwd: string; running: RunningShell; priorOutput: string; killAfterMs?: number; fence?: CommandFence }): { id: string; pid: number };
 }
 
-/** Once a steer is queued, a command gets this much longer to finish on its own before it becomes a job. */
-export const STEER_GRACE_MS = 1_000;
-
 export type YieldReason = "waited" | "steered";
 
-/** Settles with why the call should stop blocking; `cancel` once the command ended first. `yieldSignal`'s reason says whose steer it was. */
-export function yieldWindow(yieldMs: number, yieldSignal: AbortSignal): { reason: Promise<YieldReason>; cancel(): void } {
+/**
+ * Settles with why the call should stop blocking: `yieldMs` passed, or `steerGraceMs` after a steer
+ * (a command about to finish gets to); `cancel` once the command ended first. `yieldSignal`'s reason
+ * says whose steer it was.
+ */
+export function yieldWindow(yieldMs: number, steerGraceMs: number, yieldSignal: AbortSignal): { reason: Promise<YieldReason>; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
   let onSteer = (): void => undefined;
   const reason = new Promise<YieldReason>((resolve) => {
@@ -34,7 +37,7 @@ export function yieldWindow(yieldMs: number, yieldSignal: AbortSignal): { reason
     timer = setTimeout(() => finish("waited"), yieldMs);
     onSteer = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => finish("steered"), STEER_GRACE_MS);
+      timer = setTimeout(() => finish("steered"), steerGraceMs);
     };
     if (yieldSignal.aborted) onSteer();
     else yieldSignal.addEventListener("abort", onSteer, { once: true });

@@ -18,9 +18,10 @@ import { JobInfoSchema, strict, TriggerInfoSchema } from "./job-shapes.js";
  * (a remote client's), sandboxCheck; 8: a remote read's unprepared image (runTool's result), the
  * machine a policy names in its refusals; 9: job output for all-output clients as output frames
  * (framing.ts: a header line with the length, then the text unescaped); 10: a remote read's
- * image over one message's worth, its first piece with a token and the rest by imagePiece.
+ * image over one message's worth, its first piece with a token and the rest by imagePiece; 11: the
+ * client's steer grace in runTool's settings.
  */
-export const PROTOCOL_VERSION = 10;
+export const PROTOCOL_VERSION = 11;
 
 export const ClientKindSchema = Type.Union([Type.Literal("dashboard"), Type.Literal("print"), Type.Literal("json"), Type.Literal("cli")]);
 export type ClientKind = Static<typeof ClientKindSchema>;

@@ -51,7 +51,7 @@ export const METHODS = {
         toolCallId: Type.String(),
         params: Type.Unknown(),
         /** The client's own limits: what its model was told. */
-        settings: Type.Object({ maxOutputChars: Type.Integer({ minimum: 1 }), defaultYieldMs: Type.Integer({ minimum: 1 }) }, strict),
+        settings: Type.Object({ maxOutputChars: Type.Integer({ minimum: 1 }), defaultYieldMs: Type.Integer({ minimum: 1 }), steerGraceMs: Type.Integer({ minimum: 0 }) }, strict),
         env: EnvSchema,
         secrets: Type.Array(Type.String()),
         /** The client's temp folder: bash's full-output files live as long as the agent that reads them. */
