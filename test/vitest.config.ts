@@ -74,6 +74,7 @@ export default defineConfig({
   root: fileURLToPath(new URL("..", import.meta.url)),
   test: {
     setupFiles: ["test/helpers/setup.ts"],
+    globalSetup: ["test/helpers/run-temp.ts"],
     sequence: { sequencer: LongestFirst },
     // Most full-tier tests wait on processes of their own (a CLI, a pty, a job host): one worker more
     // than the machine has cores keeps the cores busy (3 on the 2-core machine this was measured on;

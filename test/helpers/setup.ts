@@ -4,11 +4,13 @@
 import { afterAll } from "vitest";
 import { removeTempDirs, tempDir } from "./temp-dir.js";
 
-const previous = process.env.TMPDIR;
+// Between files TMPDIR is the run's folder (run-temp.ts); the file's own folder is made beside it.
+const between = process.env.TMPDIR;
+if (process.env.TEST_SYSTEM_TMPDIR) process.env.TMPDIR = process.env.TEST_SYSTEM_TMPDIR;
 process.env.TMPDIR = tempDir("file");
 
 afterAll(() => {
   removeTempDirs();
-  if (previous === undefined) delete process.env.TMPDIR;
-  else process.env.TMPDIR = previous;
+  if (between === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = between;
 });

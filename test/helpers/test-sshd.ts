@@ -82,7 +82,11 @@ export async function startTestSshd(options: TestSshdOptions = {}): Promise<Test
   const port = await freePort();
   // sshd insists on its privilege-separation folder (a system path it creates itself when packaged).
   if (!existsSync("/run/sshd")) mkdirSync("/run/sshd", { mode: 0o755 });
-  const env = { HOME: remoteHome, ...(options.withoutBwrap ? { PITWALL_BWRAP: join(root, "no-bwrap", "bwrap") } : {}), ...options.remoteEnv };
+  // The remote's temp folder is the test's too: a remote pitwall the test ends with KILL cannot remove
+  // its own (pitwall-<pid>-…), and the machine's /tmp would keep it.
+  const remoteTmp = join(remoteHome, "tmp");
+  const env = { HOME: remoteHome, TMPDIR: remoteTmp, ...(options.withoutBwrap ? { PITWALL_BWRAP: join(root, "no-bwrap", "bwrap") } : {}), ...options.remoteEnv };
+  mkdirSync(remoteTmp, { mode: 0o700 });
   const sshdConfig = join(serverDir, "sshd_config");
   writeFileSync(
     sshdConfig,

@@ -111,6 +111,10 @@ describe("every record starts on a fresh line", () => {
     const loaded = await loadSession(crashed.path);
     expect(loaded.messages.map((m) => (m as { content: string }).content)).toEqual(["one", "after"]);
     expect(loaded.warnings).toEqual([expect.stringContaining("line 3 is not valid JSON")]);
+    // The crashed process's retries died with it: stop this one's (the disk is still full, so it
+    // writes nothing), or it would make the file again after the test removed its folder.
+    crashed.close();
+    expect(readFileSync(crashed.path, "utf8")).not.toContain("lost with the crash");
   });
 });
 
