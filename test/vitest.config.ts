@@ -25,7 +25,7 @@ const FAST = [
   "test/dashboard/text-editing.test.ts", "test/dashboard/text-layout.test.ts",
   "test/dashboard/tool-output-follow.test.ts",
   "test/jobs/emulator-modes.test.ts", "test/jobs/emulator-skip.test.ts", "test/jobs/frame-batch.test.ts",
-  "test/jobs/framing.test.ts", "test/jobs/log-digest.test.ts", "test/jobs/log-skip.test.ts",
+  "test/jobs/framing.test.ts", "test/jobs/host-liveness.test.ts", "test/jobs/log-digest.test.ts", "test/jobs/log-skip.test.ts",
   "test/jobs/open-images.test.ts", "test/jobs/plain-text-log.test.ts", "test/jobs/plain-text-stream.test.ts",
   "test/jobs/read-before-destroy.test.ts", "test/jobs/screen-watch.test.ts", "test/jobs/watch-triggers.test.ts",
   "test/jobs/watch-wake-policy.test.ts",

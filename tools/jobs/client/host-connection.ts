@@ -186,6 +186,9 @@ export class HostConnection {
         resolve({ kind: "welcome", connection });
       }, MAX_FRAME_CHARS, outputFrameLength);
       socket.on("data", (chunk: string) => {
+        // A host sending a long message (a piece of an image over ssh on a busy machine) is heard
+        // while it arrives, not only once its last byte has.
+        connection?.heardFrom();
         try {
           lines.push(chunk);
         } catch (error) {
@@ -320,6 +323,11 @@ export class HostConnection {
     }
     this.pending.clear();
     this.handlers.closed?.(why, broken);
+  }
+
+  /** Bytes came from the host: it is alive, whatever it is in the middle of sending. */
+  private heardFrom(): void {
+    this.heardAt = Date.now();
   }
 
   /** A line, or an output frame's header line and its text (framing.ts). */
