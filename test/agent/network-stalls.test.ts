@@ -12,11 +12,13 @@ import { useFakeLlm } from "../helpers/fake-llm-fixture.js";
 
 const llm = useFakeLlm();
 const SHORT = { headerMs: 300, idleMs: 300 };
+/** For the tests of other failures: a loaded machine must not turn a slow answer into a stall. */
+const PATIENT = { headerMs: 30_000, idleMs: 30_000 };
 
-function agent(provider: ProviderName, maxAttempts = 3, api: OpenAIApi = "chat") {
+function agent(provider: ProviderName, maxAttempts = 3, api: OpenAIApi = "chat", timeouts = SHORT) {
   const connections = {
-    anthropic: { apiKey: "test-anthropic-key-123", baseUrl: llm.anthropicBaseUrl, timeouts: SHORT },
-    openai: { apiKey: "test-openai-key-123", baseUrl: llm.openaiBaseUrl, timeouts: SHORT, api },
+    anthropic: { apiKey: "test-anthropic-key-123", baseUrl: llm.anthropicBaseUrl, timeouts },
+    openai: { apiKey: "test-openai-key-123", baseUrl: llm.openaiBaseUrl, timeouts, api },
   };
   const a = new Agent({
     model: resolveModel(provider === "anthropic" ? "claude-sonnet-5-5" : "qwen-local", provider, provider),
@@ -92,7 +94,7 @@ describe("in-stream server errors", () => {
       { kind: "reply", text: "The answer is 41", streamError: { afterChunks: 4, type: "api_error", message: "Internal server error" } },
       { kind: "reply", text: "The answer is 42." },
     );
-    const { agent: a, retries, last } = agent("anthropic");
+    const { agent: a, retries, last } = agent("anthropic", 3, "chat", PATIENT);
     await a.prompt("question");
     expect(last()).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "The answer is 42." }] });
     expect(retries().map((r) => r.reason)).toEqual([expect.stringContaining("overloaded_error"), expect.stringContaining("api_error")]);
@@ -103,13 +105,13 @@ describe("in-stream server errors", () => {
       { kind: "reply", text: "The answer is 41", streamError: { afterChunks: 3, type: "server_error", message: "The server had an error" } },
       { kind: "reply", text: "The answer is 42." },
     );
-    const { agent: a, retries, last } = agent("openai");
+    const { agent: a, retries, last } = agent("openai", 3, "chat", PATIENT);
     await a.prompt("question");
     expect(last()).toMatchObject({ stopReason: "stop", content: [{ type: "text", text: "The answer is 42." }] });
     expect(retries()).toHaveLength(1);
 
     llm.enqueue({ kind: "reply", text: "no", streamError: { afterChunks: 1, type: "invalid_request_error", message: "bad input" } });
-    const second = agent("openai");
+    const second = agent("openai", 3, "chat", PATIENT);
     await second.agent.prompt("question");
     expect(second.last().stopReason).toBe("error");
     expect(second.retries()).toHaveLength(0);
@@ -119,7 +121,7 @@ describe("in-stream server errors", () => {
 describe("retry-after", () => {
   it("a wait longer than pitwall makes is not slept through: the error says how long the server asked for", async () => {
     llm.enqueue({ kind: "error", status: 429, headers: { "retry-after": "300" } });
-    const { agent: a, retries, last } = agent("anthropic");
+    const { agent: a, retries, last } = agent("anthropic", 3, "chat", PATIENT);
     await a.prompt("question");
     expect(retries()).toHaveLength(0);
     expect(last().errorMessage).toContain("The server asked to wait 5 min (300 s) before trying again, longer than pitwall waits (60 s): try again later.");
