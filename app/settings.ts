@@ -15,7 +15,7 @@ import type { CodingAgentSettings } from "../agent/coding-agent.js";
 import { DEFAULT_STREAM_TIMEOUTS } from "../agent/providers/stall-guard.js";
 import { DEFAULT_RETRY_POLICY } from "../agent/retry.js";
 import { DEFAULT_MAX_OUTPUT_CHARS, fitOutputChars } from "../tools/output-cap.js";
-import { clamp, clampDebounceMs, HOST_GREETING_MS, HOST_SILENCE_MS, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_STEER_GRACE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MAX_YIELD_MS, MIN_JOB_TTL_MS, MIN_WATCH_DEBOUNCE_MS, MIN_YIELD_MS, type ServiceSandbox } from "../tools/jobs/index.js";
+import { clamp, clampDebounceMs, HOST_GREETING_MS, HOST_SILENCE_MS, clampSteerGraceMs, clampYieldMs, DEFAULT_JOB_TTL_MS, DEFAULT_WATCH_DEBOUNCE_MS, DEFAULT_STEER_GRACE_MS, DEFAULT_YIELD_MS, MAX_JOB_TTL_MS, MIN_JOB_TTL_MS, MIN_WATCH_DEBOUNCE_MS, MIN_YIELD_MS, type ServiceSandbox } from "../tools/jobs/index.js";
 import type { CliOptions, SandboxChoice } from "./cli-options.js";
 import { sandboxPolicy } from "../tools/sandbox/index.js";
 import { DEFAULT_KEEP_JOBS_MINUTES, loadConfig, MAX_KEEP_JOBS_MINUTES, type PitwallConfig } from "./config.js";
@@ -180,7 +180,7 @@ export function resolveSettings(options: CliOptions, env: NodeJS.ProcessEnv): Se
     parse: nonNegative,
     config: config.steerGraceMs,
     fallback: DEFAULT_STEER_GRACE_MS,
-    fit: (ms) => clamp(Math.floor(ms), 0, MAX_YIELD_MS),
+    fit: clampSteerGraceMs,
   });
   const keepJobsMinutes = pick(env, {
     env: ["PITWALL_KEEP_JOBS_MINUTES"],

@@ -39,12 +39,12 @@ export { createBashTool, type BashOwnOptions, type BashToolOptions } from "./mod
 // Limits, and the refusals the registry raises (the dashboard words them for the person).
 export {
   clamp,
+  clampSteerGraceMs,
   clampYieldMs,
   DEFAULT_JOB_TTL_MS,
   DEFAULT_STEER_GRACE_MS,
   DEFAULT_YIELD_MS,
   MAX_JOB_TTL_MS,
-  MAX_YIELD_MS,
   MIN_JOB_TTL_MS,
   MIN_YIELD_MS,
   resolveJobSettings,

@@ -53,6 +53,11 @@ export function clampYieldMs(value: number | undefined, fallback: number = DEFAU
   return clamp(Math.floor(value), min, MAX_YIELD_MS);
 }
 
+/** A steer's grace as given (config, environment, a test), within 0–120 s. */
+export function clampSteerGraceMs(ms: number): number {
+  return clamp(Math.floor(ms), 0, MAX_YIELD_MS);
+}
+
 /** The registry's settings: the defaults, with the ones given (the app's resolved settings, a test's needs) in their place; the yield window is always clamped. */
 export function resolveJobSettings(given: Partial<JobSettings> = {}): JobSettings {
   const settings: JobSettings = {
@@ -73,7 +78,7 @@ export function resolveJobSettings(given: Partial<JobSettings> = {}): JobSetting
   settings.minWatchDebounceMs = clamp(settings.minWatchDebounceMs, 0, MIN_WATCH_DEBOUNCE_MS);
   settings.minYieldMs = clamp(settings.minYieldMs, 0, MIN_YIELD_MS);
   settings.defaultYieldMs = clampYieldMs(settings.defaultYieldMs, DEFAULT_YIELD_MS, settings.minYieldMs);
-  settings.steerGraceMs = clamp(Math.floor(settings.steerGraceMs), 0, MAX_YIELD_MS);
+  settings.steerGraceMs = clampSteerGraceMs(settings.steerGraceMs);
   return settings;
 }
 

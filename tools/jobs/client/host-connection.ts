@@ -332,7 +332,7 @@ export class HostConnection {
 
   /** A line, or an output frame's header line and its text (framing.ts). */
   private receive(line: string, text?: string): void {
-    this.heardAt = Date.now();
+    // Heard already: every chunk it came in counted (heardFrom).
     this.probing = false;
     let message: unknown;
     try {
