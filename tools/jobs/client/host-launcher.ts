@@ -7,6 +7,7 @@ import { closeSync, existsSync, openSync, readFileSync, statSync } from "node:fs
 import { connect, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { HostConnection, NoHostError, type ConnectionOptions, type Handshake } from "./host-connection.js";
+import { startAndReach } from "./host-start.js";
 import type { HostConfig } from "../host/host-config.js";
 import { checkHostDir, checkHostSocket, hostPaths, prepareHostDir, type HostPaths } from "../host/host-paths.js";
 import type { ClientInfo } from "../wire/handshake.js";
@@ -16,10 +17,6 @@ import { JOB_MARKER_VARIABLE, RUN_MARKER_VARIABLE } from "../../process/marked-p
 /** How long a new host may take to answer on its socket. */
 const START_TIMEOUT_MS = 15_000;
 const RETRY_MS = 20;
-/** How a host that found nothing to do exits (startHost's word for it). */
-const CLEAN_EXIT = "exit code 0";
-/** Hosts one open may start, when those before it exited cleanly. */
-const MAX_STARTS = 3;
 /** host.log is started afresh when it has grown past this. */
 const MAX_LOG_BYTES = 1024 * 1024;
 /**
@@ -68,32 +65,19 @@ export async function openHost(options: OpenHostOptions): Promise<OpenedHost> {
   const open = (): Promise<OpenedHost | undefined> => tryOpen(paths, options.client, connection).then((opened) => (opened.kind === "none" ? undefined : opened));
   const found = await open();
   if (found || !options.start) return found ?? { kind: "none" };
-  return startAndReach(paths, options.cwd, options.home, options.start, open);
+  return startAndReachHost(paths, options.cwd, options.home, options.start, open);
 }
 
-/**
- * Starts a host and returns `reach()`'s first answer. A host that exits cleanly (code 0) found
- * nothing to do: another one serves the folder (which may itself be ending, its last client gone),
- * or nobody came: while the folder is still there, another host is started, a few times at most.
- */
-async function startAndReach<T>(paths: HostPaths, cwd: string, home: string, start: NonNullable<OpenHostOptions["start"]>, reach: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (let starts = 1; ; starts++) {
-    let early: string | undefined;
-    void startHost(paths, cwd, home, start).then((why) => (early = why));
-    while (early === undefined && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-      const reached = await reach();
-      if (reached !== undefined) return reached;
-    }
-    if (early === undefined) throw new Error(`The job host did not answer within ${START_TIMEOUT_MS / 1000} s. Its log: ${paths.log}\n${logTail(paths.log)}`);
-    // It may have exited because another host won the race: that one answers soon.
-    const again = await reach();
-    if (again !== undefined) return again;
-    if (early !== CLEAN_EXIT || starts >= MAX_STARTS || !existsSync(paths.dir) || Date.now() >= deadline) {
-      throw new Error(`The job host could not start (${early}). Its log: ${paths.log}\n${logTail(paths.log)}`);
-    }
-  }
+/** Starts hosts for `paths` until one answers `reach()` (host-start.ts says when to start another). */
+function startAndReachHost<T>(paths: HostPaths, cwd: string, home: string, start: NonNullable<OpenHostOptions["start"]>, reach: () => Promise<T | undefined>): Promise<T> {
+  return startAndReach({
+    start: () => startHost(paths, cwd, home, start),
+    reach,
+    folderExists: () => existsSync(paths.dir),
+    failure: (why) => new Error(`The job host ${why}. Its log: ${paths.log}\n${logTail(paths.log)}`),
+    timeoutMs: START_TIMEOUT_MS,
+    retryMs: RETRY_MS,
+  });
 }
 
 /**
@@ -123,7 +107,7 @@ export async function connectHostSocket(home: string, cwd: string, start: NonNul
   };
   const found = await attempt();
   if (found) return found;
-  return startAndReach(paths, cwd, home, start, attempt);
+  return startAndReachHost(paths, cwd, home, start, attempt);
 }
 
 /** Starts the host process; resolves with why once it exits (it normally outlives this process). */
