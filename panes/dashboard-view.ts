@@ -200,7 +200,7 @@ export class DashboardView {
   private tabMark(tab: MainPane): string {
     switch (tab) {
       case "chat":
-        return "";
+        return this.chat.log.news > this.chatNewsSeen ? "•" : "";
       case "toolOutput":
         return this.toolOutput.animated ? spinnerFrame() : "";
       case "jobs":
@@ -213,6 +213,8 @@ export class DashboardView {
   }
 
   private tabKeys: Partial<Record<MainPane, string>> = {};
+  /** The chat's `news` when it was last on screen: a reply that comes while another tab is shown marks the chat tab. */
+  private chatNewsSeen = 0;
 
   /** Puts the keys that open the help, start a job and show each pane into the hints and the tab bar. */
   showKeyHints(keys: { help?: string; newJob?: string; panes?: Partial<Record<MainPane, string>> }): void {
@@ -273,6 +275,7 @@ export class DashboardView {
       this.tabBar.active = this.tab;
       this.tabBar.setRect(layout.tabs);
     }
+    if (layout.main.chat) this.chatNewsSeen = this.chat.log.news;
     for (const [name, pane] of Object.entries(this.mainPanes) as Array<[MainPane, PaneBox]>) {
       const rect = layout.main[name];
       pane.setVisible(rect !== undefined);

@@ -1,6 +1,7 @@
-// The tab bar of the small-terminal layout (below 80x24): one tab per pane, the shown one in the
-// selection colour, each with what would make a person switch to it (a tool running, jobs up or
-// with unseen output, files touched) and the key that shows it.
+// The tab bar of the small-terminal layout (below 80x24, or below 120 columns with jobs): one tab per
+// pane, the shown one in the selection colour, each with what would make a person switch to it (a
+// reply not seen yet, a tool running, jobs up or with unseen output, files touched) and the key that
+// shows it.
 import type { Widgets } from "blessed";
 import type { Canvas } from "./screen/canvas.js";
 import type { MainPane } from "./layout.js";
@@ -10,7 +11,7 @@ import { attr, Color, type Span, type StyledLine } from "./text/styled-text.js";
 import { textWidth } from "./text/text-width.js";
 
 export interface TabState {
-  /** A short mark after the tab's name ("⠋", "2↑•", "3"), or "". */
+  /** A short mark after the tab's name ("•", "⠋", "2↑•", "3"), or "". */
   mark: string;
   /** The key that shows the tab ("Alt+1"), if bound. */
   key?: string;

@@ -59,6 +59,8 @@ export class ChatLog implements BlockSource {
   private loadingOlder = false;
   /** Entries of the assistant message being streamed, by content index. */
   private streaming = new Map<number, ChatEntry>();
+  /** Entries added that the person did not write (replies, tool lines, notices), ever: see `news`. */
+  private added = 0;
   /** Filled by the pane before each view. */
   context: RenderContext;
 
@@ -156,7 +158,13 @@ export class ChatLog implements BlockSource {
 
   add<E extends ChatEntry>(entry: E): E {
     this.entries.push(entry);
+    if (!(entry instanceof UserEntry)) this.added++;
     return entry;
+  }
+
+  /** Grows with every entry the person did not write: a chat tab not shown marks what came since it was. */
+  get news(): number {
+    return this.added;
   }
 
   notice(level: NoticeLevel, text: string): NoticeEntry {

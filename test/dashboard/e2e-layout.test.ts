@@ -78,7 +78,11 @@ describe("layout", () => {
     session = await startDashboard({
       cols: 50,
       rows: 15,
-      replies: [{ kind: "reply", text: "Listing.", toolCalls: [{ name: "bash", arguments: { command: "echo small-screen-output" } }] }, { kind: "reply", text: "Listed." }],
+      replies: [
+        { kind: "reply", text: "Listing.", toolCalls: [{ name: "bash", arguments: { command: "echo small-screen-output" } }] },
+        { kind: "reply", text: "Listed." },
+        { kind: "reply", text: "Noted while you watched." },
+      ],
     });
     const { t } = session;
     let screen = await t.waitForText(/chat.*│.*tool.*│.*jobs.*│.*files/);
@@ -102,6 +106,19 @@ describe("layout", () => {
     t.press("Alt+3");
     screen = await t.waitForText("─ job 1: echo from-a-job");
     expect(screen).toMatch(/▶ 1 echo from-a-job/);
+    // A reply that comes while another tab is shown marks the chat tab until the chat is shown.
+    expect(screen.split("\n")[0]).toMatch(/^ chat │/);
+    // The input takes the message; the jobs tab stays on screen.
+    t.press("Alt+0");
+    t.type("note this");
+    t.press("Enter");
+    screen = await t.waitForText(/^ chat • │/m);
+    expect(screen).toContain("─ job 1: echo from-a-job");
+    t.press("Alt+1");
+    screen = await t.waitForText("Noted while you watched.");
+    expect(screen.split("\n")[0]).toMatch(/^ chat │/);
+    t.press("Alt+3");
+    await t.waitForText("─ job 1: echo from-a-job");
     t.resize(30, 10);
     await t.waitForText("Terminal too small: 30x10");
     t.press("Ctrl+D");
