@@ -47,6 +47,13 @@ export function resultLines(r: ToolCallRecord): StyledLine[] {
   return textLines(result.content);
 }
 
+/** What became of the job a call's command ran on as: still running, or how it ended. */
+function runOnText(id: string, end: ToolCallRecord["jobEnd"]): string {
+  if (!end) return `still running as job ${id}: its output goes on in the jobs pane`;
+  const how = end.status === "killed" ? `was killed${end.signal ? ` (${end.signal})` : ""}` : `exited with code ${end.exitCode ?? 0}`;
+  return `ran on as job ${id}, which ${how}: its output is in the jobs pane`;
+}
+
 /** The footer of a call that streamed output: how it ended. */
 function footerLines(r: ToolCallRecord): StyledLine[] {
   if (!r.result) return [];
@@ -57,8 +64,8 @@ function footerLines(r: ToolCallRecord): StyledLine[] {
   if (command?.timedOut) parts.push("timed out");
   if (command?.aborted) parts.push("aborted");
   // A call whose command runs on as a job (a bash call that outlived its wait, a bash_stream that
-  // yielded): its output continues there.
-  if (r.result.runningJob !== undefined) parts.push(`still running as job ${r.result.runningJob}: its output goes on in the jobs pane`);
+  // yielded): its output continues there, and once the job has ended the footer says how.
+  if (r.result.runningJob !== undefined) parts.push(runOnText(r.result.runningJob, r.jobEnd));
   if (r.durationMs !== undefined) parts.push(formatDuration(r.durationMs));
   if (command?.fullOutputPath !== undefined) parts.push(`full output: ${command.fullOutputPath}`);
   const lines: StyledLine[] = [[], [{ text: `── ${parts.join(" · ") || (r.result.isError ? "failed" : "done")}`, attr: r.result.isError ? ERROR : DIM }]];

@@ -6,6 +6,11 @@ import type { PitwallTerminal } from "../helpers/terminal-harness.js";
 
 endDashboardsAfterEach();
 
+/** `text` as a pane shows it wrapped: any run of spaces, line ends and borders between its words. */
+function wrapped(text: string): RegExp {
+  return new RegExp(text.split(" ").map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("[\\s│]+"));
+}
+
 function command(t: PitwallTerminal, text: string): void {
   t.press("Alt+0");
   t.type(text);
@@ -38,6 +43,11 @@ describe("bash calls and the jobs pane", () => {
     // Its output keeps arriving in the job's terminal after the call returned.
     const beat = Number(/beat (\d+)/.exec(screen)?.[1] ?? "0");
     await t.waitForText(`beat ${beat + 3}`);
+    // Once the job has ended, the footer says how instead of "still running".
+    t.press("Alt+3");
+    t.type("x");
+    const ended = await t.waitForText(wrapped("ran on as job 1, which was killed (SIGTERM): its output is in the jobs pane"));
+    expect(ended).not.toMatch(/still running as job 1/);
   }, 60_000);
 
   test("!command and the person's jobs run without the provider key", async () => {
