@@ -6,7 +6,7 @@
 // (Esc) and yield (a steering message) signals reach the tool through the call's controllers.
 // The client's sandbox policy is made this machine's first (a remote client sends it home-relative:
 // policyHere), and a remote session's file tools follow it here as a local session's do there.
-import type { JobSettings } from "../settings.js";
+import { resolveJobSettings, type JobSettings } from "../settings.js";
 import { isJobToolName, createJobTools } from "../model-tools/job-tools.js";
 import { bashAdopter } from "../model-tools/bash-adoption.js";
 import { createBashTool } from "../model-tools/bash-tool.js";
@@ -35,7 +35,9 @@ export const runTool: Handler<"runTool"> = async (rawArgs, { client, id, host })
   const args = { ...rawArgs, env: clientEnv(client, rawArgs.env) };
   const registry = host.registry;
   const owner = client.id;
-  const settings: JobSettings = { ...registry.settings, ...args.settings };
+  // The client's limits, clamped as the host's own are: a client (another version, a remote one) is
+  // not trusted to have clamped its steer grace or its yield.
+  const settings: JobSettings = resolveJobSettings({ ...registry.settings, ...args.settings });
   const policy = args.sandbox ? host.policyHere(args.sandbox.policy) : undefined;
   // Commands see bash's full-output files through the private /tmp: the client's folder, or a
   // remote client's (it sends none), this process's, where the bash tool writes them then.
