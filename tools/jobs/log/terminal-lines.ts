@@ -43,6 +43,22 @@ function isPrintable(code: number): boolean {
   return code >= 0x20 && code !== 0x7f && (code < 0x80 || code > 0x9f);
 }
 
+/** A run of printable characters, matched from `lastIndex`: the regex engine scans ~5× faster than a charCodeAt loop. */
+const PRINTABLE_RUN = /[^\x00-\x1f\x7f-\x9f]*/y;
+/** Runs shorter than this are walked by hand: below it a regex call costs more than it saves. */
+const SHORT_RUN = 32;
+
+/** Where the run of printable characters that starts at chunk[from] ends. */
+function printableRunEnd(chunk: string, from: number): number {
+  const stop = Math.min(chunk.length, from + SHORT_RUN);
+  let end = from + 1;
+  while (end < stop && isPrintable(chunk.charCodeAt(end))) end++;
+  if (end < stop || end === chunk.length) return end;
+  PRINTABLE_RUN.lastIndex = end;
+  PRINTABLE_RUN.test(chunk);
+  return PRINTABLE_RUN.lastIndex;
+}
+
 export class TerminalLines {
   private state: State = State.Ground;
   private csiParams = "";
@@ -68,8 +84,13 @@ export class TerminalLines {
 
   /** Reads raw output into lines. */
   read(chunk: string): void {
-    if (this.state === State.Ground && !CONTROLS.test(chunk)) this.writeLines(chunk);
-    else this.walk(chunk);
+    if (this.state !== State.Ground) return this.walk(chunk);
+    // The text before the first control takes the fast path too: a progress bar's long redraw is
+    // then one search, not a search and a walk.
+    const control = chunk.search(CONTROLS);
+    if (control === -1) return this.writeLines(chunk, chunk.length);
+    if (control > 0) this.writeLines(chunk, control);
+    this.walk(control > 0 ? chunk.slice(control) : chunk);
   }
 
   /** The state machine, one character at a time. */
@@ -81,8 +102,7 @@ export class TerminalLines {
       switch (this.state) {
         case State.Ground: {
           if (isPrintable(code)) {
-            let end = i + 1;
-            while (end < n && isPrintable(chunk.charCodeAt(end))) end++;
+            const end = printableRunEnd(chunk, i);
             this.put(chunk.slice(i, end));
             i = end;
             continue;
@@ -136,9 +156,9 @@ export class TerminalLines {
   /**
    * The common case of a log flood: printable text, CR and LF only, so lines are cut with native
    * searches instead of a character-by-character walk. A line with a bare CR in it (a progress bar
-   * redrawn) still goes through the state machine.
+   * redrawn) still goes through the state machine. Reads chunk[0, stop), which holds no other control.
    */
-  private writeLines(chunk: string): void {
+  private writeLines(chunk: string, stop: number): void {
     let from = 0;
     let cr = -1; // the next CR at or after `from`; Infinity when there is none
     const bareCrBefore = (end: number): boolean => {
@@ -148,10 +168,10 @@ export class TerminalLines {
     };
     const completedBefore = this.completed;
     let slicedChars = 0;
-    for (let newline = chunk.indexOf("\n"); newline !== -1; newline = chunk.indexOf("\n", from)) {
+    for (let newline = chunk.indexOf("\n"); newline !== -1 && newline < stop; newline = chunk.indexOf("\n", from)) {
       const end = newline > from && chunk.charCodeAt(newline - 1) === 0x0d ? newline - 1 : newline;
       if (bareCrBefore(end)) {
-        this.walk(chunk.slice(from, end));
+        this.overwrite(chunk, from, end);
         this.commit();
       } else if (this.line === "" && this.col === 0 && end - from <= this.maxLineChars) {
         // A whole line of this chunk: kept as a slice of it rather than copied, which a flood's
@@ -167,9 +187,20 @@ export class TerminalLines {
     // A chunk mostly made of other things (a progress bar redrawn) must not stay alive for the few
     // lines it gave: those are copied after all.
     if (slicedChars > 0 && slicedChars * 2 < chunk.length) this.sink.detachLast(this.completed - completedBefore);
-    if (from === chunk.length) return;
-    if (bareCrBefore(chunk.length)) this.walk(chunk.slice(from));
-    else this.put(chunk.slice(from));
+    if (from === stop) return;
+    if (bareCrBefore(stop)) this.overwrite(chunk, from, stop);
+    else this.put(chunk.slice(from, stop));
+  }
+
+  /** Puts chunk[from, to), printable text and carriage returns only, each CR returning to column 0. */
+  private overwrite(chunk: string, from: number, to: number): void {
+    let at = from;
+    for (let cr = chunk.indexOf("\r", at); cr !== -1 && cr < to; cr = chunk.indexOf("\r", at)) {
+      if (cr > at) this.put(chunk.slice(at, cr));
+      this.col = 0;
+      at = cr + 1;
+    }
+    if (at < to) this.put(chunk.slice(at, to));
   }
 
   private escape(code: number): void {
