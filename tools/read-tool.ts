@@ -198,15 +198,17 @@ export function createReadTool(cwd: string, options: ReadToolOptions = {}): Agen
           absolutePath,
           READ_MAX_LINE_CHARS,
           (line) => {
-            if (line.number < offset || line.number > last || cutByBytes) return;
+            if (line.number < offset) return true;
             const text = formatLine(line.number, line.text, line.length);
             const bytes = Buffer.byteLength(text) + 1;
             if (shownBytes + bytes > lineBytes) {
               cutByBytes = true;
-              return;
+              return false;
             }
             shownBytes += bytes;
             shown.push(text);
+            // The lines after the last one shown are only counted.
+            return line.number < last;
           },
           signal,
         );

@@ -29,6 +29,33 @@ describe("read", () => {
     expect(result.details?.totalLines).toBe(2);
   });
 
+  it("counts the lines after the shown ones exactly, whatever they hold and wherever the file ends", async () => {
+    const cwd = await makeTempDir();
+    // Past 256 KB, the lines after the shown one are counted in raw bytes, read a buffer at a time:
+    // multi-byte characters across the buffers' edges, CR LF, a last line without a newline, one
+    // of only a cut character, and an empty last line must all come out as splitting the text says.
+    const body = Array.from({ length: 40_000 }, (_, i) => `${"é".repeat(i % 7)}row ${i}${i % 3 === 0 ? "\r" : ""}`).join("\n");
+    const files: Record<string, Buffer> = {
+      "ends-newline.txt": Buffer.from(`${body}\n`),
+      "ends-text.txt": Buffer.from(`${body}\nlast`),
+      "ends-blank-lines.txt": Buffer.from(`${body}\n\n\n`),
+      "ends-cut-character.txt": Buffer.concat([Buffer.from(`${body}\n`), Buffer.from("é").subarray(0, 1)]),
+    };
+    for (const [name, bytes] of Object.entries(files)) {
+      await writeFile(join(cwd, name), bytes);
+      const text = bytes.toString("utf8");
+      const expected = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+      for (const limit of [1, 3]) {
+        const result = await callTool(createReadTool(cwd), { file_path: name, limit });
+        expect(result.details?.totalLines, `${name}, limit ${limit}`).toBe(expected);
+        expect(result.details?.linesRead).toBe(limit);
+      }
+      // And from near the end, where counting starts in the last buffer.
+      const near = await callTool(createReadTool(cwd), { file_path: name, offset: expected - 1, limit: 1 });
+      expect(near.details?.totalLines, `${name}, near the end`).toBe(expected);
+    }
+  });
+
   it("stops at 5000 lines and says how many there are and the exact next call", async () => {
     const cwd = await makeTempDir();
     // One-character lines: 5000 of them fit in 50 KB, so the line limit ends the result.
