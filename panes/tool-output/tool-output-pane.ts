@@ -14,6 +14,7 @@ import { attr, Color, type StyledLine } from "../text/styled-text.js";
 import { sanitizeText, TerminalTextLog } from "../text/terminal-text.js";
 import { truncateText } from "../text/text-width.js";
 import { describeToolCall } from "../../tools/tool-call-summary.js";
+import { describeStatus } from "../../tools/jobs/index.js";
 import { groupDigits } from "../../tools/digit-groups.js";
 import { jobState, type ToolCallRecord, type ToolCallStore } from "./tool-calls.js";
 
@@ -50,8 +51,8 @@ export function resultLines(r: ToolCallRecord): StyledLine[] {
 /** What became of the job a call's command ran on as: still running, or how it ended. */
 function runOnText(id: string, end: ToolCallRecord["jobEnd"]): string {
   if (!end) return `still running as job ${id}: its output goes on in the jobs pane`;
-  const how = end.status === "killed" ? `was killed${end.signal ? ` (${end.signal})` : ""}` : `exited with code ${end.exitCode ?? 0}`;
-  return `ran on as job ${id}, which ${how}: its output is in the jobs pane`;
+  // In the words the chat's notices use for a job's end ("exited with code 3", "killed by SIGTERM").
+  return `ran on as job ${id}, which ${end.status === "killed" ? "was " : ""}${describeStatus(end)}: its output is in the jobs pane`;
 }
 
 /** The footer of a call that streamed output: how it ended. */

@@ -46,7 +46,7 @@ describe("bash calls and the jobs pane", () => {
     // Once the job has ended, the footer says how instead of "still running".
     t.press("Alt+3");
     t.type("x");
-    const ended = await t.waitForText(wrapped("ran on as job 1, which was killed (SIGTERM): its output is in the jobs pane"));
+    const ended = await t.waitForText(wrapped("ran on as job 1, which was killed by SIGTERM: its output is in the jobs pane"));
     expect(ended).not.toMatch(/still running as job 1/);
   }, 60_000);
 
