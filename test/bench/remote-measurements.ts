@@ -99,11 +99,16 @@ export const remoteRows: Measurement = async () => {
     const unsent: number[] = [];
     const ptySeconds: number[] = [];
     const cPty: number[] = [];
+    const cPtySsh: number[] = [];
     for (let i = 0; i < 3; i++) {
       unsent.push((await remoteFlood(print, false)).jobSeconds);
       ptySeconds.push(await rawPtySeconds("cat flood.txt", sshd.remoteProject));
       const c = cPtySeconds("cat flood.txt", sshd.remoteProject);
-      if (c !== undefined) cPty.push(c);
+      if (c !== undefined) {
+        cPty.push(c);
+        // The same C reader on the far side of ssh: the whole pipeline with no pitwall in it.
+        cPtySsh.push(sshSeconds(sshd, `script -q -c 'cat ${join(sshd.remoteProject, "flood.txt")}' /dev/null`));
+      }
     }
     // Connected before its floods: the jobs its welcome lists (the floods above, the same command)
     // are in its mirror before a flood looks for its own job_started.
@@ -125,6 +130,9 @@ export const remoteRows: Measurement = async () => {
     if (cPty.length > 0) {
       const ceiling = FLOOD_BYTES / MIB / Math.min(...cPty);
       rows.push({ metric: "  the same cat through a pty read by script(1), C, no node (best of 3)", value: `${ceiling.toFixed(1)} MiB/s (${((ceiling / raw) * 100).toFixed(0)} % of ssh cat)`, target: "" });
+      // What the target asks of a pty job on this machine: the pty, its reader and ssh share its cores.
+      const throughSsh = FLOOD_BYTES / MIB / Math.min(...cPtySsh);
+      rows.push({ metric: "  that script(1) on the remote, its output through ssh: no pitwall (best of 3)", value: `${throughSsh.toFixed(1)} MiB/s (${((throughSsh / raw) * 100).toFixed(0)} % of ssh cat)`, target: "" });
     }
 
     writeFileSync(join(sshd.remoteProject, "fifty.txt"), Array.from({ length: 800 }, (_, i) => `line ${i}: ${"x".repeat(56)}`).join("\n"));
