@@ -5,6 +5,7 @@
 // ten times what counting it does.
 import { createReadStream } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
+import { countNewlines } from "./output-cap.js";
 
 export interface ScannedLine {
   /** 1-based. */
@@ -16,13 +17,6 @@ export interface ScannedLine {
 }
 
 const LF = 0x0a;
-
-/** Line feeds in text[from..]. */
-function countLineFeeds(text: string, from: number): number {
-  let n = 0;
-  for (let at = text.indexOf("\n", from); at !== -1; at = text.indexOf("\n", at + 1)) n++;
-  return n;
-}
 
 /**
  * Calls `onLine` for every line of `path` while it returns true, and resolves to the number of
@@ -79,7 +73,7 @@ export async function scanLines(
       emit();
       start = newline + 1;
       if (counting) {
-        lineNumber += countLineFeeds(chunk, start);
+        lineNumber += countNewlines(chunk.slice(start));
         // An incomplete character the decoder holds is part of the last line too.
         tail = chunk.lastIndexOf("\n") + 1 < chunk.length || decoder.end().length > 0;
         return;

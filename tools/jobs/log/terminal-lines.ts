@@ -155,8 +155,8 @@ export class TerminalLines {
 
   /**
    * The common case of a log flood: printable text, CR and LF only, so lines are cut with native
-   * searches instead of a character-by-character walk. A line with a bare CR in it (a progress bar
-   * redrawn) still goes through the state machine. Reads chunk[0, stop), which holds no other control.
+   * searches instead of a character-by-character walk; a line with a bare CR in it (a progress bar
+   * redrawn) is put piece by piece between its CRs. Reads chunk[0, stop), which holds no other control.
    */
   private writeLines(chunk: string, stop: number): void {
     let from = 0;
