@@ -1,7 +1,8 @@
 // One dashboard under test: the fake LLM, the real CLI in a pseudo-terminal pointed at it, and a
 // temporary working folder; `done()` ends them all. `endDashboardsAfterEach()` makes sure every
 // dashboard a test started, and every folder from `tempFolder()`, is gone after the test.
-import { rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { startFakeLlm, type FakeLlm, type FakeScript } from "../fake-llm/index.js";
 import { afterEach } from "vitest";
 import { PitwallTerminal, type TerminalOptions } from "./terminal-harness.js";
@@ -16,9 +17,32 @@ export function tempFolder(purpose = "test"): string {
 
 /** Registers the cleanup: after each test, every dashboard still running ends and temp folders go. */
 export function endDashboardsAfterEach(): void {
-  afterEach(async () => {
+  afterEach(async (context) => {
+    if (context.task.result?.state === "fail") for (const session of running) console.error(whatHappened(session));
     for (const session of [...running]) await session.done();
   });
+}
+
+/**
+ * For a failed test, what the screen does not show: the model requests that arrived (the tails of
+ * the last few transcripts) and the end of every session file (each agent's conversation, its tool
+ * results included). A failure seen only under load can then be read from the log of that run.
+ */
+function whatHappened(session: DashboardSession): string {
+  const tail = (text: string, chars: number): string => (text.length > chars ? `…${text.slice(-chars)}` : text);
+  const parts = [`${session.llm.requests.length} model request(s) arrived.`];
+  session.llm.requests.slice(-3).forEach((request, i, last) => {
+    parts.push(`request ${session.llm.requests.length - last.length + i + 1}, its transcript's end:\n${tail(request.transcript, 1200)}`);
+  });
+  try {
+    const root = join(session.t.home, "sessions");
+    for (const name of readdirSync(root, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".jsonl"))) {
+      parts.push(`session file ${name}, its end:\n${tail(readFileSync(join(root, name), "utf8"), 2000)}`);
+    }
+  } catch {
+    parts.push("(no session files)");
+  }
+  return parts.join("\n\n");
 }
 
 export interface DashboardSession {
