@@ -91,8 +91,8 @@ export default defineConfig({
     // default, was not enough with a second `npm test` running beside.
     hookTimeout: 30_000,
     // Transformed test and source files are kept on disk (node_modules/.experimental-vitest-cache,
-    // keyed by content): a run after the first transforms only what changed. On the 2-core VM this
-    // took the fast tier from ~21 s to ~17 s; `npx vitest --clearCache` empties it.
+    // keyed by content): a run after the first transforms only what changed (the README has the
+    // figures); `npx vitest --clearCache` empties it.
     experimental: { fsModuleCache: true },
     projects: [
       {

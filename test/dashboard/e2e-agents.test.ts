@@ -13,10 +13,10 @@
 // agent may get a sandbox profile of its own (`--sandbox strict`): its commands run under it, the
 // other agents' under the dashboard's.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { endDashboardsAfterEach, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
+import { endDashboardsAfterEach, sessionFiles, startDashboard, tempFolder } from "../helpers/dashboard-session.js";
 import type { PitwallTerminal } from "../helpers/terminal-harness.js";
 
 endDashboardsAfterEach();
@@ -25,14 +25,6 @@ function send(t: PitwallTerminal, text: string): void {
   t.press("Alt+0");
   t.type(text);
   t.press("Enter");
-}
-
-/** Every session file pitwall wrote under its home, with its text. */
-function sessionFiles(home: string): { path: string; text: string }[] {
-  const root = join(home, "sessions");
-  return readdirSync(root, { recursive: true, encoding: "utf8" })
-    .filter((name) => name.endsWith(".jsonl"))
-    .map((name) => ({ path: join(root, name), text: readFileSync(join(root, name), "utf8") }));
 }
 
 describe("several agents in one dashboard", () => {

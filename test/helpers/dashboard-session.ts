@@ -30,19 +30,25 @@ export function endDashboardsAfterEach(): void {
  */
 function whatHappened(session: DashboardSession): string {
   const tail = (text: string, chars: number): string => (text.length > chars ? `…${text.slice(-chars)}` : text);
-  const parts = [`${session.llm.requests.length} model request(s) arrived.`];
-  session.llm.requests.slice(-3).forEach((request, i, last) => {
-    parts.push(`request ${session.llm.requests.length - last.length + i + 1}, its transcript's end:\n${tail(request.transcript, 1200)}`);
-  });
+  const requests = session.llm.requests;
+  const parts = [`${requests.length} model request(s) arrived.`];
+  for (let i = Math.max(0, requests.length - 3); i < requests.length; i++) {
+    parts.push(`request ${i + 1}, its transcript's end:\n${tail(requests[i]!.transcript, 1200)}`);
+  }
   try {
-    const root = join(session.t.home, "sessions");
-    for (const name of readdirSync(root, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".jsonl"))) {
-      parts.push(`session file ${name}, its end:\n${tail(readFileSync(join(root, name), "utf8"), 2000)}`);
-    }
+    for (const file of sessionFiles(session.t.home)) parts.push(`session file ${file.path}, its end:\n${tail(file.text, 2000)}`);
   } catch {
     parts.push("(no session files)");
   }
   return parts.join("\n\n");
+}
+
+/** Every session file pitwall wrote under its home, with its text. */
+export function sessionFiles(home: string): { path: string; text: string }[] {
+  const root = join(home, "sessions");
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".jsonl"))
+    .map((name) => ({ path: join(root, name), text: readFileSync(join(root, name), "utf8") }));
 }
 
 export interface DashboardSession {
