@@ -20,6 +20,14 @@ import { childRestore } from "./core-dumps.js";
 const closeInheritedFds = (last: 2 | 3): string =>
   `for f in /dev/fd/*; do n=\${f##*/}; case $n in ${last === 3 ? "0|1|2|3" : "0|1|2"}|*[!0-9]*) ;; *) eval "exec $n>&-";; esac; done; `;
 
+/**
+ * The shell a job's command runs in is not a top-level one: bash treats a top-level shell (SHLVL
+ * below 2 once it has counted itself) whose stdin is a socket, as a pipe job's is, as started by
+ * sshd and reads ~/.bashrc, so that job's environment would depend on whether pitwall itself was
+ * started from a shell. `exec` takes one off SHLVL, and the shell adds it back.
+ */
+const NOT_TOP_LEVEL = "(( SHLVL >= 2 )) || export SHLVL=2; ";
+
 /** Then runs "$@" in its place (same pid). */
 const EXEC = 'exec "$@"';
 
@@ -63,6 +71,14 @@ const FROM_DESCRIPTOR = [
 /** bash is needed: dash and POSIX sh cannot name descriptors above 9 in a redirection. */
 const LAUNCHER = ["/bin/bash", "/usr/bin/bash"].find((path) => existsSync(path));
 
+/**
+ * How the launcher's bash runs a script. `--norc`: a bash whose stdin is a socket (what Node's
+ * "pipe" stdio is) and whose environment has no SHLVL believes sshd started it and reads the
+ * person's ~/.bashrc, which is no part of a launch: it cost ~140 ms of CPU per watchdog here (a
+ * pyenv set-up), and ran their start-up code with an environment of PATH alone.
+ */
+const script = (text: string, name: string, ...rest: readonly string[]): string[] => ["--norc", "-c", text, name, ...rest];
+
 export interface Launch {
   file: string;
   args: string[];
@@ -86,20 +102,20 @@ export interface LaunchWrapper {
  */
 export function launch(file: string, args: readonly string[], wrapper?: LaunchWrapper): Launch {
   // pitwall's own core dumps are off (core-dumps.ts); its children get the person's settings back.
-  const prelude = `${childRestore()}${closeInheritedFds(2)}`;
+  const prelude = `${childRestore()}${NOT_TOP_LEVEL}${closeInheritedFds(2)}`;
   if (wrapper === undefined || wrapper.prefix.length === 0) {
     if (LAUNCHER === undefined) return { file, args: [...args] };
-    return { file: LAUNCHER, args: ["-c", `${prelude}${EXEC}`, "pitwall-launch", file, ...args] };
+    return { file: LAUNCHER, args: script(`${prelude}${EXEC}`, "pitwall-launch", file, ...args) };
   }
   const [program, ...wrapperArgs] = wrapper.prefix as [string, ...string[]];
   if (LAUNCHER === undefined) return { file: program, args: [...wrapperArgs, file, ...args] };
-  return { file: LAUNCHER, args: ["-c", `${prelude}${RELAY}`, "pitwall-launch", program, ...wrapperArgs, file, ...args] };
+  return { file: LAUNCHER, args: script(`${prelude}${RELAY}`, "pitwall-launch", program, ...wrapperArgs, file, ...args) };
 }
 
 /** `shell -c command` through the launcher, inside `wrapper` when given. */
 export function launchShell(shell: string, command: string, wrapper?: LaunchWrapper): Launch {
   if (wrapper === undefined || wrapper.prefix.length === 0 || LAUNCHER === undefined) return launch(shell, ["-c", command], wrapper);
-  return { ...launch(LAUNCHER, ["-c", FROM_ENVIRONMENT, "pitwall-command", shell], wrapper), env: { [COMMAND_VARIABLE]: command } };
+  return { ...launch(LAUNCHER, script(FROM_ENVIRONMENT, "pitwall-command", shell), wrapper), env: { [COMMAND_VARIABLE]: command } };
 }
 
 /**
@@ -109,8 +125,8 @@ export function launchShell(shell: string, command: string, wrapper?: LaunchWrap
  */
 export function launchWaitingShell(shell: string, wrapper: LaunchWrapper): Launch | undefined {
   if (LAUNCHER === undefined || wrapper.prefix.length === 0) return undefined;
-  const prelude = `${childRestore()}${closeInheritedFds(3)}`;
-  return { file: LAUNCHER, args: ["-c", `${prelude}${RELAY}`, "pitwall-launch", ...wrapper.prefix, LAUNCHER, "-c", FROM_DESCRIPTOR, "pitwall-command", shell] };
+  const prelude = `${childRestore()}${NOT_TOP_LEVEL}${closeInheritedFds(3)}`;
+  return { file: LAUNCHER, args: script(`${prelude}${RELAY}`, "pitwall-launch", ...wrapper.prefix, LAUNCHER, ...script(FROM_DESCRIPTOR, "pitwall-command", shell)) };
 }
 
 /** What a waiting shell is sent: the changes to its environment, then the command. */
