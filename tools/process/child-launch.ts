@@ -24,7 +24,7 @@ const closeInheritedFds = (last: 2 | 3): string =>
  * The shell a job's command runs in is not a top-level one: bash treats a top-level shell (SHLVL
  * below 2 once it has counted itself) whose stdin is a socket, as a pipe job's is, as started by
  * sshd and reads ~/.bashrc, so that job's environment would depend on whether pitwall itself was
- * started from a shell. `exec` takes one off SHLVL, and the shell adds it back.
+ * started from a shell. With SHLVL at 2 here, `exec` hands on 1 and the shell counts itself to 2.
  */
 const NOT_TOP_LEVEL = "(( SHLVL >= 2 )) || export SHLVL=2; ";
 
