@@ -88,8 +88,7 @@ export async function scanLines(
     for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, at + 1)) lineNumber++;
     if (bytes.length > 0) tail = bytes[bytes.length - 1] !== LF;
   }
-  if (counting) return lineNumber + (tail ? 1 : 0);
-  readText(decoder.end());
+  if (!counting) readText(decoder.end());
   if (counting) return lineNumber + (tail ? 1 : 0);
   if (length > 0) emit();
   return lineNumber;
