@@ -2,20 +2,16 @@
 // behind that V8 would collect only under pressure (copies of the 2 MB bundle source, parse and
 // compile leftovers, a grown young generation): Node gives V8 no idle time to do it in, so an idle
 // pitwall kept ~10 MB it does not use, and the first command's output then met the full collection
-// that was due (~10–45 ms of its round trip on this VM). Node 20 has no API for a collection; the
-// --expose-gc flag, set now, puts `gc` in contexts made after it, where it collects the whole heap.
-// The dashboard and the job host each collect once, after their idle warm-ups.
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
+// that was due (~10–45 ms of its round trip on this VM). The dashboard and the job host each collect
+// once, after their idle warm-ups.
+import { v8Collector } from "./v8-collector.js";
 
 /** Collects once, `afterMs` from now, when `idle()` says nothing is going on then (else never). */
 export function collectStartupGarbage(afterMs: number, idle: () => boolean): void {
   setTimeout(() => {
     if (!idle()) return;
     try {
-      setFlagsFromString("--expose-gc");
-      const gc = runInNewContext("gc") as unknown;
-      if (typeof gc === "function") gc();
+      v8Collector()?.();
     } catch {
       // Only memory is at stake.
     }

@@ -20,14 +20,12 @@ const RETRY_MS = 20;
 /** host.log is started afresh when it has grown past this. */
 const MAX_LOG_BYTES = 1024 * 1024;
 /**
- * The host's young generation, in MB per semi-space. V8 grows it with the allocation rate up to
- * 16 MB (32 MB for the two halves), and a host whose jobs flood now and then reached that within
- * minutes and never gave it back: over the day bench its RSS grew 83 → 107 MB while its live heap
- * stayed at ~11 MB, three quarters of the growth the young generation. Chunks of output die young,
- * so a smaller one holds the host's memory where it starts; the price is more scavenges in a flood
- * (the local flood ran ~10 % slower in the bench, README footnote 5).
+ * The most V8 may grow the host's young generation to, in MB a half (V8's own default, said out
+ * loud): the host lets it grow only while output floods, and gives it back after
+ * (process/young-generation.ts), so that a flood's chunks die young and the host's memory over a
+ * day stays where it starts.
  */
-const HOST_SEMI_SPACE_MB = 4;
+const HOST_SEMI_SPACE_MB = 16;
 
 export interface OpenHostOptions {
   home: string;

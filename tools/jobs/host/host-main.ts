@@ -20,6 +20,7 @@ import { pitwallVersion } from "../../pitwall-version.js";
 import { turnOffCoreDumps } from "../../process/core-dumps.js";
 import { ProcessGuard } from "../../process/process-guard.js";
 import { collectStartupGarbage } from "../../process/startup-garbage.js";
+import { YoungGeneration } from "../../process/young-generation.js";
 import { removeTree } from "../../process/temp-folder.js";
 import { CommandSandbox } from "../../sandbox/index.js";
 
@@ -115,6 +116,11 @@ async function main(): Promise<void> {
   // What starting and the warm-ups (the emulator's, a dashboard's no-op bash call) left behind goes
   // in one collection before the first command, whose output would otherwise meet it.
   collectStartupGarbage(STARTUP_GARBAGE_AFTER_MS, () => !server.busy());
+  // Room for a flood's chunks to die young, only while output floods (process/young-generation.ts).
+  const young = new YoungGeneration();
+  registry.subscribe((event) => {
+    if (event.type === "job_output") young.output(event.chunk.length);
+  });
 }
 
 main().catch((error: unknown) => {
