@@ -6,19 +6,18 @@
 import { closeSync } from "node:fs";
 import { spawn as spawnPty, type IPty } from "node-pty";
 import { Job, type JobSpec } from "./job.js";
-import { holdSlave, processGone, readBeforeDestroy, signalName } from "./pty-process.js";
+import { holdSlave, onProcessExit, processGone, readBeforeDestroy, signalName } from "./pty-process.js";
 import { launchShell } from "../../process/child-launch.js";
 
-/** How often a running pty job checks whether its process is gone, to let go of the slave side. */
-const SLAVE_WATCH_MS = 25;
+/** Where node-pty gives no sign of the exit (onProcessExit), how often a job checks whether its process is gone. */
+const EXIT_POLL_MS = 25;
 /**
- * How long the pty must have been read without getting anything before the slave is let go, once
- * the process is gone: output still in the kernel's buffers when the last slave closes can be lost
- * (seen on this VM as the last few hundred lines of a job whose output was paused at its exit).
+ * Once the process is gone, how long the pty must have been read without giving anything before the
+ * slave is let go (and then one more poll phase must bring nothing): what a paused pty held comes
+ * through first. Closing the slave loses nothing the kernel still buffers (the master reads it all
+ * before end of file), but what node-pty has read and not handed on yet would be.
  */
-const SLAVE_QUIET_MS = 30;
-/** How often a paused pty checks whether its process is gone (see EmulatorFeed.release). */
-const PAUSED_EXIT_CHECK_MS = 40;
+const SLAVE_QUIET_MS = 5;
 /** After its process exits, how long a pty must stay silent before it is torn down unread (readBeforeDestroy). */
 const EXIT_QUIET_MS = 250;
 
@@ -27,8 +26,8 @@ export class PtyJob extends Job {
   readonly stdoutLog = undefined;
   readonly stderrLog = undefined;
   private readonly pty: IPty;
-  private exitCheckTimer: NodeJS.Timeout | undefined;
-  private slaveWatchTimer: NodeJS.Timeout | undefined;
+  private exitPollTimer: NodeJS.Timeout | undefined;
+  private slaveQuietTimer: NodeJS.Timeout | undefined;
   /** When the pty last gave output (Date.now()). */
   private lastPtyOutputAt = 0;
   private slaveFd: number | undefined;
@@ -49,7 +48,7 @@ export class PtyJob extends Job {
     this.pty = ptyProcess;
     this.pid = ptyProcess.pid;
     this.slaveFd = holdSlave(ptyProcess);
-    this.watchForSlaveRelease();
+    this.watchForExit(ptyProcess);
     readBeforeDestroy(ptyProcess, EXIT_QUIET_MS);
     ptyProcess.onData((chunk) => {
       this.lastPtyOutputAt = Date.now();
@@ -84,25 +83,14 @@ export class PtyJob extends Job {
 
   protected pauseOutput(): void {
     this.pty.pause();
-    // node-pty tears the pty down 200 ms after the process exits whether or not its buffer was read;
-    // while paused, watch for the exit so the last output is read in time.
-    clearInterval(this.exitCheckTimer);
-    this.exitCheckTimer = setInterval(() => {
-      if (processGone(this.pid)) {
-        clearInterval(this.exitCheckTimer);
-        this.feed.release();
-      }
-    }, PAUSED_EXIT_CHECK_MS);
-    this.exitCheckTimer.unref();
   }
 
   protected resumeOutput(): void {
-    clearInterval(this.exitCheckTimer);
     this.pty.resume();
   }
 
   protected closeProcess(): void {
-    clearInterval(this.exitCheckTimer);
+    clearInterval(this.exitPollTimer);
     this.releaseSlave();
   }
 
@@ -113,27 +101,35 @@ export class PtyJob extends Job {
   /**
    * Holding the slave keeps node-pty from seeing end of output, so it reports the exit only after
    * its 200 ms fallback. Once the job's process is gone (reaped), its output is read to the end (a
-   * paused pty is resumed) and then the slave is let go: the master hits EIO, and the exit is
-   * reported at once.
+   * paused pty is resumed: node-pty tears the pty down soon after the exit, read or not) and then the
+   * slave is let go: the master hits EIO, and the exit is reported at once.
    */
-  private watchForSlaveRelease(): void {
-    if (this.slaveFd === undefined) return;
-    this.slaveWatchTimer = setInterval(() => {
-      if (!processGone(this.pid)) return;
-      this.feed.release();
+  private watchForExit(ptyProcess: IPty): void {
+    if (onProcessExit(ptyProcess, () => this.processExited())) return;
+    this.exitPollTimer = setInterval(() => {
+      if (processGone(this.pid)) this.processExited();
+    }, EXIT_POLL_MS);
+    this.exitPollTimer.unref();
+  }
+
+  private processExited(): void {
+    clearInterval(this.exitPollTimer);
+    this.feed.release();
+    if (this.slaveFd === undefined || this.slaveQuietTimer) return;
+    this.slaveQuietTimer = setInterval(() => {
       if (Date.now() - this.lastPtyOutputAt < SLAVE_QUIET_MS) return;
       // Quiet by the clock is not enough: after a long block (a loaded machine), the read that is due
       // has not run yet. Let one poll phase pass, and let go only if it brought nothing.
       const seen = this.lastPtyOutputAt;
       setImmediate(() => {
-        if (this.lastPtyOutputAt === seen && processGone(this.pid)) this.releaseSlave();
+        if (this.lastPtyOutputAt === seen) this.releaseSlave();
       });
-    }, SLAVE_WATCH_MS);
-    this.slaveWatchTimer.unref();
+    }, SLAVE_QUIET_MS);
+    this.slaveQuietTimer.unref();
   }
 
   private releaseSlave(): void {
-    clearInterval(this.slaveWatchTimer);
+    clearInterval(this.slaveQuietTimer);
     if (this.slaveFd === undefined) return;
     try {
       closeSync(this.slaveFd);

@@ -1,7 +1,8 @@
-// Small facts about the processes behind a job: signal names, whether a pid is gone, and holding a
-// pty's slave side open (see holdSlave for why).
+// Small facts about the processes behind a job: signal names, whether a pid is gone, holding a
+// pty's slave side open (see holdSlave for why), and hearing of the exit while it is held.
 import { constants as fsConstants, openSync } from "node:fs";
 import { constants as osConstants } from "node:os";
+import type { EventEmitter } from "node:events";
 import type { IPty } from "node-pty";
 
 /** "SIGTERM" for 15; undefined for no signal. */
@@ -38,6 +39,27 @@ export function holdSlave(ptyProcess: IPty): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Calls `listener` once node-pty learns that the job's process exited. node-pty hears of it at once
+ * (a thread of its own waits for the process), but reports it (onExit) only once the pty has closed
+ * as well, which a held slave (holdSlave) puts off until we let go; hearing of it, node-pty starts
+ * listening for its socket's close, and that is the one sign it gives. node-pty 1.1's UnixTerminal
+ * passes `on` and `removeListener` on to that socket (pty-exit.test.ts fails if an upgrade changes
+ * this). Returns false where the pty has neither: the exit is then left to the caller's own watch.
+ */
+export function onProcessExit(ptyProcess: IPty, listener: () => void): boolean {
+  const emitter = ptyProcess as unknown as Partial<Pick<EventEmitter, "on" | "removeListener">>;
+  if (typeof emitter.on !== "function" || typeof emitter.removeListener !== "function") return false;
+  const heard = (event: string | symbol): void => {
+    // A listener someone else adds while the process runs is not the sign.
+    if (event !== "close" || !processGone(ptyProcess.pid)) return;
+    emitter.removeListener!("newListener", heard);
+    listener();
+  };
+  emitter.on("newListener", heard);
+  return true;
 }
 
 interface PtySocket {
