@@ -1,14 +1,15 @@
-// The job host's young generation: large during a flood, small the rest of the day. A flood's chunks
-// live for tens of milliseconds (the log's and the emulator's windows, ~1 MB of output each): in a
-// young generation of a few MB most of them outlived two scavenges and were copied twice and
+// The job host's young generation: larger during a flood, small the rest of the day. A flood's
+// chunks live for tens of milliseconds (the log's and the emulator's windows, ~1 MB of output each):
+// in a young generation of a few MB most of them outlived two scavenges and were copied twice and
 // promoted, ~2 ms of the host's CPU per MiB printed, a tenth of a flood's speed on a 2-core VM. Let
-// grow to 16 MB a half as V8 likes, it held that for the rest of the day (V8 shrinks it only at a
+// grow as V8 likes, it held the grown size for the rest of the day (V8 shrinks it only at a
 // collection that finds the allocation rate low, and an idle process has none): most of the host's
-// growth over the day bench. So V8 may grow it only while output floods (more than FLOOD_CHARS in
-// FLOOD_WINDOW_MS), and once it is larger than it starts, a minor collection (~0.1 ms) every few
-// seconds gives V8 the chance to give it back; during a flood that is one scavenge among hundreds.
-// V8's growth factor is read each time it grows the young generation, so setting the flag at run
-// time takes effect (young-generation.test.ts fails if a V8 upgrade changes that).
+// growth over the day bench. So V8 may grow it (up to the host's --max-semi-space-size) only while
+// output floods (more than FLOOD_CHARS in FLOOD_WINDOW_MS), and once it is larger than it starts, a
+// minor collection (~0.1 ms) every few seconds gives V8 the chance to give it back; during a flood
+// that is one scavenge among hundreds. V8's growth factor is read each time it grows the young
+// generation, so setting the flag at run time takes effect (young-generation.test.ts fails if a V8
+// upgrade changes that). Growing it in one step (factor 8) cost more CPU per MiB than V8's doubling.
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 import { v8Collector } from "./v8-collector.js";
 
