@@ -4,16 +4,11 @@
 // pitwall kept ~10 MB it does not use, and the first command's output then met the full collection
 // that was due (~10–45 ms of its round trip on this VM). The dashboard and the job host each collect
 // once, after their idle warm-ups.
-import { v8Collector } from "./v8-collector.js";
+import { collectGarbage } from "./v8-collector.js";
 
 /** Collects once, `afterMs` from now, when `idle()` says nothing is going on then (else never). */
 export function collectStartupGarbage(afterMs: number, idle: () => boolean): void {
   setTimeout(() => {
-    if (!idle()) return;
-    try {
-      v8Collector()?.();
-    } catch {
-      // Only memory is at stake.
-    }
+    if (idle()) collectGarbage();
   }, afterMs).unref();
 }

@@ -1,16 +1,15 @@
-// V8's own collection function, which Node 20 offers no API for: the --expose-gc flag, set at run
-// time, puts `gc` in contexts made after it. Used only where a process knows better than V8 when a
-// collection is cheap (startup-garbage.ts, young-generation.ts).
+// V8's own collection, which Node 20 offers no API for: the --expose-gc flag, set at run time, puts
+// `gc` in contexts made after it. Used only where a process knows better than V8 when a collection
+// is cheap (startup-garbage.ts, young-generation.ts).
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 /** `gc()` collects the whole heap; `gc({ type: "minor" })` only the young generation (a scavenge). */
-export type Collector = (options?: { type: "minor" | "major" }) => void;
+type Collector = (options?: { type: "minor" | "major" }) => void;
 
 let found: Collector | null | undefined;
 
-/** The collection function, or undefined where this V8 would not give it. */
-export function v8Collector(): Collector | undefined {
+function v8Collector(): Collector | undefined {
   if (found === undefined) {
     try {
       setFlagsFromString("--expose-gc");
@@ -21,4 +20,13 @@ export function v8Collector(): Collector | undefined {
     }
   }
   return found ?? undefined;
+}
+
+/** Collects the whole heap, or with `{ type: "minor" }` the young generation; nothing where this V8 will not. */
+export function collectGarbage(options?: { type: "minor" | "major" }): void {
+  try {
+    v8Collector()?.(options);
+  } catch {
+    // Only memory is at stake.
+  }
 }
