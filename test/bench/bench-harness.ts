@@ -18,7 +18,7 @@ export interface Row {
 
 export type Measurement = () => Promise<Row[]>;
 
-export function quantile(values: number[], q: number): number {
+export function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
