@@ -4,6 +4,7 @@
 import type { Terminal } from "@xterm/headless";
 import { afterEach, describe, expect, test } from "vitest";
 import { queuedOutput, skippableRun, skippedColours } from "../../tools/jobs/terminal/emulator-skip.js";
+import { resetsAll } from "../../tools/jobs/log/sgr-scan.js";
 import { createJobTerminal, EmulatorFeed } from "../../tools/jobs/terminal/job-terminal.js";
 import { waitFor } from "../helpers/conditions.js";
 
@@ -162,6 +163,17 @@ describe("skipping lines a flood pushes out of the scrollback", () => {
     // From after the first line end to after "D\x1b[44m\r\n": [1m, [32m, [0m, [32m, [1m, [44m.
     expect(skippedColours(queue, 0, 11, { chunk: 1, offset: 21 })).toBe("\x1b[0m\x1b[32m\x1b[1m\x1b[44m");
     expect(skippedColours([queuedOutput("plain\r\nlines\r\n")], 0, 7, { chunk: 0, offset: 14 })).toBe("");
+    // Nothing before the last full reset survives it, so nothing before it is replayed (or read):
+    // here the reset is ESC [ ; 4 m, and the last sequence is cut in two by the chunks' boundary.
+    const reset = [queuedOutput("x\r\n\x1b[1;31mA\x1b[4mB\r\n\x1b[;4mC\x1b[3"), queuedOutput("2mD\r\n\x1b[0m\x1b[1mE\r\n")];
+    expect(skippedColours(reset, 0, 3, { chunk: 1, offset: 5 })).toBe("\x1b[;4m\x1b[32m");
+    expect(skippedColours(reset, 0, 3, { chunk: 1, offset: 17 })).toBe("\x1b[0m\x1b[1m");
+    expect(skippedColours(reset, 0, 3, { chunk: 0, offset: 20 })).toBe("\x1b[1;31m\x1b[4m");
+  });
+
+  test("which colour sequences reset every attribute first: a first parameter of 0 or none", () => {
+    for (const reset of ["\x1b[m", "\x1b[0m", "\x1b[00m", "\x1b[0;31m", "\x1b[;1m"]) expect(resetsAll(reset), JSON.stringify(reset)).toBe(true);
+    for (const other of ["\x1b[1m", "\x1b[01m", "\x1b[31;0m", "\x1b[0:3m", "\x1b[39m"]) expect(resetsAll(other), JSON.stringify(other)).toBe(false);
   });
 
   test("no screen shows lines that never stood together: whenever the feed yields, the rows on screen are consecutive lines of the output", async () => {

@@ -61,18 +61,28 @@ export function cutSgrAt(text: string): number {
 }
 
 /**
- * Adds the SGR sequences of text[from, end) to `last`, which keeps each distinct sequence once, in
- * the order of its last appearance. Replaying them in that order sets every attribute to the value
- * the text last gave it: the last sequence to set an attribute is the last appearance of its own
- * text, and no sequence replayed after it sets that attribute.
+ * Whether an SGR sequence sets every attribute back to its default before anything else: its first
+ * parameter is 0 or empty (ESC [ m, ESC [ 0 m, ESC [ 0 ; 31 m). Nothing set before it survives it.
  */
-export function collectSgrs(text: string, from: number, end: number, last: Map<string, true>): void {
-  for (let at = text.indexOf("\x1b", from); at !== -1 && at < end; at = text.indexOf("\x1b", at + 1)) {
-    const after = sgrEnd(text, at, end);
-    if (after === -1) continue;
-    const sequence = text.slice(at, after);
-    last.delete(sequence);
-    last.set(sequence, true);
-    at = after - 1;
+export function resetsAll(sequence: string): boolean {
+  for (let i = 2; i < sequence.length; i++) {
+    const c = sequence.charCodeAt(i);
+    if (c === 0x3b || c === FINAL_M) return true;
+    if (c !== 0x30) return false;
   }
+  return false;
+}
+
+/**
+ * Hands the complete SGR sequences of text[from, end) to `take`, last first, until it returns true
+ * (then returns true). Going backwards lets a caller that wants what a stretch left set stop at the
+ * last full reset instead of reading every colour of a flood.
+ */
+export function sgrsBackwards(text: string, from: number, end: number, take: (sequence: string) => boolean): boolean {
+  if (end <= from) return false;
+  for (let at = text.lastIndexOf("\x1b", end - 1); at !== -1 && at >= from; at = at > 0 ? text.lastIndexOf("\x1b", at - 1) : -1) {
+    const after = sgrEnd(text, at, end);
+    if (after !== -1 && take(text.slice(at, after))) return true;
+  }
+  return false;
 }

@@ -6,7 +6,7 @@
 // screen, the scrollback and what is written next exactly as parsing them would
 // (test/jobs/emulator-skip.test.ts compares the two), and makes a flood cost the emulator only what
 // it keeps. The plain-text log the model reads is written before the emulator and always gets everything.
-import { collectSgrs, cutSgrAt, hasC1Control, sgrChars, sgrEnd } from "../log/sgr-scan.js";
+import { cutSgrAt, hasC1Control, resetsAll, sgrChars, sgrEnd, sgrsBackwards } from "../log/sgr-scan.js";
 import { countNewlines } from "../../output-cap.js";
 
 /** One chunk waiting for the emulator, with what the skip decision needs to know about it. */
@@ -141,25 +141,40 @@ function lineFeedAt(queue: readonly QueuedOutput[], head: number, runEnd: number
 }
 
 /**
- * The SGR sequences to replay after skipping queue[head] from `start` to `end`: the attributes the
- * stretch left set (see collectSgrs), or "" when it holds none.
+ * The SGR sequences to replay after skipping queue[head] from `start` to `end`: each colour sequence
+ * of the stretch once, in the order of its last appearance, or "" when it holds none. Replaying them
+ * sets every attribute to the value the stretch last gave it: the last sequence to set an attribute
+ * is the last appearance of its own text, and none replayed after it sets that attribute. The
+ * stretch is read from its end back to its last full reset (sgr-scan.ts's resetsAll), since nothing
+ * before that survives it: a coloured log line ends in one, so a skip reads a line, not the flood.
  */
 export function skippedColours(queue: readonly QueuedOutput[], head: number, start: number, end: SkipEnd): string {
-  const last = new Map<string, true>();
-  // Where the current chunk's text starts for the scan: after the end of a sequence the last chunk began.
-  let from = start;
-  for (let i = head; i <= end.chunk; i++) {
-    const entry = queue[i]!;
-    const to = i === end.chunk ? end.offset : entry.text.length;
-    if (entry.coloured) collectSgrs(entry.text, from, to, last);
-    from = 0;
-    // A sequence cut in two by the chunks' boundary (inRun has checked the next chunk finishes it).
-    const sequence = i < end.chunk && entry.cutSgr >= (i === head ? start : 0) ? sequenceAcross(entry, queue[i + 1]) : undefined;
-    if (sequence !== undefined) {
-      last.delete(sequence);
-      last.set(sequence, true);
-      from = sequence.length - (entry.text.length - entry.cutSgr);
+  const seen = new Set<string>();
+  const lastFirst: string[] = [];
+  const take = (sequence: string): boolean => {
+    if (!seen.has(sequence)) {
+      seen.add(sequence);
+      lastFirst.push(sequence);
     }
+    return resetsAll(sequence);
+  };
+  for (let i = end.chunk; i >= head; i--) {
+    const entry = queue[i]!;
+    // A sequence this chunk begins and the next one finishes comes after everything else in it.
+    const across = i < end.chunk ? crossing(queue, i, head, start) : undefined;
+    if (across !== undefined && take(across)) break;
+    if (!entry.coloured) continue;
+    // The start of this chunk that finishes a sequence the chunk before began was taken with it.
+    const before = i > head ? crossing(queue, i - 1, head, start) : undefined;
+    const from = i === head ? start : before === undefined ? 0 : before.length - (queue[i - 1]!.text.length - queue[i - 1]!.cutSgr);
+    const to = i === end.chunk ? end.offset : entry.text.length;
+    if (sgrsBackwards(entry.text, from, to, take)) break;
   }
-  return [...last.keys()].join("");
+  return lastFirst.reverse().join("");
+}
+
+/** The whole SGR sequence that queue[i] begins inside the stretch (from `start` in the head chunk) and queue[i + 1] finishes, if any. */
+function crossing(queue: readonly QueuedOutput[], i: number, head: number, start: number): string | undefined {
+  const entry = queue[i]!;
+  return entry.cutSgr !== -1 && entry.cutSgr >= (i === head ? start : 0) ? sequenceAcross(entry, queue[i + 1]) : undefined;
 }
