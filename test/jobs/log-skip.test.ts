@@ -4,6 +4,7 @@
 import { describe, expect, test } from "vitest";
 import { countableLines, countableRun } from "../../tools/jobs/log/log-skip.js";
 import { countNewlines } from "../../tools/output-cap.js";
+import { sgrChars } from "../../tools/jobs/log/sgr-scan.js";
 
 /** Both ways of asking, for the whole text (which starts at a line start and ends with a line feed). */
 function ask(text: string, maxLineChars = 64): ReturnType<typeof countableLines> {
@@ -52,20 +53,28 @@ describe("countableRun: the chunks of a stretch as they came, unjoined", () => {
     "caf\u00e9 \u0085 C1\r\nok\r\n",
   ];
 
-  /** The stretch in `cuts.length + 1` chunks; from and end at its ends, with a partial line before and after. */
-  function split(text: string, cuts: number[]): Parameters<typeof countableRun>[0] {
-    const padded = `before\n${text}after`;
-    const at = [0, ...cuts.map((cut) => cut + 7), padded.length];
+  /**
+   * The stretch in `cuts.length + 1` chunks; from and end at its ends, with a partial line before
+   * and after. `scanned`: with each chunk's sgrChars, as a job's writer hands them on.
+   */
+  function split(text: string, cuts: number[], scanned = false): Parameters<typeof countableRun>[0] {
+    // Colours outside the stretch: a writer's scan of a whole chunk counts them, the stretch does not.
+    const before = "\x1b[1mbefore\n";
+    const after = "\x1b[2mafter";
+    const padded = `${before}${text}${after}`;
+    const at = [0, ...cuts.map((cut) => cut + before.length), padded.length];
     const chunks = at.slice(1).map((end, i) => padded.slice(at[i], end));
     const last = chunks.length - 1;
-    return { chunks, first: 0, from: 7, last, end: chunks[last]!.length - 5 };
+    return { chunks, first: 0, from: before.length, last, end: chunks[last]!.length - after.length, ...(scanned ? { colourChars: chunks.map((chunk) => sgrChars(chunk)) } : {}) };
   }
 
   test("two chunks, cut anywhere: the joined text's answer (a colour sequence cut in two included)", () => {
     for (const text of stretches) {
       for (let cut = 1; cut < text.length; cut++) {
         for (const max of [64, 30]) {
-          expect(countableRun(split(text, [cut]), max), `${JSON.stringify(text)} cut at ${cut}, lines up to ${max}`).toEqual(countableLines(text, 0, text.length, max));
+          const joined = countableLines(text, 0, text.length, max);
+          expect(countableRun(split(text, [cut]), max), `${JSON.stringify(text)} cut at ${cut}, lines up to ${max}`).toEqual(joined);
+          expect(countableRun(split(text, [cut], true), max), `${JSON.stringify(text)} cut at ${cut}, scanned, lines up to ${max}`).toEqual(joined);
         }
       }
     }
@@ -80,6 +89,8 @@ describe("countableRun: the chunks of a stretch as they came, unjoined", () => {
         for (let two = one + 1; two < text.length; two++) {
           const run = countableRun(split(text, [one, two]), 64);
           if (run !== undefined) expect(run, `${JSON.stringify(text)} cut at ${one} and ${two}`).toEqual(joined);
+          // The writer's scans of the chunks change nothing.
+          expect(countableRun(split(text, [one, two], true), 64), `${JSON.stringify(text)} cut at ${one} and ${two}, scanned`).toEqual(run);
           counted += run === undefined ? 0 : 1;
           cuts++;
         }

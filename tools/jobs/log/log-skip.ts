@@ -37,6 +37,8 @@ export interface ChunkRun {
   from: number;
   last: number;
   end: number;
+  /** Each chunk's sgrChars over its whole text, where the writer scanned it already. */
+  colourChars?: ReadonlyArray<number | undefined>;
 }
 
 /**
@@ -67,10 +69,15 @@ export function countableRun(run: ChunkRun, maxLineChars: number, lines?: number
     const b = i === last ? end : text.length;
     carried += finished;
     if (has(text, "\x0b", a, b) || has(text, "\x0c", a, b) || has(text, "\b", a, b) || has(text, "\x7f", a, b)) return undefined;
+    // The writer's scan of the whole chunk holds for [a, b) when that is all of it but the end of a
+    // sequence the chunk before began (no escape there). Every escape of it is then a whole colour
+    // sequence, so none is cut by the chunk's end.
+    const known = run.colourChars?.[i];
+    const scanned = known !== undefined && known !== -1 && b === text.length && (i !== first || from === 0);
     // A colour sequence that this chunk begins and the next ends: whole, it counts here.
     // (lastIndexOf is a slow scan in V8: only a chunk with an escape in it is searched backwards.)
-    const escapes = has(text, "\x1b", a, b);
-    const cut = escapes && i < last ? cutSgrAt(text) : -1;
+    const escapes = scanned ? known > 0 : has(text, "\x1b", a, b);
+    const cut = escapes && !scanned && i < last ? cutSgrAt(text) : -1;
     finished = 0;
     if (cut !== -1) {
       const whole = sgrEnd(text.slice(cut) + chunks[i + 1]!.slice(0, MAX_CUT_SGR_TAIL), 0);
@@ -78,7 +85,7 @@ export function countableRun(run: ChunkRun, maxLineChars: number, lines?: number
       finished = whole - (text.length - cut);
     }
     const colourEnd = cut === -1 ? b : cut;
-    const colours = escapes ? sgrChars(text, a, colourEnd) : 0;
+    const colours = !escapes ? 0 : scanned ? known : sgrChars(text, a, colourEnd);
     if (colours === -1) return undefined;
     if (lines === undefined) {
       let lineStart = a;

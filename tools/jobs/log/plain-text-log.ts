@@ -30,7 +30,15 @@ interface LineListener {
   wanted(): boolean;
 }
 
-const EMPTY_PENDING = { text: "", newlines: 0 };
+/** Output written while no one listened, with what the writer had already scanned of it. */
+interface PendingOutput {
+  text: string;
+  newlines: number;
+  /** sgr-scan.ts's sgrChars over the whole text, when the writer has it (undefined: not known). */
+  colourChars: number | undefined;
+}
+
+const EMPTY_PENDING: PendingOutput = { text: "", newlines: 0, colourChars: 0 };
 /**
  * How many lines beyond the window may wait before the output they push out is counted: a flood is
  * counted in runs of chunks, joined, so the work each count costs besides its lines (the line under
@@ -65,7 +73,7 @@ export class PlainTextLog {
   private lineListeners: LineListener[] = [];
 
   /** Output not read yet (pending[pendingHead..]), written while no listener wanted lines. */
-  private pending: Array<{ text: string; newlines: number }> = [];
+  private pending: PendingOutput[] = [];
   private pendingHead = 0;
   private pendingNewlines = 0;
   private pendingChars = 0;
@@ -84,16 +92,16 @@ export class PlainTextLog {
 
   /**
    * Feeds raw output (escape codes and all). Sequences split across chunks are handled. `newlines`
-   * is the chunk's count of line feeds, when the caller has it already (a job counts once for its
-   * log and its emulator).
+   * is the chunk's count of line feeds and `colourChars` its sgrChars, when the caller has them
+   * already (a job scans once for its log and its emulator).
    */
-  write(chunk: string, newlines: number = countNewlines(chunk)): void {
+  write(chunk: string, newlines: number = countNewlines(chunk), colourChars?: number): void {
     if (this.lineListeners.some((listener) => listener.wanted())) {
       this.settle();
       this.reader.read(chunk);
       return;
     }
-    this.pending.push({ text: chunk, newlines });
+    this.pending.push({ text: chunk, newlines, colourChars });
     this.pendingNewlines += newlines;
     this.pendingChars += chunk.length;
     if (this.mayRelease()) this.quietly(() => this.release());
@@ -114,7 +122,7 @@ export class PlainTextLog {
    * run; one that goes only because too much is pending is read.
    */
   private release(): void {
-    const run: Array<{ text: string; newlines: number }> = [];
+    const run: PendingOutput[] = [];
     while (this.pendingHead < this.pending.length) {
       const front = this.pending[this.pendingHead]!;
       const after = this.pendingNewlines - front.newlines;
@@ -132,20 +140,22 @@ export class PlainTextLog {
   }
 
   /** Counts chunks that went from pending together, as one stretch (emptying `run`). */
-  private countRun(run: Array<{ text: string; newlines: number }>): void {
+  private countRun(run: PendingOutput[]): void {
     if (run.length === 0) return;
     // A line runs over two chunks at most when every chunk ends one; then no line is longer than
     // the log wraps if no two neighbours together are.
     let newlines = 0;
     let shortLines = true;
     const chunks: string[] = [];
+    const colourChars: Array<number | undefined> = [];
     for (let i = 0; i < run.length; i++) {
       newlines += run[i]!.newlines;
       shortLines &&= run[i]!.newlines > 0 && run[i]!.text.length + (run[i + 1]?.text.length ?? 0) <= this.maxLineChars;
       chunks.push(run[i]!.text);
+      colourChars.push(run[i]!.colourChars);
     }
     run.length = 0;
-    this.count(chunks, newlines, shortLines);
+    this.count(chunks, newlines, shortLines, colourChars);
   }
 
   /** Reads all pending output: before anything is asked of the log, or a listener is added. */
@@ -166,7 +176,7 @@ export class PlainTextLog {
     }
   }
 
-  private takePending(): { text: string; newlines: number } {
+  private takePending(): PendingOutput {
     const front = this.pending[this.pendingHead]!;
     this.pending[this.pendingHead++] = EMPTY_PENDING;
     this.pendingNewlines -= front.newlines;
@@ -184,9 +194,9 @@ export class PlainTextLog {
   /**
    * Output that enough later lines push out of memory, in consecutive chunks: counted when it
    * allows, else read. `newlines`: theirs in all; `shortLines`: no line of theirs is longer than
-   * the log wraps (the caller knows it).
+   * the log wraps (the caller knows it); `colourChars`: each chunk's sgrChars, where known.
    */
-  private count(chunks: readonly string[], newlines: number, shortLines: boolean): void {
+  private count(chunks: readonly string[], newlines: number, shortLines: boolean, colourChars: ReadonlyArray<number | undefined>): void {
     let first = 0;
     let from = 0;
     let lines = newlines;
@@ -205,7 +215,7 @@ export class PlainTextLog {
     let last = chunks.length - 1;
     let end = chunks[last]!.lastIndexOf("\n") + 1;
     for (; end === 0 && last > first; end = chunks[last]!.lastIndexOf("\n") + 1) last--;
-    const run = { chunks, first, from, last, end };
+    const run = { chunks, first, from, last, end, colourChars };
     let runChars = end - from;
     for (let i = first; i < last; i++) runChars += chunks[i]!.length;
     const counted = this.headFull && this.reader.atLineStart && runChars > 0 ? countableRun(run, this.maxLineChars, shortLines || runChars <= this.maxLineChars ? lines : undefined) : undefined;

@@ -10,6 +10,7 @@ import { statSync } from "node:fs";
 import type { JobInfo, JobStarter, JobStatus, JobStream } from "../events.js";
 import { createJobTerminal, EmulatorFeed, type Terminal } from "../terminal/job-terminal.js";
 import { PlainTextLog } from "../log/plain-text-log.js";
+import { sgrChars } from "../log/sgr-scan.js";
 import type { LogCursor } from "../log/job-output-reader.js";
 import { signalGroup } from "../../process-group.js";
 import { countNewlines } from "../../output-cap.js";
@@ -308,12 +309,13 @@ export abstract class Job {
   /** Output from the process: into the logs, the emulator and the output listeners. */
   protected receive(chunk: string, stream: JobStream): void {
     if (this.disposedValue) return;
-    // Counted once for the log and the emulator: a flood's cost is mostly per line.
+    // Scanned once for the log and the emulator: a flood's cost is mostly per line and per colour.
     const newlines = countNewlines(chunk);
-    this.log.write(chunk, newlines);
+    const colourChars = chunk.indexOf("\x1b") === -1 ? 0 : sgrChars(chunk);
+    this.log.write(chunk, newlines, colourChars);
     if (stream === "stdout") this.stdoutLog?.write(chunk);
     else if (stream === "stderr") this.stderrLog?.write(chunk);
-    this.feed.write(chunk, newlines);
+    this.feed.write(chunk, newlines, colourChars);
     for (const listener of this.outputListeners) listener(chunk, stream);
   }
 

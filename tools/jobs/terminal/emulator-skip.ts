@@ -34,12 +34,14 @@ export interface QueuedOutput {
 
 const NOT_PLAIN = { plain: false, coloured: false, cutSgr: -1 };
 
-/** The check runs on every chunk of a flood: the common cases are answered by native searches. */
-function classify(text: string): Pick<QueuedOutput, "plain" | "coloured" | "cutSgr"> {
+/**
+ * The check runs on every chunk of a flood: the common cases are answered by native searches.
+ * `colourChars`: sgrChars(text), when the caller has it.
+ */
+function classify(text: string, colourChars?: number): Pick<QueuedOutput, "plain" | "coloured" | "cutSgr"> {
   if (text.indexOf("\x0e") !== -1 || text.indexOf("\x0f") !== -1) return NOT_PLAIN;
   if (hasC1Control(text)) return NOT_PLAIN;
-  if (text.indexOf("\x1b") === -1) return { plain: true, coloured: false, cutSgr: -1 };
-  const escapes = sgrChars(text);
+  const escapes = colourChars ?? (text.indexOf("\x1b") === -1 ? 0 : sgrChars(text));
   if (escapes !== -1) return { plain: true, coloured: escapes > 0, cutSgr: -1 };
   const cut = cutSgrAt(text);
   return cut !== -1 && sgrChars(text, 0, cut) !== -1 ? { plain: false, coloured: true, cutSgr: cut } : NOT_PLAIN;
@@ -63,8 +65,9 @@ function inRun(queue: readonly QueuedOutput[], i: number): boolean {
   return entry.plain || sequenceAcross(entry, queue[i + 1]) !== undefined;
 }
 
-export function queuedOutput(text: string, newlines: number = countNewlines(text)): QueuedOutput {
-  return { text, newlines, ...classify(text) };
+/** `newlines` and `colourChars` (sgrChars of the text), when the caller has them already. */
+export function queuedOutput(text: string, newlines: number = countNewlines(text), colourChars?: number): QueuedOutput {
+  return { text, newlines, ...classify(text, colourChars) };
 }
 
 export interface SkipContext {

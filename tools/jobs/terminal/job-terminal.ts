@@ -185,14 +185,14 @@ export class EmulatorFeed {
     return this.pauseCount;
   }
 
-  /** Queues output for the emulator; `newlines`, its line feeds, when the caller counted them already. */
-  write(chunk: string, newlines?: number): void {
+  /** Queues output for the emulator; `newlines` (its line feeds) and `colourChars` (its sgrChars), when the caller has them already. */
+  write(chunk: string, newlines?: number, colourChars?: number): void {
     if (this.disposed) return;
     const size = chunk.length;
     this.pendingChars += size;
     if (this.parseNow) {
       this.lastWriteAt = performance.now();
-      const entry = queuedOutput(chunk, newlines);
+      const entry = queuedOutput(chunk, newlines, colourChars);
       this.queue.push(entry);
       this.queuedNewlines += entry.newlines;
       const now = this.lastWriteAt;
