@@ -17,6 +17,8 @@ export interface Telling {
   notice(level: NoticeLevel, text: string): void;
   /** What changed is drawn with the next frame. */
   requestFrame(): void;
+  /** What changed is what the person waits for (the end of an answer): drawn as soon as a key's frame would be. */
+  requestFrameSoon(): void;
 }
 
 export interface DashboardCommon extends Telling {

@@ -114,6 +114,7 @@ export class DashboardController {
       flashWhile: (text, outcome) => statusFlash.flashWhile(text, outcome),
       notice: (level, text) => view.chat.notice(level, text),
       requestFrame,
+      requestFrameSoon: () => scheduler.requestForInput(),
     };
 
     this.quitFlow = new QuitFlow({

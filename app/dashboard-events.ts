@@ -39,6 +39,9 @@ export class EventFlow {
     changed = view.files.handle(event) || changed;
     changed = view.jobs.handle(event) || changed;
     if (event.type !== "job_output" && event.type !== "message_update") changed = true;
+    // The end of an answer, and of the run, is what the person waits for, as for a key: no reason
+    // to hold it back for the streaming cadence (a frame up to 33 ms later), and it comes once a turn.
+    const awaited = event.type === "agent_end" || (event.type === "message_end" && event.message.role === "assistant");
     switch (event.type) {
       case "agent_start":
         status.phase = "working";
@@ -107,7 +110,8 @@ export class EventFlow {
         break;
     }
     status.jobsUp = view.jobs.runningCount;
-    if (changed) this.common.requestFrame();
+    if (awaited) this.common.requestFrameSoon();
+    else if (changed) this.common.requestFrame();
   }
 
   /** The status line's tokens and cost from now on: a resumed session's whole file, or a new conversation's nothing. */
