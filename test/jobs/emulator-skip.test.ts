@@ -112,6 +112,27 @@ describe("skipping lines a flood pushes out of the scrollback", () => {
     await compare(lines(10_000, "\r\n") + "\x1b[35mmagenta from here\r\n" + lines(10_000, "\r\n", (i) => `\x1b[1mbold ${i}\x1b[22m`) + "end", false);
   });
 
+  test("random colour sequences, full resets among them, cut anywhere by the chunks: the same", async () => {
+    // A skip replays what its stretch left set, read back to the stretch's last full reset: the
+    // sequences here mix full resets (first parameter 0 or none) with partial ones and settings.
+    const pool = ["0", "", "0;31", "00;1", ";4", "1", "4", "7", "22", "24", "39", "49", "31", "44", "38;5;208", "48;2;1;2;3", "38:2::9:8:7"];
+    let seed = 20261128;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    // Few enough that what a stretch left set lasts into the lines that stay visible after it.
+    const text = lines(24_000, "\r\n", (i) => {
+      let line = `r${i}`;
+      if (next(40) === 0) for (let k = 1 + next(3); k > 0; k--) line += `\x1b[${pool[next(pool.length)]}m${"w".repeat(next(6))}`;
+      return line;
+    });
+    for (const [size, paced] of [[4096, false], [333, true], [1000, false]] as const) {
+      const { skipped } = await compare(text + "end", false, size, paced);
+      expect(skipped, `chunks of ${size}`).toBeGreaterThan(0);
+    }
+  });
+
   test("small chunks: the last lines skipped are exactly those the lines after them push out", async () => {
     for (const size of [64, 200, 333]) {
       const { skipped } = await compare(lines(3_000, "\r\n", (i) => `n${i}`), false, size);
