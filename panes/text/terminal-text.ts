@@ -3,6 +3,7 @@
 // backspaces applied. Raw output never reaches a blessed box. The log is bounded in lines and in
 // line length, so a command printing for minutes costs the same memory as one printing for seconds.
 import { PLAIN, withStyle, type StyledLine } from "./styled-text.js";
+import { countNewlines } from "../../tools/output-cap.js";
 
 const MAX_LINE_CHARS = 4000;
 
@@ -80,6 +81,16 @@ export class TerminalTextLog {
   private currentChars = 0;
   private carriage = false;
   private partial = "";
+  /**
+   * Plain lines not made into styled lines yet (settle), as the raw text of whole lines: they come
+   * after `done` and before `current`, all in `tailAttr`, minus the first `tailSkip` lines of the
+   * first piece. A command printing a million lines makes only the lines still kept when someone
+   * looks, instead of a line object for every line of every chunk the next chunk drops again.
+   */
+  private tail: Array<{ text: string; lines: number }> = [];
+  private tailLines = 0;
+  private tailSkip = 0;
+  private tailAttr = PLAIN;
   /** Bumped on every change, so a view knows when to repaint. */
   version = 0;
   totalChars = 0;
@@ -90,10 +101,11 @@ export class TerminalTextLog {
 
   /** Completed lines plus the line being written (if it has text). */
   get lineCount(): number {
-    return this.done.length + (this.current.length > 0 ? 1 : 0);
+    return this.done.length + this.tailLines + (this.current.length > 0 ? 1 : 0);
   }
 
   line(i: number): StyledLine | undefined {
+    this.settle();
     if (i < this.done.length) return this.done[i];
     return i === this.done.length && this.current.length > 0 ? this.current : undefined;
   }
@@ -106,6 +118,7 @@ export class TerminalTextLog {
       this.writePlain(chunk);
       return;
     }
+    this.settle();
     let data = this.partial + chunk;
     this.partial = "";
     let i = 0;
@@ -141,32 +154,96 @@ export class TerminalTextLog {
     if (textStart < n) this.addText(data.slice(textStart, n));
   }
 
-  /** Text with no control characters but newlines: split at once, and lines that would be dropped anyway are skipped. */
+  /**
+   * Text with no control characters but newlines. Its whole lines join the tail as they are (see
+   * `tail`); only their number is counted, and lines that would be dropped anyway are dropped by
+   * number, as they would be were they made at once.
+   */
   private writePlain(chunk: string): void {
-    const parts = chunk.split("\n");
-    const last = parts.length - 1;
-    if (last === 0) {
+    const first = chunk.indexOf("\n");
+    if (first === -1) {
       this.addText(chunk);
       return;
     }
-    this.addText(parts[0]!);
-    this.newline();
-    // Lines of this chunk that cannot survive the cap are counted, not stored.
-    const skip = Math.max(0, last - 1 - this.maxLines);
+    this.addText(chunk.slice(0, first));
+    this.endLine();
+    const last = chunk.lastIndexOf("\n");
+    const middle = last > first ? chunk.slice(first + 1, last + 1) : "";
+    const lines = middle === "" ? 0 : countNewlines(middle);
+    // Lines of this chunk that cannot survive the cap are counted, not kept.
+    const skip = Math.max(0, lines - this.maxLines);
     if (skip > 0) {
-      this.dropped += this.done.length + skip;
+      this.dropped += this.done.length + this.tailLines + skip;
       this.done.length = 0;
+      this.clearTail();
     }
-    for (let i = 1 + skip; i < last; i++) {
-      const text = parts[i]!;
-      this.done.push(text === "" ? [] : [{ text: text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text, attr: this.attr }]);
+    if (lines > skip) {
+      if (this.tail.length === 0) {
+        this.tailAttr = this.attr;
+        this.tailSkip = skip;
+      }
+      this.tail.push({ text: middle, lines });
+      this.tailLines += lines - skip;
+      this.trim();
     }
-    if (this.done.length > this.maxLines + Math.max(64, this.maxLines >> 3)) {
-      const excess = this.done.length - this.maxLines;
-      this.done.splice(0, excess);
-      this.dropped += excess;
+    if (last + 1 < chunk.length) this.addText(chunk.slice(last + 1));
+  }
+
+  /** Ends the line under way, after the tail: as raw text when it is plain text in the tail's colours. */
+  private endLine(): void {
+    if (this.tail.length === 0) return this.newline();
+    const only = this.current[0];
+    // Raw text comes back as one segment per line, or none for an empty line.
+    if (this.current.length > 1 || (only !== undefined && (only.attr !== this.tailAttr || only.text === ""))) {
+      this.settle();
+      return this.newline();
     }
-    if (parts[last] !== "") this.addText(parts[last]!);
+    this.carriage = false;
+    this.tail.push({ text: `${only?.text ?? ""}\n`, lines: 1 });
+    this.tailLines++;
+    this.current = [];
+    this.currentChars = 0;
+    this.trim();
+  }
+
+  /** Drops lines from the front once more than maxLines and some are kept (in batches: see newline). */
+  private trim(): void {
+    const kept = this.done.length + this.tailLines;
+    if (kept <= this.maxLines + Math.max(64, this.maxLines >> 3)) return;
+    let excess = kept - this.maxLines;
+    this.dropped += excess;
+    const fromDone = Math.min(excess, this.done.length);
+    this.done.splice(0, fromDone);
+    excess -= fromDone;
+    this.tailLines -= excess;
+    this.tailSkip += excess;
+    while (this.tail.length > 0 && this.tailSkip >= this.tail[0]!.lines) this.tailSkip -= this.tail.shift()!.lines;
+  }
+
+  /** Makes the tail's lines into styled lines, after `done`. */
+  private settle(): void {
+    if (this.tail.length === 0) return;
+    const attr = this.tailAttr;
+    let skip = this.tailSkip;
+    for (const piece of this.tail) {
+      let start = 0;
+      for (let end = piece.text.indexOf("\n"); end !== -1; end = piece.text.indexOf("\n", end + 1)) {
+        if (skip > 0) skip--;
+        else if (end === start) this.done.push([]);
+        else {
+          const text = piece.text.slice(start, end);
+          this.done.push([{ text: text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text, attr }]);
+        }
+        start = end + 1;
+      }
+    }
+    this.clearTail();
+  }
+
+  private clearTail(): void {
+    this.tail = [];
+    this.tailLines = 0;
+    this.tailSkip = 0;
   }
 
   private addText(text: string): void {
@@ -193,17 +270,14 @@ export class TerminalTextLog {
     if (last.text === "") this.current.pop();
   }
 
+  /** Ends the line under way (the tail settled before it). */
   private newline(): void {
     this.carriage = false;
     this.done.push(this.current);
     this.current = [];
     this.currentChars = 0;
     // Trimmed in batches: removing from the front of an array costs its whole length.
-    if (this.done.length > this.maxLines + Math.max(64, this.maxLines >> 3)) {
-      const excess = this.done.length - this.maxLines;
-      this.done.splice(0, excess);
-      this.dropped += excess;
-    }
+    this.trim();
   }
 }
 

@@ -70,6 +70,39 @@ describe("program output", () => {
     expect(lineText(big.line(big.lineCount - 1)!)).toBe("line 199 end");
   });
 
+  test("whole plain lines wait as raw text until read: read after every write or only at the end, the same lines and counts", () => {
+    const pieces = ["x", "line", "\n", "\x1b[31m", "\x1b[0m", "\r", "\t", "\b", "\x1b[3", "2m", "ab\ncd\n", "é✓", "y".repeat(50)];
+    let seed = 11;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const dump = (log: TerminalTextLog): string => JSON.stringify({ count: log.lineCount, dropped: log.dropped, lines: Array.from({ length: log.lineCount }, (_, i) => log.line(i)) });
+    // A line under way that cannot wait as raw text (here an empty segment) ends after the waiting lines.
+    const order = new TerminalTextLog();
+    order.write("a\nb\nc\n");
+    order.write("\nd\n");
+    expect(order.line(3)).toEqual([{ text: "", attr: PLAIN }]);
+    expect([0, 1, 2, 3, 4].map((i) => lineText(order.line(i) ?? []))).toEqual(["a", "b", "c", "", "d"]);
+    for (let trial = 0; trial < 2000; trial++) {
+      const maxLines = [3, 5, 10, 100][next(4)]!;
+      const lazy = new TerminalTextLog({ maxLines });
+      const eager = new TerminalTextLog({ maxLines });
+      const counts: string[] = [];
+      for (let writes = 1 + next(30); writes > 0; writes--) {
+        let chunk = "";
+        // Now and then a chunk of many lines, more than the log keeps.
+        for (let k = next(5) === 0 ? 50 + next(400) : 1 + next(12); k > 0; k--) chunk += next(3) === 0 ? "\n" : pieces[next(pieces.length)]!;
+        lazy.write(chunk);
+        eager.write(chunk);
+        eager.line(0);
+        counts.push(`${lazy.lineCount}/${lazy.dropped}`);
+        expect(`${eager.lineCount}/${eager.dropped}`).toBe(counts.at(-1));
+      }
+      expect(dump(lazy), `trial ${trial}`).toBe(dump(eager));
+    }
+  });
+
   test("256 colours and truecolour become cell colours; text is cleaned of control characters", () => {
     expect(applySgr(PLAIN, "38;5;208")).toBe(attr({ fg: 208 }));
     expect(applySgr(PLAIN, "1;48;2;255;0;0")).toBe(attr({ bold: true, bg: 196 }));
