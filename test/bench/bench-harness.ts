@@ -26,6 +26,19 @@ export function quantile(values: readonly number[], q: number): number {
 
 export const ms = (n: number): string => `${n.toFixed(1)} ms`;
 
+/** "least–most" of values, with `digits` decimals. */
+export const spread = (values: readonly number[], digits = 1): string => `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
+
+/**
+ * Runs taken in pairs, a baseline run then the measured one back to back, so both meet the same
+ * load: each side's median and each pair's ratio (measured / baseline) with their median, which
+ * a row is judged on (on the shared 2-core VM a best run measures the VM's luck).
+ */
+export function paired(baseline: readonly number[], measured: readonly number[]): { baseline: number; measured: number; ratios: number[]; ratio: number } {
+  const ratios = measured.map((value, i) => value / baseline[i]!);
+  return { baseline: quantile(baseline, 0.5), measured: quantile(measured, 0.5), ratios, ratio: quantile(ratios, 0.5) };
+}
+
 export interface Run {
   t: PitwallTerminal;
   llm: FakeLlm;

@@ -8,7 +8,7 @@
 // by ±20 % from run to run on the 2-core VM.
 import { bwrapAvailability } from "../../tools/sandbox/index.js";
 import { bashCallTimes } from "./bash-measurements.js";
-import { launch, ms, quantile, type Measurement, type Row } from "./bench-harness.js";
+import { launch, ms, paired, quantile, spread, type Measurement, type Row } from "./bench-harness.js";
 
 const ROUNDS = 5;
 const MIB = 1024 * 1024;
@@ -21,12 +21,6 @@ async function laterMedian(args: string[]): Promise<number> {
   return quantile((await bashCallTimes(args)).slice(1), 0.5);
 }
 
-/** Medians of each side and of the pairs' ratios, with the ratios' range, for a row's text. */
-function pairs(unfenced: number[], fenced: number[]): { unfenced: number; fenced: number; ratio: number; range: string } {
-  const ratios = fenced.map((value, i) => value / unfenced[i]!);
-  return { unfenced: quantile(unfenced, 0.5), fenced: quantile(fenced, 0.5), ratio: quantile(ratios, 0.5), range: `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}` };
-}
-
 async function roundTrips(): Promise<Row[]> {
   const off: number[] = [];
   const workspace: number[] = [];
@@ -34,10 +28,10 @@ async function roundTrips(): Promise<Row[]> {
     off.push(await laterMedian(["--sandbox", "off"]));
     workspace.push(await laterMedian(["--sandbox", "workspace"]));
   }
-  const { unfenced, fenced, ratio, range } = pairs(off, workspace);
+  const { baseline, measured, ratios, ratio } = paired(off, workspace);
   return [
-    { metric: `bash round trip, later calls' median (median of ${ROUNDS} runs): --sandbox off`, value: ms(unfenced), target: "" },
-    { metric: `  the same under the workspace profile (bwrap), taking turns (median of ${ROUNDS} pairs, range)`, value: `${ms(fenced)} (${ratio.toFixed(2)}×, pairs ${range}×)`, target: "≤ 1.2× off", pass: ratio <= 1.2 },
+    { metric: `bash round trip, later calls' median (median of ${ROUNDS} runs): --sandbox off`, value: ms(baseline), target: "" },
+    { metric: `  the same under the workspace profile (bwrap), taking turns (median of ${ROUNDS} pairs, range)`, value: `${ms(measured)} (${ratio.toFixed(2)}×, pairs ${spread(ratios, 2)}×)`, target: "≤ 1.2× off", pass: ratio <= 1.2 },
   ];
 }
 
@@ -69,10 +63,10 @@ async function floods(): Promise<Row[]> {
       workspace.push(await flood("workspace"));
       off.push(await flood("off"));
     }
-    const { unfenced, fenced, ratio, range } = pairs(off, workspace);
+    const { baseline, measured, ratios, ratio } = paired(off, workspace);
     return [
-      { metric: `a job's ${FLOOD_BYTES / MIB} MiB flood through the dashboard (median of ${ROUNDS}): profile off`, value: `${unfenced.toFixed(1)} MB/s`, target: "" },
-      { metric: `  the same job restarted under workspace (bwrap), taking turns (median of ${ROUNDS} pairs, range)`, value: `${fenced.toFixed(1)} MB/s (${(ratio * 100).toFixed(0)} %, pairs ${range}×)`, target: "≥ 95 % of off", pass: ratio >= 0.95 },
+      { metric: `a job's ${FLOOD_BYTES / MIB} MiB flood through the dashboard (median of ${ROUNDS}): profile off`, value: `${baseline.toFixed(1)} MB/s`, target: "" },
+      { metric: `  the same job restarted under workspace (bwrap), taking turns (median of ${ROUNDS} pairs, range)`, value: `${measured.toFixed(1)} MB/s (${(ratio * 100).toFixed(0)} %, pairs ${spread(ratios, 2)}×)`, target: "≥ 95 % of off", pass: ratio >= 0.95 },
     ];
   } finally {
     await b.done();

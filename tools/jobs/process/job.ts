@@ -311,7 +311,7 @@ export abstract class Job {
     if (this.disposedValue) return;
     // Scanned once for the log and the emulator: a flood's cost is mostly per line and per colour.
     const newlines = countNewlines(chunk);
-    const colourChars = chunk.indexOf("\x1b") === -1 ? 0 : sgrChars(chunk);
+    const colourChars = sgrChars(chunk);
     this.log.write(chunk, newlines, colourChars);
     if (stream === "stdout") this.stdoutLog?.write(chunk);
     else if (stream === "stderr") this.stderrLog?.write(chunk);

@@ -41,7 +41,7 @@ const NOT_PLAIN = { plain: false, coloured: false, cutSgr: -1 };
 function classify(text: string, colourChars?: number): Pick<QueuedOutput, "plain" | "coloured" | "cutSgr"> {
   if (text.indexOf("\x0e") !== -1 || text.indexOf("\x0f") !== -1) return NOT_PLAIN;
   if (hasC1Control(text)) return NOT_PLAIN;
-  const escapes = colourChars ?? (text.indexOf("\x1b") === -1 ? 0 : sgrChars(text));
+  const escapes = colourChars ?? sgrChars(text);
   if (escapes !== -1) return { plain: true, coloured: escapes > 0, cutSgr: -1 };
   const cut = cutSgrAt(text);
   return cut !== -1 && sgrChars(text, 0, cut) !== -1 ? { plain: false, coloured: true, cutSgr: cut } : NOT_PLAIN;
@@ -161,17 +161,20 @@ export function skippedColours(queue: readonly QueuedOutput[], head: number, sta
     }
     return resetsAll(sequence);
   };
+  // The sequence queue[i] begins and queue[i + 1] finishes: found as the chunk after's `before`.
+  let across: string | undefined;
   for (let i = end.chunk; i >= head; i--) {
     const entry = queue[i]!;
-    // A sequence this chunk begins and the next one finishes comes after everything else in it.
-    const across = i < end.chunk ? crossing(queue, i, head, start) : undefined;
+    // It comes after everything else in this chunk.
     if (across !== undefined && take(across)) break;
-    if (!entry.coloured) continue;
-    // The start of this chunk that finishes a sequence the chunk before began was taken with it.
     const before = i > head ? crossing(queue, i - 1, head, start) : undefined;
-    const from = i === head ? start : before === undefined ? 0 : before.length - (queue[i - 1]!.text.length - queue[i - 1]!.cutSgr);
-    const to = i === end.chunk ? end.offset : entry.text.length;
-    if (sgrsBackwards(entry.text, from, to, take)) break;
+    if (entry.coloured) {
+      // The start of this chunk that finishes a sequence the chunk before began is taken with it.
+      const from = i === head ? start : before === undefined ? 0 : before.length - (queue[i - 1]!.text.length - queue[i - 1]!.cutSgr);
+      const to = i === end.chunk ? end.offset : entry.text.length;
+      if (sgrsBackwards(entry.text, from, to, take)) break;
+    }
+    across = before;
   }
   return lastFirst.reverse().join("");
 }
