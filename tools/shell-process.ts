@@ -68,8 +68,6 @@ const MAX_DRAIN_MS = 3_000;
 /** setTimeout cannot wait longer than this. */
 const MAX_TIMER_MS = 2_147_483_647;
 
-const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResult> {
   return startShellCommand(options).result;
 }
@@ -77,6 +75,43 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
 function spawnShell(options: ShellRunOptions, env: Record<string, string>): ChildProcessByStdio<null, Readable, Readable> {
   const { file, args, env: launchEnv } = launchShell(options.shell, options.command, options.fence?.wrapper);
   return spawn(file, args, { cwd: options.cwd, env: { ...env, ...launchEnv }, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/**
+ * Resolves once every stream has ended, or has been quiet `idleMs` since the later of now and its
+ * last data (a background job may hold the pipes open for hours), or MAX_DRAIN_MS from now. Woken
+ * by the streams' ends, so output that is all in resolves at once.
+ */
+function drained(streams: readonly Readable[], lastDataAt: () => number, idleMs: number): Promise<void> {
+  const from = Date.now();
+  const ended = (): boolean => streams.every((stream) => stream.readableEnded || stream.destroyed);
+  if (ended()) return Promise.resolve();
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (): void => {
+      clearTimeout(timer);
+      for (const stream of streams) {
+        stream.off("end", onEnd);
+        stream.off("close", onEnd);
+      }
+      resolve();
+    };
+    const onEnd = (): void => {
+      if (ended()) finish();
+    };
+    // Data moves the quiet deadline on; the timer reads it when it fires rather than on each chunk.
+    const tick = (): void => {
+      const until = Math.min(Math.max(lastDataAt(), from) + idleMs, from + MAX_DRAIN_MS);
+      const now = Date.now();
+      if (now >= until) finish();
+      else timer = setTimeout(tick, until - now);
+    };
+    for (const stream of streams) {
+      stream.on("end", onEnd);
+      stream.on("close", onEnd);
+    }
+    tick();
+  });
 }
 
 export function startShellCommand(options: ShellRunOptions): ShellRun {
@@ -87,8 +122,6 @@ export function startShellCommand(options: ShellRunOptions): ShellRun {
   const wrapper = options.fence?.wrapper;
   const shape: ShellShape | undefined = options.prestarted && wrapper ? { shell: options.shell, cwd: options.cwd, wrapper } : undefined;
   const child = (shape && options.prestarted?.take(shape, options.command, env)) || spawnShell(options, env);
-  // The next call with this fence finds it ready: set up once this one's command is done.
-  if (shape) child.once("exit", () => options.prestarted?.prepare(shape, env));
   const pgid = child.pid;
   if (pgid !== undefined) options.marker?.trackGroup(pgid);
   const streams: Readable[] = [child.stdout, child.stderr];
@@ -143,16 +176,7 @@ export function startShellCommand(options: ShellRunOptions): ShellRun {
       exited = true;
       stopWatching();
       void (async () => {
-        // Output the shell wrote just before exiting may still be in the pipes: read until both end,
-        // or until they have been quiet for a moment (a background job may hold them open for hours).
-        const idleMs = options.drainIdleMs ?? DEFAULT_DRAIN_IDLE_MS;
-        const exitedAt = Date.now();
-        const ended = (): boolean => streams.every((stream) => stream.readableEnded || stream.destroyed);
-        while (!ended()) {
-          const now = Date.now();
-          if (now - Math.max(lastDataAt, exitedAt) >= idleMs || now - exitedAt >= MAX_DRAIN_MS) break;
-          await delay(10);
-        }
+        await drained(streams, () => lastDataAt, options.drainIdleMs ?? DEFAULT_DRAIN_IDLE_MS);
         for (const stream of streams) if (!stream.readableEnded) stream.destroy();
         // A timeout or abort is only done when no process of the group is left.
         if (killing !== undefined) await killing;
@@ -172,6 +196,17 @@ export function startShellCommand(options: ShellRunOptions): ShellRun {
       }
     };
   });
+
+  if (shape) {
+    // The next call with this fence finds a shell ready. Spawning one blocks this process for
+    // 1.5-6 ms, so it waits until this call's result is out (the caller's continuations are
+    // microtasks; the spawn comes after them); a command handed on to a job is done when it exits.
+    const prepareNext = (): void => void setImmediate(() => options.prestarted?.prepare(shape, env));
+    child.once("exit", () => {
+      if (handedOff) prepareNext();
+    });
+    result.then(prepareNext, () => undefined);
+  }
 
   return {
     result,

@@ -74,6 +74,15 @@ describe("a fenced call after the first", () => {
     expect(fds.output.trim()).toBe("0 1 2 3");
   });
 
+  it("sets up the next shell only once the call's result is out, off the call's path", async () => {
+    pool = new PrestartedShells();
+    // What a caller does with the result in its own continuations (the host answering its client)
+    // comes before the spawn, which blocks the process for milliseconds.
+    const waitingWhenAnswered = await run("echo first").then(() => pool?.waitingPids().length);
+    expect(waitingWhenAnswered).toBe(0);
+    await waiting();
+  });
+
   it("gets TERM as a fresh start would: its trap runs and the whole group ends", async () => {
     pool = new PrestartedShells();
     await run("true");
