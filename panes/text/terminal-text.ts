@@ -6,6 +6,12 @@ import { PLAIN, withStyle, type StyledLine } from "./styled-text.js";
 import { countNewlines } from "../../tools/output-cap.js";
 
 const MAX_LINE_CHARS = 4000;
+/**
+ * Lines this near the end of the tail are read from its raw text, back from the end, without
+ * making the whole tail into lines: a pane's bottom rows while a command floods. Further up, the
+ * tail is settled.
+ */
+const TAIL_READ_LINES = 256;
 
 /** Nearest colour of the xterm 256-colour cube (or grey ramp) for a 24-bit colour. */
 export function rgbTo256(r: number, g: number, b: number): number {
@@ -68,11 +74,14 @@ export function sanitizeText(text: string, tabWidth = 4): string {
 
 export interface TerminalTextLogOptions {
   maxLines?: number;
+  /** How near the end a line is read back from raw text (TAIL_READ_LINES); 0 settles the tail on every read. */
+  tailReadLines?: number;
 }
 
 /** A growing, bounded log of styled lines fed with raw program output in chunks. */
 export class TerminalTextLog {
   private readonly maxLines: number;
+  private readonly tailReadLines: number;
   private readonly done: StyledLine[] = [];
   /** Lines dropped from the front to stay within maxLines. */
   dropped = 0;
@@ -91,12 +100,18 @@ export class TerminalTextLog {
   private tailLines = 0;
   private tailSkip = 0;
   private tailAttr = PLAIN;
+  /** The tail's last lines read back (newest first) while `version` is tailReadVersion; where the reading goes on. */
+  private tailRead: StyledLine[] = [];
+  private tailReadVersion = -1;
+  private tailReadPiece = 0;
+  private tailReadEnd = 0;
   /** Bumped on every change, so a view knows when to repaint. */
   version = 0;
   totalChars = 0;
 
   constructor(options: TerminalTextLogOptions = {}) {
     this.maxLines = options.maxLines ?? 5000;
+    this.tailReadLines = options.tailReadLines ?? TAIL_READ_LINES;
   }
 
   /** Completed lines plus the line being written (if it has text). */
@@ -105,9 +120,14 @@ export class TerminalTextLog {
   }
 
   line(i: number): StyledLine | undefined {
-    this.settle();
     if (i < this.done.length) return this.done[i];
-    return i === this.done.length && this.current.length > 0 ? this.current : undefined;
+    const fromEnd = this.done.length + this.tailLines - 1 - i;
+    if (fromEnd >= this.tailReadLines) {
+      this.settle();
+      return this.done[i];
+    }
+    if (fromEnd >= 0) return this.tailLine(fromEnd);
+    return i === this.done.length + this.tailLines && this.current.length > 0 ? this.current : undefined;
   }
 
   write(chunk: string): void {
@@ -220,20 +240,39 @@ export class TerminalTextLog {
     while (this.tail.length > 0 && this.tailSkip >= this.tail[0]!.lines) this.tailSkip -= this.tail.shift()!.lines;
   }
 
+  /** The tail's line `fromEnd` lines before its last (0: the last), read back from the end of its text. */
+  private tailLine(fromEnd: number): StyledLine {
+    if (this.tailReadVersion !== this.version) {
+      this.tailRead = [];
+      this.tailReadVersion = this.version;
+      this.tailReadPiece = this.tail.length - 1;
+      // Every piece ends with the newline of its last line.
+      this.tailReadEnd = this.tail[this.tailReadPiece]!.text.length - 1;
+    }
+    // fromEnd < tailLines, so this never reaches the skipped lines at the tail's start.
+    while (this.tailRead.length <= fromEnd) {
+      const text = this.tail[this.tailReadPiece]!.text;
+      const start = this.tailReadEnd === 0 ? 0 : text.lastIndexOf("\n", this.tailReadEnd - 1) + 1;
+      this.tailRead.push(this.styledTailLine(text.slice(start, this.tailReadEnd)));
+      if (start > 0) this.tailReadEnd = start - 1;
+      else if (--this.tailReadPiece >= 0) this.tailReadEnd = this.tail[this.tailReadPiece]!.text.length - 1;
+    }
+    return this.tailRead[fromEnd]!;
+  }
+
+  private styledTailLine(text: string): StyledLine {
+    return text === "" ? [] : [{ text: text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text, attr: this.tailAttr }];
+  }
+
   /** Makes the tail's lines into styled lines, after `done`. */
   private settle(): void {
     if (this.tail.length === 0) return;
-    const attr = this.tailAttr;
     let skip = this.tailSkip;
     for (const piece of this.tail) {
       let start = 0;
       for (let end = piece.text.indexOf("\n"); end !== -1; end = piece.text.indexOf("\n", end + 1)) {
         if (skip > 0) skip--;
-        else if (end === start) this.done.push([]);
-        else {
-          const text = piece.text.slice(start, end);
-          this.done.push([{ text: text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text, attr }]);
-        }
+        else this.done.push(this.styledTailLine(piece.text.slice(start, end)));
         start = end + 1;
       }
     }
@@ -244,6 +283,8 @@ export class TerminalTextLog {
     this.tail = [];
     this.tailLines = 0;
     this.tailSkip = 0;
+    this.tailRead = [];
+    this.tailReadVersion = -1;
   }
 
   private addText(text: string): void {

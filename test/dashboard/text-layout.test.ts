@@ -70,8 +70,9 @@ describe("program output", () => {
     expect(lineText(big.line(big.lineCount - 1)!)).toBe("line 199 end");
   });
 
-  test("whole plain lines wait as raw text until read: read after every write or only at the end, the same lines and counts", () => {
+  test("whole plain lines wait as raw text until read: read after every write, only the bottom rows, or only at the end, the same lines and counts", () => {
     const pieces = ["x", "line", "\n", "\x1b[31m", "\x1b[0m", "\r", "\t", "\b", "\x1b[3", "2m", "ab\ncd\n", "é✓", "y".repeat(50)];
+    const plainPieces = ["x", "line", "\n", "ab\ncd\n", "é✓", "y".repeat(50)];
     let seed = 11;
     const next = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -84,22 +85,36 @@ describe("program output", () => {
     order.write("\nd\n");
     expect(order.line(3)).toEqual([{ text: "", attr: PLAIN }]);
     expect([0, 1, 2, 3, 4].map((i) => lineText(order.line(i) ?? []))).toEqual(["a", "b", "c", "", "d"]);
-    for (let trial = 0; trial < 2000; trial++) {
-      const maxLines = [3, 5, 10, 100][next(4)]!;
-      const lazy = new TerminalTextLog({ maxLines });
-      const eager = new TerminalTextLog({ maxLines });
-      const counts: string[] = [];
+    // A waiting line longer than a line may be is cut as a made one is, read from either end.
+    const long = new TerminalTextLog({ maxLines: 1000 });
+    long.write(`a\n${"z".repeat(5000)}\nb\n`);
+    expect(lineText(long.line(1)!)).toBe(`${"z".repeat(4000)}…`);
+    expect(lineText(long.line(2)!)).toBe("b");
+    for (let trial = 0; trial < 600; trial++) {
+      const maxLines = [3, 5, 10, 100, 1000][next(5)]!;
+      // Mostly plain output (lines wait as raw text) in half the trials, any output in the rest.
+      const mostlyPlain = next(2) === 0;
+      const atEnd = new TerminalTextLog({ maxLines });
+      // Settles on every read: the lines as they were made before any waited as raw text.
+      const eager = new TerminalTextLog({ maxLines, tailReadLines: 0 });
+      // A pane's bottom rows after every write: read back from the raw text's end.
+      const bottom = new TerminalTextLog({ maxLines });
       for (let writes = 1 + next(30); writes > 0; writes--) {
         let chunk = "";
         // Now and then a chunk of many lines, more than the log keeps.
-        for (let k = next(5) === 0 ? 50 + next(400) : 1 + next(12); k > 0; k--) chunk += next(3) === 0 ? "\n" : pieces[next(pieces.length)]!;
-        lazy.write(chunk);
-        eager.write(chunk);
+        for (let k = next(5) === 0 ? 50 + next(next(4) === 0 ? 3000 : 400) : 1 + next(12); k > 0; k--) {
+          chunk += next(3) === 0 ? "\n" : mostlyPlain && next(30) !== 0 ? plainPieces[next(plainPieces.length)]! : pieces[next(pieces.length)]!;
+        }
+        for (const log of [atEnd, eager, bottom]) log.write(chunk);
         eager.line(0);
-        counts.push(`${lazy.lineCount}/${lazy.dropped}`);
-        expect(`${eager.lineCount}/${eager.dropped}`).toBe(counts.at(-1));
+        const rows = next(300);
+        const shown = Array.from({ length: Math.min(rows, bottom.lineCount) }, (_, k) => bottom.line(bottom.lineCount - 1 - k));
+        const settled = Array.from({ length: shown.length }, (_, k) => eager.line(eager.lineCount - 1 - k));
+        expect(JSON.stringify(shown), `trial ${trial}: the bottom ${rows} rows`).toBe(JSON.stringify(settled));
+        expect(`${atEnd.lineCount}/${atEnd.dropped}`).toBe(`${eager.lineCount}/${eager.dropped}`);
       }
-      expect(dump(lazy), `trial ${trial}`).toBe(dump(eager));
+      expect(dump(atEnd), `trial ${trial}`).toBe(dump(eager));
+      expect(dump(bottom), `trial ${trial}`).toBe(dump(eager));
     }
   });
 
