@@ -2,12 +2,13 @@
 // run as fast as later ones: the code cache is saved (a first start after an install), the
 // markdown parser loads, the job host starts, and a throwaway answer and command output are drawn
 // (marked's block rules are regular expressions compiled on their first use, ~25 ms of the first
-// answer's frame on this VM; a command's output goes through the tool-output log line by line,
-// which V8 optimizes only once it has run a while); then, once those are done, one collection of
-// what all that and the start left behind, which the first command's output would otherwise meet.
+// answer's frame on this VM; a command's output goes through a tool call's record and its output
+// log chunk by chunk, and its bottom rows are read back, code V8 optimizes only once it has run a
+// while); then, once those are done, one collection of what all that and the start left behind,
+// which the first command's output would otherwise meet.
 import type { CodingAgent } from "../agent/coding-agent.js";
 import { loadMarkdownParser, renderMarkdown } from "../panes/markdown/markdown-render.js";
-import { TerminalTextLog } from "../panes/text/terminal-text.js";
+import { ToolCallStore } from "../panes/tool-output/tool-calls.js";
 import { collectStartupGarbage } from "../tools/process/startup-garbage.js";
 import { saveCodeCache } from "./code-cache.js";
 
@@ -50,19 +51,31 @@ const SAMPLE_ANSWER = [
   "---",
 ].join("\n");
 
-/** Lines of command output per chunk, and chunks: enough for V8 to optimize the log's loop. */
-const OUTPUT_LINES = 2000;
-const OUTPUT_CHUNKS = 4;
+/**
+ * Lines of command output per chunk (a pipe's 64 KB of `seq`: more lines than the log keeps, so
+ * the path that drops a chunk's oldest lines runs too), chunks, and the rows read after each.
+ */
+const OUTPUT_LINES = 10_000;
+const OUTPUT_CHUNKS = 6;
+const ROWS_READ = 40;
 
-/** Draws a throwaway answer and a throwaway command's output (seq-like lines), and keeps neither. */
+/**
+ * Draws a throwaway answer, and takes a throwaway bash call (seq-like lines) through a tool-call
+ * store of its own as the tool-output pane would, reading its bottom rows; keeps neither.
+ */
 export function warmUpRendering(): void {
   renderMarkdown(SAMPLE_ANSWER, 80);
-  const log = new TerminalTextLog();
+  const calls = new ToolCallStore();
+  const id = "warm-up";
+  const record = calls.handle({ type: "tool_execution_start", toolCallId: id, toolName: "bash", args: { command: "seq" } });
   for (let chunk = 0; chunk < OUTPUT_CHUNKS; chunk++) {
     let text = "";
     for (let line = 1; line <= OUTPUT_LINES; line++) text += `${chunk * OUTPUT_LINES + line}\n`;
-    log.write(text);
+    calls.handle({ type: "tool_execution_update", toolCallId: id, toolName: "bash", chunk: text });
+    const output = record?.output;
+    for (let row = 0; output && row < ROWS_READ; row++) output.line(output.lineCount - 1 - row);
   }
+  calls.handle({ type: "tool_execution_end", toolCallId: id, toolName: "bash", content: "", isError: false, durationMs: 0 });
 }
 
 /**
