@@ -67,12 +67,11 @@ export function warmUpRendering(): void {
   renderMarkdown(SAMPLE_ANSWER, 80);
   const calls = new ToolCallStore();
   const id = "warm-up";
-  const record = calls.handle({ type: "tool_execution_start", toolCallId: id, toolName: "bash", args: { command: "seq" } });
+  const output = calls.handle({ type: "tool_execution_start", toolCallId: id, toolName: "bash", args: { command: "seq" } })?.output;
   for (let chunk = 0; chunk < OUTPUT_CHUNKS; chunk++) {
     let text = "";
     for (let line = 1; line <= OUTPUT_LINES; line++) text += `${chunk * OUTPUT_LINES + line}\n`;
     calls.handle({ type: "tool_execution_update", toolCallId: id, toolName: "bash", chunk: text });
-    const output = record?.output;
     for (let row = 0; output && row < ROWS_READ; row++) output.line(output.lineCount - 1 - row);
   }
   calls.handle({ type: "tool_execution_end", toolCallId: id, toolName: "bash", content: "", isError: false, durationMs: 0 });

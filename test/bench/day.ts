@@ -51,7 +51,7 @@ function fdCount(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
 }
 
-/** The peak RSS of each process from start() until peaks(), read every RSS_SAMPLE_MS. */
+/** The peak RSS of each process from start() until stop(), read every RSS_SAMPLE_MS. */
 class PeakRss {
   private readonly peak = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
@@ -150,7 +150,8 @@ export const day: Measurement = async () => {
     };
     const figures: Figures[] = [];
     let windowStarted = 0;
-    const hostPid = (): number | undefined => jobHostPids(t.home)[0] ?? jobHostPids(join(t.home, ".pitwall"))[0];
+    // jobHostPids looks in the folder and in its .pitwall both.
+    const hostPid = (): number | undefined => jobHostPids(t.home)[0];
     const rss = new PeakRss();
     for (let turn = 1; turn <= TURNS; turn++) {
       const inWindow = (turn > EARLY - WINDOW && turn <= EARLY) || turn > TURNS - WINDOW;

@@ -9,7 +9,7 @@
 // to run, fenced or not, as raw node-pty's does, and one pair's ratio by ~14 %; a 300 MiB flood
 // varies as much, so it is not the start), so it takes forty pairs, the fenced run first in every
 // other one, and is judged on all of each side's floods together (MiB over seconds): a median of
-// five pairs moved by ±8 %, twenty pairs together by ±4 % (94-105 % in six runs of one build).
+// five pairs moved by ±8 %, twenty pairs together by ±5 % (94-105 % in six runs of one build).
 import { bwrapAvailability } from "../../tools/sandbox/index.js";
 import { bashCallTimes } from "./bash-measurements.js";
 import { launch, ms, paired, quantile, spread, type Measurement, type Row } from "./bench-harness.js";
